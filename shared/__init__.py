@@ -1,0 +1,1 @@
+"""The domain and what both the API and the workers need."""

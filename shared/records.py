@@ -1,0 +1,225 @@
+"""Plain, serialisable data that flows between the agent's phases.
+
+Every phase reads and writes these models only, so any phase can be re-run
+from a saved run record without a browser.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ActionKind(str, Enum):
+    click = "click"
+    fill = "fill"
+    select = "select"
+    check = "check"
+    uncheck = "uncheck"
+    press = "press"
+    goto = "goto"
+    assert_text = "assert_text"
+    assert_value = "assert_value"
+
+    @property
+    def is_assertion(self) -> bool:
+        return self in (ActionKind.assert_text, ActionKind.assert_value)
+
+    @property
+    def needs_target(self) -> bool:
+        return self not in (ActionKind.goto, ActionKind.assert_text, ActionKind.press)
+
+
+# --- the page, as the grounding phase sees it ---------------------------------
+
+
+class Node(BaseModel):
+    """One visible element of the page (main document, same-origin frames, open shadow roots)."""
+
+    id: int
+    parent: int | None = None
+    children: list[int] = Field(default_factory=list)
+    tag: str
+    role: str | None = None  # explicit or implicit ARIA role
+    operable: bool = False  # can be clicked, typed into, selected, checked
+    text: str = ""  # visible inner text, whitespace-collapsed, at most 200 chars
+    label: str | None = None  # <label for>, wrapping <label>, aria-labelledby
+    aria_label: str | None = None
+    placeholder: str | None = None
+    title: str | None = None
+    name_attr: str | None = None
+    id_attr: str | None = None
+    testid: str | None = None  # data-testid
+    value: str | None = None  # current value of a form control
+    input_type: str | None = None  # type attribute of <input>, "select", "textarea"
+    options: list[str] = Field(default_factory=list)  # <select> option labels
+    checked: bool | None = None
+    required: bool = False
+    pattern: str | None = None
+    minlength: int | None = None
+    maxlength: int | None = None
+    min: str | None = None
+    max: str | None = None
+    form: int | None = None  # node id of the enclosing <form>
+    context: str | None = None  # nearest heading / legend / caption / row and column headers
+    frame: list[str] = Field(default_factory=list)  # CSS selectors of the iframes, outermost first
+    shadow: bool = False  # lives inside an open shadow root
+    xpath: str = ""  # absolute XPath within its own document
+    bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # x, y, width, height
+
+
+class PageSnapshot(BaseModel):
+    url: str
+    title: str
+    nodes: list[Node]
+    root: int = 0
+
+    def node(self, node_id: int) -> Node:
+        return self.nodes[node_id]
+
+
+# --- next action ----------------------------------------------------------------
+
+
+class Intent(BaseModel):
+    """An operation in words, decided by a brain, before grounding."""
+
+    kind: ActionKind
+    description: str  # "Type Franklin into the last name field"
+    target: str | None = None  # phrase naming the element: "last name field"
+    role_hint: str | None = None  # button, link, field, dropdown, checkbox, ...
+    value: str | None = None  # typed text, option, key, URL or path, expected text
+    param: str | None = None  # Examples column the value came from, if any
+
+
+class Decision(BaseModel):
+    """What a brain answers for the current scenario step."""
+
+    intents: list[Intent] = Field(default_factory=list)
+    step_done: bool = True  # False: ask again after executing these intents
+    unsupported: str | None = None  # the step cannot be handled; says why
+
+
+# --- grounding, execution, observation -----------------------------------------
+
+
+LocatorStrategy = Literal["id", "testid", "name", "label", "role", "text", "xpath", "css"]
+
+
+class Locator(BaseModel):
+    strategy: LocatorStrategy
+    value: str  # selector, label, accessible name or text
+    role: str | None = None  # for strategy "role"
+    frames: list[str] = Field(default_factory=list)  # iframe selectors, outermost first
+
+
+class Candidate(BaseModel):
+    node_id: int
+    score: float
+    path: list[int] = Field(default_factory=list)  # HTE descent: node ids from root to leaf
+
+
+class Observation(BaseModel):
+    url_before: str
+    url_after: str
+    title: str = ""
+    dom_changed: bool = False
+    summary: str = ""  # one line for the history: "navigated to /owners/1", "3 elements added"
+    dialogs: list[str] = Field(default_factory=list)
+    new_pages: list[str] = Field(default_factory=list)
+    page_errors: list[str] = Field(default_factory=list)
+
+
+class Operation(BaseModel):
+    """One executed (or attempted) operation: the triple (target, action, value) and what happened."""
+
+    index: int
+    step_index: int  # scenario step (0-based) this operation belongs to
+    kind: ActionKind
+    description: str
+    target: Node | None = None
+    locator: Locator | None = None
+    value: str | None = None
+    param: str | None = None
+    ok: bool = True
+    error: str | None = None
+    redundant: bool = False  # executed fine but changed nothing worth keeping
+    observation: Observation | None = None
+    screenshot: str | None = None  # artifact path, relative to the attempt folder
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+# --- verdicts and the run record ------------------------------------------------
+
+
+FailureKind = Literal["action", "expectation", "unsupported", "error"]
+
+
+class Verdict(BaseModel):
+    status: Literal["passed", "failed"]
+    step: int | None = None  # 1-based scenario step that failed
+    kind: FailureKind | None = None
+    reason: str = ""
+
+    @classmethod
+    def passed(cls) -> Verdict:
+        return cls(status="passed")
+
+    @classmethod
+    def failed(cls, step: int | None, kind: FailureKind, reason: str) -> Verdict:
+        return cls(status="failed", step=step, kind=kind, reason=reason)
+
+
+class ReplayResult(BaseModel):
+    passed: bool
+    failed_step: str | None = None  # Gherkin text of the failing step
+    error: str | None = None
+    seconds: float = 0.0
+
+
+class RunRecord(BaseModel):
+    """Everything one generation attempt of one scenario did."""
+
+    scenario_id: str
+    title: str
+    attempt: int = 1
+    base_url: str
+    operations: list[Operation] = Field(default_factory=list)
+    verdict: Verdict | None = None
+    replay: ReplayResult | None = None
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+# --- script -----------------------------------------------------------------------
+
+
+class ScriptOp(BaseModel):
+    kind: ActionKind
+    locator: Locator | None = None
+    value: str | None = None  # literal value when not parameterised
+    arg: str | None = None  # step-definition argument carrying the value
+    comment: str
+
+
+class StepDefinition(BaseModel):
+    keyword: Literal["Given", "When", "Then"]
+    pattern: str  # step text with {string} for each argument
+    args: list[str] = Field(default_factory=list)
+    ops: list[ScriptOp]
+    signature: str  # hash of the ordered (locator identity, action kind) pairs
+
+
+class StepUse(BaseModel):
+    keyword: Literal["Given", "When", "Then", "And"]
+    text: str  # Gherkin line with <placeholders> or quoted literals
+    signature: str
+
+
+class ScenarioScript(BaseModel):
+    scenario_id: str
+    title: str
+    tags: list[str] = Field(default_factory=list)
+    steps: list[StepUse]
+    examples: list[dict[str, str]] = Field(default_factory=list)  # one dict per row, same keys

@@ -1,0 +1,155 @@
+"""Scenario files: YAML or JSON, validated into plain models with errors that name the problem."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+
+
+class ScenarioFileError(ValueError):
+    """A scenario file that cannot be used; the message names the file and the field."""
+
+
+class ScenarioStep(BaseModel):
+    action: str = Field(min_length=1)
+    expected: str | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("must not be empty")
+        return value
+
+
+_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])|\n+|;\s*")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Free text into one step per sentence (or line, or semicolon-separated clause)."""
+    parts = (p.strip().rstrip(".") for p in _SENTENCE_END.split(text))
+    return [p for p in parts if p]
+
+
+class Scenario(BaseModel):
+    id: str = Field(min_length=1, max_length=200)
+    title: str = Field(min_length=1, max_length=500)
+    start: str = "/"
+    steps: list[ScenarioStep] = Field(default_factory=list)
+    text: str | None = None
+    data: list[dict[str, str]] = Field(default_factory=list)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) else value
+
+    @field_validator("id")
+    @classmethod
+    def _id_is_a_tag(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9_.:\-]+", value):
+            raise ValueError("may hold only letters, digits and _ . : - (it becomes a Gherkin tag)")
+        return value
+
+    @field_validator("steps", mode="before")
+    @classmethod
+    def _sentences_or_pairs(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"action": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def _cells_as_text(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [
+                {str(k): "" if v is None else str(v) for k, v in row.items()} if isinstance(row, dict) else row
+                for row in value
+            ]
+        return value
+
+    @model_validator(mode="after")
+    def _steps_from_text(self) -> Scenario:
+        if self.steps and self.text:
+            raise ValueError("give either 'steps' or 'text', not both")
+        if not self.steps:
+            if not self.text or not self.text.strip():
+                raise ValueError("needs 'steps' (a list) or 'text' (free text)")
+            self.steps = [ScenarioStep(action=s) for s in split_sentences(self.text)]
+        if self.data:
+            columns = list(self.data[0])
+            for number, row in enumerate(self.data, start=1):
+                if list(row) != columns:
+                    raise ValueError(f"data row {number} has columns {list(row)}, expected {columns}")
+            used = {m for step in self.steps for m in _PLACEHOLDER.findall(step.action + " " + (step.expected or ""))}
+            unknown = sorted(used - set(columns))
+            if unknown:
+                raise ValueError(f"steps use <{unknown[0]}> but 'data' has no such column")
+        return self
+
+    def first_row(self) -> dict[str, str]:
+        return dict(self.data[0]) if self.data else {}
+
+
+class ScenarioFile(BaseModel):
+    base_url: str | None = None
+    reset_command: str | None = None
+    scenarios: list[Scenario] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> ScenarioFile:
+        seen: set[str] = set()
+        for scenario in self.scenarios:
+            if scenario.id in seen:
+                raise ValueError(f"scenario id {scenario.id!r} appears twice")
+            seen.add(scenario.id)
+        return self
+
+
+def _describe(error: ValidationError, document: Any) -> str:
+    first = error.errors()[0]
+    where = []
+    node = document
+    for part in first["loc"]:
+        if isinstance(part, int) and isinstance(node, list) and part < len(node):
+            node = node[part]
+            label = node.get("id") if isinstance(node, dict) and "id" in node else None
+            where.append(f"[{part}]" + (f" (id {label})" if label else ""))
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+            where.append(f".{part}")
+    path = "".join(where).lstrip(".") or "(top level)"
+    return f"{path}: {first['msg']}"
+
+
+def parse_scenarios(text: str, source: str = "<scenarios>") -> ScenarioFile:
+    try:
+        document = json.loads(text) if source.endswith(".json") else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc)
+        raise ScenarioFileError(f"{source}: not valid {'JSON' if source.endswith('.json') else 'YAML'}{at}: {problem}") from None
+    if isinstance(document, list):
+        document = {"scenarios": document}
+    if not isinstance(document, dict):
+        raise ScenarioFileError(f"{source}: expected a mapping with 'scenarios' or a list of scenarios")
+    try:
+        return ScenarioFile.model_validate(document)
+    except ValidationError as exc:
+        raise ScenarioFileError(f"{source}: {_describe(exc, document)}") from None
+
+
+def load_scenarios(path: Path) -> ScenarioFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioFileError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_scenarios(text, str(path))

@@ -1,0 +1,1 @@
+"""Workers: the agent pipeline and the processes that run it."""

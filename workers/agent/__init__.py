@@ -1,0 +1,1 @@
+"""The agent: next action, grounding, execution and observation, script, verification."""
