@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     viewport_height: int = 800
     action_timeout_ms: int = Field(default=5_000, ge=100)
     navigation_timeout_ms: int = Field(default=15_000, ge=100)
+    # How long an expected text may take to appear before the step fails.
+    assertion_timeout_ms: int = Field(default=3_000, ge=100)
     # Time allowed for the page to settle after an operation (network idle).
     settle_timeout_ms: int = Field(default=2_000, ge=0)
     replay_timeout_s: float = Field(default=120.0, gt=0)

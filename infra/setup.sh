@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything stepforge needs on a fresh Debian machine: Chromium, a Python virtualenv with
+# the package and its test extras, and the npm packages (cucumber-js, playwright-core) used for replay.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ ! -x "${STEPFORGE_BROWSER_PATH:-/usr/bin/chromium}" ]; then
+  echo "== installing Debian's chromium"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null
+fi
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "== installing nodejs and npm"; as_root apt-get update -qq;
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nodejs npm >/dev/null; break; }
+done
+
+if [ ! -x .venv/bin/python ]; then
+  echo "== creating .venv"
+  python3 -m venv .venv
+fi
+echo "== installing the Python package"
+.venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
+
+echo "== installing cucumber-js and playwright-core for replay"
+.venv/bin/python -m workers.agent.verify.node_runtime

@@ -1,0 +1,39 @@
+"""structlog set-up: JSON lines in services, readable lines on a laptop; secrets never printed."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+
+import structlog
+
+from shared.settings import Settings
+
+_SECRET_KEYS = re.compile(r"(key|secret|token|password|authorization)", re.I)
+
+
+def _redact(_: object, __: str, event: dict) -> dict:
+    for name in list(event):
+        if _SECRET_KEYS.search(name):
+            event[name] = "***"
+    return event
+
+
+def configure_logging(settings: Settings) -> None:
+    renderer = structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            _redact,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if settings.log_json else logging.WARNING),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+log = structlog.get_logger()

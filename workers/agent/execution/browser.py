@@ -1,0 +1,121 @@
+"""One Chromium, launched lazily, handing every scenario a fresh context with its own trace."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from shared.settings import CHROMIUM_ARGS, Settings
+
+
+class BrowserUnavailableError(RuntimeError):
+    """Chromium could not be started; the message says where it was looked for."""
+
+
+@dataclass
+class PageEvents:
+    """What the page did on its own between two observations."""
+
+    dialogs: list[str] = field(default_factory=list)
+    new_pages: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def drain(self) -> PageEvents:
+        taken = PageEvents(list(self.dialogs), list(self.new_pages), list(self.page_errors))
+        self.dialogs.clear()
+        self.new_pages.clear()
+        self.page_errors.clear()
+        return taken
+
+
+@dataclass
+class Tab:
+    """The page a scenario drives, and what it emitted."""
+
+    context: BrowserContext
+    page: Page
+    events: PageEvents
+
+
+class BrowserSession:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def browser(self) -> Browser:
+        if self._browser is None or not self._browser.is_connected():
+            if self._playwright is None:
+                self._playwright = sync_playwright().start()
+            path = self.settings.browser_path
+            if not Path(path).exists():
+                raise BrowserUnavailableError(
+                    f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH"
+                )
+            try:
+                self._browser = self._playwright.chromium.launch(
+                    executable_path=path, headless=self.settings.headless, args=list(CHROMIUM_ARGS)
+                )
+            except PlaywrightError as exc:
+                raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
+        return self._browser
+
+    @contextlib.contextmanager
+    def tab(self, trace_path: Path | None = None) -> Iterator[Tab]:
+        """A fresh context and page; the trace is saved when the block ends, even on error."""
+        context = self.browser().new_context(
+            viewport={"width": self.settings.viewport_width, "height": self.settings.viewport_height}
+        )
+        context.set_default_timeout(self.settings.action_timeout_ms)
+        context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
+        if trace_path is not None:
+            context.tracing.start(screenshots=True, snapshots=True)
+        events = PageEvents()
+        page = context.new_page()
+
+        def on_dialog(dialog: Dialog) -> None:
+            events.dialogs.append(f"{dialog.type}: {dialog.message}")
+            with contextlib.suppress(PlaywrightError):
+                dialog.accept()
+
+        page.on("dialog", on_dialog)
+        page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
+        context.on("page", lambda new: events.new_pages.append(new.url or "about:blank"))
+        try:
+            yield Tab(context, page, events)
+        finally:
+            if trace_path is not None:
+                with contextlib.suppress(PlaywrightError):
+                    trace_path.parent.mkdir(parents=True, exist_ok=True)
+                    context.tracing.stop(path=str(trace_path))
+            with contextlib.suppress(PlaywrightError):
+                context.close()
+
+    def close(self) -> None:
+        if self._browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                self._browser.close()
+            self._browser = None
+        if self._playwright is not None:
+            self._playwright.stop()
+            self._playwright = None
+
+    def __enter__(self) -> BrowserSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def first_line(message: str) -> str:
+    """Playwright errors carry a call log after the first line; the first says what went wrong."""
+    for line in message.strip().splitlines():
+        line = line.strip()
+        if line and not line.startswith("="):
+            return line[:300]
+    return message[:300]

@@ -1,0 +1,180 @@
+"""Perform one operation with Playwright and summarise what it changed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator as PlaywrightLocator
+from playwright.sync_api import Page
+
+from shared.records import ActionKind, Node, Observation
+from shared.settings import Settings
+from shared.urls import UnsafeTargetError, check_target_url
+from workers.agent.execution.browser import PageEvents, first_line
+
+
+class ActionFailed(Exception):
+    """The operation could not be performed; the message is Playwright's first line or ours."""
+
+
+@dataclass(frozen=True)
+class PageState:
+    url: str
+    title: str
+    elements: int
+    text_length: int
+    text_hash: int
+
+
+_STATE_JS = """() => {
+  const text = document.body ? document.body.innerText : "";
+  let hash = 5381;
+  for (let i = 0; i < text.length; i++) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
+  return [document.querySelectorAll("*").length, text.length, hash];
+}"""
+
+
+def page_state(page: Page) -> PageState:
+    try:
+        elements, text_length, text_hash = page.evaluate(_STATE_JS)
+        title = page.title()
+    except PlaywrightError:  # the page is navigating; it will be read again after it settles
+        elements, text_length, text_hash, title = 0, 0, 0, ""
+    return PageState(page.url, title, elements, text_length, text_hash)
+
+
+def settle(page: Page, settings: Settings) -> None:
+    """Wait for a navigation the operation may have started to finish loading."""
+    try:
+        page.wait_for_load_state("load", timeout=settings.settle_timeout_ms or None)
+    except PlaywrightError:
+        pass  # still loading: the next snapshot sees what there is
+
+
+def absolute_url(base_url: str, path_or_url: str) -> str:
+    return urljoin(base_url if base_url.endswith("/") else base_url + "/", path_or_url.lstrip("/")) if not re.match(
+        r"^[a-z][a-z0-9+.-]*:", path_or_url, re.I
+    ) else path_or_url
+
+
+def open_url(page: Page, url: str, settings: Settings) -> None:
+    try:
+        check_target_url(url, allow_private=settings.allow_private_targets)
+    except UnsafeTargetError as exc:
+        raise ActionFailed(str(exc)) from None
+    try:
+        response = page.goto(url, wait_until="load")
+    except PlaywrightError as exc:
+        message = first_line(str(exc))
+        if "Timeout" in message:
+            message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s"
+        raise ActionFailed(message) from None
+    if response is None or response.status >= 400:
+        status = response.status if response is not None else "no response"
+        # An error page is still a page: scenarios may check it (an error page test), so only note it.
+        page.evaluate("s => { window.__stepforge_status = s; }", status)
+
+
+def is_redundant(kind: ActionKind, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
+    """An operation that would leave the page as it is: executed, kept in the record, left out of the script."""
+    if kind is ActionKind.goto and value is not None:
+        return urlsplit(absolute_url(base_url, value))[:4] == urlsplit(current_url)[:4]
+    if node is None:
+        return False
+    if kind is ActionKind.fill:
+        return (node.value or "") == (value or "") and bool(value)
+    if kind is ActionKind.check:
+        return node.checked is True
+    if kind is ActionKind.uncheck:
+        return node.checked is False
+    return False
+
+
+def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, value: str | None, base_url: str,
+            settings: Settings) -> None:
+    """Carry out one operation; raise ActionFailed with a one-line reason."""
+    try:
+        if kind is ActionKind.goto:
+            open_url(page, absolute_url(base_url, value or "/"), settings)
+            return
+        if kind is ActionKind.press:
+            if target is not None:
+                target.press(value or "Enter")
+            else:
+                page.keyboard.press(value or "Enter")
+        elif target is None:
+            raise ActionFailed(f"{kind.value} needs a target element")
+        elif kind is ActionKind.click:
+            target.click()
+        elif kind is ActionKind.fill:
+            target.fill(value or "")
+        elif kind is ActionKind.select:
+            select_option(target, value or "")
+        elif kind is ActionKind.check:
+            target.check()
+        elif kind is ActionKind.uncheck:
+            target.uncheck()
+        else:
+            raise ActionFailed(f"{kind.value} is not an action")
+    except PlaywrightError as exc:
+        raise ActionFailed(first_line(str(exc))) from None
+    settle(page, settings)
+
+
+def select_option(target: PlaywrightLocator, wanted: str) -> None:
+    """Select by visible label, as the generated script does; a case-insensitive label match is accepted."""
+    labels: list[str] = target.evaluate("el => Array.from(el.options || []).map(o => o.label || o.text)")
+    exact = [label for label in labels if label == wanted]
+    loose = [label for label in labels if label.strip().lower() == wanted.strip().lower()]
+    chosen = (exact or loose or [None])[0]
+    if chosen is None:
+        raise ActionFailed(f"the dropdown has no option {wanted!r} (options: {', '.join(labels[:12])})")
+    target.select_option(label=chosen)
+
+
+def observe(page: Page, before: PageState, events: PageEvents) -> Observation:
+    after = page_state(page)
+    happened = events.drain()
+    changed = (after.elements, after.text_length, after.text_hash) != (before.elements, before.text_length, before.text_hash)
+    parts: list[str] = []
+    if after.url != before.url:
+        parts.append(f"navigated to {urlsplit(after.url).path or '/'}" + (f" ({after.title})" if after.title else ""))
+    elif changed:
+        delta = after.elements - before.elements
+        parts.append(f"page changed ({delta:+d} elements)" if delta else "page text changed")
+    parts += [f"dialog {d}" for d in happened.dialogs]
+    parts += [f"new tab {u}" for u in happened.new_pages]
+    parts += [f"page error {e}" for e in happened.page_errors]
+    return Observation(
+        url_before=before.url,
+        url_after=after.url,
+        title=after.title,
+        dom_changed=changed or after.url != before.url,
+        summary="; ".join(parts) or "no visible change",
+        dialogs=happened.dialogs,
+        new_pages=happened.new_pages,
+        page_errors=happened.page_errors,
+    )
+
+
+def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:
+    """The same check the generated suite makes: some visible element's text contains it."""
+    try:
+        page.get_by_text(text).filter(visible=True).first.wait_for(state="visible", timeout=timeout_ms)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def shown_value(target: PlaywrightLocator) -> str:
+    """What an element shows: a control's value (a select's chosen label), else its inner text."""
+    return target.evaluate(
+        """el => {
+          if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
+          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+          return (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim();
+        }"""
+    ).strip()

@@ -1,0 +1,305 @@
+"""One generation attempt of one scenario: next action, grounding, execution and observation, in a loop.
+
+The result is a RunRecord (plain data). The verdict it carries is the generation verdict; the
+pipeline later replays the generated script and may overturn a pass.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from shared.artifacts import ArtifactStore, put_model
+from shared.records import ActionKind, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
+from shared.scenarios import Scenario
+from shared.settings import Settings
+from workers.agent.brains.base import Brain
+from workers.agent.execution.browser import BrowserSession, Tab, first_line
+from workers.agent.execution.executor import (
+    ActionFailed,
+    absolute_url,
+    is_redundant,
+    observe,
+    page_state,
+    perform,
+    shown_value,
+    text_is_shown,
+)
+from workers.agent.grounding.hte import ground
+from workers.agent.grounding.locators import best_locator, resolve
+from workers.agent.grounding.tree import snapshot
+
+# How many ranked candidates an operation tries before the step is declared impossible.
+MAX_CANDIDATES = 3
+
+
+class ResetFailed(RuntimeError):
+    """The reset command did not succeed; the message carries the end of its output."""
+
+
+def run_reset_command(command: str | None, settings: Settings) -> None:
+    if not command:
+        return
+    try:
+        done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=settings.reset_timeout_s)
+    except subprocess.TimeoutExpired:
+        raise ResetFailed(f"reset command {command!r} did not finish within {settings.reset_timeout_s:g} s") from None
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise ResetFailed(f"reset command {command!r} exited with {done.returncode}: {tail[0]}")
+
+
+class StepFailed(Exception):
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.reason)
+        self.verdict = verdict
+
+
+@dataclass
+class ScenarioRun:
+    """The state of one attempt while it runs."""
+
+    scenario: Scenario
+    base_url: str
+    settings: Settings
+    store: ArtifactStore
+    attempt: int
+    tab: Tab
+    record: RunRecord
+    step_index: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def page(self) -> Page:
+        return self.tab.page
+
+    @property
+    def prefix(self) -> str:
+        return attempt_prefix(self.scenario.id, self.attempt)
+
+    def fail(self, kind: str, reason: str) -> StepFailed:
+        return StepFailed(Verdict.failed(self.step_index + 1, kind, reason))  # type: ignore[arg-type]
+
+    def new_operation(self, intent: Intent, **fields: object) -> Operation:
+        fields.setdefault("step_index", self.step_index)
+        return Operation(
+            index=len(self.record.operations) + 1,
+            kind=intent.kind,
+            description=intent.description,
+            value=intent.value,
+            param=intent.param,
+            **fields,  # type: ignore[arg-type]
+        )
+
+    def keep(self, operation: Operation, screenshot: bool = True) -> Operation:
+        if screenshot:
+            started = time.perf_counter()
+            key = f"screenshots/{operation.index:03d}-{operation.kind.value}{'' if operation.ok else '-failed'}.png"
+            try:
+                self.store.put_bytes(f"{self.prefix}/{key}", self.page.screenshot(), "image/png")
+                operation.screenshot = key
+            except PlaywrightError:
+                pass  # a page that cannot be pictured still has its record
+            operation.timings_ms["screenshot"] = ms_since(started)
+        self.record.operations.append(operation)
+        if len(self.record.operations) > self.settings.max_operations:
+            raise self.fail("error", f"more than {self.settings.max_operations} operations; giving up")
+        return operation
+
+
+def attempt_prefix(scenario_id: str, attempt: int) -> str:
+    return f"{scenario_id}/attempt-{attempt}"
+
+
+def ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+def run_scenario(
+    scenario: Scenario,
+    brain: Brain,
+    session: BrowserSession,
+    *,
+    base_url: str,
+    settings: Settings,
+    store: ArtifactStore,
+    attempt: int = 1,
+    reset_command: str | None = None,
+) -> RunRecord:
+    record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt, base_url=base_url)
+    started = time.perf_counter()
+    prefix = attempt_prefix(scenario.id, attempt)
+    with tempfile.TemporaryDirectory(prefix="stepforge-trace-") as scratch:
+        trace = Path(scratch) / "trace.zip"
+        try:
+            run_reset_command(reset_command, settings)
+            with session.tab(trace_path=trace) as tab:
+                run = ScenarioRun(scenario, base_url, settings, store, attempt, tab, record)
+                try:
+                    open_start_page(run)
+                    for index, step in enumerate(scenario.steps):
+                        run.step_index = index
+                        run_step(run, brain, step)
+                    record.verdict = Verdict.passed()
+                except StepFailed as failure:
+                    record.verdict = failure.verdict
+        except ResetFailed as exc:
+            record.verdict = Verdict.failed(None, "error", str(exc))
+        if trace.exists():
+            store.put_file(f"{prefix}/trace.zip", trace, "application/zip")
+    record.timings_ms["generation"] = ms_since(started)
+    put_model(store, f"{prefix}/run.json", record)
+    return record
+
+
+def open_start_page(run: ScenarioRun) -> None:
+    intent = Intent(kind=ActionKind.goto, description=f"Open {run.scenario.start}", value=run.scenario.start)
+    operation = run.new_operation(intent, step_index=-1)
+    before = page_state(run.page)
+    started = time.perf_counter()
+    try:
+        perform(run.page, None, ActionKind.goto, run.scenario.start, run.base_url, run.settings)
+    except ActionFailed as exc:
+        operation.ok, operation.error = False, str(exc)
+        run.keep(operation, screenshot=False)
+        raise StepFailed(Verdict.failed(None, "error", f"could not open the start page: {exc}")) from None
+    operation.timings_ms["execution"] = ms_since(started)
+    operation.observation = observe(run.page, before, run.tab.events)
+    run.keep(operation)
+
+
+def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
+    for _ in range(run.settings.max_operations):
+        started = time.perf_counter()
+        page = take_snapshot(run)
+        decision = brain.decide(step, run.step_index, page, run.record.operations)  # type: ignore[arg-type]
+        decide_ms = ms_since(started)
+        if decision.unsupported:
+            raise run.fail("unsupported", decision.unsupported)
+        for number, intent in enumerate(decision.intents):
+            # The page may have changed under the previous operation: look again before grounding.
+            fresh = page if number == 0 else take_snapshot(run)
+            operation = execute_intent(run, intent, fresh)
+            operation.timings_ms.setdefault("decide", decide_ms if number == 0 else 0.0)
+        if decision.step_done:
+            return
+    raise run.fail("error", "the brain never finished this step")
+
+
+def take_snapshot(run: ScenarioRun) -> PageSnapshot:
+    started = time.perf_counter()
+    try:
+        page = snapshot(run.page)
+    except PlaywrightError as exc:
+        raise run.fail("error", f"could not read the page: {first_line(str(exc))}") from None
+    run.timings["tree"] = ms_since(started)
+    return page
+
+
+def execute_intent(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> Operation:
+    tree_ms = run.timings.get("tree", 0.0)
+    if intent.kind is ActionKind.assert_text:
+        return check_text(run, intent, tree_ms)
+    if intent.kind is ActionKind.assert_value:
+        return check_value(run, intent, page, tree_ms)
+    if intent.kind is ActionKind.goto or (intent.kind is ActionKind.press and not intent.target):
+        return act(run, intent, None, page, tree_ms)
+
+    started = time.perf_counter()
+    candidates = ground(intent, page)
+    ground_ms = ms_since(started)
+    if not candidates:
+        operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
+        operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
+        run.keep(operation)
+        raise run.fail("action", f"{intent.description}: no element on the page matches {intent.target!r}")
+    errors: list[str] = []
+    for candidate in candidates[:MAX_CANDIDATES]:
+        operation = act(run, intent, candidate.node_id, page, tree_ms, ground_ms)
+        if operation.ok:
+            return operation
+        errors.append(operation.error or "failed")
+        # Recovery: the page may have moved on; look again before the next-best candidate.
+        page = take_snapshot(run)
+        tree_ms, ground_ms = run.timings["tree"], 0.0
+    raise run.fail("action", f"{intent.description}: {errors[-1]}")
+
+
+def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapshot, tree_ms: float,
+        ground_ms: float = 0.0) -> Operation:
+    target: Node | None = page.node(node_id) if node_id is not None else None
+    operation = run.new_operation(intent, target=target)
+    started = time.perf_counter()
+    locator = None
+    if node_id is not None:
+        try:
+            operation.locator = best_locator(run.page, page, node_id)
+            locator = resolve(run.page, operation.locator)
+        except PlaywrightError as exc:
+            operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"
+    operation.timings_ms.update(tree=tree_ms, grounding=round(ground_ms + ms_since(started), 2))
+    if not operation.ok:
+        return run.keep(operation)
+    operation.redundant = is_redundant(intent.kind, target, intent.value, run.page.url, run.base_url)
+    before = page_state(run.page)
+    started = time.perf_counter()
+    try:
+        perform(run.page, locator, intent.kind, intent.value, run.base_url, run.settings)
+    except ActionFailed as exc:
+        operation.ok, operation.error = False, str(exc)
+        operation.timings_ms["execution"] = ms_since(started)
+        if intent.kind is ActionKind.goto:
+            run.keep(operation)
+            raise run.fail("action", f"{intent.description}: {exc}") from None
+        return run.keep(operation)
+    operation.timings_ms["execution"] = ms_since(started)
+    started = time.perf_counter()
+    operation.observation = observe(run.page, before, run.tab.events)
+    operation.timings_ms["observation"] = ms_since(started)
+    return run.keep(operation)
+
+
+def check_text(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation:
+    text = intent.value or ""
+    operation = run.new_operation(intent)
+    started = time.perf_counter()
+    shown = bool(text) and text_is_shown(run.page, text, run.settings.assertion_timeout_ms)
+    operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
+    if not shown:
+        operation.ok, operation.error = False, f'the page does not show "{text}"'
+        run.keep(operation)
+        raise run.fail("expectation", f'{intent.description}: the page does not show "{text}"')
+    return run.keep(operation, screenshot=False)
+
+
+def check_value(run: ScenarioRun, intent: Intent, page: PageSnapshot, tree_ms: float) -> Operation:
+    expected = " ".join((intent.value or "").split())
+    started = time.perf_counter()
+    candidates = ground(intent, page)
+    ground_ms = ms_since(started)
+    if not candidates:
+        operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
+        operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
+        run.keep(operation)
+        raise run.fail("expectation", f"{intent.description}: nothing on the page is labelled {intent.target!r}")
+    node_id = candidates[0].node_id
+    operation = run.new_operation(intent, target=page.node(node_id))
+    started = time.perf_counter()
+    try:
+        operation.locator = best_locator(run.page, page, node_id)
+        actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
+    except PlaywrightError as exc:
+        actual, operation.error = None, first_line(str(exc))
+    operation.timings_ms.update(tree=tree_ms, grounding=ground_ms, execution=ms_since(started))
+    if actual != expected:
+        operation.ok = False
+        operation.error = operation.error or f'{intent.target} shows "{actual}", expected "{expected}"'
+        run.keep(operation)
+        raise run.fail("expectation", f"{intent.description}: {operation.error}")
+    return run.keep(operation, screenshot=False)

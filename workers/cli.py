@@ -1,0 +1,144 @@
+"""`stepforge generate`: scenarios file + base URL -> verified cucumber-js suite, report and artifacts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from shared.artifacts import LocalArtifactStore
+from shared.logging import configure_logging
+from shared.scenarios import ScenarioFileError, load_scenarios
+from shared.settings import Settings
+from shared.urls import UnsafeTargetError, check_target_url
+from workers.agent.execution.browser import BrowserUnavailableError
+from workers.agent.pipeline import PipelineEvents, SuiteResult, generate_suite
+from workers.agent.verify.node_runtime import NodeRuntimeError
+
+EXIT_ALL_PASSED, EXIT_SOME_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input on the command line or in the files it names."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="stepforge", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    generate = commands.add_parser("generate", help="generate a verified cucumber-js suite from a scenarios file")
+    generate.add_argument("scenarios", type=Path, help="YAML or JSON scenarios file")
+    generate.add_argument("--base-url", help="application under test (overrides the file's base_url)")
+    generate.add_argument("--out", type=Path, default=Path("suite"), help="suite folder to write (default: suite)")
+    generate.add_argument("--artifacts", type=Path, help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR or artifacts)")
+    generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
+    generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
+    generate.add_argument("--headed", action="store_true", help="show the browser while generating")
+    return parser
+
+
+def check_reachable(base_url: str, settings: Settings) -> None:
+    try:
+        check_target_url(base_url, allow_private=settings.allow_private_targets)
+    except UnsafeTargetError as exc:
+        raise UsageError(f"base URL refused: {exc}") from None
+    request = urllib.request.Request(base_url, method="GET")
+    try:
+        with urllib.request.urlopen(request, timeout=settings.navigation_timeout_ms / 1000):
+            pass
+    except urllib.error.HTTPError:
+        pass  # the server answered; an error status on / is the application's business
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise UsageError(f"cannot reach the base URL {base_url}: {reason}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console(stderr=True)
+    try:
+        return generate(args, console)
+    except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError) as exc:
+        console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        console.print("[yellow]interrupted[/]")
+        return 130
+
+
+def generate(args: argparse.Namespace, console: Console) -> int:
+    overrides: dict[str, object] = {}
+    if args.headed:
+        overrides["headless"] = False
+    if args.artifacts:
+        overrides["artifacts_dir"] = args.artifacts
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    configure_logging(settings)
+    scenario_file = load_scenarios(args.scenarios)
+    base_url = args.base_url or scenario_file.base_url
+    if not base_url:
+        raise UsageError("no base URL: pass --base-url or set base_url in the scenarios file")
+    check_reachable(base_url, settings)
+    reset_command = args.reset_command or scenario_file.reset_command
+    out_dir: Path = args.out
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {out_dir} exists and is not a folder")
+    report_path: Path = args.report or settings.artifacts_dir / "report.json"
+    store = LocalArtifactStore(settings.artifacts_dir)
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=False,
+    ) as bar:
+        task = bar.add_task("generating", total=len(scenario_file.scenarios))
+        events = PipelineEvents(
+            on_phase=lambda text: bar.update(task, description=text),
+            on_scenario=lambda scenario_id, attempt: bar.update(task, description=f"{scenario_id} (attempt {attempt})"),
+            on_done=lambda scenario_id: bar.advance(task),
+        )
+        result = generate_suite(
+            scenario_file,
+            base_url=base_url,
+            out_dir=out_dir,
+            settings=settings,
+            store=store,
+            reset_command=reset_command,
+            events=events,
+        )
+        bar.update(task, description="done")
+
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(result.report_json())
+    print_summary(Console(), result, out_dir, settings.artifacts_dir, report_path)
+    return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
+
+
+def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifacts: Path, report: Path) -> None:
+    table = Table(title="stepforge: generation summary")
+    for column, justify in (("scenario", "left"), ("verdict", "left"), ("operations", "right"), ("steps", "right"),
+                            ("seconds", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for outcome in result.outcomes:
+        verdict = outcome.verdict
+        if verdict.status == "passed":
+            shown = "[green]passed[/]"
+        else:
+            at = f" at step {verdict.step}" if verdict.step else ""
+            shown = f"[red]failed{at}[/] ({verdict.kind}): {verdict.reason}"
+        table.add_row(outcome.scenario.id, shown, str(outcome.operations), str(outcome.steps), f"{outcome.seconds:.1f}")
+    console.print(table)
+    totals = result.totals()
+    console.print(
+        f"{totals['passed']}/{totals['scenarios']} passed; operations {totals['operations']}, "
+        f"steps {totals['steps']}, operations in step definitions {totals['ops_in_code']}"
+    )
+    console.print(f"suite: {out_dir}   artifacts: {artifacts}   report: {report}", highlight=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
