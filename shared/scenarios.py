@@ -29,13 +29,24 @@ class ScenarioStep(BaseModel):
 
 
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])|\n+|;\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'“\x00])|\n+|;\s*")
+
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<![\w])'[^']*'(?![\w])")
 
 
 def split_sentences(text: str) -> list[str]:
-    """Free text into one step per sentence (or line, or semicolon-separated clause)."""
-    parts = (p.strip().rstrip(".") for p in _SENTENCE_END.split(text))
-    return [p for p in parts if p]
+    """Free text into one step per sentence (or line, or semicolon-separated clause); quotes stay whole."""
+    quoted: list[str] = []
+
+    def mask(match: re.Match[str]) -> str:
+        quoted.append(match.group(0))
+        return f"\x00{len(quoted) - 1}\x00"
+
+    masked = _QUOTED.sub(mask, text)
+    parts = (p.strip().rstrip(".") for p in _SENTENCE_END.split(masked))
+    restore = re.compile("\x00(\\d+)\x00")
+    return [restore.sub(lambda m: quoted[int(m.group(1))], p) for p in parts if p]
 
 
 class Scenario(BaseModel):

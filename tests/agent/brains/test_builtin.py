@@ -1,0 +1,509 @@
+"""The builtin brain: sentences into intents, no browser, no model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shared.records import ActionKind, Decision, Intent, Node, PageSnapshot
+from shared.scenarios import ScenarioStep
+from workers.agent.brains import Brain, BuiltinBrain
+from workers.agent.brains.phrases import Sentence, parse_key, split_clauses
+from workers.agent.brains.values import is_placeholder_option, sample_from_pattern, value_for
+
+K = ActionKind
+EMPTY = PageSnapshot(url="http://app/", title="", nodes=[Node(id=0, tag="body")])
+
+
+def I(kind: ActionKind, description: str, target=None, role=None, value=None, param=None) -> Intent:  # noqa: E743
+    return Intent(kind=kind, description=description, target=target, role_hint=role, value=value, param=param)
+
+
+def decide(action: str, expected: str | None = None, page: PageSnapshot = EMPTY, row=None) -> Decision:
+    return BuiltinBrain(row=row).decide(ScenarioStep(action=action, expected=expected), 0, page, [])
+
+
+def intents(action: str, expected: str | None = None, page: PageSnapshot = EMPTY, row=None) -> list[Intent]:
+    decision = decide(action, expected, page, row)
+    assert decision.unsupported is None, decision.unsupported
+    assert decision.step_done
+    return decision.intents
+
+
+def unsupported(action: str, expected: str | None = None, page: PageSnapshot = EMPTY) -> str:
+    decision = decide(action, expected, page)
+    assert decision.unsupported, decision.intents
+    assert decision.intents == []
+    return decision.unsupported
+
+
+# --- single sentences ----------------------------------------------------------------------
+
+SENTENCES: list[tuple[str, list[Intent]]] = [
+    # click
+    ("Click Find Owner", [I(K.click, "Click Find Owner", "Find Owner")]),
+    ("Click the 'Add Owner' button", [I(K.click, "Click the Add Owner button", "Add Owner", "button")]),
+    ("Click on the George Franklin link", [I(K.click, "Click the George Franklin link", "George Franklin", "link")]),
+    ("Press the Submit button", [I(K.click, "Click the Submit button", "Submit", "button")]),
+    ("Tap “Continue”", [I(K.click, "Click Continue", "Continue")]),
+    ("Click Edit Pet for Leo", [I(K.click, "Click Edit Pet Leo", "Edit Pet Leo")]),
+    ("Click the Edit button in the Leo row", [I(K.click, "Click the Edit Leo button", "Edit Leo", "button")]),
+    ("When I click the Save button.", [I(K.click, "Click the Save button", "Save", "button")]),
+    ("The user clicks \"Sign in\"", [I(K.click, "Click Sign in", "Sign in")]),
+    ("Click on the owner's 'Edit' link", [I(K.click, "Click the owner's Edit link", "owner's Edit", "link")]),
+    # fill
+    ("Type Franklin into the last name field",
+     [I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin")]),
+    ("Enter 'Franklin' in Last name", [I(K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
+    ("Fill Last name with Franklin", [I(K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
+    ("Fill in the last name field with Franklin",
+     [I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin")]),
+    ("Set City to Madison", [I(K.fill, "Type Madison into the City field", "City", "field", "Madison")]),
+    ("Input 42 in Age", [I(K.fill, "Type 42 into the Age field", "Age", "field", "42")]),
+    ('Type "Tom and Jerry" into the Name field', [I(K.fill, "Type Tom and Jerry into the Name field", "Name", "field", "Tom and Jerry")]),
+    ("Type 'x' into the name field in the Pet section", [I(K.fill, "Type x into the name Pet field", "name Pet", "field", "x")]),
+    ("Clear the City field", [I(K.fill, "Clear the City field", "City", "field", "")]),
+    # select
+    ("Select Dog from the Type dropdown", [I(K.select, "Select Dog from the Type dropdown", "Type", "dropdown", "Dog")]),
+    ("Select 'dog' as the type", [I(K.select, "Select dog from the type dropdown", "type", "dropdown", "dog")]),
+    ("Choose cat in Type", [I(K.select, "Select cat from the Type dropdown", "Type", "dropdown", "cat")]),
+    ("Pick the Large option from Size", [I(K.select, "Select Large from the Size dropdown", "Size", "dropdown", "Large")]),
+    ("Set the Type dropdown to dog", [I(K.select, "Select dog from the Type dropdown", "Type", "dropdown", "dog")]),
+    # check / uncheck
+    ("Check Remember me", [I(K.check, "Check the Remember me checkbox", "Remember me", "checkbox")]),
+    ("Tick the newsletter checkbox", [I(K.check, "Check the newsletter checkbox", "newsletter", "checkbox")]),
+    ("Uncheck Notify the owner by email",
+     [I(K.uncheck, "Uncheck the Notify the owner by email checkbox", "Notify the owner by email", "checkbox")]),
+    ("Select the Express radio button", [I(K.check, "Check the Express radio", "Express", "radio")]),
+    # press
+    ("Press Enter", [I(K.press, "Press Enter", value="Enter")]),
+    ("Press Tab in the last name field", [I(K.press, "Press Tab in the last name field", "last name", "field", "Tab")]),
+    ("Hit Escape", [I(K.press, "Press Escape", value="Escape")]),
+    ("Press the down arrow key", [I(K.press, "Press ArrowDown", value="ArrowDown")]),
+    ("Press Ctrl+A", [I(K.press, "Press Control+A", value="Control+A")]),
+    # goto
+    ("Go to /owners/find", [I(K.goto, "Go to /owners/find", value="/owners/find")]),
+    ("Open http://host:8080/path?q=1", [I(K.goto, "Go to http://host:8080/path?q=1", value="http://host:8080/path?q=1")]),
+    ("Navigate to /vets", [I(K.goto, "Go to /vets", value="/vets")]),
+    ("Visit /", [I(K.goto, "Go to /", value="/")]),
+    ("Given I am on /owners", [I(K.goto, "Go to /owners", value="/owners")]),
+    # pages by name: a click on a link
+    ("Go to the Find Owners page", [I(K.click, "Click the Find Owners link", "Find Owners", "link")]),
+    ("Open the Veterinarians page", [I(K.click, "Click the Veterinarians link", "Veterinarians", "link")]),
+    ("Navigate to the vets page", [I(K.click, "Click the vets link", "vets", "link")]),
+    ("Open the Add Owner form", [I(K.click, "Click Add Owner", "Add Owner")]),
+    ("Go to the 'Find Owners' screen", [I(K.click, "Click the Find Owners link", "Find Owners", "link")]),
+    # assert_text
+    ("Verify 'George Franklin' is shown", [I(K.assert_text, "Verify 'George Franklin' is shown", value="George Franklin")]),
+    ("Check that the page shows Owner Information",
+     [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
+    ("Verify the text 'has not been found' is displayed",
+     [I(K.assert_text, "Verify 'has not been found' is shown", value="has not been found")]),
+    ("Expect 'X' to be visible", [I(K.assert_text, "Verify 'X' is shown", value="X")]),
+    ("the page contains Welcome", [I(K.assert_text, "Verify 'Welcome' is shown", value="Welcome")]),
+    ("Owner Information is displayed", [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
+    ("Then I should see Owner Information", [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
+    ("Verify 'A' and 'B' are shown", [I(K.assert_text, "Verify 'A' is shown", value="A"), I(K.assert_text, "Verify 'B' is shown", value="B")]),
+    # assert_value
+    ("Verify the Telephone shows 6085551023",
+     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+    ("Verify that the City field contains Madison",
+     [I(K.assert_value, "Verify the City field shows 'Madison'", "City", "field", "Madison")]),
+    ("the Name is 'George Franklin'", [I(K.assert_value, "Verify the Name shows 'George Franklin'", "Name", value="George Franklin")]),
+    ("Verify the value of Telephone is 6085551023",
+     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+    ("Expect the City to be Madison", [I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison")]),
+    ("Check the Telephone shows 6085551023",
+     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "expected"), SENTENCES, ids=[s for s, _ in SENTENCES])
+def test_sentence(sentence: str, expected: list[Intent]) -> None:
+    assert intents(sentence) == expected
+
+
+# --- several operations in one sentence ----------------------------------------------------------
+
+
+def test_and_followed_by_a_verb_splits() -> None:
+    assert intents("Enter Franklin in the last name field and click Find Owner") == [
+        I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin"),
+        I(K.click, "Click Find Owner", "Find Owner"),
+    ]
+
+
+def test_commas_and_then_split() -> None:
+    assert intents("Type 'a' into X, type 'b' into Y, then click Z") == [
+        I(K.fill, "Type a into the X field", "X", "field", "a"),
+        I(K.fill, "Type b into the Y field", "Y", "field", "b"),
+        I(K.click, "Click Z", "Z"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        ("Click A and then click B", ["Click A", "click B"]),
+        ("Click A then click B", ["Click A", "click B"]),
+        ("Click A; click B", ["Click A", "click B"]),
+        ("Click A, and verify 'x' is shown", ["Click A", "verify \x010\x02 is shown"]),
+        ("Type rock and roll into Genre", ["Type rock and roll into Genre"]),  # 'roll' is no verb
+        ("Type 'a and click b' into X", ["Type \x010\x02 into X"]),  # never inside quotes
+        ("Fill in the form and submit it", ["Fill in the form", "submit it"]),
+        ("Type 'x' into A and I click B", ["Type \x010\x02 into A", "I click B"]),
+    ],
+)
+def test_split_rules(text: str, clauses: list[str]) -> None:
+    assert split_clauses(Sentence(text).masked) == clauses
+
+
+def test_quoted_values_keep_conjunctions_and_punctuation() -> None:
+    assert intents("Type 'a, then b; and c' into Notes and press Enter") == [
+        I(K.fill, "Type a, then b; and c into the Notes field", "Notes", "field", "a, then b; and c"),
+        I(K.press, "Press Enter", value="Enter"),
+    ]
+
+
+def test_fill_then_check_that_is_an_assertion() -> None:
+    assert intents("Fill City with Madison and check that the page shows Saved") == [
+        I(K.fill, "Type Madison into the City field", "City", "field", "Madison"),
+        I(K.assert_text, "Verify 'Saved' is shown", value="Saved"),
+    ]
+
+
+def test_several_statements_joined_by_and() -> None:
+    assert intents("Verify 'A' is shown and 'B' is displayed") == [
+        I(K.assert_text, "Verify 'A' is shown", value="A"),
+        I(K.assert_text, "Verify 'B' is shown", value="B"),
+    ]
+
+
+# --- the expected cell -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "texts"),
+    [
+        ("'Owner Information' and 'George Franklin' are shown", ["Owner Information", "George Franklin"]),
+        ('"Betty Davis", "Harold Davis" and "Jean Coleman" are displayed', ["Betty Davis", "Harold Davis", "Jean Coleman"]),
+        ('"Something happened..." is shown', ["Something happened..."]),
+        ("Owner Information is visible", ["Owner Information"]),
+        ("the page shows Owner Information", ["Owner Information"]),
+        ("shows 'New Owner Created'", ["New Owner Created"]),
+        ("'Saved'", ["Saved"]),
+        ("Verify 'A' is shown", ["A"]),
+        ("Owner Information is shown and George Franklin is shown", ["Owner Information", "George Franklin"]),
+        ("“Welcome” appears", ["Welcome"]),
+    ],
+)
+def test_expected_cell_texts(cell: str, texts: list[str]) -> None:
+    got = intents("Click Find Owner", cell)
+    assert got[0] == I(K.click, "Click Find Owner", "Find Owner")
+    assert got[1:] == [I(K.assert_text, f"Verify '{t}' is shown", value=t) for t in texts]
+
+
+def test_expected_cell_value_check() -> None:
+    assert intents("Click Update", "the City shows Madison")[1:] == [
+        I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cell", "reason"),
+    [
+        ("the owner page loads", "states nothing the builtin brain can check"),
+        ("the owner page is shown", "describes something"),
+        ("the form is valid", "not an element with a value"),
+        ("it works", "states nothing"),
+        ("Click X", "must be something to check"),
+        ("'Gone' is not shown", "absent"),
+    ],
+)
+def test_expected_cell_with_nothing_checkable(cell: str, reason: str) -> None:
+    message = unsupported("Click Find Owner", cell)
+    assert message.startswith(f"expected result {cell!r}")
+    assert reason in message
+
+
+# --- placeholders ------------------------------------------------------------------------------------
+
+ROW = {"lastName": "Franklin", "city": "Madison", "first": "George"}
+
+
+def test_placeholder_value_carries_its_column() -> None:
+    assert intents("Type <lastName> into the last name field", row=ROW) == [
+        I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin", "lastName")
+    ]
+
+
+def test_quoted_placeholder_and_assertions() -> None:
+    assert intents("Fill City with '<city>'", "the City shows <city>", row=ROW) == [
+        I(K.fill, "Type Madison into the City field", "City", "field", "Madison", "city"),
+        I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison", param="city"),
+    ]
+    assert intents("Verify <lastName> is shown", row=ROW) == [
+        I(K.assert_text, "Verify 'Franklin' is shown", value="Franklin", param="lastName")
+    ]
+
+
+def test_placeholder_inside_a_longer_value_or_target_is_substituted_only() -> None:
+    assert intents("Type '<first> <lastName>' into Name and click <lastName>", row=ROW) == [
+        I(K.fill, "Type George Franklin into the Name field", "Name", "field", "George Franklin"),
+        I(K.click, "Click Franklin", "Franklin"),
+    ]
+
+
+def test_placeholder_without_a_column() -> None:
+    message = unsupported("Type <zip> into Zip")
+    assert message == "'Type <zip> into Zip': <zip> has no value: the data row has no column 'zip'"
+
+
+# --- refusals ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("Make sure everything works", "states nothing"),
+        ("Drag the slider to 50%", "dragging is not supported"),
+        ("Scroll to the bottom", "scrolling"),
+        ("Hover over the menu", "hovering"),
+        ("Click", "names nothing to click"),
+        ("Click ''", "names no element"),
+        ("Type Franklin", "which field"),
+        ("Everything works", "no rule understands it"),
+        ("Verify the error message is displayed", "describes something"),
+        ("Verify 'X' is not shown", "absent"),
+        ("Double-click the row", "double"),
+        ("Go back", "history"),
+        ("Verify the page title is 'Home'", "title or address"),
+        ("Search for Davis", "no search field"),  # the empty page has none
+        ("Fill in the form with valid values", "no form"),
+    ],
+)
+def test_unsupported_names_the_sentence(sentence: str, reason: str) -> None:
+    message = unsupported(sentence)
+    assert message.startswith(repr(sentence) + ": ")
+    assert reason in message
+
+
+def test_unsupported_clause_names_clause_and_sentence() -> None:
+    assert unsupported("Click X and scroll down").startswith("'scroll down' (in 'Click X and scroll down'): scrolling")
+
+
+def test_builtin_is_a_brain() -> None:
+    assert isinstance(BuiltinBrain(), Brain)
+
+
+# --- high-level intents on hand-built pages ------------------------------------------------------------------
+
+
+def snapshot(*specs: dict[str, Any]) -> PageSnapshot:
+    """Nodes in document order; ids from 1 (0 is the body)."""
+    nodes = [Node(id=0, tag="body")]
+    for number, spec in enumerate(specs, start=1):
+        spec = dict(spec)
+        if spec.get("tag") in ("input", "select", "textarea", "button") or spec.get("role") in ("link", "button"):
+            spec.setdefault("operable", True)
+        nodes.append(Node(id=number, parent=spec.pop("parent", 0), **spec))
+    return PageSnapshot(url="http://app/page", title="Page", nodes=nodes)
+
+
+def owner_form(**first_name: Any) -> PageSnapshot:
+    return snapshot(
+        dict(tag="a", role="link", text="Find Owners"),  # 1
+        dict(tag="form", context="New Owner", id_attr="add-owner-form"),  # 2
+        dict(tag="input", input_type="text", label="First Name", name_attr="firstName", form=2, required=True, **first_name),
+        dict(tag="input", input_type="text", label="Last Name:", name_attr="lastName", form=2),  # 4
+        dict(tag="input", input_type="tel", label="Telephone", pattern="[0-9]{10}", maxlength=10, form=2),  # 5
+        dict(tag="input", input_type="text", label="Mobile", maxlength=7, form=2),  # 6
+        dict(tag="input", input_type="date", label="Birth Date", max="2019-06-30", form=2),  # 7
+        dict(tag="select", input_type="select", label="Type", options=["-- choose --", "bird", "cat"], value="", form=2),
+        dict(tag="input", input_type="checkbox", label="I accept the terms", required=True, checked=False, form=2),
+        dict(tag="input", input_type="checkbox", label="Newsletter", checked=False, form=2),  # 10: optional, left
+        dict(tag="textarea", input_type="textarea", label="Notes", value="already here", form=2),  # 11: not empty
+        dict(tag="input", input_type="text", placeholder="Email address", form=2),  # 12: no label
+        dict(tag="button", role="button", text="Cancel", input_type="button", form=2),  # 13
+        dict(tag="button", role="button", text="Add Owner", form=2),  # 14
+    )
+
+
+OWNER_FILL = [
+    I(K.fill, "Type Jane into the First Name field", "First Name", "field", "Jane"),
+    I(K.fill, "Type Doe into the Last Name field", "Last Name", "field", "Doe"),
+    I(K.fill, "Type 6085550123 into the Telephone field", "Telephone", "field", "6085550123"),
+    I(K.fill, "Type 5550123 into the Mobile field", "Mobile", "field", "5550123"),
+    I(K.fill, "Type 2019-06-30 into the Birth Date field", "Birth Date", "field", "2019-06-30"),
+    I(K.select, "Select bird from the Type dropdown", "Type", "dropdown", "bird"),
+    I(K.check, "Check the I accept the terms checkbox", "I accept the terms", "checkbox"),
+    I(K.fill, "Type user@example.com into the Email address field", "Email address", "field", "user@example.com"),
+]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Fill in the form with valid values", "Fill the owner form with valid data", "Complete the form",
+     "Fill out all the fields"],
+)  # fmt: skip
+def test_fill_form(sentence: str) -> None:
+    assert intents(sentence, page=owner_form()) == OWNER_FILL
+
+
+def test_fill_form_and_submit_it() -> None:
+    got = intents("Fill in the form with valid values and submit it", page=owner_form())
+    assert got == [*OWNER_FILL, I(K.click, "Click the Add Owner button", "Add Owner", "button")]
+
+
+def test_fill_form_skips_filled_controls_and_is_deterministic() -> None:
+    page = owner_form(value="George")
+    first = intents("Fill in the form with valid values", page=page)
+    assert first == OWNER_FILL[1:]
+    assert intents("Fill in the form with valid values", page=page) == first
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Submit the form leaving it empty", "Submit the form without filling it in", "Submit the empty form", "Submit"],
+)
+def test_submit_empty_form(sentence: str) -> None:
+    assert intents(sentence, page=owner_form()) == [I(K.click, "Click the Add Owner button", "Add Owner", "button")]
+
+
+def search_page() -> PageSnapshot:
+    return snapshot(
+        dict(tag="a", role="link", text="Home"),  # 1
+        dict(tag="form", context="Find Owners"),  # 2
+        dict(tag="input", input_type="text", label="Last name", name_attr="lastName", form=2),  # 3
+        dict(tag="button", role="button", text="Find Owner", input_type="submit", form=2),  # 4
+        dict(tag="a", role="link", text="Add Owner"),  # 5
+    )
+
+
+@pytest.mark.parametrize("sentence", ["Search for Davis", "Search for owners named Davis", "Search for 'Davis'"])
+def test_search_uses_the_single_text_field(sentence: str) -> None:
+    assert intents(sentence, page=search_page()) == [
+        I(K.fill, "Type Davis into the Last name field", "Last name", "field", "Davis"),
+        I(K.click, "Click the Find Owner button", "Find Owner", "button"),
+    ]
+
+
+def test_search_with_a_placeholder() -> None:
+    assert intents("Search for <lastName>", page=search_page(), row=ROW)[0] == I(
+        K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin", "lastName"
+    )
+
+
+def test_search_box_without_a_button_presses_enter() -> None:
+    page = snapshot(
+        dict(tag="input", input_type="search", aria_label="Search the site"),  # 1, outside any form
+        dict(tag="form", context="Contact"),  # 2
+        dict(tag="input", input_type="text", label="Name", form=2),
+        dict(tag="input", input_type="email", label="Email", form=2),
+        dict(tag="button", role="button", text="Send", form=2),
+    )
+    assert intents("Search for shoes", page=page) == [
+        I(K.fill, "Type shoes into the Search the site field", "Search the site", "field", "shoes"),
+        I(K.press, "Press Enter in the Search the site field", "Search the site", "field", "Enter"),
+    ]
+
+
+def two_forms() -> PageSnapshot:
+    return snapshot(
+        dict(tag="form", context="Search", aria_label="Site search"),  # 1
+        dict(tag="input", input_type="text", label="Query", form=1),  # 2
+        dict(tag="button", role="button", text="Go", form=1),  # 3
+        dict(tag="form", context="Add Pet"),  # 4
+        dict(tag="input", input_type="text", label="Name", form=4),  # 5
+        dict(tag="input", input_type="date", label="Birth Date", form=4),  # 6
+        dict(tag="select", input_type="select", label="Type", options=["", "cat", "dog"], form=4),  # 7
+        dict(tag="button", role="button", text="Add Pet", form=4),  # 8
+    )
+
+
+def test_fill_picks_the_form_with_most_empty_fields() -> None:
+    assert intents("Fill in the form with valid values and submit the form", page=two_forms()) == [
+        I(K.fill, "Type Buddy into the Name field", "Name", "field", "Buddy"),
+        I(K.fill, "Type 2020-01-15 into the Birth Date field", "Birth Date", "field", "2020-01-15"),
+        I(K.select, "Select cat from the Type dropdown", "Type", "dropdown", "cat"),
+        I(K.click, "Click the Add Pet button", "Add Pet", "button"),
+    ]
+
+
+def test_a_named_form_wins() -> None:
+    assert intents("Fill the search form with sample data", page=two_forms()) == [
+        I(K.fill, "Type Sample text into the Query field", "Query", "field", "Sample text"),
+    ]
+    assert intents("Submit the search form", page=two_forms()) == [I(K.click, "Click the Go button", "Go", "button")]
+    assert intents("Submit the empty form", page=two_forms()) == [I(K.click, "Click the Add Pet button", "Add Pet", "button")]
+
+
+def test_search_prefers_a_search_form_among_single_field_forms() -> None:
+    assert intents("Search for cats", page=two_forms()) == [
+        I(K.fill, "Type cats into the Query field", "Query", "field", "cats"),
+        I(K.click, "Click the Go button", "Go", "button"),
+    ]
+
+
+def test_go_to_page_does_not_need_the_page() -> None:
+    assert intents("Go to the Add Owner page", page=search_page()) == [
+        I(K.click, "Click the Add Owner link", "Add Owner", "link")
+    ]
+
+
+# --- values and helpers -------------------------------------------------------------------------------------
+
+
+def control(**kw: Any) -> Node:
+    return Node(id=1, tag=kw.pop("tag", "input"), operable=True, **kw)
+
+
+@pytest.mark.parametrize(
+    ("fields", "value"),
+    [
+        (dict(input_type="email", label="Contact"), "user@example.com"),
+        (dict(input_type="text", label="Phone", pattern=r"\d{3}-\d{3}-\d{4}"), "608-555-0123"),
+        (dict(input_type="text", label="Phone", pattern=r"[0-9]{5}"), "60855"),
+        (dict(input_type="number", label="Quantity", min="2", max="5"), "2"),
+        (dict(input_type="number", label="Age", min="0", max="20"), "20"),
+        (dict(input_type="date", label="Visit date", min="2030-01-01"), "2030-01-01"),
+        (dict(input_type="time", label="At"), "10:30"),
+        (dict(input_type="url", label="Home"), "https://example.com"),
+        (dict(input_type="password", label="Password", minlength=12), "Secret123!Se"),
+        (dict(input_type="text", label="ZIP code"), "12345"),
+        (dict(input_type="text", label="City"), "Springfield"),
+        (dict(input_type="text", label="Street address"), "12 Main Street"),
+        (dict(input_type="text", name_attr="owner.firstName"), "Jane"),
+        (dict(input_type="text", label="Surname"), "Doe"),
+        (dict(input_type="text", label="Name", context="New Owner"), "Jane Doe"),
+        (dict(input_type="text", label="Name", context="Add a pet"), "Buddy"),
+        (dict(tag="textarea", input_type="textarea", label="Comments"), "Routine checkup"),
+        (dict(input_type="text", label="Nickname of the thing", maxlength=6), "jane.d"),
+        (dict(input_type="text", label="Whatever", maxlength=6), "Sample"),
+    ],
+)
+def test_values(fields: dict[str, Any], value: str) -> None:
+    assert value_for(control(**fields)) == value
+
+
+def test_pattern_sampler() -> None:
+    assert sample_from_pattern(r"^[A-Z]{2}\d{4}$") == "SA6085"
+    assert sample_from_pattern(r"(a|b)") is None
+
+
+@pytest.mark.parametrize(
+    ("label", "placeholder"),
+    [("", True), ("-- choose --", True), ("Select a type", True), ("Choose...", True), ("dog", False)],
+)
+def test_placeholder_options(label: str, placeholder: bool) -> None:
+    assert is_placeholder_option(label) is placeholder
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("enter", "Enter"), ("Return", "Enter"), ("esc", "Escape"), ("arrow up", "ArrowUp"), ("Page Down", "PageDown"),
+     ("space", "Space"), ("shift+tab", "Shift+Tab"), ("Submit", None), ("a", None)],
+)  # fmt: skip
+def test_keys(text: str, key: str | None) -> None:
+    assert parse_key(text) == key

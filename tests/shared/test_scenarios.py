@@ -1,0 +1,73 @@
+import json
+
+import pytest
+
+from shared.scenarios import ScenarioFileError, parse_scenarios, split_sentences
+
+
+def test_two_column_steps_free_text_and_data_rows():
+    parsed = parse_scenarios(
+        """
+base_url: http://127.0.0.1:8080
+reset_command: ./reset.sh
+scenarios:
+  - id: OWN-1
+    title: Find
+    start: /owners/find
+    steps:
+      - Type "<lastName>" into the last name field
+      - action: Click Find Owner
+        expected: '"Owner Information" is shown'
+    data:
+      - {lastName: Franklin}
+      - {lastName: 42}
+  - id: 7
+    title: Free
+    text: Open /vets. Verify "Helen Leary" is shown.
+""",
+        "s.yaml",
+    )
+    first, second = parsed.scenarios
+    assert parsed.base_url == "http://127.0.0.1:8080" and parsed.reset_command == "./reset.sh"
+    assert [s.action for s in first.steps] == ['Type "<lastName>" into the last name field', "Click Find Owner"]
+    assert first.steps[1].expected == '"Owner Information" is shown'
+    assert first.data == [{"lastName": "Franklin"}, {"lastName": "42"}] and first.first_row() == {"lastName": "Franklin"}
+    assert second.id == "7" and [s.action for s in second.steps] == ["Open /vets", 'Verify "Helen Leary" is shown']
+
+
+def test_a_bare_list_and_json_are_accepted():
+    document = [{"id": "A", "title": "t", "steps": ["Click X"]}]
+    assert parse_scenarios(json.dumps(document), "s.json").scenarios[0].id == "A"
+    assert parse_scenarios("- {id: A, title: t, steps: [Click X]}", "s.yaml").scenarios[0].steps[0].action == "Click X"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("scenarios: [", "s.yaml: not valid YAML at line 1"),
+        ("42", "s.yaml: expected a mapping with 'scenarios' or a list of scenarios"),
+        ("scenarios: []", "s.yaml: scenarios: List should have at least 1 item"),
+        ("scenarios: [{title: t, steps: [x]}]", "s.yaml: scenarios[0].id: Field required"),
+        ("scenarios: [{id: A, steps: [x]}]", "s.yaml: scenarios[0] (id A).title: Field required"),
+        ("scenarios: [{id: A, title: t}]", "needs 'steps' (a list) or 'text'"),
+        ("scenarios: [{id: 'A B', title: t, steps: [x]}]", "may hold only letters, digits"),
+        ("scenarios: [{id: A, title: t, steps: ['<city>'], data: [{name: x}]}]", "steps use <city> but 'data' has no such column"),
+        ("scenarios: [{id: A, title: t, steps: [x], data: [{a: 1}, {b: 2}]}]", "data row 2 has columns ['b'], expected ['a']"),
+        ("scenarios: [{id: A, title: t, steps: [x]}, {id: A, title: u, steps: [y]}]", "scenario id 'A' appears twice"),
+        ("scenarios: [{id: A, title: t, steps: ['  ']}]", "scenarios[0] (id A).steps[0].action"),
+    ],
+)
+def test_bad_files_name_the_problem(text, message):
+    with pytest.raises(ScenarioFileError) as caught:
+        parse_scenarios(text, "s.yaml")
+    assert message in str(caught.value)
+
+
+def test_sentences_split_outside_quotes_only():
+    text = 'Open /owners/find.\nType "McTavish" and press Enter. Verify "2387 S. Fair Way" is shown; Check the owner\'s name'
+    assert split_sentences(text) == [
+        "Open /owners/find",
+        'Type "McTavish" and press Enter',
+        'Verify "2387 S. Fair Way" is shown',
+        "Check the owner's name",
+    ]

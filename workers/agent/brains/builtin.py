@@ -1,0 +1,144 @@
+"""The builtin brain: deterministic, offline, rule-based.
+
+It answers each scenario step at once: every intent of the action sentence, then one assertion
+per check of the expected cell (`step_done=True`), or `Decision(unsupported=...)` naming the
+sentence and the reason. It never guesses.
+
+Placeholders: the step text keeps its `<column>` placeholders; the brain is built with the data
+row (`BuiltinBrain(row=scenario.first_row())`) and puts the row's value in the intent. When the
+whole value is one placeholder (`Type <lastName> into ...`) the intent also gets
+`param="lastName"`; a placeholder inside a longer value or in a target is substituted only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from shared.records import ActionKind, Decision, Intent, Operation, PageSnapshot
+from shared.scenarios import ScenarioStep
+
+from . import forms
+from .grammar import Item, Macro, parse_text
+from .phrases import Op, Unsupported
+
+K = ActionKind
+_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+_EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
+
+
+class BuiltinBrain:
+    """Rule-based `Brain` (see `base.Brain`)."""
+
+    name = "builtin"
+
+    def __init__(self, row: Mapping[str, str] | None = None) -> None:
+        self.row: dict[str, str] = dict(row or {})
+
+    def decide(
+        self,
+        step: ScenarioStep,
+        step_index: int,
+        snapshot: PageSnapshot | None = None,
+        history: list[Operation] | None = None,
+    ) -> Decision:
+        try:
+            return Decision(intents=self.intents(step, snapshot), step_done=True)
+        except Unsupported as exc:
+            return Decision(intents=[], step_done=True, unsupported=exc.reason)
+
+    def intents(self, step: ScenarioStep, snapshot: PageSnapshot | None = None) -> list[Intent]:
+        """All intents of the step; raises `Unsupported` with a message naming the sentence."""
+        page = snapshot or _EMPTY_PAGE
+        try:
+            intents = [self._intent(op) for op in self._expand(parse_text(step.action), page)]
+        except Unsupported as exc:
+            raise Unsupported(_naming(exc, step.action)) from None
+        if step.expected is not None:
+            if not step.expected.strip():
+                raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
+            try:
+                intents += [self._intent(op) for op in self._expand(parse_text(step.expected, expected=True), page)]
+            except Unsupported as exc:
+                raise Unsupported(f"expected result {_naming(exc, step.expected)}") from None
+        return intents
+
+    # --- macros ----------------------------------------------------------------------------
+
+    def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot) -> list[Op]:
+        ops: list[Op] = []
+        current: forms.Form | None = None  # the form this step filled or searched, for "submit it"
+        for clause, items in clauses:
+            for item in items:
+                if isinstance(item, Op):
+                    ops.append(item)
+                    continue
+                try:
+                    current, more = self._macro(item, page, current)
+                except Unsupported as exc:
+                    raise Unsupported(exc.reason, clause=clause if len(clauses) > 1 else None) from None
+                ops += more
+        return ops
+
+    def _macro(self, macro: Macro, page: PageSnapshot, current: forms.Form | None) -> tuple[forms.Form | None, list[Op]]:
+        if macro.name == "fill_form":
+            return forms.fill_form(page, macro.subject)
+        if macro.name == "submit_form":
+            return current, forms.submit_form(page, macro.subject, current)
+        if macro.name == "search":
+            return forms.search(page, macro.value or "", macro.subject)
+        raise Unsupported(f"unknown high-level intent {macro.name!r}")  # pragma: no cover
+
+    # --- placeholders and descriptions ----------------------------------------------------------
+
+    def _substitute(self, text: str | None) -> str | None:
+        if text is None:
+            return None
+
+        def value(m: re.Match[str]) -> str:
+            if m[1] not in self.row:
+                raise Unsupported(f"<{m[1]}> has no value: the data row has no column {m[1]!r}")
+            return self.row[m[1]]
+
+        return _PLACEHOLDER.sub(value, text)
+
+    def _intent(self, op: Op) -> Intent:
+        whole = _PLACEHOLDER.fullmatch(op.value.strip()) if op.value else None
+        target, value = self._substitute(op.target), self._substitute(op.value)
+        return Intent(
+            kind=op.kind,
+            description=describe(op.kind, target, op.role_hint, value),
+            target=target,
+            role_hint=op.role_hint,
+            value=value,
+            param=whole[1] if whole else None,
+        )
+
+
+def _naming(exc: Unsupported, text: str) -> str:
+    """"'Scroll down' (in 'Click X and scroll down'): scrolling is not supported"."""
+    whole = " ".join(text.split())
+    where = f"{whole!r}" if exc.clause is None else f"{exc.clause!r} (in {whole!r})"
+    return f"{where}: {exc.reason}"
+
+
+def describe(kind: ActionKind, target: str | None, role: str | None, value: str | None) -> str:
+    """'Type Franklin into the last name field', 'Click the Add Owner button', ..."""
+    thing = f"the {target} {role}" if role and target else (target or "")
+    if kind is K.click:
+        return f"Click {thing}"
+    if kind is K.fill:
+        return f"Clear {thing}" if value == "" else f"Type {value} into {thing}"
+    if kind is K.select:
+        return f"Select {value} from {thing}"
+    if kind is K.check:
+        return f"Check {thing}"
+    if kind is K.uncheck:
+        return f"Uncheck {thing}"
+    if kind is K.press:
+        return f"Press {value} in {thing}" if target else f"Press {value}"
+    if kind is K.goto:
+        return f"Go to {value}"
+    if kind is K.assert_text:
+        return f"Verify '{value}' is shown"
+    return f"Verify the {target}{' ' + role if role else ''} shows '{value}'"

@@ -1,0 +1,224 @@
+"""High-level intents expanded against the page: fill a form, submit a form, search.
+
+Forms are the `<form>` elements of the snapshot (controls grouped by `Node.form`); controls
+outside any form make one more, unnamed group. Everything is read from generic node fields:
+no rule knows any particular application.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from shared.records import ActionKind, Node, PageSnapshot
+
+from .phrases import Op, Unsupported
+from .values import control_words, is_placeholder_option, option_for, value_for, words
+
+K = ActionKind
+
+_NOT_FILLABLE = {"hidden", "submit", "button", "reset", "image", "file"}
+_TEXT_INPUTS = {None, "", "text", "search"}
+_SEARCH_WORDS = {"search", "find", "filter", "lookup", "query", "look"}
+
+
+@dataclass
+class Form:
+    key: int | None  # node id of the <form>, None for controls outside any form
+    node: Node | None
+    controls: list[Node] = field(default_factory=list)
+    buttons: list[Node] = field(default_factory=list)
+
+    def words(self) -> set[str]:
+        parts: list[str | None] = []
+        if self.node:
+            n = self.node
+            parts += [n.context, n.aria_label, n.title, n.name_attr, n.id_attr, n.label]
+        parts += [c.context for c in self.controls] + [b.text or b.value for b in self.buttons]
+        return {_stem(w) for w in words(*parts)}
+
+    def heading(self) -> str:
+        if self.node and self.node.context:
+            return self.node.context
+        return next((c.context for c in self.controls if c.context), "")
+
+    def empty_controls(self) -> list[Node]:
+        """Controls still waiting for a value (an unticked optional checkbox is not waiting)."""
+        return [c for c in self.controls if is_empty(c) and (_kind(c) != "checkbox" or c.required)]
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _kind(node: Node) -> str:
+    if node.tag == "select" or node.input_type == "select":
+        return "select"
+    if node.tag == "textarea" or node.input_type == "textarea":
+        return "textarea"
+    return (node.input_type or "text").lower()
+
+
+def is_control(node: Node) -> bool:
+    return node.operable and node.tag in ("input", "select", "textarea") and _kind(node) not in _NOT_FILLABLE
+
+
+def is_button(node: Node) -> bool:
+    if not node.operable:
+        return False
+    if node.tag == "input":
+        return (node.input_type or "").lower() in ("submit", "image", "button")
+    return node.tag == "button" or node.role == "button"
+
+
+def is_empty(node: Node) -> bool:
+    kind = _kind(node)
+    if kind in ("checkbox", "radio"):
+        return not node.checked
+    if kind == "select":
+        return node.value in (None, "") or is_placeholder_option(node.value)
+    return node.value in (None, "")
+
+
+def name_of(node: Node) -> str:
+    """The words grounding can find the control by: its label, else aria-label, placeholder, ..."""
+    for text in (node.label, node.aria_label, node.placeholder, node.title, node.name_attr, node.id_attr):
+        if text and text.strip():
+            return re.sub(r"[\s:*]+$", "", text.strip()) or text.strip()
+    return ""
+
+
+def forms_of(snapshot: PageSnapshot) -> list[Form]:
+    forms: dict[int | None, Form] = {}
+    for node in snapshot.nodes:
+        if node.tag == "form":
+            forms.setdefault(node.id, Form(node.id, node))
+    for node in snapshot.nodes:
+        if is_control(node) or is_button(node):
+            form = forms.setdefault(node.form, Form(node.form, None))
+            (form.controls if is_control(node) else form.buttons).append(node)
+    return [f for f in forms.values() if f.controls or f.buttons]
+
+
+def _choose(forms: list[Form], subject: str, weight) -> Form | None:
+    """The form named by `subject` (most shared words), then the highest `weight`, then the first."""
+    wanted = {_stem(w) for w in words(subject)} - {"form", "page", "the", "field", "this", "new"}
+    scored = [(len(wanted & f.words()) if wanted else 0, weight(f), -i, f) for i, f in enumerate(forms)]
+    if not scored:
+        return None
+    return max(scored, key=lambda t: t[:3])[3]
+
+
+def submit_button(form: Form) -> Node | None:
+    explicit = [b for b in form.buttons if (b.input_type or "").lower() in ("submit", "image")]
+    plain = [b for b in form.buttons if (b.input_type or "").lower() not in ("button", "reset")]
+    if form.key is None:
+        return explicit[0] if explicit else None  # outside a form only an explicit submit button counts
+    return (explicit or plain or [None])[0]
+
+
+def _button_name(node: Node) -> str:
+    return (node.text or node.value or node.aria_label or node.title or "").strip()
+
+
+def _submit_ops(form: Form, focus: Node | None) -> list[Op]:
+    button = submit_button(form)
+    if button is not None and _button_name(button):
+        return [Op(K.click, target=_button_name(button), role_hint="button")]
+    typed = focus or next((c for c in form.controls if _kind(c) in _TEXT_INPUTS | {"email", "tel", "password"}), None)
+    if typed is not None and name_of(typed):
+        return [Op(K.press, target=name_of(typed), role_hint="field", value="Enter")]
+    raise Unsupported("the form has no submit button to click and no field to press Enter in")
+
+
+# --- the macros ----------------------------------------------------------------------------
+
+
+def fill_form(snapshot: PageSnapshot, subject: str) -> tuple[Form, list[Op]]:
+    """One fill/select/check per empty control of the relevant form, in document order."""
+    forms = [f for f in forms_of(snapshot) if f.empty_controls()]
+    form = _choose(forms, subject, lambda f: len(f.empty_controls()))
+    if form is None:
+        raise Unsupported("the page has no form with an empty field to fill in")
+    ops: list[Op] = []
+    radio_groups: set[str] = set()
+    for node in form.controls:
+        kind = _kind(node)
+        target = name_of(node)
+        if not target or not is_empty(node):
+            continue
+        if kind == "checkbox":
+            if node.required:
+                ops.append(Op(K.check, target=target, role_hint="checkbox"))
+        elif kind == "radio":
+            group = node.name_attr or target
+            if group in radio_groups or _radio_group_checked(form, node):
+                continue
+            radio_groups.add(group)
+            ops.append(Op(K.check, target=target, role_hint="radio"))
+        elif kind == "select":
+            option = option_for(node)
+            if option is not None:
+                ops.append(Op(K.select, target=target, role_hint="dropdown", value=option))
+        else:
+            ops.append(Op(K.fill, target=target, role_hint="field", value=value_for(node, form.heading())))
+    if not ops:
+        raise Unsupported("the form has no empty field the builtin brain can fill in")
+    return form, ops
+
+
+def _radio_group_checked(form: Form, radio: Node) -> bool:
+    return bool(radio.name_attr) and any(
+        c.checked for c in form.controls if _kind(c) == "radio" and c.name_attr == radio.name_attr
+    )
+
+
+def submit_form(snapshot: PageSnapshot, subject: str, current: Form | None) -> list[Op]:
+    """A click on the submit button of the form just filled, else the named form, else the main one."""
+    form = current
+    if form is None or subject:
+        forms = [f for f in forms_of(snapshot) if f.key is not None or submit_button(f)]
+        form = _choose(forms, subject, lambda f: len(f.controls))
+    if form is None:
+        raise Unsupported("the page has no form to submit")
+    return _submit_ops(form, None)
+
+
+def _is_search_like(node: Node) -> bool:
+    return (node.input_type or "").lower() == "search" or node.role == "searchbox" or "search" in control_words(node)
+
+
+def search(snapshot: PageSnapshot, value: str, subject: str) -> tuple[Form, list[Op]]:
+    """Type `value` into the search field and submit its form (or press Enter)."""
+    forms = forms_of(snapshot)
+    pairs = [(f, c) for f in forms for c in f.controls if _is_search_like(c)]
+    if not pairs:
+        single = [(f, texts[0]) for f in forms if len(texts := [c for c in f.controls if _is_text(c)]) == 1]
+        pairs = single
+    if not pairs:
+        raise Unsupported("the page has no search field (nor a form with a single text field)")
+    if len(pairs) > 1:
+        # the subject's words ("owners") and search words, matched against each form and field
+        wanted = {_stem(w) for w in words(subject)} | _SEARCH_WORDS
+
+        def score(pair: tuple[Form, Node]) -> int:
+            return len(wanted & (pair[0].words() | {_stem(w) for w in control_words(pair[1])}))
+
+        ranked = sorted(pairs, key=score, reverse=True)
+        if score(ranked[0]) == score(ranked[1]):
+            names = ", ".join(repr(name_of(c)) for _, c in pairs)
+            raise Unsupported(f"several fields could be the search field ({names}); name the field instead")
+        pairs = ranked[:1]
+    form, control = pairs[0]
+    target = name_of(control)
+    if not target:
+        raise Unsupported("the search field has no label, placeholder or name to find it by")
+    fill = Op(K.fill, target=target, role_hint="field", value=value)
+    button = submit_button(form)
+    if button is not None and _button_name(button):
+        return form, [fill, Op(K.click, target=_button_name(button), role_hint="button")]
+    return form, [fill, Op(K.press, target=target, role_hint="field", value="Enter")]
+
+
+def _is_text(node: Node) -> bool:
+    return node.tag == "input" and (node.input_type or "").lower() in _TEXT_INPUTS

@@ -1,0 +1,252 @@
+"""Text handling shared by the builtin brain's rules.
+
+Quoted strings are masked before any rule looks at a sentence: each becomes an opaque token
+(`\x01N\x02`), so no rule and no splitter ever looks inside quotes. `Sentence.unmask` restores
+the quoted content (without the quotes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from shared.records import ActionKind
+
+
+class Unsupported(Exception):
+    """A sentence (or part of one) the builtin brain will not guess at; the message says why."""
+
+    def __init__(self, reason: str, clause: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause  # the clause it concerns, as written, when known
+
+
+class NotUnderstood(Unsupported):
+    """No rule matched at all (as opposed to a rule refusing for a stated reason)."""
+
+
+@dataclass
+class Op:
+    """An intent before placeholder substitution and description."""
+
+    kind: ActionKind
+    target: str | None = None
+    role_hint: str | None = None
+    value: str | None = None
+
+
+# --- quotes ------------------------------------------------------------------------
+
+# An opening quote starts the text or follows a space or opening punctuation; the closing
+# quote ends the text or precedes a space or punctuation, so apostrophes ("owner's") are not quotes.
+_QUOTE = re.compile(
+    r"""(?<![^\s(\[{,:;=])"""
+    r"""(?:'(?P<a>.*?)'|"(?P<b>.*?)"|‘(?P<c>.*?)’|“(?P<d>.*?)”)"""
+    r"""(?![^\s.,;:!?)\]}])""",
+    re.S,
+)
+TOKEN = re.compile("\x01(\\d+)\x02")
+_TOKEN_LIST = re.compile("\x01\\d+\x02(?:\\s*(?:,\\s*(?:and\\s+)?|and\\s+|&\\s*)\x01\\d+\x02)*")
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+
+
+@dataclass
+class Sentence:
+    raw: str
+    masked: str = ""
+    tokens: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        def keep(match: re.Match[str]) -> str:
+            self.tokens.append(next(g for g in match.groups() if g is not None))
+            return f"\x01{len(self.tokens) - 1}\x02"
+
+        text = re.sub(r"\s+", " ", self.raw).strip()
+        self.masked = _QUOTE.sub(keep, text)
+
+    def unmask(self, text: str) -> str:
+        return TOKEN.sub(lambda m: self.tokens[int(m[1])], text).strip()
+
+    def show(self, text: str) -> str:
+        """Masked text back to what the user wrote, quotes included."""
+        return TOKEN.sub(lambda m: f"'{self.tokens[int(m[1])]}'", text).strip()
+
+    def is_quoted(self, text: str) -> bool:
+        return TOKEN.fullmatch(text.strip()) is not None
+
+    def token_list(self, text: str) -> list[str] | None:
+        """`'A'`, `'A' and 'B'`, `'A', 'B', and 'C'` -> their contents; anything else -> None."""
+        text = text.strip()
+        if not _TOKEN_LIST.fullmatch(text):
+            return None
+        return [self.tokens[int(n)] for n in TOKEN.findall(text)]
+
+    def has_token(self, text: str) -> bool:
+        return TOKEN.search(text) is not None
+
+
+# --- clauses -------------------------------------------------------------------------
+
+VERBS = (
+    "click", "tap", "press", "push", "hit", "type", "enter", "input", "write", "fill", "set", "clear",
+    "select", "choose", "pick", "check", "uncheck", "tick", "untick", "go", "navigate", "open", "visit",
+    "browse", "verify", "confirm", "ensure", "expect", "assert", "see", "submit", "search", "scroll",
+    "drag", "hover", "wait", "upload", "refresh", "reload", "complete",
+)  # fmt: skip
+_VERB_AHEAD = (
+    r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
+    r"(?:(?:" + "|".join(VERBS) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b)"
+)
+_SPLIT = re.compile(
+    r"\s*;\s*|,?\s+and\s+then\s+|,?\s+then\s+|,\s*then\s+"  # always a new clause
+    r"|(?:,\s*and|\s+and|,)\s+" + _VERB_AHEAD,  # a new clause when a verb follows
+    re.I,
+)
+_LOOSE_SPLIT = re.compile(r",\s*and\s+|\s+and\s+|,\s*", re.I)
+
+
+def split_clauses(masked: str) -> list[str]:
+    """One step's (masked) text into clauses, one operation or check each."""
+    return [part.strip() for part in _SPLIT.split(masked) if part and part.strip()]
+
+
+def loose_split(masked: str) -> list[str]:
+    """Every top-level 'and' and comma: the fallback when a clause as a whole is not understood."""
+    return [part.strip() for part in _LOOSE_SPLIT.split(masked) if part and part.strip()]
+
+
+_LEAD = re.compile(
+    r"^(?:(?:given|when|then|and|but|also|next|finally|afterwards|after\s+that|now)\b\s*,?\s*)+", re.I
+)
+_SUBJECT = re.compile(
+    r"^(?:please\s+)?(?:(?:i|we|the\s+user)\s+(?:(?:should|must|can|will|then|also|now)\s+)*)?(?:please\s+)?", re.I
+)
+
+
+def normalise(clause: str) -> str:
+    """Drop Gherkin keywords, a subject ('I', 'the user'), 'please', a final stop; 'clicks' -> 'click'."""
+    clause = clause.strip().rstrip(".!").strip()
+    clause = _LEAD.sub("", clause)
+    clause = _SUBJECT.sub("", clause)
+    first, _, rest = clause.partition(" ")
+    low = first.lower()
+    if low not in VERBS:
+        for suffix in ("es", "s"):
+            if low.endswith(suffix) and low[: -len(suffix)] in VERBS:
+                clause = f"{first[: -len(suffix)]} {rest}".strip()
+                break
+    return clause
+
+
+# --- targets ------------------------------------------------------------------------
+
+ROLE_NOUNS: list[tuple[str, str]] = [
+    (r"radio\s*button|radio", "radio"),
+    (r"check\s*box|tick\s*box", "checkbox"),
+    (r"drop[\s-]?down(?:\s+(?:list|menu|box))?|select(?:\s+(?:box|list|menu))?|combo\s*box|list\s*box|picker", "dropdown"),
+    (r"text\s*(?:box|field|area|input)|input\s+(?:field|box)|field|input|box", "field"),
+    (r"button|btn", "button"),
+    (r"hyperlink|link", "link"),
+    (r"menu\s+item", "menuitem"),
+    (r"tab", "tab"),
+    (r"option", "option"),
+]  # fmt: skip
+_CONTAINERS = (
+    r"section|row|table|form|panel|dialog|modal|card|area|list|header|footer|menu|sidebar|column|region|"
+    r"pane|fieldset|group|page|screen|window|tab|box"
+)
+_CONTEXT = [
+    re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?:row|line|card|entry)\s+(?:for|of|with)\s+(?P<ctx>.+)", re.I),
+    re.compile(
+        rf"(?P<name>.+?)\s+(?:in|within|inside|under|on)\s+(?:the\s+)?(?P<ctx>.+?)\s+(?:{_CONTAINERS})", re.I
+    ),
+    re.compile(r"(?P<name>.+?)\s+(?:for|next\s+to|beside|belonging\s+to)\s+(?:the\s+)?(?P<ctx>.+)", re.I),
+]  # fmt: skip
+
+
+def split_role(phrase: str) -> tuple[str, str | None]:
+    """'the Add Owner button' -> ('Add Owner', 'button'); a phrase that is only a noun keeps it."""
+    phrase = _ARTICLE.sub("", phrase.strip())
+    for pattern, role in ROLE_NOUNS:
+        m = re.fullmatch(rf"(?P<n>.*?)\s*\b(?:{pattern})", phrase, re.I)
+        if m:
+            return _ARTICLE.sub("", m["n"].strip()), role
+    return phrase, None
+
+
+def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> tuple[str, str | None]:
+    """The element a clause names, and a role hint from its noun.
+
+    Context words ('Edit Pet for Leo', 'Edit in the Leo row', 'Name in the Owner section') follow
+    the element's name in the target: 'Edit Pet Leo', 'Edit Leo', 'Name Owner'. The leading
+    words name the element; grounding can match the trailing ones against the node's context.
+    """
+    phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
+    phrase = _ARTICLE.sub("", phrase)
+    context = ""
+    if not sentence.is_quoted(phrase):
+        for pattern in _CONTEXT:
+            m = pattern.fullmatch(phrase)
+            if m:
+                phrase, context = m["name"], split_role(m["ctx"])[0]
+                break
+    name, role = split_role(phrase)
+    if not name and not context:
+        name, role = phrase, None  # "Click the button": the noun is all there is
+    target = " ".join(part for part in (sentence.unmask(name), sentence.unmask(context)) if part)
+    if not target:
+        raise Unsupported("it names no element")
+    return target, role or default_role
+
+
+def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> str:
+    """A typed value, option or expected text: quoted content as is, else the words as written."""
+    text = masked.strip()
+    if option and not sentence.is_quoted(text):
+        text = re.sub(r"\s+(?:option|value|item)$", "", _ARTICLE.sub("", text), flags=re.I)
+    return sentence.unmask(text)
+
+
+def is_description(text: str) -> bool:
+    """'the error message', 'a confirmation': words describing something, not the literal text."""
+    return re.match(r"(?:the|a|an|this|that|these|those|my|his|her|its|their|some|all|any)\s", text, re.I) is not None
+
+
+# --- keys ---------------------------------------------------------------------------
+
+_KEYS = {
+    "enter": "Enter", "return": "Enter", "tab": "Tab", "escape": "Escape", "esc": "Escape",
+    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "space": "Space", "spacebar": "Space",
+    "space bar": "Space", "home": "Home", "end": "End", "insert": "Insert",
+    "page up": "PageUp", "pageup": "PageUp", "pgup": "PageUp",
+    "page down": "PageDown", "pagedown": "PageDown", "pgdn": "PageDown",
+    **{f"f{n}": f"F{n}" for n in range(1, 13)},
+}  # fmt: skip
+for _d in ("up", "down", "left", "right"):
+    _name = f"Arrow{_d.capitalize()}"
+    _KEYS.update({_d: _name, f"arrow {_d}": _name, f"arrow{_d}": _name, f"{_d} arrow": _name})
+_MODIFIERS = {
+    "ctrl": "Control", "control": "Control", "shift": "Shift", "alt": "Alt", "option": "Alt",
+    "meta": "Meta", "cmd": "Meta", "command": "Meta",
+}  # fmt: skip
+
+
+def parse_key(text: str) -> str | None:
+    """'enter' -> 'Enter', 'ctrl + a' -> 'Control+A', 'arrow down' -> 'ArrowDown'; not a key -> None."""
+    parts = [re.sub(r"\s+", " ", p.strip().lower()) for p in text.split("+")]
+    *mods, key = parts
+    if not all(m in _MODIFIERS for m in mods):
+        return None
+    if key in _KEYS:
+        name = _KEYS[key]
+    elif mods and re.fullmatch(r"[a-z0-9]", key):
+        name = key.upper()
+    else:
+        return None
+    return "+".join([_MODIFIERS[m] for m in mods] + [name])
+
+
+def is_location(text: str) -> bool:
+    """A path ('/owners/find') or an http(s) URL."""
+    return re.fullmatch(r"https?://\S+|/\S*", text.strip()) is not None
