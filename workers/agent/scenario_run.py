@@ -292,7 +292,7 @@ def check_value(run: ScenarioRun, intent: Intent, page: PageSnapshot, tree_ms: f
     operation = run.new_operation(intent, target=page.node(node_id))
     started = time.perf_counter()
     try:
-        operation.locator = best_locator(run.page, page, node_id)
+        operation.locator = best_locator(run.page, page, node_id, anchored=True)
         actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
     except PlaywrightError as exc:
         actual, operation.error = None, first_line(str(exc))

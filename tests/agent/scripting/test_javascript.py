@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
+from workers.agent.scripting.javascript import locator_css, locator_js, render_steps, statement
+
+
+@pytest.mark.parametrize(
+    ("locator", "expected"),
+    [
+        (Locator(strategy="id", value="lastName"), 'this.page.locator("#lastName")'),
+        (Locator(strategy="id", value="#lastName"), 'this.page.locator("#lastName")'),
+        (Locator(strategy="id", value="owner:1 name"), 'this.page.locator("[id=\\"owner:1 name\\"]")'),
+        (Locator(strategy="name", value="lastName"), 'this.page.locator("[name=\\"lastName\\"]")'),
+        (Locator(strategy="css", value="form#f > button.primary"), 'this.page.locator("form#f > button.primary")'),
+        (Locator(strategy="xpath", value="/html/body/div[2]/a"), 'this.page.locator("xpath=/html/body/div[2]/a")'),
+        (Locator(strategy="testid", value="save"), 'this.page.getByTestId("save")'),
+        (Locator(strategy="label", value="Last name"), 'this.page.getByLabel("Last name", { exact: true })'),
+        (Locator(strategy="role", role="link", value='Say "hi"'),
+         'this.page.getByRole("link", { name: "Say \\"hi\\"", exact: true })'),
+        (Locator(strategy="role", role="main", value=""), 'this.page.getByRole("main")'),
+        (Locator(strategy="text", value="Welcome"), 'this.page.getByText("Welcome", { exact: true })'),
+        (Locator(strategy="css", value="#pay", frames=["iframe#outer", "iframe[name=\"card\"]"]),
+         'this.page.frameLocator("iframe#outer").frameLocator("iframe[name=\\"card\\"]").locator("#pay")'),
+    ],
+)
+def test_locator_js(locator: Locator, expected: str) -> None:
+    assert locator_js(locator) == expected
+
+
+def test_locator_css_only_for_css_like_strategies() -> None:
+    assert locator_css(Locator(strategy="name", value='a"b')) == '[name="a\\"b"]'
+    assert locator_css(Locator(strategy="label", value="x")) is None
+
+
+FIELD = Locator(strategy="id", value="f")
+
+
+@pytest.mark.parametrize(
+    ("op", "expected"),
+    [
+        (ScriptOp(kind=ActionKind.click, locator=FIELD, comment=""), 'await this.page.locator("#f").click();'),
+        (ScriptOp(kind=ActionKind.fill, locator=FIELD, arg="name", comment=""),
+         'await this.page.locator("#f").fill(name);'),
+        (ScriptOp(kind=ActionKind.fill, locator=FIELD, value='a"b', comment=""),
+         'await this.page.locator("#f").fill("a\\"b");'),
+        (ScriptOp(kind=ActionKind.select, locator=FIELD, arg="type", comment=""),
+         'await this.page.locator("#f").selectOption({ label: type });'),
+        (ScriptOp(kind=ActionKind.check, locator=FIELD, comment=""), 'await this.page.locator("#f").check();'),
+        (ScriptOp(kind=ActionKind.uncheck, locator=FIELD, comment=""), 'await this.page.locator("#f").uncheck();'),
+        (ScriptOp(kind=ActionKind.press, value="Enter", comment=""), 'await this.page.keyboard.press("Enter");'),
+        (ScriptOp(kind=ActionKind.press, locator=FIELD, value="Tab", comment=""),
+         'await this.page.locator("#f").press("Tab");'),
+        (ScriptOp(kind=ActionKind.goto, value="/a b?x=1", comment=""),
+         'await this.page.goto(new URL("/a b?x=1", this.baseUrl).toString());'),
+        (ScriptOp(kind=ActionKind.assert_text, arg="expectedText", comment=""),
+         "await this.expectText(expectedText);"),
+        (ScriptOp(kind=ActionKind.assert_value, locator=FIELD, arg="nameShown", comment=""),
+         'await this.expectValue(this.page.locator("#f"), nameShown);'),
+    ],
+)
+def test_statements(op: ScriptOp, expected: str) -> None:
+    assert statement(op) == expected
+
+
+def test_a_definition_has_one_comment_line_before_each_statement() -> None:
+    definition = StepDefinition(
+        keyword="When",
+        pattern="Enter {string} in the Name field",
+        args=["name"],
+        ops=[ScriptOp(kind=ActionKind.fill, locator=FIELD, arg="name", comment="Type name into\nthe Name field")],
+        signature="0123456789abcdef",
+    )
+    assert render_steps([definition]).splitlines() == [
+        'const { Given, When, Then } = require("@cucumber/cucumber");',
+        "",
+        f"When({json.dumps(definition.pattern)}, async function (name) {{",
+        "  // Type name into the Name field",
+        '  await this.page.locator("#f").fill(name);',
+        "});",
+    ]

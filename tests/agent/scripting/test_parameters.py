@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from shared.records import ActionKind, Locator, Node, Operation
+from workers.agent.scripting.parameters import camel_case, kept_operations, parameterise
+
+
+def field(node_id: int, **attrs) -> Node:
+    return Node(id=node_id, tag="input", operable=True, **attrs)
+
+
+def op(kind: ActionKind, value: str | None = None, target: Node | None = None, **fields) -> Operation:
+    locator = Locator(strategy="css", value=f"#n{target.id}") if target is not None else None
+    return Operation(index=0, step_index=0, kind=kind, description="", target=target, locator=locator, value=value,
+                     **fields)
+
+
+def test_camel_case() -> None:
+    assert camel_case("Last name") == "lastName"
+    assert camel_case("E-mail address:") == "eMailAddress"
+    assert camel_case("first_name") == "firstName"
+    assert camel_case("petType") == "petType"
+    assert camel_case("Téléphone *") == "telephone"
+    assert camel_case("2nd line") == "p2ndLine"
+    assert camel_case("  ") == ""
+
+
+def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
+    ops = [
+        op(ActionKind.fill, "Davis", field(1, label="Last name"), param="surname"),
+        op(ActionKind.fill, "a", field(2, label="Last name")),
+        op(ActionKind.fill, "b", field(3, aria_label="Search query")),
+        op(ActionKind.fill, "c", field(4, placeholder="Your city")),
+        op(ActionKind.fill, "d", field(5, name_attr="zip_code")),
+        op(ActionKind.select, "e", field(6, id_attr="pet-type")),
+        op(ActionKind.fill, "f", field(7)),
+    ]
+    result = parameterise(ops)
+    assert result.names == ["surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType", "value"]
+
+
+def test_duplicate_names_get_a_numeric_suffix_and_avoid_data_columns() -> None:
+    ops = [
+        op(ActionKind.fill, "x", field(1, label="Name")),
+        op(ActionKind.fill, "y", field(2, label="Name")),
+        op(ActionKind.fill, "z", field(3, label="Name")),
+    ]
+    assert parameterise(ops).names == ["name", "name2", "name3"]
+    assert parameterise(ops, [{"name": "q"}]).names == ["name2", "name3", "name4"]
+
+
+def test_same_value_is_one_parameter_and_assertions_reuse_it() -> None:
+    ops = [
+        op(ActionKind.fill, "Leo", field(1, label="Name")),
+        op(ActionKind.fill, "Leo", field(2, label="Nickname")),
+        op(ActionKind.assert_text, "Leo"),
+        op(ActionKind.assert_text, "Saved"),
+        op(ActionKind.assert_text, "Welcome"),
+        op(ActionKind.assert_value, "Leo", field(3, label="Shown name")),
+        op(ActionKind.assert_value, "555", Node(id=4, tag="td", context="Owner › Telephone")),
+        op(ActionKind.assert_value, "7", Node(id=5, tag="td")),
+    ]
+    result = parameterise(ops)
+    assert result.by_op == {0: "name", 1: "name", 2: "name", 3: "expectedText", 4: "expectedText2",
+                            5: "name", 6: "telephoneShown", 7: "expectedValue"}
+    assert result.examples == [{"name": "Leo", "expectedText": "Saved", "expectedText2": "Welcome",
+                                "telephoneShown": "555", "expectedValue": "7"}]
+
+
+def test_paths_keys_and_clicks_stay_literal() -> None:
+    ops = [
+        op(ActionKind.goto, "/owners"),
+        op(ActionKind.press, "Enter"),
+        op(ActionKind.click, None, field(1, text="Save")),
+        op(ActionKind.check, None, field(2, label="Agree")),
+    ]
+    result = parameterise(ops)
+    assert result.params == [] and result.examples == [] and result.by_op == {}
+
+
+def test_one_examples_row_per_data_row_and_generated_values_repeat() -> None:
+    ops = [
+        op(ActionKind.fill, "Davis", field(1, label="Last name"), param="lastName"),
+        op(ActionKind.fill, "Madison", field(2, label="City")),
+        op(ActionKind.assert_text, "Betty Davis", param="owner"),
+    ]
+    data = [
+        {"lastName": "Davis", "owner": "Betty Davis"},
+        {"lastName": "Franklin", "owner": "George Franklin"},
+        {"lastName": "Black", "owner": "Jeff Black"},
+    ]
+    result = parameterise(ops, data)
+    assert result.examples == [
+        {"lastName": "Davis", "city": "Madison", "owner": "Betty Davis"},
+        {"lastName": "Franklin", "city": "Madison", "owner": "George Franklin"},
+        {"lastName": "Black", "city": "Madison", "owner": "Jeff Black"},
+    ]
+
+
+def test_kept_operations_drop_failed_and_redundant() -> None:
+    ops = [
+        op(ActionKind.click, None, field(1, text="A")),
+        op(ActionKind.click, None, field(2, text="B"), ok=False, error="timeout"),
+        op(ActionKind.click, None, field(3, text="C"), redundant=True),
+    ]
+    assert [o.target.text for o in kept_operations(ops)] == ["A"]

@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+from shared.records import ActionKind, Locator, Node, Observation, Operation
+from shared.scenarios import Scenario
+from workers.agent.scripting.gherkin import render_feature
+from workers.agent.scripting.steps import build_scripts, group_operations, signature_of
+
+
+def node(node_id: int, form: int | None = None, **attrs) -> Node:
+    return Node(id=node_id, tag="input", operable=True, form=form, **attrs)
+
+
+def op(index: int, step: int, kind: ActionKind, value: str | None = None, target: Node | None = None,
+       locator: Locator | None = None, **fields) -> Operation:
+    if locator is None and target is not None:
+        locator = Locator(strategy="id", value=target.id_attr or f"n{target.id}")
+    return Operation(index=index, step_index=step, kind=kind, description=f"op {index}", target=target,
+                     locator=locator, value=value, **fields)
+
+
+def scenario(sid: str = "s1", start: str = "/", **fields) -> Scenario:
+    return Scenario(id=sid, title=f"Scenario {sid}", start=start, steps=["do it"], **fields)
+
+
+def test_form_operations_and_their_submit_make_one_step() -> None:
+    ops = [
+        op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name")),
+        op(1, 1, ActionKind.select, "cat", node(2, form=9, label="Type")),
+        op(2, 2, ActionKind.check, None, node(3, form=9, label="Vaccinated")),
+        op(3, 3, ActionKind.click, None, node(4, form=9, text="Add Pet")),
+        op(4, 3, ActionKind.click, None, node(5, text="Back")),
+    ]
+    assert [[o.index for o in g] for g in group_operations(ops)] == [[0, 1, 2, 3], [4]]
+    scripts, defs = build_scripts([(scenario(), ops)])
+    assert [s.text for s in scripts[0].steps] == [
+        'Open the page "/"',
+        'Enter "<name>" in the Name field, select "<type>" in the Type dropdown, check the Vaccinated checkbox '
+        'and click "Add Pet"',
+        'Click "Back"',
+    ]
+    assert defs[1].pattern == (
+        'Enter {string} in the Name field, select {string} in the Type dropdown, check the Vaccinated checkbox '
+        'and click "Add Pet"'
+    )
+    assert defs[1].args == ["name", "type"]
+
+
+def test_other_operations_group_by_scenario_step_and_assertions_stand_alone() -> None:
+    ops = [
+        op(0, 0, ActionKind.click, None, node(1, text="Menu", role="button")),
+        op(1, 0, ActionKind.click, None, node(2, text="Owners", role="link")),
+        op(2, 1, ActionKind.click, None, node(3, text="Add Owner", role="link")),
+        op(3, 1, ActionKind.assert_text, "New Owner"),
+        op(4, 1, ActionKind.assert_text, "First name"),
+        op(5, 2, ActionKind.press, "Escape"),
+    ]
+    groups = group_operations(ops)
+    assert [[o.index for o in g] for g in groups] == [[0, 1], [2], [3], [4], [5]]
+    scripts, _ = build_scripts([(scenario(), ops)])
+    feature = render_feature("F", scripts)
+    assert '''    Given Open the page "/"
+    When Click "Menu" and click "Owners"
+    And Click "Add Owner"
+    Then the page shows "<expectedText>"
+    And the page shows "<expectedText2>"
+    When Press "Escape"
+''' in feature
+
+
+def test_a_navigation_ends_a_step() -> None:
+    moved = Observation(url_before="http://a/x", url_after="http://a/y")
+    ops = [
+        op(0, 0, ActionKind.click, None, node(1, text="Next"), observation=moved),
+        op(1, 0, ActionKind.click, None, node(2, text="Done")),
+    ]
+    assert [[o.index for o in g] for g in group_operations(ops)] == [[0], [1]]
+
+
+def test_the_given_step_replaces_the_agents_opening_goto_and_later_gotos_reuse_it() -> None:
+    ops = [
+        op(0, 0, ActionKind.goto, "http://app.test/owners/find"),
+        op(1, 1, ActionKind.click, None, node(1, text="Home")),
+        op(2, 2, ActionKind.goto, "/owners/find"),
+    ]
+    scripts, defs = build_scripts([(scenario(start="/owners/find"), ops)])
+    steps = scripts[0].steps
+    assert [(s.keyword, s.text) for s in steps] == [
+        ("Given", 'Open the page "/owners/find"'),
+        ("When", 'Click "Home"'),
+        ("When", 'Open the page "/owners/find"'),
+    ]
+    assert steps[0].signature == steps[2].signature
+    assert len(defs) == 2
+
+
+def test_signature_ignores_values_but_not_targets_paths_or_keyword() -> None:
+    field = node(1, form=3, label="Name", id_attr="name")
+    other = node(2, form=3, label="Name", id_attr="other-name")
+    a, defs_a = build_scripts([(scenario("a"), [op(0, 0, ActionKind.fill, "x", field)])])
+    b, _ = build_scripts([(scenario("b"), [op(0, 0, ActionKind.fill, "y", field)])])
+    c, _ = build_scripts([(scenario("c"), [op(0, 0, ActionKind.fill, "x", other)])])
+    d, _ = build_scripts([(scenario("d", start="/other"), [op(0, 0, ActionKind.fill, "x", field)])])
+    assert a[0].steps[1].signature == b[0].steps[1].signature
+    assert a[0].steps[1].signature != c[0].steps[1].signature
+    assert a[0].steps[0].signature != d[0].steps[0].signature
+    assert len(a[0].steps[1].signature) == 16
+    assert int(a[0].steps[1].signature, 16) >= 0
+    assert signature_of("When", [[1]]) != signature_of("Then", [[1]])
+    assert defs_a[1].signature == a[0].steps[1].signature
+
+
+def test_reuse_takes_the_existing_wording_with_this_scenarios_parameters() -> None:
+    first = [op(0, 0, ActionKind.fill, "Leo", node(1, form=3, label="Name", id_attr="name")),
+             op(1, 0, ActionKind.click, None, node(2, form=3, text="Save", role="button"))]
+    # Same targets, other label texts (the page changed its wording), other values.
+    second = [op(0, 0, ActionKind.fill, "Max", node(1, form=3, label="Pet name", id_attr="name"), param="pet"),
+              op(1, 0, ActionKind.click, None, node(2, form=3, text="Store", role="button"))]
+    second[1] = second[1].model_copy(update={"locator": first[1].locator})
+    scripts, defs = build_scripts(
+        [(scenario("a"), first), (scenario("b", data=[{"pet": "Max"}, {"pet": "Rex"}]), second)]
+    )
+    assert len(defs) == 2
+    assert scripts[1].steps[1].text == 'Enter "<pet>" in the Name field and click "Save"'
+    assert scripts[1].examples == [{"pet": "Max"}, {"pet": "Rex"}]
+
+
+def test_existing_definitions_are_reused() -> None:
+    ops = [op(0, 0, ActionKind.click, None, node(1, text="Go"))]
+    _, defs = build_scripts([(scenario("a"), ops)])
+    scripts, used = build_scripts([(scenario("b"), ops)], existing=defs)
+    assert used == defs
+    assert [s.signature for s in scripts[0].steps] == [d.signature for d in defs]
+
+
+def test_an_operation_without_a_locator_is_refused() -> None:
+    bad = Operation(index=0, step_index=0, kind=ActionKind.click, description="click")
+    try:
+        build_scripts([(scenario(), [bad])])
+    except ValueError as exc:
+        assert "has no locator" in str(exc)
+    else:
+        raise AssertionError("expected a ValueError")

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from pathlib import Path
+
+from workers.agent.scripting.suite import write_suite
+
+
+def test_write_suite_lays_out_a_cucumber_project(tmp_path: Path) -> None:
+    feature = write_suite(tmp_path, "Owner Search", "Feature: x\n", "// steps\n")
+    assert feature == tmp_path / "features" / "owner-search.feature"
+    assert feature.read_text() == "Feature: x\n"
+    assert (tmp_path / "features/step_definitions/steps.js").read_text() == "// steps\n"
+    package = json.loads((tmp_path / "package.json").read_text())
+    major, minor = importlib.metadata.version("playwright").split(".")[:2]
+    assert package["name"] == "owner-search" and package["private"] is True
+    assert package["scripts"] == {"test": "cucumber-js"}
+    assert package["devDependencies"] == {"@cucumber/cucumber": "^12.9.0", "playwright-core": f"~{major}.{minor}.0"}
+    config = (tmp_path / "cucumber.js").read_text()
+    assert 'paths: ["features/**/*.feature"]' in config and '"json:reports/cucumber.json"' in config
+    world = (tmp_path / "features/support/world.js").read_text()
+    for needle in ("STEPFORGE_BROWSER_PATH", "STEPFORGE_BASE_URL", "STEPFORGE_RESET_COMMAND", "STEPFORGE_HEADED",
+                   "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync"):
+        assert needle in world
+    readme = (tmp_path / "README.md").read_text()
+    assert readme.startswith("# Owner Search\n") and "npm install" in readme and "STEPFORGE_BASE_URL" in readme

@@ -1,0 +1,409 @@
+() => {
+  // stepforge grounding: one walk of this frame's document.
+  // Returns null when this is a frame whose parent is not reachable (cross-origin),
+  // else {frame_index, nodes}: frame_index is the index of this frame's <iframe> element in the
+  // parent's window.__stepforge_nodes (null for the top frame); nodes is a pre-order list of
+  // records with parent indices, already pruned of elements that are neither visible-and-operable,
+  // visible-and-readable, nor ancestors of such. window.__stepforge_nodes[i] is the element of nodes[i].
+  let frameIndex = null;
+  if (window !== window.top) {
+    let fe = null;
+    try { fe = window.frameElement; } catch (e) { fe = null; }
+    if (!fe) return null;
+    let parentNodes = null;
+    try { parentNodes = window.parent.__stepforge_nodes; } catch (e) { parentNodes = null; }
+    frameIndex = parentNodes ? parentNodes.indexOf(fe) : -1;
+    if (frameIndex < 0) return null;
+  }
+
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE',
+    'OPTION', 'OPTGROUP', 'DATALIST', 'BR', 'WBR', 'PARAM', 'SOURCE', 'TRACK']);
+  const LEAFY = new Set(['SELECT', 'TEXTAREA', 'INPUT', 'IFRAME', 'FRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO',
+    'CANVAS', 'IMG', 'svg', 'SVG', 'MATH', 'math']);
+  const OP_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'switch', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
+  // Interactive elements whose non-interactive descendants are folded into them (their text is the element's text).
+  const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'switch', 'treeitem']);
+  const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
+    'month', 'week', 'color', 'file']);
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const cap = (s, n) => (s.length > n ? s.slice(0, n) : s);
+  const attr = (el, a) => { const v = el.getAttribute(a); return v === null || v === '' ? null : v; };
+  const isIdent = (s) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(s);
+  const cssStr = (s) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+
+  function implicitRole(el, tag, type) {
+    switch (tag) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
+      case 'button': return 'button';
+      case 'input':
+        if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return 'button';
+        if (type === 'checkbox') return 'checkbox';
+        if (type === 'radio') return 'radio';
+        if (type === 'range') return 'slider';
+        if (type === 'number') return 'spinbutton';
+        if (type === 'search') return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+        if (type === 'email' || type === 'tel' || type === 'text' || type === 'url' || type === '')
+          return el.hasAttribute('list') ? 'combobox' : 'textbox';
+        if (type === 'password') return 'textbox';
+        return null;
+      case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'textarea': return 'textbox';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'td': return 'cell';
+      case 'th': {
+        const sc = (el.getAttribute('scope') || '').toLowerCase();
+        if (sc === 'row' || sc === 'rowgroup') return 'rowheader';
+        if (sc === 'col' || sc === 'colgroup') return 'columnheader';
+        const row = el.parentElement;
+        if (row && row.parentElement && row.parentElement.tagName === 'THEAD') return 'columnheader';
+        if (row && row.cells) { for (const c of row.cells) if (c.tagName === 'TD') return 'rowheader'; }
+        return 'columnheader';
+      }
+      case 'tr': return 'row';
+      case 'thead': case 'tbody': case 'tfoot': return 'rowgroup';
+      case 'table': return 'table';
+      case 'form': return 'form';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'header': return 'banner';
+      case 'footer': return 'contentinfo';
+      case 'aside': return 'complementary';
+      case 'section': return (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) ? 'region' : null;
+      case 'article': return 'article';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'dialog': return 'dialog';
+      case 'img': return el.getAttribute('alt') === '' ? 'presentation' : 'img';
+      case 'fieldset': case 'details': return 'group';
+      case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'hr': return 'separator';
+      case 'dt': return 'term';
+      case 'dd': return 'definition';
+      case 'p': return 'paragraph';
+      case 'output': return 'status';
+      case 'option': return 'option';
+      case 'caption': return 'caption';
+      default: return null;
+    }
+  }
+
+  // Text of a <label>, leaving out the controls it wraps.
+  function labelText(node) {
+    let s = '';
+    for (const ch of node.childNodes) {
+      if (ch.nodeType === 3) s += ch.data;
+      else if (ch.nodeType === 1) {
+        const t = ch.tagName;
+        if (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA' || t === 'SCRIPT' || t === 'STYLE') continue;
+        s += ' ' + labelText(ch) + ' ';
+      }
+    }
+    return s;
+  }
+  function visibleText(el) {
+    const t = el.innerText;
+    // innerText applies text-transform ("FIND OWNERS"); names and locators need the text as written.
+    if (t === undefined || getComputedStyle(el).textTransform !== 'none') return norm(el.textContent);
+    return norm(t);
+  }
+
+  const recs = [];      // pre-order, visible subtrees only
+  let lastHeading = null;
+
+  function xpathStep(el) {
+    const ln = el.localName;
+    return el.namespaceURI === HTML_NS ? ln : `*[name()="${ln}"]`;
+  }
+  function lightXpath(el) {
+    const parts = [];
+    for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
+      let k = 1;
+      for (let s = cur.previousElementSibling; s; s = s.previousElementSibling)
+        if (s.localName === cur.localName && s.namespaceURI === cur.namespaceURI) k++;
+      parts.push(`${xpathStep(cur)}[${k}]`);
+    }
+    return '/' + parts.reverse().join('/');
+  }
+
+  function visit(el, parent, xpath, shadow, ctx, inControl, parentPointer) {
+    const tagU = el.tagName;
+    if (SKIP.has(tagU)) return;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none') return;
+    if (el.hidden && tagU !== 'BODY') return;
+    if (el.getAttribute('aria-hidden') === 'true') return;
+    if (el.inert) return;
+    if (parseFloat(cs.opacity) === 0) return;
+    const tag = el.localName;
+    const rect = el.getBoundingClientRect();
+    const vis = rect.width > 0 && rect.height > 0 && cs.visibility !== 'hidden' && cs.visibility !== 'collapse';
+    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
+    const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase() || null;
+    const role = explicitRole || (el.isContentEditable && el.hasAttribute('contenteditable') ? 'textbox' : implicitRole(el, tag, type));
+    const pointer = cs.cursor === 'pointer';
+    let op = false;
+    if (tag === 'a' || tag === 'area') op = el.hasAttribute('href');
+    else if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') op = true;
+    else if (tag === 'input') op = type !== 'hidden';
+    if (!op && explicitRole && OP_ROLES.has(explicitRole)) op = true;
+    if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
+    if (!op && el.hasAttribute('onclick')) op = true;
+    if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
+    if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
+    let own = false;
+    if (!inControl) {
+      for (const ch of el.childNodes) {
+        if (ch.nodeType === 3 && /\S/.test(ch.data)) { own = true; break; }
+      }
+    }
+    if (inControl && !op) {
+      // folded into the enclosing control: not recorded, but may hold nested controls
+      own = false;
+    }
+    const idx = recs.length;
+    const rec = { el, parent, vis, op, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op };
+    recs.push(rec);
+    if (role === 'heading' && vis) {
+      const t = cap(visibleText(el), 120);
+      if (t) lastHeading = t;
+    }
+    if (LEAFY.has(tagU) || LEAFY.has(tag)) return;
+
+    let kidCtx = ctx;
+    if (tag === 'fieldset') {
+      const lg = el.querySelector(':scope > legend');
+      kidCtx = Object.assign({}, kidCtx, { legend: lg ? cap(norm(lg.textContent), 120) : kidCtx.legend });
+    } else if (tag === 'table') {
+      const cp = el.caption;
+      kidCtx = Object.assign({}, kidCtx, { caption: cp ? cap(norm(cp.textContent), 120) : null, cell: null });
+    } else if (tag === 'td' || tag === 'th') {
+      kidCtx = Object.assign({}, kidCtx, { cell: el });
+    } else if (tag === 'dd') {
+      kidCtx = Object.assign({}, kidCtx, { dd: el });
+    }
+    if (tag === 'td' || tag === 'th' || tag === 'dd') rec.ctx = kidCtx;
+    const childControl = inControl || (op && (tag === 'a' || tag === 'button' || tag === 'summary' || (role && CONTROL_ROLES.has(role))));
+    const childPointer = pointer;
+
+    const sr = el.shadowRoot;
+    if (sr) {
+      const base = xpath + '/#shadow-root';
+      const counts = new Map();
+      for (const ch of sr.children) {
+        const key = ch.namespaceURI + ch.localName;
+        const k = (counts.get(key) || 0) + 1; counts.set(key, k);
+        visit(ch, idx, `${base}/${xpathStep(ch)}[${k}]`, true, kidCtx, childControl, childPointer);
+      }
+      return;
+    }
+    if (tagU === 'SLOT') {
+      const assigned = el.assignedElements({ flatten: true });
+      for (const ch of assigned) {
+        const inShadow = ch.getRootNode() instanceof ShadowRoot;
+        visit(ch, idx, inShadow ? xpath + '/' + xpathStep(ch) : lightXpath(ch), inShadow, kidCtx, childControl, childPointer);
+      }
+      return;
+    }
+    const counts = new Map();
+    for (const ch of el.children) {
+      const key = ch.namespaceURI + ch.localName;
+      const k = (counts.get(key) || 0) + 1; counts.set(key, k);
+      visit(ch, idx, `${xpath}/${xpathStep(ch)}[${k}]`, shadow, kidCtx, childControl, childPointer);
+    }
+  }
+
+  const rootEl = document.body || document.documentElement;
+  if (!rootEl) { window.__stepforge_nodes = []; return { frame_index: frameIndex, nodes: [] }; }
+  const baseCtx = { legend: null, caption: null, cell: null, dd: null };
+  if (rootEl === document.documentElement) visit(rootEl, -1, '/html[1]', false, baseCtx, false, false);
+  else visit(rootEl, -1, '/html[1]/' + xpathStep(rootEl) + '[1]', false, baseCtx, false, false);
+
+  // keep: visible and (operable or readable), or an ancestor of a kept element, or a same-origin iframe
+  for (let i = recs.length - 1; i >= 0; i--) {
+    const r = recs[i];
+    let keep = r.keptChild || (r.vis && !r.hidden && (r.op || r.rd));
+    if (!keep && r.vis && (r.tag === 'iframe' || r.tag === 'frame')) {
+      let doc = null;
+      try { doc = r.el.contentDocument; } catch (e) { doc = null; }
+      r.sameOrigin = !!doc;
+      keep = !!doc;
+    }
+    if (i === 0) keep = true;
+    r.kept = keep;
+    if (keep && r.parent >= 0) { recs[r.parent].keptChild = true; recs[r.parent].keptKids++; }
+  }
+
+  // collapse single-child chains: a kept element that is not operable, has no visible own text and
+  // exactly one kept child is replaced by that child (root, forms and frames are kept)
+  const els = [];
+  const newIdx = new Map();
+  const kept = [];
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    if (!r.kept) continue;
+    const pr = r.parent >= 0 ? recs[r.parent] : null;
+    r.outParent = pr ? (pr.collapsed ? pr.outParent : r.parent) : -1;
+    if (i > 0 && r.keptKids === 1 && !r.op && !(r.rd && r.vis) && r.tag !== 'form' &&
+        r.tag !== 'iframe' && r.tag !== 'frame') {
+      r.collapsed = true;
+      continue;
+    }
+    newIdx.set(i, els.length);
+    r.newIndex = els.length;
+    els.push(r.el);
+    kept.push(r);
+  }
+  const elIndex = new Map();
+  for (const r of kept) elIndex.set(r.el, r.newIndex);
+
+  const rowCache = new Map();
+  function cellHeaders(cell) {
+    if (rowCache.has(cell)) return rowCache.get(cell);
+    let rh = null, ch = null;
+    const row = cell.parentElement;
+    if (row && row.cells) {
+      const cells = row.cells;
+      const headerRow = (row.parentElement && row.parentElement.tagName === 'THEAD') ||
+        Array.from(cells).every((c) => c.tagName === 'TH');
+      if (!headerRow) for (const c of cells) {
+        if (c === cell) continue;
+        if (c.tagName === 'TH' && (c.getAttribute('scope') || '').toLowerCase() !== 'col') {
+          rh = cap(norm(c.textContent), 80); break;
+        }
+      }
+      if (rh === null && cells.length > 1 && cells[0] !== cell && cells[0].tagName === 'TD' && cell.tagName === 'TD') {
+        rh = cap(norm(cells[0].textContent), 80) || null;
+      }
+      const table = cell.closest('table');
+      if (table) {
+        let hr = null;
+        if (table.tHead && table.tHead.rows.length) hr = table.tHead.rows[0];
+        else if (table.rows.length && Array.from(table.rows[0].cells).every((c) => c.tagName === 'TH')) hr = table.rows[0];
+        if (hr && hr !== row) {
+          const hc = hr.cells[cell.cellIndex];
+          if (hc && hc !== cell) ch = cap(norm(hc.textContent), 80) || null;
+        }
+      }
+    }
+    const res = [rh, ch];
+    rowCache.set(cell, res);
+    return res;
+  }
+
+  function frameSel(el) {
+    const tag = el.localName;
+    const root = el.getRootNode();
+    const count = (s) => { try { return root.querySelectorAll(s).length; } catch (e) { return 0; } };
+    if (el.id) {
+      const s = isIdent(el.id) ? `${tag}#${el.id}` : `${tag}[id="${cssStr(el.id)}"]`;
+      if (count(s) === 1) return s;
+    }
+    for (const a of ['name', 'title', 'src']) {
+      const v = el.getAttribute(a);
+      if (v) { const s = `${tag}[${a}="${cssStr(v)}"]`; if (count(s) === 1) return s; }
+    }
+    const all = Array.from(document.querySelectorAll(tag));
+    return `${tag} >> nth=${Math.max(0, all.indexOf(el))}`;
+  }
+
+  const out = [];
+  for (const r of kept) {
+    const el = r.el;
+    const tag = r.tag;
+    const rect = el.getBoundingClientRect();
+    const o = {
+      p: r.outParent >= 0 ? newIdx.get(r.outParent) : null,
+      tag, role: r.role, op: r.op, rd: r.rd && r.vis, vis: r.vis,
+      xpath: r.xpath, shadow: r.shadow,
+      bbox: [rect.x, rect.y, rect.width, rect.height],
+    };
+    const isCtl = tag === 'input' || tag === 'select' || tag === 'textarea';
+    if (r.op || r.rd) {
+      let t = '';
+      if (tag !== 'select' && tag !== 'textarea' && tag !== 'input') t = cap(visibleText(el), 200);
+      if (!t && r.op && !isCtl) {
+        const img = el.querySelector('img[alt]');
+        if (img) t = cap(norm(img.getAttribute('alt')), 200);
+      }
+      if (t) o.text = t;
+    } else if (r.vis && !r.hidden) {
+      // container: own direct text only
+    }
+    // label
+    const labels = [];
+    const lb = attr(el, 'aria-labelledby');
+    if (lb) {
+      for (const id of lb.split(/\s+/)) {
+        const le = el.ownerDocument.getElementById(id) || (el.getRootNode().getElementById ? el.getRootNode().getElementById(id) : null);
+        if (le) { const t = norm(le.textContent); if (t) labels.push(t); }
+      }
+    }
+    if (!labels.length && el.labels && el.labels.length) {
+      for (const l of el.labels) { const t = norm(labelText(l)); if (t && !labels.includes(t)) labels.push(t); }
+    }
+    if (labels.length) o.label = cap(labels.join(' '), 200);
+    const al = attr(el, 'aria-label'); if (al) o.aria_label = norm(al);
+    const ph = attr(el, 'placeholder'); if (ph) o.placeholder = norm(ph);
+    const ti = attr(el, 'title'); if (ti) o.title = norm(ti);
+    const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
+    if (el.id) o.id_attr = el.id;
+    const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
+    if (tag === 'input') {
+      o.input_type = r.type;
+      if (r.type === 'checkbox' || r.type === 'radio') o.checked = el.checked;
+      else if (r.type !== 'password') o.value = el.value;
+      if (r.type === 'image' && !o.text) { const a = attr(el, 'alt'); if (a) o.text = norm(a); }
+    } else if (tag === 'select') {
+      o.input_type = 'select';
+      const sel = Array.from(el.selectedOptions || []).map((x) => norm(x.label || x.text));
+      o.value = sel.join(', ');
+      const opts = [];
+      for (const x of el.options) { if (opts.length >= 200) break; opts.push(norm(x.label || x.text)); }
+      o.options = opts;
+    } else if (tag === 'textarea') {
+      o.input_type = 'textarea';
+      o.value = el.value;
+    } else if (r.role === 'checkbox' || r.role === 'radio' || r.role === 'switch') {
+      const ac = el.getAttribute('aria-checked');
+      if (ac !== null) o.checked = ac === 'true';
+    }
+    if (isCtl) {
+      if (el.required || el.getAttribute('aria-required') === 'true') o.required = true;
+      const pt = attr(el, 'pattern'); if (pt) o.pattern = pt;
+      if (el.hasAttribute('minlength')) { const v = parseInt(el.getAttribute('minlength'), 10); if (!isNaN(v)) o.minlength = v; }
+      if (el.hasAttribute('maxlength')) { const v = parseInt(el.getAttribute('maxlength'), 10); if (!isNaN(v)) o.maxlength = v; }
+      const mn = attr(el, 'min'); if (mn) o.min = mn;
+      const mx = attr(el, 'max'); if (mx) o.max = mx;
+    } else if (el.getAttribute('aria-required') === 'true') o.required = true;
+    const f = (isCtl || tag === 'button') && el.form ? el.form : (tag === 'form' ? null : el.closest('form'));
+    if (f && elIndex.has(f)) o.form = elIndex.get(f);
+    // context
+    const ctx = r.ctx;
+    const parts = [];
+    const push = (t) => { if (t && !parts.includes(t)) parts.push(t); };
+    if (r.role !== 'heading') push(r.heading);
+    push(ctx.legend);
+    push(ctx.caption);
+    if (ctx.cell) { const [rh, ch] = cellHeaders(ctx.cell); push(rh); push(ch); }
+    if (ctx.dd) {
+      let dt = ctx.dd.previousElementSibling;
+      while (dt && dt.tagName !== 'DT') dt = dt.previousElementSibling;
+      if (dt) push(cap(norm(dt.textContent), 80));
+    }
+    if (parts.length) o.context = parts.join(' / ');
+    if (tag === 'iframe' || tag === 'frame') {
+      const cs = getComputedStyle(el);
+      o.fsel = frameSel(el);
+      o.fx = rect.x + el.clientLeft + (parseFloat(cs.paddingLeft) || 0);
+      o.fy = rect.y + el.clientTop + (parseFloat(cs.paddingTop) || 0);
+      o.same = !!r.sameOrigin || (() => { try { return !!el.contentDocument; } catch (e) { return false; } })();
+    }
+    out.push(o);
+  }
+  window.__stepforge_nodes = els;
+  return { frame_index: frameIndex, nodes: out };
+}

@@ -1,0 +1,217 @@
+"""Stable locators for grounded nodes, checked against the live page.
+
+``best_locator`` tries, in this order: id (``#id`` or ``[id="..."]``), data-testid, name
+(``tag[name="..."]``), label (getByLabel exact), role + accessible name (getByRole exact), text
+(getByText exact), and XPath last.  A candidate is kept only when, resolved through the node's
+iframe chain, it matches exactly one element and that element *is* the node's element.  When none
+passes, XPath is returned (for a node inside a shadow root, whose XPath cannot be evaluated, a
+piercing CSS path is tried before).
+
+``resolve`` turns a ``Locator`` into a Playwright locator with exactly the calls the generated
+JavaScript makes: ``locator(css)``, ``locator('xpath=...')``, ``getByTestId``,
+``getByLabel(v, {exact: true})``, ``getByRole(role, {name: v, exact: true})``,
+``getByText(v, {exact: true})``, each behind ``frameLocator(sel)`` for every iframe in the chain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from playwright.sync_api import ElementHandle, FrameLocator, Page
+from playwright.sync_api import Locator as PWLocator
+
+from shared.records import Locator, Node, PageSnapshot
+
+from .tree import element_handle
+
+__all__ = ["best_locator", "resolve", "candidate_locators", "css_string"]
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_IS_TARGET_JS = "(els, t) => els.length === 1 && els[0] === t"
+# roles Playwright's getByRole accepts (ARIA 1.2 plus a few it knows)
+_ROLES = frozenset(
+    """alert alertdialog application article banner blockquote button caption cell checkbox code columnheader
+    combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form
+    generic grid gridcell group heading img insertion link list listbox listitem log main marquee math meter menu
+    menubar menuitem menuitemcheckbox menuitemradio navigation none note option paragraph presentation progressbar
+    radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status
+    strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree
+    treegrid treeitem""".split()
+)
+# roles whose accessible name comes from their content
+_NAME_FROM_CONTENT = frozenset(
+    """button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox menuitemradio option
+    radio row rowheader switch tab tooltip treeitem""".split()
+)
+
+
+def css_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _scope(page: Page, frames: list[str]) -> Page | FrameLocator:
+    root: Page | FrameLocator = page
+    for sel in frames:
+        root = root.frame_locator(sel)
+    return root
+
+
+def resolve(page: Page, locator: Locator) -> PWLocator:
+    """The Playwright locator for a stepforge Locator (same semantics as the generated JavaScript)."""
+    root = _scope(page, locator.frames)
+    s, v = locator.strategy, locator.value
+    if s in ("id", "name", "css"):
+        return root.locator(v)
+    if s == "xpath":
+        return root.locator(v if v.startswith("xpath=") else "xpath=" + v)
+    if s == "testid":
+        return root.get_by_test_id(v)
+    if s == "label":
+        return root.get_by_label(v, exact=True)
+    if s == "role":
+        if not locator.role:
+            raise ValueError("role locator without a role")
+        return root.get_by_role(locator.role, name=v, exact=True)  # type: ignore[arg-type]
+    if s == "text":
+        return root.get_by_text(v, exact=True)
+    raise ValueError(f"unknown locator strategy {s!r}")
+
+
+def _accessible_names(n: Node) -> list[str]:
+    names: list[str] = []
+    for v in (n.aria_label, n.label):
+        if v:
+            names.append(v)
+    if n.role in _NAME_FROM_CONTENT and n.text:
+        names.append(n.text)
+    if n.tag == "input" and n.input_type in ("button", "submit", "reset") and n.value:
+        names.append(n.value)
+    for v in (n.title, n.placeholder):
+        if v:
+            names.append(v)
+    out: list[str] = []
+    for v in names:
+        v = " ".join(v.split())
+        if v and v not in out:
+            out.append(v)
+    return out[:2]
+
+
+def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
+    """Locator candidates for a node, in preference order (unchecked).
+
+    anchored: the node's text is the value under test, so no candidate may be built from it.
+    """
+    frames = list(n.frame)
+    if n.id_attr:
+        value = f"#{n.id_attr}" if _IDENT.match(n.id_attr) else f"[id={css_string(n.id_attr)}]"
+        yield Locator(strategy="id", value=value, frames=frames)
+    if n.testid:
+        yield Locator(strategy="testid", value=n.testid, frames=frames)
+    if n.name_attr:
+        yield Locator(strategy="name", value=f"{n.tag}[name={css_string(n.name_attr)}]", frames=frames)
+    for v in (n.label, n.aria_label):
+        if v and len(v) <= 120:
+            yield Locator(strategy="label", value=" ".join(v.split()), frames=frames)
+    if anchored:
+        return
+    if n.role and n.role in _ROLES:
+        for name in _accessible_names(n):
+            if len(name) <= 120:
+                yield Locator(strategy="role", role=n.role, value=name, frames=frames)
+    if n.text and len(n.text) <= 120 and n.tag not in ("input", "select", "textarea"):
+        yield Locator(strategy="text", value=n.text, frames=frames)
+
+
+# An XPath from the element's label rather than its content: a row header to its cell, a <dt> to its
+# <dd>, a column header to the cell below it. Null when the element has no such label.
+_ANCHORED_XPATH_JS = """(el) => {
+  const lit = (t) => !t.includes('"') ? `"${t}"` : !t.includes("'") ? `'${t}'`
+    : 'concat(' + t.split('"').map((p) => `"${p}"`).join(`, '"', `) + ')';
+  const norm = (t) => (t || '').replace(/\s+/g, ' ').trim();
+  const tag = el.localName;
+  if (tag === 'dd') {
+    let dt = el.previousElementSibling;
+    while (dt && dt.localName !== 'dt') dt = dt.previousElementSibling;
+    if (dt && norm(dt.textContent)) return `//dt[normalize-space(.)=${lit(norm(dt.textContent))}]/following-sibling::dd[1]`;
+    return null;
+  }
+  if (tag !== 'td' && tag !== 'th') return null;
+  const row = el.parentElement;
+  if (!row || row.localName !== 'tr') return null;
+  const header = Array.from(row.children).find((c) => c !== el && c.localName === 'th' && norm(c.textContent));
+  if (header) {
+    const index = Array.from(row.children).filter((c) => c.localName === el.localName).indexOf(el) + 1;
+    return `//tr[${header.localName}[normalize-space(.)=${lit(norm(header.textContent))}]]/${tag}[${index}]`;
+  }
+  return null;
+}"""
+
+
+def _is_target(page: Page, loc: Locator, handle: ElementHandle) -> bool:
+    try:
+        return bool(resolve(page, loc).evaluate_all(_IS_TARGET_JS, handle))
+    except Exception:
+        return False
+
+
+_SHADOW_CSS_JS = """(el) => {
+  const seg = (e) => {
+    let k = 1;
+    for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === e.localName) k++;
+    return `${e.localName}:nth-of-type(${k})`;
+  };
+  const scopes = [];
+  let cur = el;
+  while (cur) {
+    const parts = [];
+    let e = cur;
+    for (; e && e.parentElement; e = e.parentElement) parts.unshift(seg(e));
+    const root = e.getRootNode ? e.getRootNode() : null;
+    if (root instanceof ShadowRoot) {
+      parts.unshift(':scope > ' + seg(e));
+      scopes.unshift(parts.join(' > '));
+      cur = root.host;
+    } else {
+      scopes.unshift(parts.join(' > '));
+      cur = null;
+    }
+  }
+  return scopes.map((s) => 'css=' + s).join(' >> ');
+}"""
+
+
+def best_locator(page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False) -> Locator:
+    """The first locator candidate that resolves to exactly this node's element; XPath otherwise.
+
+    anchored: for a value check; the locator comes from the element's label, never from its content.
+    """
+    n = snap.nodes[node_id]
+    handle = element_handle(page, snap, node_id)
+    try:
+        seen: set[tuple[str, str, str | None]] = set()
+        for loc in candidate_locators(n, anchored):
+            key = (loc.strategy, loc.value, loc.role)
+            if key in seen:
+                continue
+            seen.add(key)
+            if _is_target(page, loc, handle):
+                return loc
+        if anchored and not n.shadow:
+            labelled = handle.evaluate(_ANCHORED_XPATH_JS)
+            if labelled:
+                loc = Locator(strategy="xpath", value=labelled, frames=list(n.frame))
+                if _is_target(page, loc, handle):
+                    return loc
+        xpath = Locator(strategy="xpath", value=n.xpath, frames=list(n.frame))
+        if n.shadow:
+            try:
+                css = Locator(strategy="css", value=handle.evaluate(_SHADOW_CSS_JS), frames=list(n.frame))
+                if _is_target(page, css, handle):
+                    return css
+            except Exception:
+                pass
+        return xpath
+    finally:
+        handle.dispose()

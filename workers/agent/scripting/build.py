@@ -1,0 +1,63 @@
+"""From run records to a whole suite: scripts, step definitions, rendered files and the seed's table 1 counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shared.records import RunRecord, ScenarioScript, StepDefinition
+from shared.scenarios import Scenario
+from workers.agent.scripting.gherkin import render_feature
+from workers.agent.scripting.javascript import render_steps
+from workers.agent.scripting.steps import build_scripts
+from workers.agent.scripting.suite import write_suite
+
+FEATURE_NAME = "scenarios"
+FEATURE_TITLE = "Generated end-to-end scenarios"
+
+
+@dataclass(frozen=True)
+class ScenarioCounts:
+    """As in the seed's table 1: user operations and the steps holding them (opening and assertions apart)."""
+
+    operations: int
+    steps: int
+
+
+@dataclass
+class Suite:
+    scripts: list[ScenarioScript]
+    definitions: list[StepDefinition]
+    feature_text: str
+    steps_text: str
+    counts: dict[str, ScenarioCounts] = field(default_factory=dict)
+
+    @property
+    def operations_in_code(self) -> int:
+        """User operations written in the step definitions, after reuse."""
+        return sum(_user_ops(d) for d in self.definitions if d.keyword != "Given")
+
+    def write(self, out_dir: Path) -> Path:
+        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text)
+
+
+def _user_ops(definition: StepDefinition) -> int:
+    return sum(1 for op in definition.ops if not op.kind.is_assertion)
+
+
+def build_suite(runs: Sequence[tuple[Scenario, RunRecord]]) -> Suite:
+    scripts, definitions = build_scripts([(scenario, record.operations) for scenario, record in runs])
+    by_signature = {d.signature: d for d in definitions}
+    counts = {}
+    for script in scripts:
+        used = [by_signature[s.signature] for s in script.steps[1:]]  # the opening Given is not a user step
+        user_steps = [d for d in used if _user_ops(d)]
+        counts[script.scenario_id] = ScenarioCounts(operations=sum(_user_ops(d) for d in user_steps), steps=len(user_steps))
+    return Suite(
+        scripts=scripts,
+        definitions=definitions,
+        feature_text=render_feature(FEATURE_TITLE, scripts),
+        steps_text=render_steps(definitions),
+        counts=counts,
+    )

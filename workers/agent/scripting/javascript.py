@@ -1,0 +1,134 @@
+"""Step definitions as cucumber-js JavaScript driving playwright-core; a pure function of StepDefinitions.
+
+Locator -> JavaScript (a Python twin must build the same element query):
+
+    strategy   JavaScript                                             CSS used (locator_css)
+    id         this.page.locator("#value") or "[id=\\"value\\"]"     value if it already starts with "#"
+    name       this.page.locator("[name=\\"value\\"]")               value if it already starts with "["
+    css        this.page.locator("value")                             value
+    xpath      this.page.locator("xpath=value")                      -
+    testid     this.page.getByTestId("value")
+    label      this.page.getByLabel("value", { exact: true })
+    role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is "")
+    text       this.page.getByText("value", { exact: true })
+
+frames (outermost first) prefix the query: this.page.frameLocator("f1").frameLocator("f2").<query>.
+
+Select steps choose the option by its visible label (selectOption({ label })), as the agent does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
+
+HEADER = 'const { Given, When, Then } = require("@cucumber/cucumber");\n'
+_PLAIN_ID = re.compile(r"-?[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def js_string(text: str) -> str:
+    """A JavaScript string literal (JSON is valid JavaScript; U+2028/9 escaped by ensure_ascii)."""
+    return json.dumps(text)
+
+
+def _attribute_selector(attribute: str, value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{attribute}="{escaped}"]'
+
+
+def locator_css(locator: Locator) -> str | None:
+    """The CSS selector of an id / name / css locator (None for the other strategies)."""
+    value = locator.value
+    if locator.strategy == "id":
+        if value.startswith("#") or value.startswith("["):
+            return value
+        return f"#{value}" if _PLAIN_ID.fullmatch(value) else _attribute_selector("id", value)
+    if locator.strategy == "name":
+        return value if value.startswith("[") else _attribute_selector("name", value)
+    if locator.strategy == "css":
+        return value
+    return None
+
+
+def locator_js(locator: Locator, page: str = "this.page") -> str:
+    """The playwright-core expression that finds the locator's element."""
+    root = page + "".join(f".frameLocator({js_string(frame)})" for frame in locator.frames)
+    strategy, value = locator.strategy, locator.value
+    if strategy in ("id", "name", "css"):
+        return f"{root}.locator({js_string(locator_css(locator) or value)})"
+    if strategy == "xpath":
+        selector = value if value.startswith("xpath=") else f"xpath={value}"
+        return f"{root}.locator({js_string(selector)})"
+    if strategy == "testid":
+        return f"{root}.getByTestId({js_string(value)})"
+    if strategy == "label":
+        return f"{root}.getByLabel({js_string(value)}, {{ exact: true }})"
+    if strategy == "role":
+        role = js_string(locator.role or "button")
+        if not value:
+            return f"{root}.getByRole({role})"
+        return f"{root}.getByRole({role}, {{ name: {js_string(value)}, exact: true }})"
+    if strategy == "text":
+        return f"{root}.getByText({js_string(value)}, {{ exact: true }})"
+    raise ValueError(f"unknown locator strategy {strategy!r}")
+
+
+def _value(op: ScriptOp) -> str:
+    return op.arg if op.arg else js_string(op.value or "")
+
+
+def _target(op: ScriptOp) -> str:
+    if op.locator is None:
+        raise ValueError(f"a {op.kind.value} operation needs a locator ({op.comment!r})")
+    return locator_js(op.locator)
+
+
+def statement(op: ScriptOp) -> str:
+    """One awaited playwright-core statement for one script operation."""
+    kind = op.kind
+    if kind is ActionKind.goto:
+        return f"await this.page.goto(new URL({js_string(op.value or '/')}, this.baseUrl).toString());"
+    if kind is ActionKind.press:
+        key = _value(op) if op.arg else js_string(op.value or "Enter")
+        if op.locator is None:
+            return f"await this.page.keyboard.press({key});"
+        return f"await {_target(op)}.press({key});"
+    if kind is ActionKind.assert_text:
+        if op.locator is None:
+            return f"await this.expectText({_value(op)});"
+        return f"await this.expectText({_value(op)}, {_target(op)});"
+    if kind is ActionKind.assert_value:
+        return f"await this.expectValue({_target(op)}, {_value(op)});"
+    target = _target(op)
+    if kind is ActionKind.click:
+        return f"await {target}.click();"
+    if kind is ActionKind.fill:
+        return f"await {target}.fill({_value(op)});"
+    if kind is ActionKind.select:
+        return f"await {target}.selectOption({{ label: {_value(op)} }});"
+    if kind is ActionKind.check:
+        return f"await {target}.check();"
+    if kind is ActionKind.uncheck:
+        return f"await {target}.uncheck();"
+    raise ValueError(f"unknown action {kind!r}")
+
+
+def _comment(text: str) -> str:
+    return "// " + " ".join(text.split())
+
+
+def render_definition(definition: StepDefinition) -> str:
+    lines = [f"{definition.keyword}({js_string(definition.pattern)}, async function ({', '.join(definition.args)}) {{"]
+    for op in definition.ops:
+        lines.append("  " + _comment(op.comment))
+        lines.append("  " + statement(op))
+    lines.append("});")
+    return "\n".join(lines) + "\n"
+
+
+def render_steps(defs: Sequence[StepDefinition]) -> str:
+    """The steps.js file: the cucumber import, then each definition, separated by a blank line."""
+    return HEADER + "".join("\n" + render_definition(definition) for definition in defs)

@@ -1,0 +1,128 @@
+"""Input values and expected strings of a scenario's kept operations become Scenario Outline parameters."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from shared.records import ActionKind, Operation
+
+VALUED_KINDS = (ActionKind.fill, ActionKind.select, ActionKind.assert_text, ActionKind.assert_value)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str  # Examples column and <placeholder>
+    value: str  # the value the agent used (first data row's, when it came from data)
+    column: bool = False  # named after a data column / Operation.param
+
+
+@dataclass
+class Parameters:
+    """The parameters of one scenario: by position in the kept-operations list, and in order of first use."""
+
+    by_op: dict[int, str] = field(default_factory=dict)
+    params: list[Parameter] = field(default_factory=list)
+    examples: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+
+def kept_operations(operations: Sequence[Operation]) -> list[Operation]:
+    """Failed and redundant operations are dropped."""
+    return [op for op in operations if op.ok and not op.redundant]
+
+
+def camel_case(text: str) -> str:
+    """ "Last name" -> "lastName", "e-mail address:" -> "eMailAddress", "first_name" -> "firstName"."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*|[0-9]+[a-z]*", re.sub(r"[^A-Za-z0-9]+", " ", text))
+    words = [w for w in words if w]
+    if not words:
+        return ""
+    head = words[0].lower()
+    tail = "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
+    name = head + tail
+    return f"p{name}" if name[0].isdigit() else name
+
+
+def context_name(context: str | None) -> str:
+    """The innermost part of a node's context ("Owner Information › Telephone" -> "Telephone")."""
+    parts = [p.strip() for p in re.split(r"[›»>|/]", context or "") if p.strip()]
+    return parts[-1] if parts else ""
+
+
+def field_name(op: Operation) -> str:
+    """The field's name as a camelCase identifier: label, aria-label, placeholder, name, id, context; else 'value'."""
+    target = op.target
+    if target is not None:
+        for text in (target.label, target.aria_label, target.placeholder, target.name_attr, target.id_attr,
+                     context_name(target.context)):
+            name = camel_case(text or "")
+            if name:
+                return name
+    if op.locator is not None and op.locator.strategy in ("label", "role", "name", "testid"):
+        name = camel_case(op.locator.value)
+        if name:
+            return name
+    return "value"
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}{number}" in taken:
+        number += 1
+    return f"{base}{number}"
+
+
+def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = ()) -> Parameters:
+    """Name a parameter for every fill/select value and every expected string of the (kept) operations.
+
+    A value already carried by a parameter reuses it; Operation.param names the data column it came from.
+    goto paths, pressed keys and click targets stay literal and get no parameter.
+    """
+    result = Parameters()
+    by_name: dict[str, Parameter] = {}
+    by_value: dict[str, str] = {}
+    # Generated names keep clear of data columns, which may be used further on.
+    reserved = {op.param for op in operations if op.param} | {key for row in data for key in row}
+
+    def add(name: str, value: str, column: bool) -> str:
+        param = Parameter(name=name, value=value, column=column)
+        by_name[name] = param
+        result.params.append(param)
+        by_value.setdefault(value, name)
+        return name
+
+    for position, op in enumerate(operations):
+        if op.kind not in VALUED_KINDS or op.value is None:
+            continue
+        value = op.value
+        if op.param:
+            name = op.param if op.param in by_name else add(op.param, value, True)
+        elif value in by_value:
+            name = by_value[value]
+        else:
+            if op.kind is ActionKind.assert_text:
+                base = "expectedText"
+            elif op.kind is ActionKind.assert_value:
+                base = field_name(op) + "Shown" if field_name(op) != "value" else "expectedValue"
+            else:
+                base = field_name(op)
+            name = add(_unique(base, set(by_name) | reserved), value, False)
+        result.by_op[position] = name
+
+    rows = list(data) or [{}]
+    for row in rows:
+        result.examples.append(
+            {p.name: (row[p.name] if p.column and p.name in row else p.value) for p in result.params}
+        )
+    if not result.params:
+        result.examples = []
+    return result

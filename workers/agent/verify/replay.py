@@ -1,0 +1,204 @@
+"""Replay one scenario of a generated suite with cucumber-js in a fresh browser, and say how it went."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from shared.records import ReplayResult
+from shared.settings import Settings
+from workers.agent.verify.node_runtime import ensure_runtime
+
+ERROR_LINES = 6
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_STACK = re.compile(r"^\s+at ")
+
+
+def _first_lines(text: str, count: int = ERROR_LINES) -> str:
+    lines = [line.rstrip() for line in _ANSI.sub("", text).splitlines() if line.strip() and not _STACK.match(line)]
+    return "\n".join(lines[:count])
+
+
+def link_node_modules(suite_dir: Path, node_modules: Path) -> None:
+    """Give the suite the runtime's node_modules unless it has its own, so one @cucumber/cucumber is loaded."""
+    link = suite_dir / "node_modules"
+    if link.is_symlink() and not link.exists():
+        link.unlink()  # a dangling link from an older runtime
+    if not link.exists():
+        try:
+            link.symlink_to(node_modules, target_is_directory=True)
+        except FileExistsError:
+            pass  # another replay made it meanwhile
+
+
+def _config(report: Path) -> str:
+    document = {
+        "default": {
+            "paths": ["features/**/*.feature"],
+            "require": ["features/**/*.js"],
+            "format": ["progress", f"json:{report}"],
+        }
+    }
+    return json.dumps(document, indent=2)
+
+
+def _kill(process: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _scenario_failure(element: dict) -> tuple[str | None, str | None]:
+    """The first failing step of one scenario in cucumber's JSON report: (its Gherkin text, its error)."""
+    for step in element.get("steps", []):
+        result = step.get("result", {})
+        status = result.get("status")
+        if status in ("passed", "skipped"):
+            continue
+        keyword = (step.get("keyword") or "").strip()
+        if step.get("hidden") or keyword in ("Before", "After"):
+            where, text = f"in the {keyword or 'hook'} hook", None
+        else:
+            text = f"{keyword} {step.get('name', '')}".strip()
+            where = None
+        if status == "undefined":
+            message = "the step has no step definition"
+        elif status == "pending":
+            message = "the step is pending"
+        else:
+            message = _first_lines(result.get("error_message") or status or "failed")
+        if where:
+            message = f"{where}: {message}"
+        return text, message
+    return None, None
+
+
+def read_report(report: dict | list, scenario_ids: list[str]) -> dict[str, ReplayResult]:
+    """Per scenario id (its tag), how its examples went: the first failure wins; seconds are summed."""
+    found: dict[str, ReplayResult] = {}
+    for feature in report or []:
+        for element in feature.get("elements", []):
+            if element.get("type", "scenario") != "scenario":
+                continue
+            tags = {tag.get("name", "").lstrip("@") for tag in element.get("tags", [])}
+            seconds = sum(step.get("result", {}).get("duration", 0) for step in element.get("steps", [])) / 1e9
+            text, error = _scenario_failure(element)
+            for scenario_id in scenario_ids:
+                if scenario_id not in tags:
+                    continue
+                earlier = found.get(scenario_id)
+                if earlier is not None and not earlier.passed:
+                    earlier.seconds = round(earlier.seconds + seconds, 3)
+                    continue
+                passed = text is None and error is None
+                total = (earlier.seconds if earlier else 0.0) + seconds
+                found[scenario_id] = ReplayResult(passed=passed, failed_step=text, error=error, seconds=round(total, 3))
+    return found
+
+
+def replay(
+    suite_dir: Path | str,
+    scenario_id: str,
+    base_url: str,
+    settings: Settings,
+    reset_command: str | None = None,
+) -> ReplayResult:
+    """Run the scenario tagged @<scenario_id> with cucumber-js in suite_dir and report pass/fail."""
+    return replay_scenarios(suite_dir, [scenario_id], base_url, settings, reset_command)[scenario_id]
+
+
+def replay_scenarios(
+    suite_dir: Path | str,
+    scenario_ids: list[str],
+    base_url: str,
+    settings: Settings,
+    reset_command: str | None = None,
+) -> dict[str, ReplayResult]:
+    """Run the scenarios tagged @<id> in one cucumber-js process, each in a fresh browser context."""
+    started = time.monotonic()
+    suite = Path(suite_dir).resolve()
+    node_modules = ensure_runtime(settings)
+    link_node_modules(suite, node_modules)
+    own_cli = suite / "node_modules" / ".bin" / "cucumber-js"
+    cli = own_cli if own_cli.exists() else node_modules / ".bin" / "cucumber-js"
+
+    env = dict(os.environ)
+    env.update(
+        STEPFORGE_BASE_URL=base_url,
+        STEPFORGE_BROWSER_PATH=settings.browser_path,
+        FORCE_COLOR="0",
+        NO_COLOR="1",
+    )
+    env.pop("STEPFORGE_RESET_COMMAND", None)
+    env.pop("STEPFORGE_HEADED", None)
+    if reset_command:
+        env["STEPFORGE_RESET_COMMAND"] = reset_command
+        env["STEPFORGE_RESET_TIMEOUT_MS"] = str(int(settings.reset_timeout_s * 1000))
+    if not settings.headless:
+        env["STEPFORGE_HEADED"] = "1"
+
+    def every(error: str) -> dict[str, ReplayResult]:
+        seconds = round(time.monotonic() - started, 3)
+        return {i: ReplayResult(passed=False, error=error, seconds=seconds) for i in scenario_ids}
+
+    with tempfile.TemporaryDirectory(prefix="stepforge-replay-") as scratch:
+        report_path = Path(scratch) / "report.json"
+        config_path = Path(scratch) / "cucumber.json"
+        # Our own config keeps the suite's reports/ untouched, so replays of one suite can run side by side.
+        config_path.write_text(_config(report_path), encoding="utf-8")
+        # cucumber-js joins the config path onto its working directory, so it must be relative.
+        config_arg = os.path.relpath(config_path, suite)
+        tags = " or ".join(f"@{scenario_id}" for scenario_id in scenario_ids)
+        command = [str(cli), "--config", config_arg, "--tags", tags]
+        try:
+            process = subprocess.Popen(
+                command,
+                cwd=suite,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            return every(f"cannot start cucumber-js ({cli}): {exc.strerror or exc}")
+        # Each scenario gets the whole timeout: a suite of many scenarios takes longer than one.
+        timeout = settings.replay_timeout_s * max(1, len(scenario_ids))
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            output = process.communicate()[0] if process.stdout else ""
+            return every(f"the replay did not finish within {timeout:g} s and was stopped")
+
+        report = None
+        if report_path.is_file() and report_path.stat().st_size:
+            try:
+                report = json.loads(report_path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError:
+                report = None
+        if report is None:
+            detail = _first_lines(output or "") or f"exit status {process.returncode}"
+            return every(f"cucumber-js wrote no report: {detail}")
+        results = read_report(report, scenario_ids)
+        for scenario_id in scenario_ids:
+            if scenario_id not in results:
+                results[scenario_id] = ReplayResult(passed=False, error=f"no scenario tagged @{scenario_id} in {suite}")
+        if process.returncode != 0 and all(r.passed for r in results.values()):
+            error = _first_lines(output or "", 12) or f"cucumber-js exited {process.returncode}"
+            return every(error)
+        return results
