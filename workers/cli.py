@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return generate(args, console)
     except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError) as exc:
-        console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]")

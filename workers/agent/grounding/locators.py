@@ -126,7 +126,7 @@ def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
 
 # An XPath from the element's label rather than its content: a row header to its cell, a <dt> to its
 # <dd>, a column header to the cell below it. Null when the element has no such label.
-_ANCHORED_XPATH_JS = """(el) => {
+_ANCHORED_XPATH_JS = r"""(el) => {
   const lit = (t) => !t.includes('"') ? `"${t}"` : !t.includes("'") ? `'${t}'`
     : 'concat(' + t.split('"').map((p) => `"${p}"`).join(`, '"', `) + ')';
   const norm = (t) => (t || '').replace(/\s+/g, ' ').trim();

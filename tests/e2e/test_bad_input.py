@@ -1,0 +1,112 @@
+"""Bad input gets one clear line naming the problem and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from .conftest import ROOT, generate
+
+GOOD = "scenarios: [{id: A, title: t, steps: ['Go to the Find Owners page']}]\n"
+
+
+def stepforge(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "workers.cli", "generate", *args], cwd=ROOT, capture_output=True, text=True,
+        env={**os.environ, **(env or {})}, timeout=120,
+    )
+
+
+def assert_clear_error(done: subprocess.CompletedProcess[str], message: str) -> None:
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert message in " ".join(done.stderr.split()), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("scenarios:\n  - id: A\n\ttitle: t\n", "not valid YAML at line 3, column 1"),
+        ("scenarios: [{id: A, steps: [Click X]}]\n", "scenarios[0] (id A).title: Field required"),
+        ("scenarios: [{id: A, title: t, steps: [Click X], data: [{a: 1}]}, 3]\n", "scenarios[1]"),
+    ],
+)
+def test_malformed_scenario_files(tmp_path, petclinic, content, message):
+    path = tmp_path / "s.yaml"
+    path.write_text(content)
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic), message)
+
+
+def test_missing_file(tmp_path, petclinic):
+    assert_clear_error(stepforge(str(tmp_path / "nope.yaml"), "--base-url", petclinic), "nope.yaml: cannot read")
+
+
+def test_no_base_url(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    assert_clear_error(stepforge(str(path)), "no base URL: pass --base-url")
+
+
+def test_unreachable_base_url(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    assert_clear_error(stepforge(str(path), "--base-url", "http://127.0.0.1:9"), "cannot reach the base URL http://127.0.0.1:9")
+
+
+def test_refused_base_url(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    assert_clear_error(stepforge(str(path), "--base-url", "http://169.254.169.254/"), "link-local")
+    assert_clear_error(stepforge(str(path), "--base-url", "ftp://127.0.0.1/"), "only http and https")
+
+
+def test_missing_browser(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    done = stepforge(str(path), "--base-url", petclinic, "--out", str(tmp_path / "suite"),
+                     "--artifacts", str(tmp_path / "artifacts"), env={"STEPFORGE_BROWSER_PATH": "/nowhere/chromium"})
+    assert_clear_error(done, "Chromium not found at /nowhere/chromium")
+
+
+class SlowPages(BaseHTTPRequestHandler):
+    """/ answers at once; /slow answers only after the test is over."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path.startswith("/slow"):
+            time.sleep(8)
+        body = b"<h1>Home</h1>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.e2e
+def test_a_page_that_never_loads_gets_a_verdict(tmp_path, monkeypatch):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowPages)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    path = tmp_path / "s.yaml"
+    path.write_text("scenarios: [{id: SLOW, title: t, start: /slow, steps: ['Verify \"Home\" is shown']}]\n")
+    monkeypatch.setenv("STEPFORGE_NAVIGATION_TIMEOUT_MS", "1500")
+    try:
+        run = generate(path, base, tmp_path)
+    finally:
+        server.shutdown()
+    import json
+
+    entry = json.loads(run.report.read_text())["scenarios"]["SLOW"]
+    assert run.exit_code == 1
+    assert (entry["verdict"], entry["failure_kind"]) == ("failed", "error")
+    assert entry["reason"] == f"could not open the start page: {base}/slow did not load within 1.5 s"
