@@ -189,6 +189,8 @@ class RunRecord(BaseModel):
     operations: list[Operation] = Field(default_factory=list)
     verdict: Verdict | None = None
     replay: ReplayResult | None = None
+    # Learned from earlier attempts' red replays: operation description -> locator strategies not to use.
+    avoided_locators: dict[str, list[str]] = Field(default_factory=dict)
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

@@ -107,6 +107,7 @@ def generate_suite(
     records: dict[str, RunRecord] = {}
     seconds: dict[str, float] = {s.id: 0.0 for s in scenarios}
     replays: dict[str, ReplayResult] = {}
+    avoid: dict[str, dict[str, list[str]]] = {s.id: {} for s in scenarios}
     pending = list(scenarios)
     with BrowserSession(settings) as session:
         for attempt in range(1, settings.max_attempts + 1):
@@ -116,6 +117,7 @@ def generate_suite(
                 records[scenario.id] = run_scenario(
                     scenario, BuiltinBrain(row=scenario.first_row()), session, base_url=base_url,
                     settings=settings, store=store, attempt=attempt, reset_command=reset_command,
+                    avoid=avoid[scenario.id],
                 )
                 seconds[scenario.id] += time.perf_counter() - started
             to_verify = [s for s in pending if _generated(records[s.id])]
@@ -134,9 +136,11 @@ def generate_suite(
                 records[scenario.id].replay = result
                 seconds[scenario.id] += result.seconds
                 put_model(store, f"{attempt_prefix(scenario.id, attempt)}/replay.json", result)
+                put_model(store, f"{attempt_prefix(scenario.id, attempt)}/run.json", records[scenario.id])
                 if result.passed or attempt == settings.max_attempts:
                     events.on_done(scenario.id)
                 else:
+                    learn_from_replay(avoid[scenario.id], records[scenario.id], suite, result)
                     pending.append(scenario)
             if not pending:
                 break
@@ -165,6 +169,16 @@ def generate_suite(
 
 
 _RED = ReplayResult(passed=False, error="not replayed")
+
+
+def learn_from_replay(avoid: dict[str, list[str]], record: RunRecord, suite: Suite, replay: ReplayResult) -> None:
+    """The next attempt does not use, for the operations of the step that failed, the locator strategy it used."""
+    failed = suite.step_locators(replay.failed_step) if replay.failed_step else []
+    for operation in record.operations:
+        if operation.locator is not None and operation.locator in failed:
+            strategies = avoid.setdefault(operation.description, [])
+            if operation.locator.strategy not in strategies:
+                strategies.append(operation.locator.strategy)
 
 
 def _generated(record: RunRecord) -> bool:

@@ -131,8 +131,10 @@ def run_scenario(
     store: ArtifactStore,
     attempt: int = 1,
     reset_command: str | None = None,
+    avoid: dict[str, list[str]] | None = None,
 ) -> RunRecord:
-    record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt, base_url=base_url)
+    record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt, base_url=base_url,
+                       avoided_locators=dict(avoid or {}))
     started = time.perf_counter()
     prefix = attempt_prefix(scenario.id, attempt)
     with tempfile.TemporaryDirectory(prefix="stepforge-trace-") as scratch:
@@ -239,7 +241,8 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     locator = None
     if node_id is not None:
         try:
-            operation.locator = best_locator(run.page, page, node_id)
+            avoid = run.record.avoided_locators.get(intent.description, ())
+            operation.locator = best_locator(run.page, page, node_id, avoid=avoid)
             locator = resolve(run.page, operation.locator)
         except PlaywrightError as exc:
             operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"

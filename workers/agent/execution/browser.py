@@ -112,10 +112,19 @@ class BrowserSession:
         self.close()
 
 
+_ROUTINE = ("waiting", "retrying", "attempting", "scrolling", "done scrolling", "element is visible, enabled and stable",
+            "locator resolved", "navigating", "performing")
+
+
 def first_line(message: str) -> str:
-    """Playwright errors carry a call log after the first line; the first says what went wrong."""
-    for line in message.strip().splitlines():
-        line = line.strip()
-        if line and not line.startswith("="):
-            return line[:300]
-    return message[:300]
+    """Playwright's first line says what failed; for a timeout, the call log's last telling line says why."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    head = next((line for line in lines if not line.startswith("=")), message.strip())[:300]
+    if "Timeout" in head and "Call log:" in lines:
+        log = [line.lstrip("-0123456789× ").strip() for line in lines[lines.index("Call log:") + 1:]]
+        telling = [line for line in log if line and not line.startswith(_ROUTINE)]
+        if telling:
+            return f"{head} ({telling[-1][:200]})"
+        if log and log[-1].startswith("waiting for locator(") and not any(x.startswith("locator resolved") for x in log):
+            return f"{head} (nothing matches {log[-1].removeprefix('waiting for ')[:200]})"
+    return head

@@ -16,7 +16,7 @@ JavaScript makes: ``locator(css)``, ``locator('xpath=...')``, ``getByTestId``,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from playwright.sync_api import ElementHandle, FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
@@ -182,10 +182,13 @@ _SHADOW_CSS_JS = """(el) => {
 }"""
 
 
-def best_locator(page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False) -> Locator:
+def best_locator(
+    page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False, avoid: Collection[str] = ()
+) -> Locator:
     """The first locator candidate that resolves to exactly this node's element; XPath otherwise.
 
     anchored: for a value check; the locator comes from the element's label, never from its content.
+    avoid: strategies that failed this operation's replay before; the next one in the order is used.
     """
     n = snap.nodes[node_id]
     handle = element_handle(page, snap, node_id)
@@ -193,7 +196,7 @@ def best_locator(page: Page, snap: PageSnapshot, node_id: int, anchored: bool = 
         seen: set[tuple[str, str, str | None]] = set()
         for loc in candidate_locators(n, anchored):
             key = (loc.strategy, loc.value, loc.role)
-            if key in seen:
+            if key in seen or loc.strategy in avoid:
                 continue
             seen.add(key)
             if _is_target(page, loc, handle):

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.records import RunRecord, ScenarioScript, StepDefinition
+from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps
-from workers.agent.scripting.steps import build_scripts
+from workers.agent.scripting.steps import build_scripts, expression_regex
 from workers.agent.scripting.suite import write_suite
 
 FEATURE_NAME = "scenarios"
@@ -37,6 +37,14 @@ class Suite:
     def operations_in_code(self) -> int:
         """User operations written in the step definitions, after reuse."""
         return sum(_user_ops(d) for d in self.definitions if d.keyword != "Given")
+
+    def step_locators(self, gherkin_step: str) -> list[Locator]:
+        """The locators of the definition behind a Gherkin step as cucumber reports it ("And Click ...")."""
+        _, _, text = gherkin_step.partition(" ")
+        for definition in self.definitions:
+            if expression_regex(definition.pattern).match(text):
+                return [op.locator for op in definition.ops if op.locator is not None]
+        return []
 
     def write(self, out_dir: Path) -> Path:
         return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text)

@@ -139,6 +139,9 @@ def replay_scenarios(
     env.update(
         STEPFORGE_BASE_URL=base_url,
         STEPFORGE_BROWSER_PATH=settings.browser_path,
+        # The replay gets the time limits the generation had, so a step that cannot act fails fast.
+        STEPFORGE_ACTION_TIMEOUT_MS=str(settings.action_timeout_ms),
+        STEPFORGE_NAVIGATION_TIMEOUT_MS=str(settings.navigation_timeout_ms),
         FORCE_COLOR="0",
         NO_COLOR="1",
     )
