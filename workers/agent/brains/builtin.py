@@ -123,7 +123,7 @@ def _naming(exc: Unsupported, text: str) -> str:
 
 
 def describe(kind: ActionKind, target: str | None, role: str | None, value: str | None) -> str:
-    """'Type Franklin into the last name field', 'Click the Add Owner button', ..."""
+    """'Type Alice into the Name field', 'Click the Save button', ..."""
     thing = f"the {target} {role}" if role and target else (target or "")
     if kind is K.click:
         return f"Click {thing}"

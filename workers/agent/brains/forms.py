@@ -100,13 +100,27 @@ def forms_of(snapshot: PageSnapshot) -> list[Form]:
     return [f for f in forms.values() if f.controls or f.buttons]
 
 
+_UNNAMING = {"form", "page", "the", "field", "fields", "this", "new", "a", "an", "that", "current", "main", "my"}
+
+
+def _named(forms: list[Form], subject: str) -> list[Form]:
+    """The forms sharing the most words with `subject` ('owner', 'search'); all of them when it names
+    nothing. Raises `Unsupported` when it names a form no form on the page matches."""
+    wanted = {_stem(w) for w in words(subject)} - _UNNAMING
+    if not wanted or not forms:
+        return forms
+    best = max(len(wanted & f.words()) for f in forms)
+    if best == 0:
+        raise Unsupported(f"the page has no form matching {subject!r} (no form's heading, name or buttons say so)")
+    return [f for f in forms if len(wanted & f.words()) == best]
+
+
 def _choose(forms: list[Form], subject: str, weight) -> Form | None:
     """The form named by `subject` (most shared words), then the highest `weight`, then the first."""
-    wanted = {_stem(w) for w in words(subject)} - {"form", "page", "the", "field", "this", "new"}
-    scored = [(len(wanted & f.words()) if wanted else 0, weight(f), -i, f) for i, f in enumerate(forms)]
-    if not scored:
+    named = _named(forms, subject)
+    if not named:
         return None
-    return max(scored, key=lambda t: t[:3])[3]
+    return max(enumerate(named), key=lambda t: (weight(t[1]), -t[0]))[1]
 
 
 def submit_button(form: Form) -> Node | None:
@@ -136,9 +150,12 @@ def _submit_ops(form: Form, focus: Node | None) -> list[Op]:
 
 def fill_form(snapshot: PageSnapshot, subject: str) -> tuple[Form, list[Op]]:
     """One fill/select/check per empty control of the relevant form, in document order."""
-    forms = [f for f in forms_of(snapshot) if f.empty_controls()]
-    form = _choose(forms, subject, lambda f: len(f.empty_controls()))
+    named = _named(forms_of(snapshot), subject)
+    forms = [f for f in named if f.empty_controls()]
+    form = _choose(forms, "", lambda f: len(f.empty_controls()))
     if form is None:
+        if subject and named:
+            raise Unsupported(f"the {subject} form has no empty field to fill in")
         raise Unsupported("the page has no form with an empty field to fill in")
     ops: list[Op] = []
     radio_groups: set[str] = set()

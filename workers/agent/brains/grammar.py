@@ -19,8 +19,10 @@ from .phrases import (
     Op,
     Sentence,
     Unsupported,
+    describes_value,
     is_description,
     is_location,
+    literal_value,
     loose_split,
     normalise,
     parse_key,
@@ -50,9 +52,26 @@ Handler = Callable[[re.Match[str], Sentence], "list[Item] | None"]
 # --- assertions -----------------------------------------------------------------------
 
 _VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|on\s+(?:the\s+)?(?:page|screen))"
-_WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results))?"
+_WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|search\s+results))?"
 _NEGATIVE = re.compile(
-    r"\b(?:not|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|disappears?|absent|gone)\b", re.I
+    r"\b(?:not|no|nothing|none|nobody|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|"
+    r"disappears?|disappeared|absent|gone|missing|removed|deleted)\b",
+    re.I,
+)
+# words that make an unquoted expected value a description of a check rather than the value itself
+_VALUE_QUALIFIER = re.compile(
+    r"\b(?:shown|displayed|visible|present|listed|rendered|highlighted|selected|checked|enabled|disabled|"
+    r"focused|sorted|greyed|grayed|bold|underlined|shows?|displays?|contains?|appears?|equals?|or|than|within|"
+    r"between|greater|less|more|fewer|least|most|before|after|above|below|until|seconds?|minutes?|"
+    r"(?:in|on|at|inside|under|from|to)\s+(?:the|a|an)|in\s+(?:red|green|blue|black|white|gr[ae]y|orange|yellow|"
+    r"bold|italics?))\b",
+    re.I,
+)
+# a statement's subject that names no element: "there is ...", "it is ...", "this is ..."
+_PRONOUN = re.compile(
+    r"(?:there|here|it|this|that|these|those|they|he|she|we|you|i|something|anything|nothing|everything|"
+    r"someone|everyone|all|each|every|one)\b",
+    re.I,
 )
 _SEVERAL = re.compile(rf"\s(?:is|are)\s+{_VISIBLE}\b.*\s", re.I)
 _TEXT_PREFIX = re.compile(r"^(?:the\s+)?(?:text|message|words?|label|heading|title|phrase)\s+(?=\S)", re.I)
@@ -69,6 +88,8 @@ _PAGE_LIKE = re.compile(r"(?:^|\s)(?:page|screen|form|dialog|window|site|app|app
 def _texts(x: str, s: Sentence) -> list[Op]:
     """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal)."""
     x = _TEXT_PREFIX.sub("", x.strip())
+    if _NEGATIVE.search(x):
+        raise Unsupported(_ABSENCE)
     if _SEVERAL.search(x):
         raise Unsupported("it holds several checks")  # "A is shown and B is shown": split by the caller
     listed = s.token_list(x)
@@ -78,10 +99,10 @@ def _texts(x: str, s: Sentence) -> list[Op]:
         return [Op(K.assert_text, value=t) for t in listed]
     if s.has_token(x):
         raise Unsupported(f"cannot tell which text to look for in {s.show(x)!r}; quote each text on its own")
-    if is_description(x):
+    if is_description(x) or _PRONOUN.fullmatch(x):
         raise Unsupported(
-            f"{x!r} describes something instead of giving the text to look for; quote the text, "
-            "e.g. Verify 'Owner Information' is shown"
+            f"{s.show(x)!r} describes something instead of giving the text to look for; quote the text, "
+            "e.g. Verify 'Order saved' is shown"
         )
     text = s.unmask(x)
     if not text:
@@ -89,11 +110,29 @@ def _texts(x: str, s: Sentence) -> list[Op]:
     return [Op(K.assert_text, value=text)]
 
 
+_ABSENCE = (
+    "checking that something is absent is not supported (quote the expected text if words such as "
+    "'no' or 'not' are part of it)"
+)
+
+
 def _value_check(t: str, v: str, s: Sentence) -> list[Op]:
-    target, role = split_role(t)
-    target = s.unmask(target)
+    masked_target, role = split_role(t)
+    target = s.unmask(masked_target)
     if not target:
         raise Unsupported("it names no element whose value to check")
+    if re.search(r"\bor\b", masked_target, re.I):
+        raise Unsupported(f"{s.show(t)!r} names more than one element; check one element per sentence")
+    if _PRONOUN.match(masked_target):
+        raise Unsupported(
+            f"{s.show(t)!r} names no element; checking a state of the page is not supported, "
+            "only that a text is shown or that a named element shows a value"
+        )
+    if s.is_quoted(masked_target) and role is None:
+        raise Unsupported(
+            f"{s.show(t)} is a quoted text, not an element with a value; write Verify {s.show(t)} is shown "
+            "to look for the text, or name the element, e.g. Verify the Email field shows user@example.com"
+        )
     if _PAGE_PROPERTY.fullmatch(target):
         raise Unsupported("checking the page's title or address is not supported; check a text on the page")
     if _PAGE_LIKE.search(target) or target.lower() in {"page", "screen", "it", "everything", "all", "result"}:
@@ -103,11 +142,53 @@ def _value_check(t: str, v: str, s: Sentence) -> list[Op]:
             raise Unsupported(f"{v.strip()!r} is a state, not a value the builtin brain can check")
         if is_description(v) or s.has_token(v):
             raise Unsupported(f"{s.show(v)!r} is not a literal value; quote the expected value")
+        if _VALUE_QUALIFIER.search(v):
+            raise Unsupported(
+                f"{s.show(v)!r} is not a single literal value (only that an element shows exactly one value can "
+                "be checked); quote the expected value if these words are the value"
+            )
     value = value_phrase(s, v)
     return [Op(K.assert_value, target=target, role_hint=role, value=value)]
 
 
+def _in_field(m: re.Match[str], s: Sentence) -> list[Op]:
+    """'"Alice" is shown in the Name field': the value of that field (a field only, else other rules try)."""
+    masked_target, role = split_role(m["t"])
+    x = m["x"].strip()
+    if role not in ("field", "dropdown") or not masked_target or s.has_token(masked_target):
+        return []
+    if s.has_token(x) and not s.is_quoted(x):
+        raise Unsupported(f"{s.show(x)!r}: a field shows one value; check one value per field", final=True)
+    if re.search(r"\b(?:and|or)\b|,", masked_target, re.I):
+        raise Unsupported(f"{s.show(m['t'])!r} names several fields; check one field per sentence", final=True)
+    return _value_check(m["t"], x, s)
+
+
+def _qualified(m: re.Match[str], s: Sentence) -> list[Op]:
+    """'X is shown at the top / in red / within 2 seconds': more than "it is shown"."""
+    q = m["q"].strip()
+    if re.match(r"(?:and|,|&)", q, re.I):
+        return []  # several checks: split by the caller
+    raise Unsupported(
+        f"{s.show(q)!r}: only that a text is shown can be checked, not where, how, when or how often; "
+        f"write Verify {s.show(m['x'].strip())} {'are' if len(s.token_list(m['x']) or []) > 1 else 'is'} shown"
+    )
+
+
+def _page_state(m: re.Match[str], s: Sentence) -> list[Op]:
+    raise Unsupported(
+        f"{s.show(m['x'])!r} describes a state of the page, not a text to look for; checking that a page has "
+        "loaded or changed is not supported (quote the text if it is one)"
+    )
+
+
+_PAGE = r"(?:the\s+)?(?:\w+\s+)?(?:page|screen|window|site|browser|form|app|application)"
 _STATEMENTS: list[tuple[re.Pattern[str], Callable[[re.Match[str], Sentence], list[Op]]]] = [
+    # the page has loaded / has finished loading / has been updated: a state, not a text
+    (re.compile(
+        rf"{_PAGE}\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?(?:has|have)(?:\s+(?:now|been|finished|completed|"
+        r"stopped|started|successfully|fully))*\s+(?P<x>[a-z]+(?:ed|en|ing))", re.I),
+     _page_state),
     # the page shows X / the screen contains the text 'X'
     (re.compile(
         r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
@@ -118,6 +199,17 @@ _STATEMENTS: list[tuple[re.Pattern[str], Callable[[re.Match[str], Sentence], lis
         rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
         rf"{_VISIBLE}{_WHERE}", re.I),
      lambda m, s: _texts(m["x"], s)),
+    # 'Alice' is shown in the Name field: that field's value
+    (re.compile(
+        r"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be)\s+"
+        r"(?:shown\s+|displayed\s+|entered\s+|filled\s+in\s+)?"
+        r"(?:in|inside|within)\s+(?P<t>.+)", re.I),
+     _in_field),
+    # X is shown at the top / in red / within 2 seconds
+    (re.compile(
+        rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
+        rf"{_VISIBLE}\s+(?P<q>.+)", re.I),
+     _qualified),
     # X appears / X shows up
     (re.compile(
         r"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?)(?:\s+on\s+(?:the\s+)?(?:page|screen))?",
@@ -144,10 +236,10 @@ _STATEMENTS: list[tuple[re.Pattern[str], Callable[[re.Match[str], Sentence], lis
 
 
 def statement(masked: str, s: Sentence) -> list[Op]:
-    """A checkable statement ('X is shown', 'the City shows Madison') into assertions."""
+    """A checkable statement ('X is shown', 'the Email field shows user@example.com') into assertions."""
     masked = masked.strip()
     if _NEGATIVE.search(masked):
-        raise Unsupported("checking that something is absent is not supported")
+        raise Unsupported(_ABSENCE)
     for pattern, handler in _STATEMENTS:
         m = pattern.fullmatch(masked)
         if m:
@@ -155,8 +247,8 @@ def statement(masked: str, s: Sentence) -> list[Op]:
             if ops:
                 return ops
     raise NotUnderstood(
-        "it states nothing the builtin brain can check (write e.g. \"'Owner Information' is shown\" "
-        "or 'the City shows Madison')"
+        "it states nothing the builtin brain can check (write e.g. \"'Order saved' is shown\" "
+        "or 'the Email field shows user@example.com')"
     )
 
 
@@ -178,7 +270,7 @@ def _verify(m: re.Match[str], s: Sentence) -> list[Item]:
 def _see(m: re.Match[str], s: Sentence) -> list[Item]:
     try:
         return list(statement(m["s"], s))
-    except Unsupported:
+    except NotUnderstood:
         return list(_texts(m["s"], s))
 
 
@@ -208,10 +300,23 @@ def _search(m: re.Match[str], s: Sentence) -> list[Item]:
     else:
         quoted = re.fullmatch("(?P<subj>.*?)\\s*(?P<v>\x01\\d+\x02)", rest)
         subject, value = (quoted["subj"], quoted["v"]) if quoted else ("", rest)
-    value_text = value_phrase(s, value)
+    value_text = literal_value(s, value, what="search text")
     if not value_text:
         raise Unsupported("it does not say what to search for")
     return [Macro("search", subject=s.unmask(subject), value=value_text)]
+
+
+def _fill_form_with(m: re.Match[str], s: Sentence) -> list[Item] | None:
+    """'Fill in the form with invalid values': only valid values are invented; others must be written."""
+    v = m["v"].strip()
+    if re.fullmatch(_DATA_WORDS, v, re.I):
+        return _fill_form(m, s)
+    if not (describes_value(s, v) or re.search(r"\b(?:values?|data|input|entries|ones)$", v, re.I)):
+        return None  # "Fill Details with Foo": a field named like a form, left to the typing rule
+    raise Unsupported(
+        f"{s.show(v)!r} describes values instead of giving them; only 'Fill in the form with valid values' "
+        'invents values: type each one, e.g. Type "x@" into Email'
+    )
 
 
 def _fill_form(m: re.Match[str], s: Sentence) -> list[Item]:
@@ -219,11 +324,26 @@ def _fill_form(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("fill_form", subject=" ".join(s.unmask(words).split()))]
 
 
+_HISTORY = "history navigation (back, forward, the previous page) is not supported; name the link to click instead"
+_VAGUE_PLACE = re.compile(
+    r"(?:(?:the|a|an|this|that|some|any|my|your|our)\s+)?(?P<w>previous|prior|last|next|same|other|original|earlier|"
+    r"former|another|new|different|some|any|a|an)\b",
+    re.I,
+)
+
+
 def _go(m: re.Match[str], s: Sentence, *, verb: str = "go") -> list[Item]:
     x = m["x"].strip()
     place = s.unmask(x)
     if is_location(place):
         return [Op(K.goto, value=place)]
+    vague = _VAGUE_PLACE.match(x)
+    if vague and not s.is_quoted(x):
+        if vague["w"].lower() in ("previous", "prior", "last", "earlier", "former", "original"):
+            raise Unsupported(_HISTORY)
+        raise Unsupported(
+            f"{s.show(x)!r} names no particular page or element; name the link or page, e.g. Go to the Contact page"
+        )
     page = re.fullmatch(r"(?:the\s+)?(?P<n>.+?)\s*(?:web\s*)?(?:page|screen|tab|view)", x, re.I)
     thing = re.fullmatch(r"(?:the\s+)?(?P<n>.+?)\s+(?:form|dialog|panel|window)", x, re.I)
     if page:
@@ -255,12 +375,12 @@ def _press(m: re.Match[str], s: Sentence) -> list[Item] | None:
 def _fill(m: re.Match[str], s: Sentence) -> list[Item]:
     target, role = target_phrase(s, m["t"], "field")
     if role == "dropdown":  # "Set the Type dropdown to dog"
-        return [Op(K.select, target=target, role_hint=role, value=value_phrase(s, m["v"], option=True))]
-    return [Op(K.fill, target=target, role_hint=role, value=value_phrase(s, m["v"]))]
+        return [Op(K.select, target=target, role_hint=role, value=literal_value(s, m["v"], option=True, what="option"))]
+    return [Op(K.fill, target=target, role_hint=role, value=literal_value(s, m["v"]))]
 
 
 def _type_nowhere(m: re.Match[str], s: Sentence) -> list[Item]:
-    raise Unsupported("it does not say which field to type into; write e.g. Type Franklin into the last name field")
+    raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into the Name field')
 
 
 def _clear(m: re.Match[str], s: Sentence) -> list[Item]:
@@ -272,7 +392,7 @@ def _clear(m: re.Match[str], s: Sentence) -> list[Item]:
 
 def _select(m: re.Match[str], s: Sentence) -> list[Item]:
     target, role = target_phrase(s, m["t"], "dropdown")
-    value = value_phrase(s, m["v"], option=True)
+    value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to select")
     return [Op(K.select, target=target, role_hint=role, value=value)]
@@ -288,7 +408,7 @@ def _select_alone(m: re.Match[str], s: Sentence) -> list[Item]:
 def _toggle(kind: ActionKind) -> Handler:
     def handler(m: re.Match[str], s: Sentence) -> list[Item]:
         if kind is K.check:
-            try:  # "Check the Telephone shows 608...": a check of the page, not a checkbox
+            try:  # "Check the Email field shows user@example.com": a check of the page, not a checkbox
                 return list(statement(m["t"], s))
             except Unsupported:
                 pass
@@ -325,8 +445,14 @@ RULES: list[tuple[str, Handler]] = [
     (r"(?:upload|attach).*", _refuse("file upload is not supported")),
     (r"wait.*", _refuse("waiting is not an operation (every operation waits for the page by itself)")),
     (r"(?:refresh|reload).*", _refuse("reloading the page is not supported")),
-    (r"go\s+(?:back|forward)\b.*", _refuse("history navigation is not supported")),
+    (r"(?:go|navigate|head|get|step|move|return|come|browse)\s+(?:back|forward|backwards?|forwards?)\b.*",
+     _refuse(_HISTORY)),
+    (r"(?:back|return)", _refuse(_HISTORY)),
+    (r"(?:click|press|hit|tap|use)\s+(?:on\s+)?(?:the\s+)?browser['’]?s?\s+(?:back|forward)\b.*", _refuse(_HISTORY)),
     (r"(?:switch|close)\b.*", _refuse("switching or closing windows, tabs or frames is not supported")),
+    (r"(?:open|launch|create|start)\s+(?:a|an|another|the)?\s*(?:new|second|other|private|incognito)?\s*"
+     r"(?:browser\s+)?(?:tab|window|browser|incognito\s+window)\b.*",
+     _refuse("opening tabs or windows is not supported")),
     # assertions
     (r"expect\s+(?P<a>.+?)\s+to\s+(?P<b>.+)", _expect),
     (r"(?:verify|confirm|ensure|assert|validate|make\s+sure)\s+(?:that\s+|whether\s+|if\s+)?(?P<s>.+)", _verify),
@@ -335,8 +461,9 @@ RULES: list[tuple[str, Handler]] = [
     # high-level intents, expanded against the page
     (r"submit(?P<rest>\s.*)?", _submit),
     (r"search\s+(?:for\s+)?(?P<rest>.+)", _search),
-    (rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}"
-     rf"(?:\s+(?:with|using)\s+{_DATA_WORDS})?", _fill_form),  # fmt: skip
+    (rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form),
+    (rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",
+     _fill_form_with),  # fmt: skip
     # navigation
     (r"(?:go|navigate|browse|head|proceed|return)\s+to\s+(?P<x>.+)", _go),
     (r"(?:open|launch)\s+(?P<x>.+)", lambda m, s: _go(m, s, verb="open")),
@@ -383,7 +510,7 @@ def parse_clause(masked: str, s: Sentence, *, expected: bool = False) -> list[It
             raise
         raise NotUnderstood(
             "no rule understands it: it is neither a known operation (click, type, select, check, press, "
-            "go to, search, fill in the form, submit) nor a check such as \"'Owner Information' is shown\""
+            "go to, search, fill in the form, submit) nor a check such as \"'Order saved' is shown\""
         ) from None
 
 
@@ -403,7 +530,7 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
         except Unsupported as exc:
             pieces = loose_split(clause)
             try:
-                if len(pieces) < 2:
+                if len(pieces) < 2 or exc.final:
                     raise exc
                 items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
             except Unsupported:

@@ -16,10 +16,11 @@ from shared.records import ActionKind
 class Unsupported(Exception):
     """A sentence (or part of one) the builtin brain will not guess at; the message says why."""
 
-    def __init__(self, reason: str, clause: str | None = None) -> None:
+    def __init__(self, reason: str, clause: str | None = None, *, final: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.clause = clause  # the clause it concerns, as written, when known
+        self.final = final  # the whole clause is refused: splitting it at each 'and' would change its meaning
 
 
 class NotUnderstood(Unsupported):
@@ -175,11 +176,16 @@ def split_role(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
+_POSITIONAL = re.compile(
+    r"(?:first|second|third|fourth|fifth|last|any|random|another|other|some|each|every|one\s+of\s+the)", re.I
+)
+
+
 def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> tuple[str, str | None]:
     """The element a clause names, and a role hint from its noun.
 
-    Context words ('Edit Pet for Leo', 'Edit in the Leo row', 'Name in the Owner section') follow
-    the element's name in the target: 'Edit Pet Leo', 'Edit Leo', 'Name Owner'. The leading
+    Context words ('Edit for Alice', 'Edit in the Alice row', 'Name in the Billing section') follow
+    the element's name in the target: 'Edit Alice', 'Edit Alice', 'Name Billing'. The leading
     words name the element; grounding can match the trailing ones against the node's context.
     """
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
@@ -192,6 +198,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                 phrase, context = m["name"], split_role(m["ctx"])[0]
                 break
     name, role = split_role(phrase)
+    if role and _POSITIONAL.fullmatch(name):  # "the first option", "any link": which one is a guess
+        raise Unsupported(
+            f"{sentence.show(masked)!r} picks an element by position or at random; name it by its text or label"
+        )
     if not name and not context:
         name, role = phrase, None  # "Click the button": the noun is all there is
     target = " ".join(part for part in (sentence.unmask(name), sentence.unmask(context)) if part)
@@ -211,6 +221,50 @@ def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> st
 def is_description(text: str) -> bool:
     """'the error message', 'a confirmation': words describing something, not the literal text."""
     return re.match(r"(?:the|a|an|this|that|these|those|my|his|her|its|their|some|all|any)\s", text, re.I) is not None
+
+
+# Words that, leading an unquoted value, say what kind of value to invent instead of giving it:
+# "an invalid email", "today's date", "something valid", "a random number", "your name".
+_VAGUE_VALUE = re.compile(
+    r"(?:the|a|an|this|that|these|those|my|your|our|his|her|its|their|some|any|all|every|each|"
+    r"something|anything|nothing|someone|anyone|somebody|anybody|whatever|random|valid|invalid|wrong|"
+    r"correct|incorrect|proper|appropriate|suitable|acceptable|unacceptable|fake|dummy|plausible|realistic|"
+    r"today|tomorrow|yesterday|now|current|another|different|same|other|existing|unique|first|second|"
+    r"third|last|next|previous)(?:['’]s)?(?:\s|$)",
+    re.I,
+)
+
+
+def describes_value(sentence: Sentence, masked: str) -> bool:
+    """An unquoted value that describes what to enter rather than giving it ('an invalid email',
+    "today's date", 'something valid'). Quoted values are always literal."""
+    text = masked.strip()
+    if not text or sentence.is_quoted(text) or TOKEN.match(text):
+        return False
+    return _VAGUE_VALUE.match(text) is not None
+
+
+def literal_value(sentence: Sentence, masked: str, *, option: bool = False, what: str = "value") -> str:
+    """`value_phrase`, refusing values that describe instead of giving the text (see `describes_value`).
+
+    Options may be written 'the Large option' (or value / item): the words inside are the option.
+    """
+    text = masked.strip()
+    if option and not sentence.is_quoted(text):
+        wrapped = re.fullmatch(r"(?:the\s+)?(?P<o>.+?)\s+(?:option|value|item|entry|choice)", text, re.I)
+        if wrapped:
+            text = wrapped["o"]
+    if describes_value(sentence, text):
+        shown = sentence.show(masked)
+        if option:
+            example = 'write the option as it reads, e.g. Select "Large" from Size'
+        else:
+            example = 'write the value itself, e.g. Type "x@" into Email'
+        raise Unsupported(
+            f"{shown!r} describes {'an' if what[0] in 'aeiou' else 'a'} {what} instead of giving it; {example} "
+            "(quoted text is always taken literally)"
+        )
+    return value_phrase(sentence, text, option=option)
 
 
 # --- keys ---------------------------------------------------------------------------

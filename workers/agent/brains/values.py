@@ -89,7 +89,7 @@ def fit(candidates: Iterable[str], node: Node) -> str:
     return _adjust_length(candidates[0], node)
 
 
-_DIGITS = "6085550123"
+_DIGITS = "5550100123"
 _LETTERS = "sample"
 
 
@@ -102,7 +102,7 @@ def sample_from_pattern(pattern: str) -> str | None:
     pattern = pattern[1:] if pattern.startswith("^") else pattern
     pattern = pattern[:-1] if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
     out: list[str] = []
-    digits = 0  # digits continue one sequence across atoms: \d{3}-\d{3}-\d{4} -> 608-555-0123
+    digits = 0  # digits continue one sequence across atoms: \d{3}-\d{3}-\d{4} -> 555-010-0123
     i = 0
     while i < len(pattern):
         c = pattern[i]
@@ -221,7 +221,7 @@ def _const(*values: str) -> Callable[[Node, set[str], set[str]], list[str]]:
     return lambda node, own, around: list(values)
 
 
-_PHONES = ["6085550123", "608-555-0123", "(608) 555-0123", "+16085550123", "608 555 0123", "5550123"]
+_PHONES = ["5550100123", "555-010-0123", "(555) 010-0123", "+15550100123", "555 010 0123", "5550100"]
 
 RULES: list[Rule] = [
     (_either(_typed("email"), _has("email", "mail")), _const("user@example.com")),
@@ -248,7 +248,7 @@ RULES: list[Rule] = [
     (_has("title", "subject", "headline"), _const("Sample title")),
     (_has("name"), lambda n, own, around: _name(own, around)),
     (_has("description", "comment", "comments", "notes", "note", "message", "remarks", "details", "bio", "about",
-          "summary", "feedback", "reason"), _const("Routine checkup")),  # fmt: skip
+          "summary", "feedback", "reason"), _const("Sample description")),  # fmt: skip
     (_typed("search"), _const("sample")),
 ]
 

@@ -1,0 +1,1 @@
+"""stepforge benchmark: `python -m bench` (see bench/__main__.py)."""
