@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Protocol
@@ -19,6 +20,8 @@ class ArtifactStore(Protocol):
     def get_bytes(self, key: str) -> bytes: ...
 
     def exists(self, key: str) -> bool: ...
+
+    def remove_prefix(self, prefix: str) -> None: ...
 
 
 class LocalArtifactStore:
@@ -53,6 +56,14 @@ class LocalArtifactStore:
 
     def exists(self, key: str) -> bool:
         return self.path(key).exists()
+
+    def remove_prefix(self, prefix: str) -> None:
+        """Remove every artifact under a folder-like prefix ("OWN-1/")."""
+        target = self.path(prefix)
+        if target == self.root.resolve():
+            raise ValueError("refusing to remove the whole artifacts folder")
+        if target.is_dir():
+            shutil.rmtree(target)
 
 
 def put_model(store: ArtifactStore, key: str, model: BaseModel) -> str:

@@ -114,6 +114,15 @@ class Locator(BaseModel):
     role: str | None = None  # for strategy "role"
     frames: list[str] = Field(default_factory=list)  # iframe selectors, outermost first
 
+    def selector(self) -> str | None:
+        """The Playwright selector for id, name, css and xpath locators (value is a whole CSS selector or
+        an XPath); None for the getBy* strategies. Python and the generated JavaScript both use this."""
+        if self.strategy in ("id", "name", "css"):
+            return self.value
+        if self.strategy == "xpath":
+            return "xpath=" + self.value
+        return None
+
 
 class Candidate(BaseModel):
     node_id: int

@@ -65,8 +65,9 @@ class Scenario(BaseModel):
     @field_validator("id")
     @classmethod
     def _id_is_a_tag(cls, value: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_.:\-]+", value):
-            raise ValueError("may hold only letters, digits and _ . : - (it becomes a Gherkin tag)")
+        if not re.fullmatch(r"[A-Za-z0-9_.:\-]+", value) or not re.search(r"[A-Za-z0-9]", value):
+            raise ValueError("may hold only letters, digits and _ . : - with at least one letter or digit "
+                             "(it becomes a Gherkin tag and a folder name)")
         return value
 
     @field_validator("steps", mode="before")
@@ -163,4 +164,6 @@ def load_scenarios(path: Path) -> ScenarioFile:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioFileError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioFileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     return parse_scenarios(text, str(path))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
+import traceback
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -11,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from pydantic import ValidationError
 from rich.table import Table
 
 from shared.artifacts import LocalArtifactStore
@@ -19,10 +22,10 @@ from shared.scenarios import ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.execution.browser import BrowserUnavailableError
-from workers.agent.pipeline import PipelineEvents, SuiteResult, generate_suite
-from workers.agent.verify.node_runtime import NodeRuntimeError
+from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
+from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 
-EXIT_ALL_PASSED, EXIT_SOME_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_ALL_PASSED, EXIT_SOME_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class UsageError(Exception):
@@ -62,14 +65,23 @@ def check_reachable(base_url: str, settings: Settings) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
+
+    def error(message: str) -> None:
+        console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
     try:
         return generate(args, console)
     except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError) as exc:
-        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        error(str(exc))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]")
         return 130
+    except Exception as exc:  # a defect: say so in one line, keep the details in a file
+        details = Path(tempfile.gettempdir()) / "stepforge-error.txt"
+        details.write_text(traceback.format_exc())
+        error(f"internal error ({type(exc).__name__}: {exc}); details in {details}")
+        return EXIT_INTERNAL
 
 
 def generate(args: argparse.Namespace, console: Console) -> int:
@@ -78,7 +90,12 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         overrides["headless"] = False
     if args.artifacts:
         overrides["artifacts_dir"] = args.artifacts
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "STEPFORGE_" + "_".join(str(part) for part in first["loc"]).upper()
+        raise UsageError(f"invalid setting {name}: {first['msg']}") from None
     configure_logging(settings)
     scenario_file = load_scenarios(args.scenarios)
     base_url = args.base_url or scenario_file.base_url
@@ -89,8 +106,13 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     out_dir: Path = args.out
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir} exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / SUITE_MARKER).exists():
+        raise UsageError(f"--out {out_dir} is not empty and was not written by stepforge; choose a new folder")
     report_path: Path = args.report or settings.artifacts_dir / "report.json"
+    if report_path.is_dir():
+        raise UsageError(f"--report {report_path} is a folder; give a file name")
     store = LocalArtifactStore(settings.artifacts_dir)
+    ensure_runtime(settings)  # fail now, not after generating, when npm cannot install cucumber-js
 
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

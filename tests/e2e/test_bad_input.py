@@ -43,6 +43,38 @@ def test_malformed_scenario_files(tmp_path, petclinic, content, message):
     assert_clear_error(stepforge(str(path), "--base-url", petclinic), message)
 
 
+def test_file_that_is_not_utf8(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_bytes("scenarios: [{id: A, title: caf\u00e9, steps: [x]}]".encode("latin-1"))
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic), "s.yaml: not UTF-8 text")
+
+
+def test_scenario_id_that_is_no_folder_name(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text("scenarios: [{id: '..', title: t, steps: [x]}]")
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic), "scenarios[0] (id ..).id")
+
+
+def test_invalid_setting(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    done = stepforge(str(path), "--base-url", petclinic, env={"STEPFORGE_ACTION_TIMEOUT_MS": "soon"})
+    assert_clear_error(done, "invalid setting STEPFORGE_ACTION_TIMEOUT_MS")
+
+
+def test_out_folder_with_other_files_is_refused(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("mine")
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic, "--out", str(project)),
+                       "is not empty and was not written by stepforge")
+    assert (project / "README.md").read_text() == "mine"
+    done = stepforge(str(path), "--base-url", petclinic, "--out", str(tmp_path / "new"), "--report", str(project))
+    assert_clear_error(done, "--report " + str(project) + " is a folder")
+
+
 def test_missing_file(tmp_path, petclinic):
     assert_clear_error(stepforge(str(tmp_path / "nope.yaml"), "--base-url", petclinic), "nope.yaml: cannot read")
 

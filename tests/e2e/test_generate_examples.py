@@ -62,6 +62,9 @@ def test_artifacts_per_scenario(examples_run):
 
 def test_suite_layout_and_readable_locators(examples_run):
     suite = examples_run.suite
+    # Only the suite: replays ran in a staging folder, nothing links into stepforge's own npm packages.
+    assert sorted(p.name for p in suite.iterdir()) == [
+        ".gitignore", ".stepforge-suite", "README.md", "cucumber.js", "features", "package.json"]
     for relative in ("package.json", "cucumber.js", "features/scenarios.feature",
                      "features/step_definitions/steps.js", "features/support/world.js"):
         assert (suite / relative).is_file(), relative

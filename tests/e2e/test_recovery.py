@@ -29,6 +29,8 @@ class Site(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path == "/overlay":
             body = OVERLAY
+        elif self.path == "/owner":
+            body = "<h1>Owner</h1><a href='/edit-owner'>Edit Owner</a> <a href='/edit-pet'>Edit Pet</a>"
         elif self.path == "/unstable":
             # The button's id changes on every load, as generated ids do in many front-end frameworks.
             body = f"<h1>Wizard</h1><button id='next-{next(self.loads)}' onclick=\"location.href='/done'\">Next</button>"
@@ -99,3 +101,10 @@ def test_attempts_are_bounded_and_the_verdict_says_why(site, tmp_path, monkeypat
     assert (entry["verdict"], entry["attempts"], entry["failure_kind"]) == ("failed", 1, "action")
     assert entry["reason"].startswith("the generated script failed its replay at 'When Click \"Next\"'")
     assert "@WIZ" not in (generation.suite / "features/scenarios.feature").read_text()
+
+
+def test_a_target_fitting_two_different_elements_is_refused(site, tmp_path):
+    generation, report = run(site, tmp_path, "scenarios: [{id: AMB, title: t, start: /owner, steps: [Click Edit]}]")
+    entry = report["AMB"]
+    assert (entry["verdict"], entry["failed_step"], entry["failure_kind"]) == ("failed", 1, "action")
+    assert "'Edit' fits both 'Edit Owner' and 'Edit Pet'; say which one" in entry["reason"]

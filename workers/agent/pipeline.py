@@ -6,22 +6,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from shared.artifacts import ArtifactStore, put_model
-from shared.records import ReplayResult, RunRecord, Verdict
+from shared.logging import log
+from shared.records import Operation, ReplayResult, RunRecord, Verdict
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from workers.agent.brains.builtin import BuiltinBrain
-from workers.agent.execution.browser import BrowserSession
+from workers.agent.execution.browser import BrowserSession, BrowserUnavailableError
 from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import Suite, build_suite
+from workers.agent.scripting.steps import is_assertion_step
+from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.replay import replay_scenarios
+
+SUITE_MARKER = ".stepforge-suite"  # marks a folder stepforge wrote, so --out never overwrites anything else
 
 
 @dataclass
@@ -48,7 +56,6 @@ class SuiteResult:
     base_url: str
     outcomes: list[Outcome]
     suite: Suite | None
-    suite_replay: dict[str, ReplayResult] = field(default_factory=dict)
 
     @property
     def all_passed(self) -> bool:
@@ -102,102 +109,179 @@ def generate_suite(
     reset_command: str | None = None,
     events: PipelineEvents | None = None,
 ) -> SuiteResult:
-    events = events or PipelineEvents()
-    scenarios = scenario_file.scenarios
-    records: dict[str, RunRecord] = {}
-    seconds: dict[str, float] = {s.id: 0.0 for s in scenarios}
-    replays: dict[str, ReplayResult] = {}
-    avoid: dict[str, dict[str, list[str]]] = {s.id: {} for s in scenarios}
-    pending = list(scenarios)
-    with BrowserSession(settings) as session:
-        for attempt in range(1, settings.max_attempts + 1):
+    """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed."""
+    job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents())
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
+    staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
+    try:
+        with BrowserSession(settings) as session:
+            job.generate_and_verify(session, staging)
+        suite = job.settle_final_suite(staging)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    job.events.on_phase("writing the suite")
+    features = out_dir / "features"
+    if features.exists():
+        shutil.rmtree(features)  # a scenario dropped since the last write must not linger
+    suite.write(out_dir)
+    (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
+    return job.result(suite)
+
+
+def suite_digest(suite: Suite) -> str:
+    return hashlib.sha256((suite.feature_text + "\0" + suite.steps_text).encode()).hexdigest()
+
+
+@dataclass
+class SuiteJob:
+    scenarios: list[Scenario]
+    base_url: str
+    settings: Settings
+    store: ArtifactStore
+    reset_command: str | None
+    events: PipelineEvents
+    records: dict[str, RunRecord] = field(default_factory=dict)
+    replays: dict[str, ReplayResult] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    avoid: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # Scenario id -> digest of the suite text its passing replay ran against.
+    verified: dict[str, str] = field(default_factory=dict)
+
+    def generate_and_verify(self, session: BrowserSession, staging: Path) -> None:
+        pending = list(self.scenarios)
+        for attempt in range(1, self.settings.max_attempts + 1):
             for scenario in pending:
-                events.on_scenario(scenario.id, attempt)
-                started = time.perf_counter()
-                records[scenario.id] = run_scenario(
-                    scenario, BuiltinBrain(row=scenario.first_row()), session, base_url=base_url,
-                    settings=settings, store=store, attempt=attempt, reset_command=reset_command,
-                    avoid=avoid[scenario.id],
-                )
-                seconds[scenario.id] += time.perf_counter() - started
-            to_verify = [s for s in pending if _generated(records[s.id])]
+                self.generate(scenario, attempt, session)
+            to_verify = [s for s in pending if _generated(self.records[s.id])]
             for scenario in pending:
                 if scenario not in to_verify:
-                    events.on_done(scenario.id)  # failed in generation: final, a retry would fail the same way
+                    self.events.on_done(scenario.id)  # failed in generation: final, a retry would fail the same way
             if not to_verify:
-                break
-            events.on_phase(f"replaying {len(to_verify)} scenario(s)")
-            suite = _write(out_dir, scenarios, records, lambda s: _generated(records[s.id]))
-            results = replay_scenarios(out_dir, [s.id for s in to_verify], base_url, settings, reset_command)
+                return
+            self.events.on_phase(f"replaying {len(to_verify)} scenario(s)")
+            suite = self.write(staging, lambda s: _generated(self.records[s.id]))
+            results = replay_scenarios(staging, [s.id for s in to_verify], self.base_url, self.settings,
+                                       self.reset_command)
             pending = []
             for scenario in to_verify:
                 result = results[scenario.id]
-                replays[scenario.id] = result
-                records[scenario.id].replay = result
-                seconds[scenario.id] += result.seconds
-                put_model(store, f"{attempt_prefix(scenario.id, attempt)}/replay.json", result)
-                put_model(store, f"{attempt_prefix(scenario.id, attempt)}/run.json", records[scenario.id])
-                if result.passed or attempt == settings.max_attempts:
-                    events.on_done(scenario.id)
+                self.record_replay(scenario, result, suite)
+                if result.passed or attempt == self.settings.max_attempts:
+                    self.events.on_done(scenario.id)
                 else:
-                    learn_from_replay(avoid[scenario.id], records[scenario.id], suite, result)
+                    learn_from_replay(self.avoid.setdefault(scenario.id, {}), self.records[scenario.id], suite, result)
                     pending.append(scenario)
             if not pending:
-                break
+                return
 
-    verified = {s.id for s in scenarios if _generated(records[s.id]) and replays.get(s.id, _RED).passed}
-    events.on_phase("writing the suite")
-    suite = _write(out_dir, scenarios, records, lambda s: s.id in verified)
-    outcomes = []
-    for scenario in scenarios:
-        record = records[scenario.id]
-        verdict = record.verdict or Verdict.failed(None, "error", "not generated")
-        replay = replays.get(scenario.id)
-        if verdict.status == "passed" and scenario.id not in verified:
-            verdict = _replay_verdict(replay)
-        record.verdict = verdict
-        put_model(store, f"{attempt_prefix(scenario.id, record.attempt)}/run.json", record)
-        counts = suite.counts.get(scenario.id) if suite else None
-        outcomes.append(
-            Outcome(
-                scenario=scenario, record=record, verdict=verdict, attempts=record.attempt, replay=replay,
-                operations=counts.operations if counts else 0, steps=counts.steps if counts else 0,
-                seconds=seconds[scenario.id],
+    def generate(self, scenario: Scenario, attempt: int, session: BrowserSession) -> None:
+        self.events.on_scenario(scenario.id, attempt)
+        if attempt == 1:
+            self.store.remove_prefix(f"{scenario.id}/")  # artifacts of an earlier run would mix with these
+        started = time.perf_counter()
+        bound = log.bind(scenario_id=scenario.id, attempt=attempt)
+        try:
+            record = run_scenario(
+                scenario, BuiltinBrain(row=scenario.first_row()), session, base_url=self.base_url,
+                settings=self.settings, store=self.store, attempt=attempt, reset_command=self.reset_command,
+                avoid=self.avoid.get(scenario.id, {}),
             )
-        )
-    return SuiteResult(base_url=base_url, outcomes=outcomes, suite=suite if verified else None)
+        except (BrowserUnavailableError, NodeRuntimeError):
+            raise  # the machine cannot run any scenario: the command stops with that message
+        except Exception as exc:  # one scenario's unexpected failure must not lose the others
+            prefix = attempt_prefix(scenario.id, attempt)
+            self.store.put_bytes(f"{prefix}/error.txt", traceback.format_exc().encode(), "text/plain")
+            record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt, base_url=self.base_url)
+            record.verdict = Verdict.failed(None, "error", f"internal error ({type(exc).__name__}: {exc}); "
+                                                           f"details in {prefix}/error.txt")
+            put_model(self.store, f"{prefix}/run.json", record)
+            bound.error("scenario.crashed", error=str(exc))
+        self.records[scenario.id] = record
+        self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + time.perf_counter() - started
+        bound.info("scenario.generated", verdict=record.verdict.status if record.verdict else None)
+
+    def record_replay(self, scenario: Scenario, result: ReplayResult, suite: Suite) -> None:
+        record = self.records[scenario.id]
+        self.replays[scenario.id] = record.replay = result
+        self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + result.seconds
+        if result.passed:
+            self.verified[scenario.id] = suite_digest(suite)
+        else:
+            self.verified.pop(scenario.id, None)
+            record.verdict = replay_verdict(record, suite, result)
+        prefix = attempt_prefix(scenario.id, record.attempt)
+        put_model(self.store, f"{prefix}/replay.json", result)
+        put_model(self.store, f"{prefix}/run.json", record)
+
+    def settle_final_suite(self, staging: Path) -> Suite:
+        """The suite of the verified scenarios; any of them verified against other text is replayed again."""
+        while True:
+            suite = self.write(staging, lambda s: s.id in self.verified)
+            digest = suite_digest(suite)
+            stale = [s for s in self.scenarios if s.id in self.verified and self.verified[s.id] != digest]
+            if not stale:
+                return suite
+            self.events.on_phase(f"replaying {len(stale)} scenario(s) in the final suite")
+            results = replay_scenarios(staging, [s.id for s in stale], self.base_url, self.settings,
+                                       self.reset_command)
+            for scenario in stale:
+                self.record_replay(scenario, results[scenario.id], suite)
+
+    def write(self, folder: Path, include: Callable[[Scenario], bool]) -> Suite:
+        suite = build_suite([(s, self.records[s.id]) for s in self.scenarios if include(s)])
+        features = folder / "features"
+        if features.exists():
+            shutil.rmtree(features)
+        suite.write(folder)
+        return suite
+
+    def result(self, suite: Suite) -> SuiteResult:
+        outcomes = []
+        for scenario in self.scenarios:
+            record = self.records[scenario.id]
+            verdict = record.verdict or Verdict.failed(None, "error", "not generated")
+            if verdict.status == "passed" and scenario.id not in self.verified:
+                verdict = record.verdict = replay_verdict(record, suite, self.replays.get(scenario.id, _RED))
+            put_model(self.store, f"{attempt_prefix(scenario.id, record.attempt)}/run.json", record)
+            counts = suite.counts.get(scenario.id)
+            outcomes.append(
+                Outcome(
+                    scenario=scenario, record=record, verdict=verdict, attempts=record.attempt,
+                    replay=self.replays.get(scenario.id), operations=counts.operations if counts else 0,
+                    steps=counts.steps if counts else 0, seconds=self.seconds.get(scenario.id, 0.0),
+                )
+            )
+        return SuiteResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None)
 
 
 _RED = ReplayResult(passed=False, error="not replayed")
 
 
+def failed_operations(record: RunRecord, suite: Suite, replay: ReplayResult) -> list[Operation]:
+    """The recorded operations behind the Gherkin step the replay failed at."""
+    failed = suite.step_locators(replay.failed_step) if replay.failed_step else []
+    return [op for op in record.operations if op.locator is not None and op.locator in failed]
+
+
 def learn_from_replay(avoid: dict[str, list[str]], record: RunRecord, suite: Suite, replay: ReplayResult) -> None:
     """The next attempt does not use, for the operations of the step that failed, the locator strategy it used."""
-    failed = suite.step_locators(replay.failed_step) if replay.failed_step else []
-    for operation in record.operations:
-        if operation.locator is not None and operation.locator in failed:
-            strategies = avoid.setdefault(operation.description, [])
-            if operation.locator.strategy not in strategies:
-                strategies.append(operation.locator.strategy)
+    for operation in failed_operations(record, suite, replay):
+        strategies = avoid.setdefault(operation.description, [])
+        if operation.locator is not None and operation.locator.strategy not in strategies:
+            strategies.append(operation.locator.strategy)
 
 
 def _generated(record: RunRecord) -> bool:
     return record.verdict is not None and record.verdict.status == "passed"
 
 
-def _replay_verdict(replay: ReplayResult | None) -> Verdict:
-    replay = replay or _RED
-    step = f" at {replay.failed_step!r}" if replay.failed_step else ""
-    kind = "expectation" if (replay.failed_step or "").startswith("Then") else "action"
-    return Verdict.failed(None, kind, f"the generated script failed its replay{step}: {replay.error or 'unknown error'}")
-
-
-def _write(out_dir: Path, scenarios: list[Scenario], records: dict[str, RunRecord],
-           include: Callable[[Scenario], bool]) -> Suite:
-    chosen = [(s, records[s.id]) for s in scenarios if include(s)]
-    suite = build_suite(chosen)
-    features = out_dir / "features"
-    if features.exists():
-        shutil.rmtree(features)  # a scenario dropped since the last write must not linger
-    suite.write(out_dir)
-    return suite
+def replay_verdict(record: RunRecord, suite: Suite, replay: ReplayResult) -> Verdict:
+    """A red replay as a verdict: the scenario step and kind of the Gherkin step that failed, where known."""
+    at = f" at {replay.failed_step!r}" if replay.failed_step else ""
+    reason = f"the generated script failed its replay{at}: {replay.error or 'unknown error'}"
+    operations = failed_operations(record, suite, replay)
+    step = operations[0].step_index + 1 if operations and operations[0].step_index >= 0 else None
+    definition = suite.step_definition(replay.failed_step) if replay.failed_step else None
+    checks = definition is not None and is_assertion_step(definition)
+    return Verdict.failed(step, "expectation" if checks else "action", reason)

@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
-from shared.records import ActionKind, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
+from shared.records import ActionKind, Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.brains.base import Brain
@@ -33,7 +33,7 @@ from workers.agent.execution.executor import (
 )
 from workers.agent.grounding.hte import ground
 from workers.agent.grounding.locators import best_locator, resolve
-from workers.agent.grounding.tree import snapshot
+from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
@@ -166,32 +166,42 @@ def open_start_page(run: ScenarioRun) -> None:
     before = page_state(run.page)
     started = time.perf_counter()
     try:
-        perform(run.page, None, ActionKind.goto, run.scenario.start, run.base_url, run.settings)
+        status = perform(run.page, None, ActionKind.goto, run.scenario.start, run.base_url, run.settings)
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         run.keep(operation, screenshot=False)
         raise StepFailed(Verdict.failed(None, "error", f"could not open the start page: {exc}")) from None
     operation.timings_ms["execution"] = ms_since(started)
-    operation.observation = observe(run.page, before, run.tab.events)
+    started = time.perf_counter()
+    operation.observation = observe(run.page, before, run.tab.events, status)
+    operation.timings_ms["observation"] = ms_since(started)
     run.keep(operation)
 
 
 def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
     for _ in range(run.settings.max_operations):
-        started = time.perf_counter()
         page = take_snapshot(run)
+        started = time.perf_counter()
         decision = brain.decide(step, run.step_index, page, run.record.operations)  # type: ignore[arg-type]
         decide_ms = ms_since(started)
         if decision.unsupported:
             raise run.fail("unsupported", decision.unsupported)
         for number, intent in enumerate(decision.intents):
-            # The page may have changed under the previous operation: look again before grounding.
-            fresh = page if number == 0 else take_snapshot(run)
-            operation = execute_intent(run, intent, fresh)
+            if number > 0:
+                # The page may have changed under the previous operation: look again before grounding.
+                page = take_snapshot(run) if needs_tree(intent) else page
+                if not needs_tree(intent):
+                    run.timings["tree"] = 0.0
+            operation = execute_intent(run, intent, page)
             operation.timings_ms.setdefault("decide", decide_ms if number == 0 else 0.0)
         if decision.step_done:
             return
     raise run.fail("error", "the brain never finished this step")
+
+
+def needs_tree(intent: Intent) -> bool:
+    """Grounding needs the page's tree; opening a URL, a text check and a bare key press do not."""
+    return intent.kind.needs_target or (intent.kind is ActionKind.press and bool(intent.target))
 
 
 def take_snapshot(run: ScenarioRun) -> PageSnapshot:
@@ -213,24 +223,53 @@ def execute_intent(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> Oper
     if intent.kind is ActionKind.goto or (intent.kind is ActionKind.press and not intent.target):
         return act(run, intent, None, page, tree_ms)
 
-    started = time.perf_counter()
-    candidates = ground(intent, page)
-    ground_ms = ms_since(started)
-    if not candidates:
+    tried: set[tuple[tuple[str, ...], str]] = set()
+    errors: list[str] = []
+    for _ in range(MAX_CANDIDATES):
+        started = time.perf_counter()
+        # Node ids belong to one snapshot: after a failed try the page is read again and grounded again,
+        # and the elements already tried are left out.
+        candidates = [c for c in ground(intent, page) if element_key(page.node(c.node_id)) not in tried]
+        ground_ms = ms_since(started)
+        if not candidates:
+            break
+        if not tried:
+            refuse_ambiguity(run, intent, page, candidates)
+        tried.add(element_key(page.node(candidates[0].node_id)))
+        operation = act(run, intent, candidates[0].node_id, page, tree_ms, ground_ms)
+        if operation.ok:
+            return operation
+        errors.append(operation.error or "failed")
+        page = take_snapshot(run)
+        tree_ms = run.timings["tree"]
+    if not errors:
         operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
         operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
         run.keep(operation)
         raise run.fail("action", f"{intent.description}: no element on the page matches {intent.target!r}")
-    errors: list[str] = []
-    for candidate in candidates[:MAX_CANDIDATES]:
-        operation = act(run, intent, candidate.node_id, page, tree_ms, ground_ms)
-        if operation.ok:
-            return operation
-        errors.append(operation.error or "failed")
-        # Recovery: the page may have moved on; look again before the next-best candidate.
-        page = take_snapshot(run)
-        tree_ms, ground_ms = run.timings["tree"], 0.0
     raise run.fail("action", f"{intent.description}: {errors[-1]}")
+
+
+def element_key(node: Node) -> tuple[tuple[str, ...], str]:
+    return tuple(node.frame), node.xpath
+
+
+def shown_name(node: Node) -> str:
+    return " ".join((node.label or node.aria_label or node.text or node.placeholder or node.value or "").split())
+
+
+def refuse_ambiguity(run: ScenarioRun, intent: Intent, page: PageSnapshot, candidates: list[Candidate]) -> None:
+    """Two differently named elements that fit equally well: the sentence does not say which; never guess.
+
+    Equally named ones ("Edit Pet" on every row) are settled by the documented tie-break instead.
+    """
+    if len(candidates) < 2 or round(candidates[0].score, 6) != round(candidates[1].score, 6):
+        return
+    first, second = (shown_name(page.node(c.node_id)) for c in candidates[:2])
+    if first.lower() != second.lower():
+        raise run.fail(
+            "action", f"{intent.description}: {intent.target!r} fits both {first!r} and {second!r}; say which one"
+        )
 
 
 def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapshot, tree_ms: float,
@@ -244,16 +283,20 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
             avoid = run.record.avoided_locators.get(intent.description, ())
             operation.locator = best_locator(run.page, page, node_id, avoid=avoid)
             locator = resolve(run.page, operation.locator)
-        except PlaywrightError as exc:
+        except (PlaywrightError, StaleSnapshotError) as exc:
             operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"
     operation.timings_ms.update(tree=tree_ms, grounding=round(ground_ms + ms_since(started), 2))
     if not operation.ok:
         return run.keep(operation)
-    operation.redundant = is_redundant(intent.kind, target, intent.value, run.page.url, run.base_url)
+    # A value from a data column is never redundant: other rows carry other values.
+    operation.redundant = not intent.param and is_redundant(intent.kind, target, intent.value, run.page.url,
+                                                            run.base_url)
+    started = time.perf_counter()
     before = page_state(run.page)
+    before_ms = ms_since(started)
     started = time.perf_counter()
     try:
-        perform(run.page, locator, intent.kind, intent.value, run.base_url, run.settings)
+        status = perform(run.page, locator, intent.kind, intent.value, run.base_url, run.settings)
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         operation.timings_ms["execution"] = ms_since(started)
@@ -263,8 +306,8 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
         return run.keep(operation)
     operation.timings_ms["execution"] = ms_since(started)
     started = time.perf_counter()
-    operation.observation = observe(run.page, before, run.tab.events)
-    operation.timings_ms["observation"] = ms_since(started)
+    operation.observation = observe(run.page, before, run.tab.events, status)
+    operation.timings_ms["observation"] = round(before_ms + ms_since(started), 2)
     return run.keep(operation)
 
 
@@ -297,7 +340,7 @@ def check_value(run: ScenarioRun, intent: Intent, page: PageSnapshot, tree_ms: f
     try:
         operation.locator = best_locator(run.page, page, node_id, anchored=True)
         actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
-    except PlaywrightError as exc:
+    except (PlaywrightError, StaleSnapshotError) as exc:
         actual, operation.error = None, first_line(str(exc))
     operation.timings_ms.update(tree=tree_ms, grounding=ground_ms, execution=ms_since(started))
     if actual != expected:

@@ -14,7 +14,7 @@ FRANKLIN = Node(id=12, tag="a", role="link", operable=True, text="George Frankli
 TELEPHONE = Node(id=20, tag="td", role="cell", text="6085551023", context="Telephone")
 HEADING = Node(id=3, tag="h2", role="heading", text="Find Owners")
 
-LAST_NAME_AT = Locator(strategy="id", value="lastName")
+LAST_NAME_AT = Locator(strategy="id", value="#lastName")
 FIND_AT = Locator(strategy="role", role="button", value="Find Owner")
 FRANKLIN_AT = Locator(strategy="role", role="link", value="George Franklin")
 TELEPHONE_AT = Locator(strategy="xpath", value='//th[text()="Telephone"]/following-sibling::td')

@@ -98,10 +98,10 @@ def test_a_scenario_without_parameters_is_a_plain_scenario_and_tags_are_added() 
 
 def test_same_wording_for_different_targets_is_disambiguated() -> None:
     runs = [
-        (scenario("a"), [click(0, "Edit", Locator(strategy="id", value="edit-owner"))]),
-        (scenario("b"), [click(0, "Edit", Locator(strategy="id", value="edit-pet"), context="Pets and Visits")]),
-        (scenario("c"), [click(0, "Edit", Locator(strategy="id", value="edit-visit"))]),
-        (scenario("d"), [click(0, "Edit", Locator(strategy="id", value="edit-more"))]),
+        (scenario("a"), [click(0, "Edit", Locator(strategy="id", value="#edit-owner"))]),
+        (scenario("b"), [click(0, "Edit", Locator(strategy="id", value="#edit-pet"), context="Pets and Visits")]),
+        (scenario("c"), [click(0, "Edit", Locator(strategy="id", value="#edit-visit"))]),
+        (scenario("d"), [click(0, "Edit", Locator(strategy="id", value="#edit-more"))]),
     ]
     scripts, defs = build_scripts(runs)
     assert [s.steps[1].text for s in scripts] == [
@@ -117,13 +117,13 @@ def test_same_wording_for_different_targets_is_disambiguated() -> None:
 def test_a_literal_never_collides_with_a_parameter_slot() -> None:
     field = Node(id=1, tag="input", operable=True, label='Name" field and click "Save', form=5)
     fill = Operation(index=0, step_index=0, kind=ActionKind.fill, description="", target=field,
-                     locator=Locator(strategy="id", value="odd"), value="v")
+                     locator=Locator(strategy="id", value="#odd"), value="v")
     runs = [
         (scenario("a"), [fill]),
         (scenario("b"), [Operation(index=0, step_index=0, kind=ActionKind.fill, description="",
                                    target=Node(id=1, tag="input", operable=True, label="Name", form=5),
-                                   locator=Locator(strategy="id", value="name"), value="w"),
-                           click(1, "Save", Locator(strategy="id", value="save"))]),
+                                   locator=Locator(strategy="id", value="#name"), value="w"),
+                           click(1, "Save", Locator(strategy="id", value="#save"))]),
     ]
     _, defs = build_scripts(runs)
     assert_unambiguous(defs)

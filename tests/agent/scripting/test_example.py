@@ -37,7 +37,7 @@ STEPS = '''const { Given, When, Then } = require("@cucumber/cucumber");
 
 Given("Open the page \\"\\\\/owners\\\\/find\\"", async function () {
   // Open /owners/find
-  await this.page.goto(new URL("/owners/find", this.baseUrl).toString());
+  await this.page.goto(this.url("/owners/find"));
 });
 
 When("Enter {string} in the Last name field and click \\"Find Owner\\"", async function (lastName) {

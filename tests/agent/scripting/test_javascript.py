@@ -5,16 +5,17 @@ import json
 import pytest
 
 from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
-from workers.agent.scripting.javascript import locator_css, locator_js, render_steps, statement
+from workers.agent.scripting.javascript import locator_js, render_steps, statement
 
 
 @pytest.mark.parametrize(
     ("locator", "expected"),
     [
-        (Locator(strategy="id", value="lastName"), 'this.page.locator("#lastName")'),
+        # id, name and css values are whole CSS selectors, rendered as they are (Locator.selector()).
         (Locator(strategy="id", value="#lastName"), 'this.page.locator("#lastName")'),
-        (Locator(strategy="id", value="owner:1 name"), 'this.page.locator("[id=\\"owner:1 name\\"]")'),
-        (Locator(strategy="name", value="lastName"), 'this.page.locator("[name=\\"lastName\\"]")'),
+        (Locator(strategy="id", value='[id="owner:1 name"]'), 'this.page.locator("[id=\\"owner:1 name\\"]")'),
+        (Locator(strategy="name", value='input[name="lastName"]'),
+         'this.page.locator("input[name=\\"lastName\\"]")'),
         (Locator(strategy="css", value="form#f > button.primary"), 'this.page.locator("form#f > button.primary")'),
         (Locator(strategy="xpath", value="/html/body/div[2]/a"), 'this.page.locator("xpath=/html/body/div[2]/a")'),
         (Locator(strategy="testid", value="save"), 'this.page.getByTestId("save")'),
@@ -31,12 +32,14 @@ def test_locator_js(locator: Locator, expected: str) -> None:
     assert locator_js(locator) == expected
 
 
-def test_locator_css_only_for_css_like_strategies() -> None:
-    assert locator_css(Locator(strategy="name", value='a"b')) == '[name="a\\"b"]'
-    assert locator_css(Locator(strategy="label", value="x")) is None
+def test_a_name_locator_is_the_selector_the_generation_ran_with() -> None:
+    # It once became [name="input[name=\"lastName\"]"], a selector that matches nothing.
+    locator = Locator(strategy="name", value='input[name="lastName"]')
+    assert locator_js(locator) == 'this.page.locator("input[name=\\"lastName\\"]")'
+    assert locator_js(locator) == f"this.page.locator({json.dumps(locator.selector())})"
 
 
-FIELD = Locator(strategy="id", value="f")
+FIELD = Locator(strategy="id", value="#f")
 
 
 @pytest.mark.parametrize(
@@ -55,7 +58,7 @@ FIELD = Locator(strategy="id", value="f")
         (ScriptOp(kind=ActionKind.press, locator=FIELD, value="Tab", comment=""),
          'await this.page.locator("#f").press("Tab");'),
         (ScriptOp(kind=ActionKind.goto, value="/a b?x=1", comment=""),
-         'await this.page.goto(new URL("/a b?x=1", this.baseUrl).toString());'),
+         'await this.page.goto(this.url("/a b?x=1"));'),
         (ScriptOp(kind=ActionKind.assert_text, arg="expectedText", comment=""),
          "await this.expectText(expectedText);"),
         (ScriptOp(kind=ActionKind.assert_value, locator=FIELD, arg="nameShown", comment=""),

@@ -103,3 +103,33 @@ def test_kept_operations_drop_failed_and_redundant() -> None:
         op(ActionKind.click, None, field(3, text="C"), redundant=True),
     ]
     assert [o.target.text for o in kept_operations(ops)] == ["A"]
+
+
+def test_a_literal_never_reuses_a_data_column() -> None:
+    # "Franklin" was typed from the lastName column; the check names "Franklin" itself. Sharing <lastName> would
+    # make the row with lastName Coleman assert "Coleman", which the scenario never asked for.
+    ops = [
+        op(ActionKind.fill, "Franklin", field(1, label="Last name"), param="lastName"),
+        op(ActionKind.assert_text, "Franklin"),
+        op(ActionKind.assert_value, "Franklin", field(2, label="Surname")),
+        op(ActionKind.assert_text, "Franklin", param="lastName"),
+    ]
+    data = [{"lastName": "Franklin"}, {"lastName": "Coleman"}]
+    result = parameterise(ops, data)
+    # The two literals share their own parameter; only the operation naming the column uses <lastName>.
+    assert result.by_op == {0: "lastName", 1: "expectedText", 2: "expectedText", 3: "lastName"}
+    assert result.examples == [
+        {"lastName": "Franklin", "expectedText": "Franklin"},
+        {"lastName": "Coleman", "expectedText": "Franklin"},
+    ]
+
+
+def test_literals_still_share_a_parameter_after_a_column_of_equal_value() -> None:
+    ops = [
+        op(ActionKind.fill, "Leo", field(1, label="Name"), param="name"),
+        op(ActionKind.fill, "Leo", field(2, label="Nickname")),
+        op(ActionKind.assert_text, "Leo"),
+    ]
+    result = parameterise(ops, [{"name": "Leo"}, {"name": "Max"}])
+    assert result.by_op == {0: "name", 1: "nickname", 2: "nickname"}
+    assert [row["nickname"] for row in result.examples] == ["Leo", "Leo"]

@@ -3,7 +3,13 @@ from __future__ import annotations
 from shared.records import ActionKind, Locator, Node, Observation, Operation
 from shared.scenarios import Scenario
 from workers.agent.scripting.gherkin import render_feature
-from workers.agent.scripting.steps import build_scripts, group_operations, signature_of
+from workers.agent.scripting.steps import (
+    build_scripts,
+    definition_for_step,
+    group_operations,
+    is_assertion_step,
+    signature_of,
+)
 
 
 def node(node_id: int, form: int | None = None, **attrs) -> Node:
@@ -13,7 +19,7 @@ def node(node_id: int, form: int | None = None, **attrs) -> Node:
 def op(index: int, step: int, kind: ActionKind, value: str | None = None, target: Node | None = None,
        locator: Locator | None = None, **fields) -> Operation:
     if locator is None and target is not None:
-        locator = Locator(strategy="id", value=target.id_attr or f"n{target.id}")
+        locator = Locator(strategy="id", value="#" + (target.id_attr or f"n{target.id}"))
     return Operation(index=index, step_index=step, kind=kind, description=f"op {index}", target=target,
                      locator=locator, value=value, **fields)
 
@@ -34,8 +40,8 @@ def test_form_operations_and_their_submit_make_one_step() -> None:
     scripts, defs = build_scripts([(scenario(), ops)])
     assert [s.text for s in scripts[0].steps] == [
         'Open the page "/"',
-        'Enter "<name>" in the Name field, select "<type>" in the Type dropdown, check the Vaccinated checkbox '
-        'and click "Add Pet"',
+        ('Enter "<name>" in the Name field, select "<type>" in the Type dropdown, check the Vaccinated checkbox '
+         'and click "Add Pet"'),
         'Click "Back"',
     ]
     assert defs[1].pattern == (
@@ -140,3 +146,48 @@ def test_an_operation_without_a_locator_is_refused() -> None:
         assert "has no locator" in str(exc)
     else:
         raise AssertionError("expected a ValueError")
+
+
+def test_a_reported_step_finds_its_definition() -> None:
+    from tests.agent.scripting.example import RUNS
+
+    _, defs = build_scripts(RUNS)
+    by_pattern = {d.pattern: d for d in defs}
+    cases = {
+        'Given Open the page "/owners/find"': 'Open the page "\\/owners\\/find"',
+        'When Enter "O\\"Neil" in the Last name field and click "Find Owner"':
+            'Enter {string} in the Last name field and click "Find Owner"',
+        'And Click "George Franklin"': 'Click "George Franklin"',
+        'Then the page shows "Nobody Here"': "the page shows {string}",
+        'And the page shows "11 owners"': "the page shows {string}",
+        'But the Telephone shows "000"': "the Telephone shows {string}",
+        'the Telephone shows ""': "the Telephone shows {string}",  # without its keyword
+    }
+    for reported, pattern in cases.items():
+        assert definition_for_step(reported, defs) is by_pattern[pattern], reported
+    assert definition_for_step('And Click "Somebody Else"', defs) is None
+    assert definition_for_step('When Click "George Franklin" twice', defs) is None
+    assert definition_for_step("", defs) is None
+    kinds = {p: is_assertion_step(d) for p, d in by_pattern.items()}
+    assert kinds == {
+        'Open the page "\\/owners\\/find"': False,
+        'Enter {string} in the Last name field and click "Find Owner"': False,
+        "the page shows {string}": True,
+        'Click "George Franklin"': False,
+        "the Telephone shows {string}": True,
+    }
+
+
+def test_a_literal_check_keeps_its_own_value_in_every_examples_row() -> None:
+    field = node(1, form=3, label="Last name", id_attr="lastName")
+    ops = [
+        op(0, 0, ActionKind.fill, "Franklin", field, param="lastName"),
+        op(1, 0, ActionKind.click, None, node(2, form=3, text="Find", role="button")),
+        op(2, 1, ActionKind.assert_text, "Franklin"),
+    ]
+    scripts, _ = build_scripts([(scenario(data=[{"lastName": "Franklin"}, {"lastName": "Coleman"}]), ops)])
+    assert [s.text for s in scripts[0].steps][-1] == 'the page shows "<expectedText>"'
+    assert scripts[0].examples == [
+        {"lastName": "Franklin", "expectedText": "Franklin"},
+        {"lastName": "Coleman", "expectedText": "Franklin"},
+    ]

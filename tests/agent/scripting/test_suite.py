@@ -21,7 +21,22 @@ def test_write_suite_lays_out_a_cucumber_project(tmp_path: Path) -> None:
     assert 'paths: ["features/**/*.feature"]' in config and '"json:reports/cucumber.json"' in config
     world = (tmp_path / "features/support/world.js").read_text()
     for needle in ("STEPFORGE_BROWSER_PATH", "STEPFORGE_BASE_URL", "STEPFORGE_RESET_COMMAND", "STEPFORGE_HEADED",
-                   "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync"):
+                   "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync",
+                   "STEPFORGE_VIEWPORT_WIDTH", "STEPFORGE_VIEWPORT_HEIGHT", "url(path)", "dialog.accept()"):
         assert needle in world
     readme = (tmp_path / "README.md").read_text()
     assert readme.startswith("# Owner Search\n") and "npm install" in readme and "STEPFORGE_BASE_URL" in readme
+
+
+def test_the_suite_finds_the_definition_and_locators_behind_a_failing_step() -> None:
+    from shared.records import RunRecord
+    from tests.agent.scripting.example import FIND_AT, RUNS
+    from workers.agent.scripting.build import build_suite
+
+    suite = build_suite([(s, RunRecord(scenario_id=s.id, title=s.title, base_url="http://app", operations=ops))
+                         for s, ops in RUNS])
+    search = 'When Enter "Coleman" in the Last name field and click "Find Owner"'
+    assert suite.step_definition(search).pattern.startswith("Enter {string}")
+    assert suite.step_locators(search)[-1] == FIND_AT
+    assert suite.step_definition('Then the page shows "x"').ops[0].kind.is_assertion
+    assert suite.step_definition("Before hook") is None and suite.step_locators("Before hook") == []

@@ -17,6 +17,13 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def prefixed_site() -> Iterator[str]:
+    """The same app deployed below the host root: http://127.0.0.1:<port>/petclinic (no trailing slash)."""
+    with serve("/petclinic") as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="session")
 def settings() -> Settings:
     return Settings()
 

@@ -1,4 +1,8 @@
-"""A tiny owners app served by http.server on 127.0.0.1, for replay tests."""
+"""A tiny owners app served by http.server on 127.0.0.1, for replay tests.
+
+serve(prefix="/petclinic") serves it under a path only (everything else is 404), as an app deployed below the
+host root; its own links and form actions carry the prefix.
+"""
 
 from __future__ import annotations
 
@@ -15,12 +19,37 @@ OWNERS = {
     3: ("Harold", "Davis", "6085553198"),
 }
 
+# Pages for the world.js checks: whole-word text, case and layout, dialogs, the viewport.
+EXTRA_PAGES = {
+    "/count": ("Count", "<h2>Search result</h2><p>11 owners</p>"),
+    "/styled": (
+        "Styled",
+        ('<h2 style="text-transform: uppercase">owner\n      information</h2>'
+         '<p style="display: none">hidden words</p>'),
+    ),
+    "/confirm": (
+        "Confirm",
+        ('<button id="go" onclick="if (confirm(\'Sure?\')) location.href = \'{prefix}/done\'">Delete</button>'
+         '<p id="answer"></p>'
+         '<button id="ask" onclick="document.getElementById(\'answer\').textContent = '
+         'prompt(\'Name?\', \'Leo\') + \' \' + String(alert(\'Hi\'))">Ask</button>'),
+    ),
+    "/done": ("Done", "<h2>Deleted for good</h2>"),
+    "/viewport": (
+        "Viewport",
+        ('<p id="size"></p><script>document.getElementById("size").textContent = '
+         'innerWidth + "x" + innerHeight;</script>'),
+    ),
+}
+
 
 def _page(title: str, body: str) -> bytes:
     return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>".encode()
 
 
 class Handler(BaseHTTPRequestHandler):
+    prefix = ""  # the path the app is served under, e.g. "/petclinic"
+
     def log_message(self, *args) -> None:  # keep test output quiet
         pass
 
@@ -33,24 +62,31 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         url = urlsplit(self.path)
-        if url.path == "/owners/find":
+        p = self.prefix
+        if not url.path.startswith(p + "/"):
+            return self._send(404, _page("Not found", "<h1>Not found</h1>"))
+        path = url.path[len(p):]
+        if path in EXTRA_PAGES:
+            title, body = EXTRA_PAGES[path]
+            return self._send(200, _page(title, body.replace("{prefix}", p)))
+        if path == "/owners/find":
             body = (
                 "<h2>Find Owners</h2>"
-                '<form id="search-owner-form" action="/owners" method="get">'
+                f'<form id="search-owner-form" action="{p}/owners" method="get">'
                 '<label for="lastName">Last name</label> <input id="lastName" name="lastName">'
                 ' <button type="submit">Find Owner</button></form>'
             )
             return self._send(200, _page("Find Owners", body))
-        if url.path == "/owners":
+        if path == "/owners":
             wanted = parse_qs(url.query).get("lastName", [""])[0].strip().lower()
             rows = "".join(
-                f'<tr><td><a href="/owners/{number}">{html.escape(first)} {html.escape(last)}</a></td></tr>'
+                f'<tr><td><a href="{p}/owners/{number}">{html.escape(first)} {html.escape(last)}</a></td></tr>'
                 for number, (first, last, _) in OWNERS.items()
                 if last.lower().startswith(wanted)
             )
             return self._send(200, _page("Owners", f"<h2>Owners</h2><table>{rows}</table>"))
-        if url.path.startswith("/owners/") and url.path.rsplit("/", 1)[1].isdigit():
-            number = int(url.path.rsplit("/", 1)[1])
+        if path.startswith("/owners/") and path.rsplit("/", 1)[1].isdigit():
+            number = int(path.rsplit("/", 1)[1])
             if number in OWNERS:
                 first, last, phone = OWNERS[number]
                 body = (
@@ -63,13 +99,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve() -> Iterator[str]:
-    """Serve the app on a free loopback port; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+def serve(prefix: str = "") -> Iterator[str]:
+    """Serve the app on a free loopback port under prefix ("" or "/path"); yields its base URL, prefix included."""
+    handler = type("PrefixedHandler", (Handler,), {"prefix": prefix.rstrip("/")})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}"
     finally:
         server.shutdown()
         server.server_close()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
+
+import pytest
 
 from shared.records import ScenarioScript
 from shared.settings import Settings
@@ -14,7 +17,8 @@ from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps
 from workers.agent.scripting.steps import build_scripts
 from workers.agent.scripting.suite import write_suite
-from workers.agent.verify.replay import replay
+from workers.agent.verify import replay as replay_module
+from workers.agent.verify.replay import cucumber_command, replay, replay_environment
 
 
 def make_suite(out: Path, change=None) -> list[ScenarioScript]:
@@ -31,7 +35,7 @@ def test_generated_scenarios_pass(tmp_path: Path, site: str, settings: Settings,
         result = replay(tmp_path, scenario_id, site, settings)
         assert result.passed, result
         assert result.failed_step is None and result.error is None and result.seconds > 0
-    assert (tmp_path / "node_modules").resolve() == node_modules.resolve()
+    assert not (tmp_path / "node_modules").exists()  # nothing links the suite to the shared runtime
     assert not (tmp_path / "reports").exists()  # the replay's report goes to a temporary folder
 
 
@@ -98,23 +102,24 @@ def test_timeout_stops_the_run(tmp_path: Path, site: str, node_modules: Path) ->
 
 def test_generated_patterns_are_defined_and_unambiguous_for_cucumber(tmp_path: Path, node_modules: Path) -> None:
     """A dry run: every step finds exactly one definition, escapes and disambiguated wording included."""
-    from shared.records import Locator  # noqa: PLC0415
-    from tests.agent.scripting.test_escaping import click, scenario  # noqa: PLC0415
+    from shared.records import Locator
+    from tests.agent.scripting.test_escaping import click, scenario
 
     runs = list(RUNS) + [
         (scenario("odd"), [click(0, 'Add (new) pet/owner {x} \\ "now"', Locator(strategy="css", value="#add"))]),
-        (scenario("e1"), [click(0, "Edit", Locator(strategy="id", value="edit-owner"))]),
-        (scenario("e2"), [click(0, "Edit", Locator(strategy="id", value="edit-pet"), context="Pets")]),
-        (scenario("e3"), [click(0, "Edit", Locator(strategy="id", value="edit-visit"))]),
+        (scenario("e1"), [click(0, "Edit", Locator(strategy="id", value="#edit-owner"))]),
+        (scenario("e2"), [click(0, "Edit", Locator(strategy="id", value="#edit-pet"), context="Pets")]),
+        (scenario("e3"), [click(0, "Edit", Locator(strategy="id", value="#edit-visit"))]),
     ]
     scripts, defs = build_scripts(runs)
     scripts[0].examples.append({"lastName": 'O"Neil | \\x', "owner": "it's"})
     write_suite(tmp_path, "Dry", render_feature("Dry", scripts), render_steps(defs))
-    (tmp_path / "node_modules").symlink_to(node_modules)
     report = tmp_path / "dry.json"
+    cli, extra_env = cucumber_command(tmp_path, node_modules)
     done = subprocess.run(
-        [str(node_modules / ".bin" / "cucumber-js"), "--dry-run", "--format", f"json:{report.name}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"},
+        [str(cli), "--dry-run", "--format", f"json:{report.name}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "NO_COLOR": "1", **extra_env},
     )
     assert done.returncode == 0, done.stdout + done.stderr
     statuses = [
@@ -127,3 +132,129 @@ def test_generated_patterns_are_defined_and_unambiguous_for_cucumber(tmp_path: P
     assert statuses and set(statuses) == {"skipped"}
     names = [step.get("name") for f in json.loads(report.read_text()) for e in f["elements"] for step in e["steps"]]
     assert 'Enter "O\\"Neil | \\x" in the Last name field and click "Find Owner"' in names
+
+
+# --- the replay leaves the suite folder alone and one @cucumber/cucumber is loaded ------------------------------
+
+PROBE = """
+// Written by the test: which @cucumber/cucumber the step definitions get, and how many copies are loaded.
+const fs = require("fs");
+const cucumber = require("@cucumber/cucumber");
+const copies = Object.keys(require.cache).filter((file) => /[\\\\/]@cucumber[\\\\/]cucumber[\\\\/]lib[\\\\/]index\\.js$/.test(file));
+fs.writeFileSync(process.env.PROBE_OUT, JSON.stringify({
+  resolved: fs.realpathSync(require.resolve("@cucumber/cucumber")),
+  playwright: fs.realpathSync(require.resolve("playwright-core")),
+  copies: copies.map((file) => fs.realpathSync(file)),
+  world: typeof cucumber.setWorldConstructor,
+}));
+"""
+
+
+def test_step_definitions_share_the_clis_cucumber_and_nothing_is_left_in_the_suite(
+    tmp_path: Path, site: str, settings: Settings, node_modules: Path, monkeypatch
+) -> None:
+    suite = tmp_path / "suite"
+    make_suite(suite)
+    (suite / "features" / "support" / "probe.js").write_text(PROBE)
+    probe = tmp_path / "probe.json"
+    monkeypatch.setenv("PROBE_OUT", str(probe))
+    before = sorted(p.relative_to(suite) for p in suite.rglob("*"))
+    result = replay(suite, "owner-details", site, settings)
+    assert result.passed, result  # the definitions registered with the CLI's instance
+    seen = json.loads(probe.read_text())
+    runtime = node_modules.resolve()
+    assert seen["resolved"].startswith(str(runtime / "@cucumber" / "cucumber") + os.sep)
+    assert seen["playwright"].startswith(str(runtime / "playwright-core") + os.sep)
+    assert len(seen["copies"]) == 1 and seen["copies"][0].startswith(str(runtime)), seen
+    assert seen["world"] == "function"
+    assert sorted(p.relative_to(suite) for p in suite.rglob("*")) == before  # no node_modules link, no reports
+
+
+def test_a_link_left_by_an_older_replay_is_removed(tmp_path: Path, site: str, settings: Settings,
+                                                   node_modules: Path) -> None:
+    make_suite(tmp_path)
+    (tmp_path / "node_modules").symlink_to(node_modules, target_is_directory=True)
+    result = replay(tmp_path, "owner-details", site, settings)
+    assert result.passed, result
+    assert not (tmp_path / "node_modules").exists() and not (tmp_path / "node_modules").is_symlink()
+
+
+def test_a_suite_with_its_own_node_modules_uses_them(tmp_path: Path, node_modules: Path) -> None:
+    own = tmp_path / "node_modules" / ".bin"
+    own.mkdir(parents=True)
+    (own / "cucumber-js").write_text("#!/bin/sh\n")
+    cli, extra_env = cucumber_command(tmp_path, node_modules)
+    assert cli == own / "cucumber-js" and extra_env == {}
+    cli, extra_env = cucumber_command(tmp_path / "other", node_modules)
+    assert cli == node_modules / ".bin" / "cucumber-js"
+    assert extra_env["NODE_PATH"].split(os.pathsep)[0] == str(node_modules.resolve())
+
+
+# --- an interrupted replay leaves no process behind ----------------------------------------------------------
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    # Members may be zombies waiting for a reaper: only live ones count.
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def test_an_interrupt_kills_the_replay_process_group(tmp_path: Path, site: str, settings: Settings,
+                                                      node_modules: Path, monkeypatch) -> None:
+    make_suite(tmp_path / "suite")
+    marker = tmp_path / "started"
+    started: list[int] = []
+
+    class Interrupted(subprocess.Popen):
+        def communicate(self, *args, **kwargs):
+            if not started:  # the first wait: once the reset command runs, Ctrl-C
+                started.append(self.pid)
+                deadline = time.monotonic() + 60
+                while not marker.exists() and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                raise KeyboardInterrupt
+            return super().communicate(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module.subprocess, "Popen", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        replay(tmp_path / "suite", "find-owner", site, settings, reset_command=f"touch '{marker}'; sleep 60")
+    assert marker.exists() and started
+    deadline = time.monotonic() + 10
+    while _group_alive(started[0]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(started[0])  # cucumber-js, its shell and `sleep 60` are gone
+
+
+# --- the generation's settings reach world.js ---------------------------------------------------------------
+
+
+def test_settings_become_the_world_variables() -> None:
+    settings = Settings(assertion_timeout_ms=1234, viewport_width=1000, viewport_height=700, action_timeout_ms=2222,
+                        navigation_timeout_ms=3333, headless=False)
+    env = replay_environment("http://app", settings, reset_command="true")
+    assert {k: env[k] for k in env if k.startswith("STEPFORGE_")} == {
+        "STEPFORGE_BASE_URL": "http://app",
+        "STEPFORGE_BROWSER_PATH": settings.browser_path,
+        "STEPFORGE_ACTION_TIMEOUT_MS": "2222",
+        "STEPFORGE_NAVIGATION_TIMEOUT_MS": "3333",
+        "STEPFORGE_EXPECT_TIMEOUT_MS": "1234",
+        "STEPFORGE_VIEWPORT_WIDTH": "1000",
+        "STEPFORGE_VIEWPORT_HEIGHT": "700",
+        "STEPFORGE_RESET_COMMAND": "true",
+        "STEPFORGE_RESET_TIMEOUT_MS": str(int(settings.reset_timeout_s * 1000)),
+        "STEPFORGE_HEADED": "1",
+    }
+    readme = (Path(__file__).parents[3] / "workers/agent/scripting/templates/README.md").read_text()
+    for name in env:
+        if name.startswith("STEPFORGE_"):
+            assert f"`{name}`" in readme

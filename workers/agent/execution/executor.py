@@ -33,14 +33,14 @@ _STATE_JS = """() => {
   const text = document.body ? document.body.innerText : "";
   let hash = 5381;
   for (let i = 0; i < text.length; i++) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
-  return [document.querySelectorAll("*").length, text.length, hash];
+  return [document.querySelectorAll("*").length, text.length, hash, document.title];
 }"""
 
 
 def page_state(page: Page) -> PageState:
+    """One round trip: element count, text length and hash, title."""
     try:
-        elements, text_length, text_hash = page.evaluate(_STATE_JS)
-        title = page.title()
+        elements, text_length, text_hash, title = page.evaluate(_STATE_JS)
     except PlaywrightError:  # the page is navigating; it will be read again after it settles
         elements, text_length, text_hash, title = 0, 0, 0, ""
     return PageState(page.url, title, elements, text_length, text_hash)
@@ -60,7 +60,8 @@ def absolute_url(base_url: str, path_or_url: str) -> str:
     ) else path_or_url
 
 
-def open_url(page: Page, url: str, settings: Settings) -> None:
+def open_url(page: Page, url: str, settings: Settings) -> int | None:
+    """Open a URL; the HTTP status is returned (an error page is still a page a scenario may check)."""
     try:
         check_target_url(url, allow_private=settings.allow_private_targets)
     except UnsafeTargetError as exc:
@@ -72,10 +73,7 @@ def open_url(page: Page, url: str, settings: Settings) -> None:
         if "Timeout" in message:
             message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s"
         raise ActionFailed(message) from None
-    if response is None or response.status >= 400:
-        status = response.status if response is not None else "no response"
-        # An error page is still a page: scenarios may check it (an error page test), so only note it.
-        page.evaluate("s => { window.__stepforge_status = s; }", status)
+    return response.status if response is not None else None
 
 
 def is_redundant(kind: ActionKind, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
@@ -94,12 +92,11 @@ def is_redundant(kind: ActionKind, node: Node | None, value: str | None, current
 
 
 def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, value: str | None, base_url: str,
-            settings: Settings) -> None:
-    """Carry out one operation; raise ActionFailed with a one-line reason."""
+            settings: Settings) -> int | None:
+    """Carry out one operation; raise ActionFailed with a one-line reason. A goto returns the HTTP status."""
     try:
         if kind is ActionKind.goto:
-            open_url(page, absolute_url(base_url, value or "/"), settings)
-            return
+            return open_url(page, absolute_url(base_url, value or "/"), settings)
         if kind is ActionKind.press:
             if target is not None:
                 target.press(value or "Enter")
@@ -122,6 +119,7 @@ def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, valu
     except PlaywrightError as exc:
         raise ActionFailed(first_line(str(exc))) from None
     settle(page, settings)
+    return None
 
 
 def select_option(target: PlaywrightLocator, wanted: str) -> None:
@@ -135,7 +133,7 @@ def select_option(target: PlaywrightLocator, wanted: str) -> None:
     target.select_option(label=chosen)
 
 
-def observe(page: Page, before: PageState, events: PageEvents) -> Observation:
+def observe(page: Page, before: PageState, events: PageEvents, status: int | None = None) -> Observation:
     after = page_state(page)
     happened = events.drain()
     changed = (after.elements, after.text_length, after.text_hash) != (before.elements, before.text_length, before.text_hash)
@@ -145,6 +143,8 @@ def observe(page: Page, before: PageState, events: PageEvents) -> Observation:
     elif changed:
         delta = after.elements - before.elements
         parts.append(f"page changed ({delta:+d} elements)" if delta else "page text changed")
+    if status is not None and status >= 400:
+        parts.append(f"HTTP {status}")
     parts += [f"dialog {d}" for d in happened.dialogs]
     parts += [f"new tab {u}" for u in happened.new_pages]
     parts += [f"page error {e}" for e in happened.page_errors]
@@ -160,10 +160,19 @@ def observe(page: Page, before: PageState, events: PageEvents) -> Observation:
     )
 
 
+def shown_text_pattern(text: str) -> re.Pattern[str]:
+    """The text as whole words, any case, any run of spaces between words: "1 owner" is not shown by
+    "11 owners". world.js builds the same pattern."""
+    # Escape exactly what world.js escapes: the pattern runs in the browser as a JavaScript RegExp.
+    words = [re.sub(r"[.*+?^${}()|[\]\\]", lambda m: "\\" + m.group(0), word) for word in text.split()]
+    return re.compile(r"(?<![\w])" + r"\s+".join(words) + r"(?![\w])", re.IGNORECASE)
+
+
 def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:
-    """The same check the generated suite makes: some visible element's text contains it."""
+    """The same check the generated suite makes: some visible element's text holds it as whole words."""
     try:
-        page.get_by_text(text).filter(visible=True).first.wait_for(state="visible", timeout=timeout_ms)
+        page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state="visible",
+                                                                                        timeout=timeout_ms)
         return True
     except PlaywrightError:
         return False

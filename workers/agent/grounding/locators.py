@@ -61,10 +61,9 @@ def resolve(page: Page, locator: Locator) -> PWLocator:
     """The Playwright locator for a stepforge Locator (same semantics as the generated JavaScript)."""
     root = _scope(page, locator.frames)
     s, v = locator.strategy, locator.value
-    if s in ("id", "name", "css"):
-        return root.locator(v)
-    if s == "xpath":
-        return root.locator(v if v.startswith("xpath=") else "xpath=" + v)
+    selector = locator.selector()
+    if selector is not None:
+        return root.locator(selector)
     if s == "testid":
         return root.get_by_test_id(v)
     if s == "label":

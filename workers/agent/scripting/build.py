@@ -10,7 +10,7 @@ from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps
-from workers.agent.scripting.steps import build_scripts, expression_regex
+from workers.agent.scripting.steps import build_scripts, definition_for_step
 from workers.agent.scripting.suite import write_suite
 
 FEATURE_NAME = "scenarios"
@@ -38,13 +38,14 @@ class Suite:
         """User operations written in the step definitions, after reuse."""
         return sum(_user_ops(d) for d in self.definitions if d.keyword != "Given")
 
+    def step_definition(self, gherkin_step: str) -> StepDefinition | None:
+        """The definition behind a Gherkin step as cucumber reports it ("And Click ..."); None if none matches."""
+        return definition_for_step(gherkin_step, self.definitions)
+
     def step_locators(self, gherkin_step: str) -> list[Locator]:
         """The locators of the definition behind a Gherkin step as cucumber reports it ("And Click ...")."""
-        _, _, text = gherkin_step.partition(" ")
-        for definition in self.definitions:
-            if expression_regex(definition.pattern).match(text):
-                return [op.locator for op in definition.ops if op.locator is not None]
-        return []
+        definition = self.step_definition(gherkin_step)
+        return [op.locator for op in definition.ops if op.locator is not None] if definition else []
 
     def write(self, out_dir: Path) -> Path:
         return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text)

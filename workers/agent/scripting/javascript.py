@@ -1,12 +1,12 @@
 """Step definitions as cucumber-js JavaScript driving playwright-core; a pure function of StepDefinitions.
 
-Locator -> JavaScript (a Python twin must build the same element query):
+Locator -> JavaScript (the Python side builds the same element query from Locator.selector()):
 
-    strategy   JavaScript                                             CSS used (locator_css)
-    id         this.page.locator("#value") or "[id=\\"value\\"]"     value if it already starts with "#"
-    name       this.page.locator("[name=\\"value\\"]")               value if it already starts with "["
-    css        this.page.locator("value")                             value
-    xpath      this.page.locator("xpath=value")                      -
+    strategy   JavaScript
+    id         this.page.locator("<value>")        value is a whole CSS selector, e.g. "#lastName"
+    name       this.page.locator("<value>")        value is a whole CSS selector, e.g. 'input[name="lastName"]'
+    css        this.page.locator("<value>")
+    xpath      this.page.locator("xpath=<value>")
     testid     this.page.getByTestId("value")
     label      this.page.getByLabel("value", { exact: true })
     role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is "")
@@ -20,13 +20,11 @@ Select steps choose the option by its visible label (selectOption({ label })), a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
 
 HEADER = 'const { Given, When, Then } = require("@cucumber/cucumber");\n'
-_PLAIN_ID = re.compile(r"-?[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def js_string(text: str) -> str:
@@ -34,33 +32,12 @@ def js_string(text: str) -> str:
     return json.dumps(text)
 
 
-def _attribute_selector(attribute: str, value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{attribute}="{escaped}"]'
-
-
-def locator_css(locator: Locator) -> str | None:
-    """The CSS selector of an id / name / css locator (None for the other strategies)."""
-    value = locator.value
-    if locator.strategy == "id":
-        if value.startswith("#") or value.startswith("["):
-            return value
-        return f"#{value}" if _PLAIN_ID.fullmatch(value) else _attribute_selector("id", value)
-    if locator.strategy == "name":
-        return value if value.startswith("[") else _attribute_selector("name", value)
-    if locator.strategy == "css":
-        return value
-    return None
-
-
 def locator_js(locator: Locator, page: str = "this.page") -> str:
     """The playwright-core expression that finds the locator's element."""
     root = page + "".join(f".frameLocator({js_string(frame)})" for frame in locator.frames)
     strategy, value = locator.strategy, locator.value
-    if strategy in ("id", "name", "css"):
-        return f"{root}.locator({js_string(locator_css(locator) or value)})"
-    if strategy == "xpath":
-        selector = value if value.startswith("xpath=") else f"xpath={value}"
+    selector = locator.selector()  # the same selector the generation ran with
+    if selector is not None:
         return f"{root}.locator({js_string(selector)})"
     if strategy == "testid":
         return f"{root}.getByTestId({js_string(value)})"
@@ -90,7 +67,7 @@ def statement(op: ScriptOp) -> str:
     """One awaited playwright-core statement for one script operation."""
     kind = op.kind
     if kind is ActionKind.goto:
-        return f"await this.page.goto(new URL({js_string(op.value or '/')}, this.baseUrl).toString());"
+        return f"await this.page.goto(this.url({js_string(op.value or '/')}));"
     if kind is ActionKind.press:
         key = _value(op) if op.arg else js_string(op.value or "Enter")
         if op.locator is None:

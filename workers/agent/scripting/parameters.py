@@ -84,12 +84,14 @@ def _unique(base: str, taken: set[str]) -> str:
 def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = ()) -> Parameters:
     """Name a parameter for every fill/select value and every expected string of the (kept) operations.
 
-    A value already carried by a parameter reuses it; Operation.param names the data column it came from.
+    Operation.param names the data column a value came from; that column's parameter is used only by the
+    operations naming it. A literal value (no param) reuses an earlier literal parameter of equal value, never
+    a column's: the column takes other values in other rows, which the literal does not.
     goto paths, pressed keys and click targets stay literal and get no parameter.
     """
     result = Parameters()
     by_name: dict[str, Parameter] = {}
-    by_value: dict[str, str] = {}
+    by_value: dict[str, str] = {}  # literal (non-column) parameters only
     # Generated names keep clear of data columns, which may be used further on.
     reserved = {op.param for op in operations if op.param} | {key for row in data for key in row}
 
@@ -97,7 +99,8 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
         param = Parameter(name=name, value=value, column=column)
         by_name[name] = param
         result.params.append(param)
-        by_value.setdefault(value, name)
+        if not column:
+            by_value.setdefault(value, name)
         return name
 
     for position, op in enumerate(operations):

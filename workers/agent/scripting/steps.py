@@ -32,11 +32,13 @@ _EXPRESSION_SPECIALS = set("(){}/\\")
 # What cucumber's {string} parameter type matches.
 _STRING_RE = r"(?:\"(?:[^\"\\]*(?:\\.[^\"\\]*)*)\"|'(?:[^'\\]*(?:\\.[^'\\]*)*)')"
 _LITERAL_KINDS = (ActionKind.goto, ActionKind.press)
-_JS_RESERVED = set(
-    "break case catch class const continue debugger default delete do else enum export extends false finally for "
-    "function if implements import in instanceof interface let new null package private protected public return "
-    "static super switch this throw true try typeof var void while with yield await arguments eval undefined".split()
-)
+_JS_RESERVED = {
+    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
+    "export", "extends", "false", "finally", "for", "function", "if", "implements", "import", "in", "instanceof",
+    "interface", "let", "new", "null", "package", "private", "protected", "public", "return", "static", "super",
+    "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "await",
+    "arguments", "eval", "undefined"
+}
 _MAX_NAME = 60
 
 
@@ -59,6 +61,33 @@ def expression_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(f"^{body}$")
 
 
+_GHERKIN_KEYWORD = re.compile(r"^(?:Given|When|Then|And|But|\*)\s+")
+
+
+def definition_for_step(reported_step: str, definitions: Sequence[StepDefinition]) -> StepDefinition | None:
+    """The definition a step as cucumber reports it ("And Click \"Next\"", "Then the page shows \"X\"") matched.
+
+    The leading Gherkin keyword (Given, When, Then, And, But, *) is optional; the rest must match a definition's
+    whole pattern, as cucumber matches it. Generated patterns never overlap, so at most one matches; None when
+    none does (a hook failure, a step of another suite).
+    """
+    text = reported_step.strip()
+    candidates = [text]
+    bare = _GHERKIN_KEYWORD.sub("", text, count=1)
+    if bare != text:
+        candidates.insert(0, bare)
+    for candidate in candidates:
+        for definition in definitions:
+            if expression_regex(definition.pattern).match(candidate):
+                return definition
+    return None
+
+
+def is_assertion_step(definition: StepDefinition) -> bool:
+    """True for a Then step (only assertions: its failure is an expectation), False for a step that acts."""
+    return bool(definition.ops) and all(op.kind.is_assertion for op in definition.ops)
+
+
 def _clean(text: str | None) -> str:
     text = " ".join((text or "").split())
     text = text.strip().rstrip(":*").strip()
@@ -76,9 +105,10 @@ def field_label(op: Operation) -> str:
         for text in names:
             if _clean(text):
                 return _clean(text)
-    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid"):
-        if _clean(op.locator.value):
-            return _clean(op.locator.value)
+    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid") and _clean(
+        op.locator.value
+    ):
+        return _clean(op.locator.value)
     if target is not None:
         return target.input_type or target.role or target.tag
     return "page element"
@@ -91,9 +121,10 @@ def element_name(op: Operation) -> str:
         for text in (target.text, target.aria_label, target.label, target.title, target.value, target.testid):
             if _clean(text):
                 return _clean(text)
-    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid"):
-        if _clean(op.locator.value):
-            return _clean(op.locator.value)
+    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid") and _clean(
+        op.locator.value
+    ):
+        return _clean(op.locator.value)
     if target is not None:
         return target.role or target.tag
     return "element"

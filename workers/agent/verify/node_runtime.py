@@ -83,6 +83,7 @@ def ensure_runtime(settings: Settings) -> Path:
                     text=True,
                     timeout=INSTALL_TIMEOUT_S,
                     stdin=subprocess.DEVNULL,
+                    check=False,
                 )
             except subprocess.TimeoutExpired:
                 raise NodeRuntimeError(f"npm install in {root} did not finish within {INSTALL_TIMEOUT_S:.0f} s") from None

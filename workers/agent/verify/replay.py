@@ -25,16 +25,59 @@ def _first_lines(text: str, count: int = ERROR_LINES) -> str:
     return "\n".join(lines[:count])
 
 
-def link_node_modules(suite_dir: Path, node_modules: Path) -> None:
-    """Give the suite the runtime's node_modules unless it has its own, so one @cucumber/cucumber is loaded."""
+def _drop_runtime_link(suite_dir: Path, node_modules: Path) -> None:
+    """Remove a node_modules link into the shared runtime that older replays left in the suite (or a dangling one):
+    `npm install` in the suite would otherwise write into the shared runtime."""
     link = suite_dir / "node_modules"
-    if link.is_symlink() and not link.exists():
-        link.unlink()  # a dangling link from an older runtime
-    if not link.exists():
+    if not link.is_symlink():
+        return
+    if not link.exists() or link.resolve() == node_modules.resolve():
         try:
-            link.symlink_to(node_modules, target_is_directory=True)
-        except FileExistsError:
-            pass  # another replay made it meanwhile
+            link.unlink()
+        except FileNotFoundError:
+            pass  # another replay removed it meanwhile
+
+
+def cucumber_command(suite_dir: Path, node_modules: Path) -> tuple[Path, dict[str, str]]:
+    """The cucumber-js to run in suite_dir and the environment it needs to find its packages.
+
+    A suite with its own node_modules (the user ran `npm install`) uses its own cucumber-js. Otherwise the
+    shared runtime's cucumber-js runs, and NODE_PATH lets the suite's require("@cucumber/cucumber") and
+    require("playwright-core") resolve to the runtime's copies: the very instance the CLI loaded, so the step
+    definitions register with it. Nothing is written into the suite folder.
+    """
+    own_cli = suite_dir / "node_modules" / ".bin" / "cucumber-js"
+    if own_cli.exists():
+        return own_cli, {}
+    runtime = str(node_modules.resolve())
+    inherited = os.environ.get("NODE_PATH")
+    return node_modules / ".bin" / "cucumber-js", {"NODE_PATH": runtime + (os.pathsep + inherited if inherited else "")}
+
+
+def replay_environment(base_url: str, settings: Settings, reset_command: str | None = None) -> dict[str, str]:
+    """The STEPFORGE_* variables of world.js, set from the generation's settings (see templates/README.md)."""
+    env = dict(os.environ)
+    env.update(
+        STEPFORGE_BASE_URL=base_url,
+        STEPFORGE_BROWSER_PATH=settings.browser_path,
+        # The replay gets the time limits and the window the generation had, so it sees the same page and a step
+        # that cannot act fails fast.
+        STEPFORGE_ACTION_TIMEOUT_MS=str(settings.action_timeout_ms),
+        STEPFORGE_NAVIGATION_TIMEOUT_MS=str(settings.navigation_timeout_ms),
+        STEPFORGE_EXPECT_TIMEOUT_MS=str(settings.assertion_timeout_ms),
+        STEPFORGE_VIEWPORT_WIDTH=str(settings.viewport_width),
+        STEPFORGE_VIEWPORT_HEIGHT=str(settings.viewport_height),
+        FORCE_COLOR="0",
+        NO_COLOR="1",
+    )
+    for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_HEADED"):
+        env.pop(name, None)
+    if reset_command:
+        env["STEPFORGE_RESET_COMMAND"] = reset_command
+        env["STEPFORGE_RESET_TIMEOUT_MS"] = str(int(settings.reset_timeout_s * 1000))
+    if not settings.headless:
+        env["STEPFORGE_HEADED"] = "1"
+    return env
 
 
 def _config(report: Path) -> str:
@@ -49,16 +92,25 @@ def _config(report: Path) -> str:
 
 
 def _kill(process: subprocess.Popen) -> None:
+    """Stop cucumber-js and everything it started (its browser, a reset command): its whole process group."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(process.pid, sig)
         except ProcessLookupError:
-            return
+            break
         try:
             process.wait(timeout=5)
-            return
+            break
         except subprocess.TimeoutExpired:
             continue
+    try:  # what outlived cucumber-js itself
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _scenario_failure(element: dict) -> tuple[str | None, str | None]:
@@ -131,27 +183,10 @@ def replay_scenarios(
     started = time.monotonic()
     suite = Path(suite_dir).resolve()
     node_modules = ensure_runtime(settings)
-    link_node_modules(suite, node_modules)
-    own_cli = suite / "node_modules" / ".bin" / "cucumber-js"
-    cli = own_cli if own_cli.exists() else node_modules / ".bin" / "cucumber-js"
-
-    env = dict(os.environ)
-    env.update(
-        STEPFORGE_BASE_URL=base_url,
-        STEPFORGE_BROWSER_PATH=settings.browser_path,
-        # The replay gets the time limits the generation had, so a step that cannot act fails fast.
-        STEPFORGE_ACTION_TIMEOUT_MS=str(settings.action_timeout_ms),
-        STEPFORGE_NAVIGATION_TIMEOUT_MS=str(settings.navigation_timeout_ms),
-        FORCE_COLOR="0",
-        NO_COLOR="1",
-    )
-    env.pop("STEPFORGE_RESET_COMMAND", None)
-    env.pop("STEPFORGE_HEADED", None)
-    if reset_command:
-        env["STEPFORGE_RESET_COMMAND"] = reset_command
-        env["STEPFORGE_RESET_TIMEOUT_MS"] = str(int(settings.reset_timeout_s * 1000))
-    if not settings.headless:
-        env["STEPFORGE_HEADED"] = "1"
+    _drop_runtime_link(suite, node_modules)
+    cli, extra_env = cucumber_command(suite, node_modules)
+    env = replay_environment(base_url, settings, reset_command)
+    env.update(extra_env)
 
     def every(error: str) -> dict[str, ReplayResult]:
         seconds = round(time.monotonic() - started, 3)
@@ -187,6 +222,12 @@ def replay_scenarios(
             _kill(process)
             output = process.communicate()[0] if process.stdout else ""
             return every(f"the replay did not finish within {timeout:g} s and was stopped")
+        except BaseException:
+            # Interrupted (Ctrl-C included): leave no cucumber-js or browser behind.
+            _kill(process)
+            if process.stdout:
+                process.stdout.close()
+            raise
 
         report = None
         if report_path.is_file() and report_path.stat().st_size:

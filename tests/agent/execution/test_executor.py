@@ -1,0 +1,74 @@
+import pytest
+
+from shared.records import ActionKind, Node
+from workers.agent.execution.browser import first_line
+from workers.agent.execution.executor import absolute_url, is_redundant, shown_value, text_is_shown
+
+PAGE = """<p>11 owners</p>
+<h2 style="text-transform: uppercase">Owner
+   Information</h2>
+<p>Total: $30.00 (a+b)</p>
+<p hidden>Secret word</p>
+<table><tr><th>City</th><td> Sun   Prairie </td></tr></table>
+<select id="type"><option value="1">cat</option><option value="2" selected>dog</option></select>
+<input id="name" value="Leo">"""
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("1 owner", False),  # not a substring of a longer word
+        ("11 owners", True),
+        ("owner information", True),  # any case, any spacing, CSS text-transform aside
+        ("Total: $30.00 (a+b)", True),  # regular-expression characters are literal
+        ("Secret word", False),  # hidden text is not shown
+        ("owners", True),
+    ],
+)
+def test_text_is_shown_as_whole_words(page, text, shown):
+    page.set_content(PAGE)
+    assert text_is_shown(page, text, timeout_ms=300) is shown
+
+
+def test_shown_value_reads_controls_and_cells(page):
+    page.set_content(PAGE)
+    assert shown_value(page.locator("td")) == "Sun Prairie"
+    assert shown_value(page.locator("#type")) == "dog"  # the label, not the option value
+    assert shown_value(page.locator("#name")) == "Leo"
+
+
+@pytest.mark.parametrize(
+    ("base", "path", "url"),
+    [
+        ("http://h:8080", "/owners/find", "http://h:8080/owners/find"),
+        ("http://h:8080/petclinic", "/owners/find", "http://h:8080/petclinic/owners/find"),
+        ("http://h:8080/petclinic/", "owners?lastName=Davis", "http://h:8080/petclinic/owners?lastName=Davis"),
+        ("http://h:8080/app", "https://other.test/x", "https://other.test/x"),
+    ],
+)
+def test_paths_are_opened_below_the_base_url(base, path, url):
+    assert absolute_url(base, path) == url
+
+
+def test_redundant_operations():
+    filled = Node(id=1, tag="input", value="Madison", checked=None)
+    ticked = Node(id=2, tag="input", input_type="checkbox", checked=True)
+    assert is_redundant(ActionKind.fill, filled, "Madison", "http://h/x", "http://h")
+    assert not is_redundant(ActionKind.fill, filled, "Verona", "http://h/x", "http://h")
+    assert is_redundant(ActionKind.check, ticked, None, "http://h/x", "http://h")
+    assert not is_redundant(ActionKind.uncheck, ticked, None, "http://h/x", "http://h")
+    assert is_redundant(ActionKind.goto, None, "/x", "http://h/x", "http://h")
+    assert not is_redundant(ActionKind.click, filled, None, "http://h/x", "http://h")
+
+
+def test_timeout_reasons_come_from_the_call_log():
+    log = ("Locator.click: Timeout 800ms exceeded.\nCall log:\n  - waiting for locator(\"#save\")\n"
+           "    - locator resolved to <button id=\"save\">Save</button>\n  - attempting click action\n"
+           "      - element is visible, enabled and stable\n      - <div></div> intercepts pointer events\n"
+           "    - retrying click action\n      - waiting 100ms\n")
+    assert first_line(log) == "Locator.click: Timeout 800ms exceeded. (<div></div> intercepts pointer events)"
+    missing = 'Locator.fill: Timeout 800ms exceeded.\nCall log:\n  - waiting for locator("#nope")\n'
+    assert first_line(missing) == 'Locator.fill: Timeout 800ms exceeded. (nothing matches locator("#nope"))'
+    assert first_line("Error: net::ERR_CONNECTION_REFUSED at http://x/\n=== logs ===\n") == (
+        "Error: net::ERR_CONNECTION_REFUSED at http://x/"
+    )

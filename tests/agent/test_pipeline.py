@@ -1,0 +1,37 @@
+"""The pipeline keeps going when one scenario breaks unexpectedly, and loses nothing."""
+
+from __future__ import annotations
+
+import json
+
+from shared.artifacts import LocalArtifactStore
+from shared.records import RunRecord, Verdict
+from shared.scenarios import parse_scenarios
+from shared.settings import Settings
+from workers.agent import pipeline
+
+
+def test_an_unexpected_error_in_one_scenario_is_its_verdict_not_the_end(tmp_path, monkeypatch):
+    scenarios = parse_scenarios(
+        "scenarios: [{id: BOOM, title: t, steps: [Click X]}, {id: NEXT, title: u, steps: [Click Y]}]", "s.yaml"
+    )
+
+    def run_scenario(scenario, *args, **kwargs):
+        if scenario.id == "BOOM":
+            raise KeyError("a defect")
+        record = RunRecord(scenario_id=scenario.id, title=scenario.title, base_url="http://h")
+        record.verdict = Verdict.failed(1, "action", "no element matches 'Y'")
+        return record
+
+    monkeypatch.setattr(pipeline, "run_scenario", run_scenario)
+    store = LocalArtifactStore(tmp_path / "artifacts")
+    result = pipeline.generate_suite(scenarios, base_url="http://h", out_dir=tmp_path / "suite",
+                                     settings=Settings(), store=store)
+    boom, following = result.outcomes
+    assert (boom.verdict.status, boom.verdict.kind) == ("failed", "error")
+    assert boom.verdict.reason == "internal error (KeyError: 'a defect'); details in BOOM/attempt-1/error.txt"
+    assert "KeyError: 'a defect'" in (tmp_path / "artifacts/BOOM/attempt-1/error.txt").read_text()
+    assert json.loads((tmp_path / "artifacts/BOOM/attempt-1/run.json").read_text())["verdict"]["kind"] == "error"
+    assert following.verdict.reason == "no element matches 'Y'"
+    assert (tmp_path / "suite/.stepforge-suite").exists()
+    assert not list(tmp_path.glob(".stepforge-staging-*"))  # the staging folder is gone
