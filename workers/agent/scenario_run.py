@@ -6,6 +6,9 @@ pipeline later replays the generated script and may overturn a pass.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -46,13 +49,21 @@ class ResetFailed(RuntimeError):
 def run_reset_command(command: str | None, settings: Settings) -> None:
     if not command:
         return
+    # A session of its own, so a timeout stops the command's children too, not only the shell.
+    process = subprocess.Popen(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
     try:
-        done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=settings.reset_timeout_s)
-    except subprocess.TimeoutExpired:
-        raise ResetFailed(f"reset command {command!r} did not finish within {settings.reset_timeout_s:g} s") from None
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise ResetFailed(f"reset command {command!r} exited with {done.returncode}: {tail[0]}")
+        output, _ = process.communicate(timeout=settings.reset_timeout_s)
+    except BaseException as exc:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise ResetFailed(f"reset command {command!r} did not finish within {settings.reset_timeout_s:g} s") from None
+        raise
+    if process.returncode != 0:
+        tail = output.strip().splitlines()[-1:] or ["no output"]
+        raise ResetFailed(f"reset command {command!r} exited with {process.returncode}: {tail[0]}")
 
 
 class StepFailed(Exception):

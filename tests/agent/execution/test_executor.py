@@ -72,3 +72,20 @@ def test_timeout_reasons_come_from_the_call_log():
     assert first_line("Error: net::ERR_CONNECTION_REFUSED at http://x/\n=== logs ===\n") == (
         "Error: net::ERR_CONNECTION_REFUSED at http://x/"
     )
+
+
+def test_reset_command_failures_and_timeouts_are_clear_and_leave_nothing_running(tmp_path):
+    import pathlib
+
+    from shared.settings import Settings
+    from workers.agent.scenario_run import ResetFailed, run_reset_command
+
+    run_reset_command("true", Settings())
+    with pytest.raises(ResetFailed, match=r"exited with 3: database is locked"):
+        run_reset_command("echo starting; echo database is locked >&2; exit 3", Settings())
+    marker = tmp_path / "still-running"
+    with pytest.raises(ResetFailed, match=r"did not finish within 0.5 s"):
+        run_reset_command(f"sleep 30 & echo $! > {marker}; wait", Settings(reset_timeout_s=0.5))
+    stat = pathlib.Path(f"/proc/{marker.read_text().strip()}/stat")
+    # The sleep was killed too: gone, or a zombie waiting for an init that does not reap orphans.
+    assert not stat.exists() or stat.read_text().split(") ")[1].startswith("Z")
