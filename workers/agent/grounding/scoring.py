@@ -339,6 +339,18 @@ def _option_match(intent: Intent, n: Node) -> float:
     return 0.0
 
 
+def _token_credit(target: tuple[str, ...], tpairs: list[tuple[str, int]], toks: tuple[str, ...],
+                  joined: frozenset[str]) -> list[float]:
+    """How well one field covers each target token; a field word made of two adjacent target tokens
+    ("lastname" for "last name") covers both."""
+    fset = set(toks)
+    per = [_field_sim(t, toks, joined) for t in target]
+    for pair, i in tpairs:
+        if pair in fset:
+            per[i] = per[i + 1] = 1.0
+    return per
+
+
 def _literal(text: str | None) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", (text or "").lower()).split())
 
@@ -377,24 +389,14 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
     own_credit = [0.0] * len(target)
     field_head_sum = [0.0] * len(own)
     for fi, (w, toks, joined) in enumerate(own):
-        fset = set(toks)
-        per = [_field_sim(t, toks, joined) for t in target]
-        for pair, i in tpairs:
-            if pair in fset:
-                per[i] = per[i + 1] = 1.0
-        for i, s in enumerate(per):
+        for i, s in enumerate(_token_credit(target, tpairs, toks, joined)):
             if s * w > own_credit[i]:
                 own_credit[i] = s * w
             if i < len(head):
                 field_head_sum[fi] += s * w
     credit = list(own_credit)
     for toks, joined in ctx:
-        fset = set(toks)
-        per = [_field_sim(t, toks, joined) for t in target]
-        for pair, i in tpairs:
-            if pair in fset:
-                per[i] = per[i + 1] = 1.0
-        for i, s in enumerate(per):
+        for i, s in enumerate(_token_credit(target, tpairs, toks, joined)):
             c = s * (0.5 if i < len(head) else 1.0)
             if c > credit[i]:
                 credit[i] = c

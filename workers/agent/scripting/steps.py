@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
-from shared.records import ActionKind, Locator, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
+from shared.records import ActionKind, Locator, Node, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
 from shared.scenarios import Scenario
 from workers.agent.scripting.parameters import Parameters, context_name, kept_operations, parameterise
 
@@ -99,35 +99,28 @@ def _clean(text: str | None) -> str:
 def field_label(op: Operation) -> str:
     """How a person names the field an operation works on."""
     target = op.target
-    if target is not None:
-        names = (target.label, target.aria_label, target.placeholder, target.title, target.name_attr, target.id_attr,
-                 context_name(target.context))
-        for text in names:
-            if _clean(text):
-                return _clean(text)
-    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid") and _clean(
-        op.locator.value
-    ):
-        return _clean(op.locator.value)
-    if target is not None:
-        return target.input_type or target.role or target.tag
-    return "page element"
+    names = () if target is None else (target.label, target.aria_label, target.placeholder, target.title,
+                                        target.name_attr, target.id_attr, context_name(target.context))
+    return _first_name(op, names, lambda t: t.input_type or t.role or t.tag, "page element")
 
 
 def element_name(op: Operation) -> str:
     """How a person names the thing clicked: its text, else its accessible name, label or value."""
     target = op.target
-    if target is not None:
-        for text in (target.text, target.aria_label, target.label, target.title, target.value, target.testid):
-            if _clean(text):
-                return _clean(text)
-    if op.locator is not None and op.locator.strategy in ("label", "role", "text", "testid") and _clean(
-        op.locator.value
-    ):
-        return _clean(op.locator.value)
-    if target is not None:
-        return target.role or target.tag
-    return "element"
+    names = () if target is None else (target.text, target.aria_label, target.label, target.title, target.value,
+                                        target.testid)
+    return _first_name(op, names, lambda t: t.role or t.tag, "element")
+
+
+def _first_name(op: Operation, names: Sequence[str | None], kind: Callable[[Node], str], fallback: str) -> str:
+    """The first of the target's names that says something, else the locator's text, else its kind."""
+    for text in (*names, op.locator.value if op.locator and op.locator.strategy in _NAMED_BY else None):
+        if _clean(text):
+            return _clean(text)
+    return kind(op.target) if op.target is not None else fallback
+
+
+_NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
 
 
 def _noun(op: Operation) -> str:
