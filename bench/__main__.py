@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.memory import TreeSampler, python_peak_rss_kb  # noqa: E402
 from shared.artifacts import LocalArtifactStore  # noqa: E402
+from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import load_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from tests.apps.petclinic import serve_in_thread  # noqa: E402
@@ -202,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.chdir(REPO)  # the reset command runs `python -m tests...` from the repository root
     settings = Settings()
+    configure_logging(settings)  # warnings only: the figures are the output
     scenario_file = load_scenarios(args.scenarios)
     node_modules = ensure_runtime(settings)
     base_url, stop = serve_in_thread()

@@ -75,6 +75,8 @@ class PageSnapshot(BaseModel):
     title: str
     nodes: list[Node]
     root: int = 0
+    # Element count, visible text length and text hash when the snapshot was taken (to see what changed).
+    state: tuple[int, int, int] | None = None
 
     def node(self, node_id: int) -> Node:
         return self.nodes[node_id]

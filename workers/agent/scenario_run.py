@@ -32,6 +32,7 @@ from workers.agent.execution.executor import (
     page_state,
     perform,
     shown_value,
+    snapshot_state,
     text_is_shown,
 )
 from workers.agent.grounding.hte import ground
@@ -303,7 +304,9 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     operation.redundant = not intent.param and is_redundant(intent.kind, target, intent.value, run.page.url,
                                                             run.base_url)
     started = time.perf_counter()
-    before = page_state(run.page)
+    # A grounded operation's snapshot was taken just now and holds the page's state: no need to read it
+    # again. Without a target (goto, a bare key press) the snapshot may be older, so the page is read.
+    before = (snapshot_state(page) if node_id is not None else None) or page_state(run.page)
     before_ms = ms_since(started)
     started = time.perf_counter()
     try:

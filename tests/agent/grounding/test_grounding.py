@@ -286,3 +286,12 @@ def test_literal_match_beats_a_stemmed_one_and_text_transform_is_ignored(page):
     assert snap.nodes[top(snap, kind=ActionKind.click, target="Find owners")].tag == "a"
     loc = best_locator(page, snap, link.id)
     assert (loc.strategy, loc.role, loc.value) == ("role", "link", "Find owners")
+
+
+def test_snapshot_carries_the_page_state_it_saw(page):
+    from workers.agent.execution.executor import page_state, snapshot_state
+
+    snap = load(page, "<title>Owners</title><h1>Owners</h1><p>Two rows</p>")
+    assert snapshot_state(snap) == page_state(page)
+    page.evaluate("document.querySelector('p').textContent = 'Three rows'")
+    assert snapshot_state(snapshot(page)) == page_state(page) != snapshot_state(snap)

@@ -10,7 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PlaywrightLocator
 from playwright.sync_api import Page
 
-from shared.records import ActionKind, Node, Observation
+from shared.records import ActionKind, Node, Observation, PageSnapshot
 from shared.settings import Settings
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.execution.browser import PageEvents, first_line
@@ -44,6 +44,13 @@ def page_state(page: Page) -> PageState:
     except PlaywrightError:  # the page is navigating; it will be read again after it settles
         elements, text_length, text_hash, title = 0, 0, 0, ""
     return PageState(page.url, title, elements, text_length, text_hash)
+
+
+def snapshot_state(snapshot: PageSnapshot) -> PageState | None:
+    """The page's state as the snapshot saw it; None when the snapshot carries none."""
+    if snapshot.state is None:
+        return None
+    return PageState(snapshot.url, snapshot.title, *snapshot.state)
 
 
 def settle(page: Page, settings: Settings) -> None:

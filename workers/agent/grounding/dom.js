@@ -405,5 +405,13 @@
     out.push(o);
   }
   window.__stepforge_nodes = els;
-  return { frame_index: frameIndex, nodes: out };
+  // The page's fingerprint rides along, so observing an operation needs no extra round trip before it.
+  let state = null;
+  if (window === window.top) {
+    const text = document.body ? document.body.innerText : '';
+    let hash = 5381;
+    for (let i = 0; i < text.length; i++) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
+    state = [document.querySelectorAll('*').length, text.length, hash];
+  }
+  return { frame_index: frameIndex, nodes: out, title: document.title, state };
 }

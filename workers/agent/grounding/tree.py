@@ -124,7 +124,8 @@ def snapshot(page: Page) -> PageSnapshot:
     frames: list[Frame] = [main]
     walked: list[int] = [len(res["nodes"]) if res and res.get("nodes") else 0]
     if not res or not res.get("nodes"):
-        return PageSnapshot(url=page.url, title=_title(page), nodes=[], root=0)
+        return PageSnapshot(url=page.url, title=_title(page), nodes=[], root=0,
+                            state=tuple(res["state"]) if res and res.get("state") else None)
     main_raws = _raws(res, 0, (), 0.0, 0.0)
     queue: list[tuple[Frame, list[_Raw]]] = [(main, main_raws)]
     while queue:
@@ -220,7 +221,8 @@ def snapshot(page: Page) -> PageSnapshot:
             frame.evaluate(_COMPACT_JS, json.dumps(keep))
         except Exception:
             pass
-    return PageSnapshot(url=page.url, title=_title(page), nodes=nodes, root=0)
+    return PageSnapshot(url=page.url, title=res.get("title") or "", nodes=nodes, root=0,
+                        state=tuple(res["state"]) if res.get("state") else None)
 
 
 def _title(page: Page) -> str:
