@@ -18,7 +18,12 @@ done
 
 if [ ! -x .venv/bin/python ]; then
   echo "== creating .venv"
-  python3 -m venv .venv
+  python3 -m venv .venv 2>/dev/null || {
+    rm -rf .venv  # Debian's python3 lacks venv until python3-venv is installed
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv .venv
+  }
 fi
 echo "== installing the Python package"
 .venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
