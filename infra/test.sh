@@ -3,4 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash infra/setup.sh
+
+# The registry tests need PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth for local tests).
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    echo "== installing postgresql"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq postgresql >/dev/null
+  fi
+  echo "== starting postgresql"
+  as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start || true
+  for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CHROMIUM_ARGS = (
@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     node_runtime_dir: Path = Path.home() / ".cache" / "stepforge" / "node"
     # Loopback and private targets are what a laptop tests; the service turns this off.
     allow_private_targets: bool = True
+    # The step registry: a service URL (workers, shared across machines), else an embedded SQLite file.
+    registry_url: str | None = None
+    registry_token: SecretStr | None = None
+    registry_timeout_s: float = Field(default=5.0, gt=0)
+    database_url: str = f"sqlite:///{Path.home() / '.local' / 'share' / 'stepforge' / 'stepforge.db'}"
     log_json: bool = False
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -25,3 +27,16 @@ def page(browser: Browser) -> Page:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def registry_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Runs under test keep their steps in a registry of the session's own, never the user's."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('registry') / 'stepforge.db'}"
+    previous = os.environ.get("STEPFORGE_DATABASE_URL")
+    os.environ["STEPFORGE_DATABASE_URL"] = url
+    yield url
+    if previous is None:
+        os.environ.pop("STEPFORGE_DATABASE_URL", None)
+    else:
+        os.environ["STEPFORGE_DATABASE_URL"] = previous

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import traceback
@@ -20,8 +21,10 @@ from shared.artifacts import LocalArtifactStore
 from shared.logging import configure_logging
 from shared.scenarios import ScenarioFileError, load_scenarios
 from shared.settings import Settings
+from shared.step_registry import RegistryError
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.execution.browser import BrowserUnavailableError
+from workers.agent.registry import open_registry
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 
@@ -43,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
+    generate.add_argument("--project", help="project the steps are registered for (default: the scenarios file's name)")
     return parser
 
 
@@ -71,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return generate(args, console)
-    except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError) as exc:
+    except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError) as exc:
         error(str(exc))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -113,6 +117,10 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"--report {report_path} is a folder; give a file name")
     store = LocalArtifactStore(settings.artifacts_dir)
     ensure_runtime(settings)  # fail now, not after generating, when npm cannot install cucumber-js
+    project = args.project or re.sub(r"[^A-Za-z0-9_.-]+", "-", args.scenarios.stem).strip("-.") or "default"
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
+        raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
+    registry = open_registry(settings)
 
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -132,6 +140,8 @@ def generate(args: argparse.Namespace, console: Console) -> int:
             store=store,
             reset_command=reset_command,
             events=events,
+            registry=registry,
+            project=project,
         )
         bar.update(task, description="done")
 
@@ -160,6 +170,11 @@ def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifact
         f"{totals['passed']}/{totals['scenarios']} passed; operations {totals['operations']}, "
         f"steps {totals['steps']}, operations in step definitions {totals['ops_in_code']}"
     )
+    if result.suite is not None:
+        console.print(f"step definitions {totals['step_definitions']}: {totals['reused_from_registry']} reused from "
+                      f"the step registry, {totals['registered']} newly registered for project {result.project}")
+    if result.registry_problem:
+        console.print(f"[yellow]step registry:[/] {escape(result.registry_problem)}", highlight=False)
     console.print(f"suite: {out_dir}   artifacts: {artifacts}   report: {report}", highlight=False)
 
 

@@ -37,11 +37,13 @@ class Generation:
     report: Path
 
 
-def generate(scenarios: Path, base_url: str, work: Path, reset_command: str | None = None) -> Generation:
+def generate(scenarios: Path, base_url: str, work: Path, reset_command: str | None = None,
+             extra: list[str] | None = None) -> Generation:
     suite, artifacts = work / "suite", work / "artifacts"
     args = ["generate", str(scenarios), "--base-url", base_url, "--out", str(suite), "--artifacts", str(artifacts)]
     if reset_command:
         args += ["--reset-command", reset_command]
+    args += extra or []
     # A process of its own, as a user runs it (and away from any Playwright the test process holds).
     done = subprocess.run([sys.executable, "-m", "workers.cli", *args], cwd=ROOT, timeout=1500)
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")

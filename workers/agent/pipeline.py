@@ -21,10 +21,11 @@ from shared.logging import log
 from shared.records import Operation, ReplayResult, RunRecord, Verdict
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
+from shared.step_registry import RegistryError, StepRegistry, origin_of
 from workers.agent.brains.builtin import BuiltinBrain
 from workers.agent.execution.browser import BrowserSession, BrowserUnavailableError
 from workers.agent.scenario_run import attempt_prefix, run_scenario
-from workers.agent.scripting.build import Suite, build_suite
+from workers.agent.scripting.build import Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
 from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.replay import replay_scenarios
@@ -56,6 +57,9 @@ class SuiteResult:
     base_url: str
     outcomes: list[Outcome]
     suite: Suite | None
+    project: str = "default"
+    registered: int = 0  # new steps added to the registry
+    registry_problem: str | None = None
 
     @property
     def all_passed(self) -> bool:
@@ -70,11 +74,16 @@ class SuiteResult:
             "operations": sum(o.operations for o in passed),
             "steps": sum(o.steps for o in passed),
             "ops_in_code": self.suite.operations_in_code if self.suite else 0,
+            "step_definitions": len(self.suite.definitions) if self.suite else 0,
+            "reused_from_registry": len(self.suite.reused) if self.suite else 0,
+            "registered": self.registered,
         }
 
     def report(self) -> dict:
         return {
             "base_url": self.base_url,
+            "project": self.project,
+            "registry_problem": self.registry_problem,
             "summary": self.totals(),
             "scenarios": {
                 o.scenario.id: {
@@ -108,9 +117,16 @@ def generate_suite(
     store: ArtifactStore,
     reset_command: str | None = None,
     events: PipelineEvents | None = None,
+    registry: StepRegistry | None = None,
+    project: str = "default",
 ) -> SuiteResult:
-    """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed."""
-    job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents())
+    """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
+
+    With a registry, steps already known for the application's origin are reused, and the verified
+    suite's new steps are registered for the project.
+    """
+    job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
+                   registry, project)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
@@ -126,6 +142,7 @@ def generate_suite(
         shutil.rmtree(features)  # a scenario dropped since the last write must not linger
     suite.write(out_dir)
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
+    job.register(suite)
     return job.result(suite)
 
 
@@ -141,12 +158,33 @@ class SuiteJob:
     store: ArtifactStore
     reset_command: str | None
     events: PipelineEvents
+    registry: StepRegistry | None = None
+    project: str = "default"
     records: dict[str, RunRecord] = field(default_factory=dict)
     replays: dict[str, ReplayResult] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     avoid: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     # Scenario id -> digest of the suite text its passing replay ran against.
     verified: dict[str, str] = field(default_factory=dict)
+    registered: int = 0  # new steps this run added to the registry
+    registry_problem: str | None = None  # why the registry could not be used, if it could not
+
+    @property
+    def origin(self) -> str:
+        return origin_of(self.base_url)
+
+    def register(self, suite: Suite) -> None:
+        """The verified suite's new steps join the registry; a step another worker registered meanwhile
+        is simply found there (registration is idempotent)."""
+        fresh = suite.new_definitions
+        if self.registry is not None and fresh and self.verified:
+            self.events.on_phase(f"registering {len(fresh)} new step(s)")
+            try:
+                self.registry.register(self.project, self.origin, new_steps(fresh))
+                self.registered = len(fresh)
+            except RegistryError as exc:  # the suite is verified and written; only sharing its steps failed
+                self.registry_problem = f"the new steps were not registered: {exc}"
+                log.warning("registry.register_failed", error=str(exc))
 
     def generate_and_verify(self, session: BrowserSession, staging: Path) -> None:
         pending = list(self.scenarios)
@@ -229,7 +267,14 @@ class SuiteJob:
                 self.record_replay(scenario, results[scenario.id], suite)
 
     def write(self, folder: Path, include: Callable[[Scenario], bool]) -> Suite:
-        suite = build_suite([(s, self.records[s.id]) for s in self.scenarios if include(s)])
+        runs = [(s, self.records[s.id]) for s in self.scenarios if include(s)]
+        try:
+            suite = build_suite(runs, self.registry, self.origin if self.registry is not None else None)
+        except RegistryError as exc:  # generation goes on without reuse rather than losing the run
+            self.registry_problem = f"known steps could not be looked up, none were reused: {exc}"
+            log.warning("registry.lookup_failed", error=str(exc))
+            self.registry = None
+            suite = build_suite(runs)
         features = folder / "features"
         if features.exists():
             shutil.rmtree(features)
@@ -252,7 +297,8 @@ class SuiteJob:
                     steps=counts.steps if counts else 0, seconds=self.seconds.get(scenario.id, 0.0),
                 )
             )
-        return SuiteResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None)
+        return SuiteResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None,
+                           project=self.project, registered=self.registered, registry_problem=self.registry_problem)
 
 
 _RED = ReplayResult(passed=False, error="not replayed")

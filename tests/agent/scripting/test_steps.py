@@ -6,6 +6,7 @@ from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.steps import (
     build_scripts,
     definition_for_step,
+    form_name,
     group_operations,
     is_assertion_step,
     signature_of,
@@ -191,3 +192,94 @@ def test_a_literal_check_keeps_its_own_value_in_every_examples_row() -> None:
         {"lastName": "Franklin", "expectedText": "Franklin"},
         {"lastName": "Coleman", "expectedText": "Franklin"},
     ]
+
+
+# --- a form's step names the form -------------------------------------------------------------------------------
+
+
+def test_a_form_step_names_the_form_by_its_heading_and_the_fields_by_their_labels() -> None:
+    ops = [
+        op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name", context="Pets / New Pet")),
+        op(1, 1, ActionKind.select, "cat", node(2, form=9, label="Type", context="Pets / New Pet")),
+        op(2, 2, ActionKind.check, None, node(3, form=9, label="Vaccinated", context="Pets / New Pet")),
+        op(3, 3, ActionKind.click, None, node(4, form=9, text="Add Pet", role="button", context="Pets")),
+    ]
+    scripts, defs = build_scripts([(scenario(), ops)])
+    assert scripts[0].steps[1].text == (
+        'Fill in the New Pet form with "<name>" as Name, "<type>" as Type and Vaccinated checked '
+        'and submit it with "Add Pet"'
+    )
+    assert defs[1].pattern == (
+        'Fill in the New Pet form with {string} as Name, {string} as Type and Vaccinated checked '
+        'and submit it with "Add Pet"'
+    )
+    assert defs[1].args == ["name", "type"]
+    # The comments still say what each operation does, one by one.
+    assert [o.comment for o in defs[1].ops] == [
+        'Type name into the "Name" field in the "Pets / New Pet" section',
+        'Choose the option type in the "Type" dropdown in the "Pets / New Pet" section',
+        'Tick the "Vaccinated" checkbox in the "Pets / New Pet" section',
+        'Click the "Add Pet" button in the "Pets" section',
+    ]
+
+
+def test_the_form_name_is_the_innermost_context_its_fields_share() -> None:
+    ops = [
+        op(0, 0, ActionKind.fill, "Betty", node(1, form=9, label="First name", context="Owner / Name")),
+        op(1, 0, ActionKind.fill, "Madison", node(2, form=9, label="City", context="Owner / Address")),
+        op(2, 0, ActionKind.uncheck, None, node(3, form=9, label="Newsletter", context="Owner / Address")),
+    ]
+    assert form_name(ops) == "Owner"
+    assert form_name(ops[1:]) == "Address"
+    heading = [op(0, 0, ActionKind.fill, "x", node(1, form=9, label="A", context="Add Pet Form"))]
+    assert form_name(heading) == "Add Pet"
+    assert form_name([op(0, 0, ActionKind.fill, "x", node(1, form=9, label="A"))]) == ""
+    scripts, _ = build_scripts([(scenario(), ops)])
+    # Not submitted: the step only fills the form.
+    assert scripts[0].steps[1].text == (
+        'Fill in the Owner form with "<firstName>" as First name, "<city>" as City and Newsletter unchecked'
+    )
+
+
+def test_a_form_submitted_with_a_key_and_forms_without_a_name() -> None:
+    search = node(1, form=9, label="Last name", id_attr="lastName", context="Find Owners")
+    pressed = [op(0, 0, ActionKind.fill, "Davis", search),
+               op(1, 0, ActionKind.press, "Enter", search)]
+    scripts, _ = build_scripts([(scenario(), pressed)])
+    assert scripts[0].steps[1].text == (
+        'Fill in the Find Owners form with "<lastName>" as Last name and submit it by pressing "Enter" '
+        'in the Last name field'
+    )
+    # No heading or legend: the operations are listed, as before. A submit alone stays a click.
+    unnamed = [op(0, 0, ActionKind.fill, "Davis", node(1, form=9, label="Last name")),
+               op(1, 0, ActionKind.click, None, node(2, form=9, text="Find Owner", context="Find Owners"))]
+    submit_only = [op(0, 0, ActionKind.click, None, node(2, form=9, text="Find Owner", context="Find Owners"))]
+    scripts, _ = build_scripts([(scenario("a"), unnamed), (scenario("b"), submit_only)])
+    assert scripts[0].steps[1].text == 'Enter "<lastName>" in the Last name field and click "Find Owner"'
+    assert scripts[1].steps[1].text == 'Click "Find Owner"'
+
+
+def test_two_forms_with_the_same_wording_get_distinct_patterns() -> None:
+    def form(prefix: str) -> list[Operation]:
+        return [op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name", id_attr=f"{prefix}-name",
+                                                       context="New Pet")),
+                op(1, 0, ActionKind.click, None, node(2, form=9, text="Add", id_attr=f"{prefix}-add",
+                                                      context="New Pet"))]
+
+    scripts, defs = build_scripts([(scenario("a"), form("a")), (scenario("b"), form("b"))])
+    assert [s.steps[1].text for s in scripts] == [
+        'Fill in the New Pet form with "<name>" as Name and submit it with "Add"',
+        'Fill in the New Pet form with "<name>" as Name and submit it with "Add" in the "New Pet" section',
+    ]
+    assert len({d.pattern for d in defs}) == len(defs) == 3
+
+
+def test_a_lone_field_keeps_its_plain_wording_even_inside_a_named_form() -> None:
+    # The same field may sit in forms of other pages that reuse this step; naming one form would mislead.
+    ops = [
+        op(0, 0, ActionKind.fill, "Davis", node(1, form=9, label="Last name", context="Find Owners")),
+        op(1, 1, ActionKind.click, None, node(2, text="Help", role="link")),
+    ]
+    scripts, _ = build_scripts([(scenario(), ops)])
+    assert [s.text for s in scripts[0].steps] == ['Open the page "/"', 'Enter "<lastName>" in the Last name field',
+                                                  'Click "Help"']

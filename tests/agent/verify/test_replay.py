@@ -238,7 +238,9 @@ def test_an_interrupt_kills_the_replay_process_group(tmp_path: Path, site: str, 
 # --- the generation's settings reach world.js ---------------------------------------------------------------
 
 
-def test_settings_become_the_world_variables() -> None:
+def test_settings_become_the_world_variables(monkeypatch) -> None:
+    for name in [k for k in os.environ if k.startswith("STEPFORGE_")]:
+        monkeypatch.delenv(name)  # only what the replay sets is compared
     settings = Settings(assertion_timeout_ms=1234, viewport_width=1000, viewport_height=700, action_timeout_ms=2222,
                         navigation_timeout_ms=3333, headless=False)
     env = replay_environment("http://app", settings, reset_command="true")

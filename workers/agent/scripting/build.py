@@ -1,4 +1,9 @@
-"""From run records to a whole suite: scripts, step definitions, rendered files and the seed's table 1 counts."""
+"""From run records to a whole suite: scripts, step definitions, rendered files and the seed's table 1 counts.
+
+With a step registry, the suite reuses the steps the registry knows for the application's origin; the
+pipeline registers the suite's new definitions (`new_steps(suite.new_definitions)`) once its scenarios
+are verified.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,10 @@ from pathlib import Path
 
 from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
+from shared.step_registry import NewStep, StepRegistry
 from workers.agent.scripting.gherkin import render_feature
-from workers.agent.scripting.javascript import render_steps
-from workers.agent.scripting.steps import build_scripts, definition_for_step
+from workers.agent.scripting.javascript import render_definition, render_steps
+from workers.agent.scripting.steps import definition_for_step, generate_scripts
 from workers.agent.scripting.suite import write_suite
 
 FEATURE_NAME = "scenarios"
@@ -32,10 +38,16 @@ class Suite:
     feature_text: str
     steps_text: str
     counts: dict[str, ScenarioCounts] = field(default_factory=dict)
+    reused: frozenset[str] = frozenset()  # signatures of the definitions that came from the registry
+
+    @property
+    def new_definitions(self) -> list[StepDefinition]:
+        """The definitions this suite made (not taken from the registry): the ones to register."""
+        return [d for d in self.definitions if d.signature not in self.reused]
 
     @property
     def operations_in_code(self) -> int:
-        """User operations written in the step definitions, after reuse."""
+        """User operations written in the step definitions (steps.js, reused registry steps included), after reuse."""
         return sum(_user_ops(d) for d in self.definitions if d.keyword != "Given")
 
     def step_definition(self, gherkin_step: str) -> StepDefinition | None:
@@ -55,18 +67,31 @@ def _user_ops(definition: StepDefinition) -> int:
     return sum(1 for op in definition.ops if not op.kind.is_assertion)
 
 
-def build_suite(runs: Sequence[tuple[Scenario, RunRecord]]) -> Suite:
-    scripts, definitions = build_scripts([(scenario, record.operations) for scenario, record in runs])
+def new_steps(definitions: Sequence[StepDefinition]) -> list[NewStep]:
+    """The definitions as the registry takes them, each with its JavaScript as steps.js holds it."""
+    return [NewStep(definition=d, code=render_definition(d)) for d in definitions]
+
+
+def build_suite(
+    runs: Sequence[tuple[Scenario, RunRecord]],
+    registry: StepRegistry | None = None,
+    origin: str | None = None,
+) -> Suite:
+    made = generate_scripts([(scenario, record.operations) for scenario, record in runs], registry=registry,
+                            origin=origin)
+    scripts, definitions = made.scripts, made.definitions
     by_signature = {d.signature: d for d in definitions}
     counts = {}
     for script in scripts:
         used = [by_signature[s.signature] for s in script.steps[1:]]  # the opening Given is not a user step
         user_steps = [d for d in used if _user_ops(d)]
-        counts[script.scenario_id] = ScenarioCounts(operations=sum(_user_ops(d) for d in user_steps), steps=len(user_steps))
+        counts[script.scenario_id] = ScenarioCounts(operations=sum(_user_ops(d) for d in user_steps),
+                                                    steps=len(user_steps))
     return Suite(
         scripts=scripts,
         definitions=definitions,
         feature_text=render_feature(FEATURE_TITLE, scripts),
         steps_text=render_steps(definitions),
         counts=counts,
+        reused=made.reused,
     )

@@ -9,6 +9,19 @@ values given as parameters are ignored, but literal values that live in the code
 key) count, since a definition carrying another path would do something else. A step whose signature
 (or, under another keyword, whose operations) match an existing definition reuses that definition's
 wording with this scenario's parameters. No two definitions get patterns that match the same text.
+
+Known sequences first: the same operations must not end up split [a], [b, c] in one scenario and [a, b], [c]
+in another. Before grouping, every contiguous run of a scenario's acting operations (at most
+MAX_STEP_OPERATIONS, never across an assertion) is signed as a When step made of it would be; the step
+registry is asked for all of them at once, for the application's origin. Then, left to right, each position
+takes the longest run already known (to the registry or defined earlier in this run); operations no known run
+starts at are grouped by the rules above, each group being defined as soon as it closes so that later
+positions can match it. The registry's steps are reused with their wording.
+
+Wording: a step that fills fields of one form (and submits it) names the form by its heading or legend,
+`Fill in the Find Owners form with "<lastName>" as Last name and submit it with "Find Owner"`; without such a
+context it lists the operations, `Enter "<lastName>" in the Last name field and click "Find Owner"`.
+Steps are worded from labels and texts a person reads, never from locators.
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from urllib.parse import urlsplit
 
 from shared.records import ActionKind, Locator, Node, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
 from shared.scenarios import Scenario
+from shared.step_registry import StepRegistry
 from workers.agent.scripting.parameters import Parameters, context_name, kept_operations, parameterise
 
 Keyword = Literal["Given", "When", "Then"]
@@ -40,6 +54,9 @@ _JS_RESERVED = {
     "arguments", "eval", "undefined"
 }
 _MAX_NAME = 60
+MAX_STEP_OPERATIONS = 8  # the longest known operation run a step may take over
+LOOKUP_BATCH = 1000  # signatures per registry lookup (the registry's limit); one lookup unless a scenario is huge
+_FIELD_KINDS = (ActionKind.fill, ActionKind.select, ActionKind.check, ActionKind.uncheck)
 
 
 # --- text helpers ---------------------------------------------------------------
@@ -209,6 +226,79 @@ def _join(phrases: list[list[Segment]]) -> list[Segment]:
     return merged
 
 
+def _context_parts(context: str | None) -> list[str]:
+    """A node's context, outermost first ("Owners / New Owner" -> ["Owners", "New Owner"])."""
+    return [p.strip() for p in re.split(r"[›»>|/]", context or "") if p.strip()]
+
+
+def form_name(ops: Sequence[Operation]) -> str:
+    """How a person names the form the fields of these operations belong to: the innermost heading, legend or
+    caption the fields share ("" when they share none). A trailing "form" is dropped ("Add Pet Form" -> "Add Pet")."""
+    fields = [op for op in ops if op.kind in _FIELD_KINDS]
+    if not fields or any(op.target is None for op in fields):
+        return ""
+    common: list[str] | None = None
+    for op in fields:
+        parts = _context_parts(op.target.context if op.target else None)
+        if common is None:
+            common = parts
+        else:
+            length = 0
+            while length < min(len(common), len(parts)) and common[length] == parts[length]:
+                length += 1
+            common = common[:length]
+    name = _clean(common[-1]) if common else ""
+    name = re.sub(r"(?i)(?:^|\s+)form$", "", name).strip()
+    return name
+
+
+def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Segment] | None:
+    """`Fill in the <form> form with "<a>" as A and "<b>" as B and submit it with "<button>"`, for operations that
+    fill fields of one named form and may end with its submit; None for any other group."""
+    if not ops or any(op.target is None or op.target.form is None for op in ops):
+        return None
+    if len({op.target.form for op in ops if op.target is not None}) != 1:
+        return None
+    last = ops[-1]
+    submit = last if last.kind in (ActionKind.click, ActionKind.press) else None
+    fields = list(ops[:-1]) if submit is not None else list(ops)
+    if not fields or any(op.kind not in _FIELD_KINDS for op in fields):
+        return None
+    if submit is None and len(fields) == 1:
+        # One field alone says nothing about its form, and the same field (one locator) may sit in forms
+        # of other pages that reuse this step: its plain wording stays true everywhere.
+        return None
+    name = form_name(fields)
+    if not name:
+        return None
+    items: list[list[Segment]] = []
+    for position, (op, has_arg) in enumerate(zip(fields, has_args[: len(fields)], strict=True)):
+        if op.kind in (ActionKind.fill, ActionKind.select):
+            slot: list[Segment] = [position] if has_arg else [json.dumps(op.value or "", ensure_ascii=False)]
+            items.append([*slot, f" as {field_label(op)}"])
+        else:
+            items.append([f"{field_label(op)} {'checked' if op.kind is ActionKind.check else 'unchecked'}"])
+    out: list[Segment] = [f"Fill in the {name} form with "]
+    for number, item in enumerate(items):
+        if number:
+            out.append(" and " if number == len(items) - 1 else ", ")
+        out.extend(item)
+    if submit is not None and submit.kind is ActionKind.click:
+        out.append(f' and submit it with "{element_name(submit)}"')
+    elif submit is not None:
+        where = f" in the {field_label(submit)} field" if submit.locator is not None else ""
+        out.append(f' and submit it by pressing "{submit.value or "Enter"}"{where}')
+    return _join([out])
+
+
+def step_segments(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Segment]:
+    """A step's wording before disambiguation: the form sentence when it fits, else one phrase per operation."""
+    form = _form_phrase(ops, has_args)
+    if form is not None:
+        return form
+    return _join([_phrase(op, i, a) for i, (op, a) in enumerate(zip(ops, has_args, strict=True))])
+
+
 def _pattern(segments: list[Segment]) -> str:
     return "".join("{string}" if isinstance(s, int) else escape_expression(s) for s in segments)
 
@@ -237,6 +327,19 @@ def _navigated(op: Operation) -> bool:
     return obs is not None and obs.url_before != obs.url_after
 
 
+def _group_key(op: Operation) -> tuple:
+    """Neighbours with the same key share a step: the same form, else the same scenario step."""
+    form = op.target.form if op.target is not None else None
+    return ("form", form) if form is not None else ("step", op.step_index)
+
+
+def _ends_group(op: Operation) -> bool:
+    """A form's submit, a navigation and a goto end their step."""
+    form = op.target.form if op.target is not None else None
+    submits = form is not None and op.kind in (ActionKind.click, ActionKind.press)
+    return submits or _navigated(op) or op.kind is ActionKind.goto
+
+
 def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
     """Consecutive kept operations grouped into steps (see the module docstring)."""
     groups: list[list[Operation]] = []
@@ -254,14 +357,12 @@ def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
             close()
             groups.append([op])
             continue
-        form = op.target.form if op.target is not None else None
-        key = ("form", form) if form is not None else ("step", op.step_index)
+        key = _group_key(op)
         if key != current_key:
             close()
             current_key = key
         current.append(op)
-        submits = form is not None and op.kind in (ActionKind.click, ActionKind.press)
-        if submits or _navigated(op) or op.kind is ActionKind.goto:
+        if _ends_group(op):
             close()
     close()
     return groups
@@ -302,17 +403,55 @@ class _Step:
     params: list[str | None]  # per operation: the scenario parameter carrying its value
 
 
+def _definition_identities(definition: StepDefinition) -> list[list]:
+    return [_identity(op.kind, op.locator, op.value, op.arg is not None) for op in definition.ops]
+
+
 class StepBook:
-    """The step definitions of one run, in order of definition, looked up by signature."""
+    """The step definitions of one run, in order of definition, looked up by signature.
+
+    `existing` definitions are known from the start; `offer` adds steps known to the registry, which a step
+    takes over (wording and all) when it has their signature and nothing in this run already does.
+    """
 
     def __init__(self, existing: Sequence[StepDefinition] = ()) -> None:
         self.defs: dict[str, StepDefinition] = {}
         self._by_ops: dict[str, str] = {}  # keyword-free signature -> signature
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.used: list[str] = []
+        self.offered: dict[str, StepDefinition] = {}  # signature -> registry definition, not yet taken over
+        self.reused: set[str] = set()  # signatures of definitions that came from outside this run
         for definition in existing:
-            identities = [_identity(op.kind, op.locator, op.value, op.arg is not None) for op in definition.ops]
-            self._add(definition, signature_of("", identities))
+            self._add(definition, signature_of("", _definition_identities(definition)))
+            self.reused.add(definition.signature)
+
+    def offer(self, definitions: dict[str, StepDefinition]) -> None:
+        """Registry steps (by signature) that this run's steps may reuse."""
+        for signature, definition in definitions.items():
+            self.offered.setdefault(signature, definition)
+
+    def knows(self, signature: str, ops_key: str) -> bool:
+        """True when a step with this signature (or these operations) is defined here or offered."""
+        return signature in self.defs or ops_key in self._by_ops or signature in self.offered
+
+    def _adopt(self, step: _Step, signature: str, ops_key: str, identities: list[list]) -> bool:
+        """Take over the offered definition for this step, when it fits and its wording clashes with none here."""
+        definition = self.offered.get(signature)
+        if definition is None:
+            return False
+        fits = (
+            definition.signature == signature
+            and definition.keyword == step.keyword
+            and _definition_identities(definition) == identities
+            and sorted(definition.args) == sorted(op.arg for op in definition.ops if op.arg)
+            and len(set(definition.args)) == len(definition.args)
+            and definition.pattern.count("{string}") == len(definition.args)
+        )
+        if not fits or self._collides(definition.pattern):
+            return False
+        self._add(definition, ops_key)
+        self.reused.add(signature)
+        return True
 
     def _add(self, definition: StepDefinition, ops_key: str) -> None:
         self.defs[definition.signature] = definition
@@ -356,7 +495,7 @@ class StepBook:
         if signature not in self.defs:
             # The same operations under another keyword: cucumber matches text only, so reuse that one.
             signature = self._by_ops.get(ops_key, signature)
-        if signature not in self.defs:
+        if signature not in self.defs and not self._adopt(step, signature, ops_key, identities):
             self._define(step, signature, ops_key)
         definition = self._use(signature)
         quoted = {}
@@ -367,8 +506,7 @@ class StepBook:
         return StepUse(keyword=step.keyword, text=text, signature=signature)
 
     def _define(self, step: _Step, signature: str, ops_key: str) -> None:
-        phrases = [_phrase(op, i, p is not None) for i, (op, p) in enumerate(zip(step.ops, step.params, strict=True))]
-        segments = self._unambiguous(_join(phrases), step.ops)
+        segments = self._unambiguous(step_segments(step.ops, [p is not None for p in step.params]), step.ops)
         arg_names: dict[int, str] = {}
         taken: set[str] = set()
         for index, param in enumerate(step.params):
@@ -409,8 +547,8 @@ def _check_targets(scenario: Scenario, operations: Sequence[Operation]) -> None:
             raise ValueError(f"scenario {scenario.id}: kept operation {op.index} ({op.kind.value}) has no locator")
 
 
-def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[_Step], Parameters]:
-    """A scenario's steps (before reuse) and parameters, from all its operations (failed ones included)."""
+def _prepare(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[Operation], Parameters, _Step]:
+    """A scenario's kept operations after its opening, their parameters, and its opening Given step."""
     kept = kept_operations(operations)
     _check_targets(scenario, kept)
     start = _path(scenario.start)
@@ -418,9 +556,16 @@ def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple
     if kept and kept[0].kind is ActionKind.goto and _path(kept[0].value) == start:
         kept = kept[1:]
     parameters = parameterise(kept, scenario.data)
-    position = {id(op): index for index, op in enumerate(kept)}
     opening = Operation(index=-1, step_index=0, kind=ActionKind.goto, description=f"Open {start}", value=start)
-    steps = [_Step("Given", [opening], [None])]
+    return kept, parameters, _Step("Given", [opening], [None])
+
+
+def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[_Step], Parameters]:
+    """A scenario's steps by the grouping rules alone (no known sequences) and its parameters, from all its
+    operations (failed ones included)."""
+    kept, parameters, opening = _prepare(scenario, operations)
+    position = {id(op): index for index, op in enumerate(kept)}
+    steps = [opening]
     for group in group_operations(kept):
         keyword: Keyword = "Then" if group[0].kind.is_assertion else "When"
         params = [parameters.by_op.get(position[id(op)]) for op in group]
@@ -428,20 +573,140 @@ def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple
     return steps, parameters
 
 
+def _step_signatures(step: _Step) -> tuple[str, str]:
+    """(signature, keyword-free signature) of a step, as StepBook.place signs it."""
+    identities = [_identity(op.kind, op.locator, op.value, p is not None) for op, p in zip(step.ops, step.params,
+                                                                                          strict=True)]
+    return signature_of(step.keyword, identities), signature_of("", identities)
+
+
+def _candidate_runs(kept: Sequence[Operation]) -> dict[int, list[int]]:
+    """For each acting operation's position, the ends (exclusive, longest first) of the runs starting there that
+    could be one When step: acting operations only, at most MAX_STEP_OPERATIONS, never across an assertion."""
+    runs: dict[int, list[int]] = {}
+    for i, op in enumerate(kept):
+        if op.kind.is_assertion:
+            continue
+        end = i
+        while end < len(kept) and end - i < MAX_STEP_OPERATIONS and not kept[end].kind.is_assertion:
+            end += 1
+        runs[i] = list(range(end, i, -1))
+    return runs
+
+
+def _look_up(registry: StepRegistry, origin: str, signatures: Sequence[str]) -> dict[str, StepDefinition]:
+    """The registry's definitions for these signatures: one lookup (more only past the registry's batch limit)."""
+    wanted = sorted(set(signatures))
+    found: dict[str, StepDefinition] = {}
+    for first in range(0, len(wanted), LOOKUP_BATCH):
+        batch = wanted[first : first + LOOKUP_BATCH]
+        for signature, step in registry.lookup(origin, batch).items():
+            if signature in batch:
+                found[signature] = step.definition
+    return found
+
+
+def _script_scenario(
+    book: StepBook,
+    scenario: Scenario,
+    operations: Sequence[Operation],
+    registry: StepRegistry | None,
+    origin: str | None,
+) -> ScenarioScript:
+    """One scenario's script: known operation runs first (longest at each position), the rest by the rules."""
+    kept, parameters, opening = _prepare(scenario, operations)
+
+    def step(keyword: Keyword, start: int, end: int) -> _Step:
+        return _Step(keyword, kept[start:end], [parameters.by_op.get(p) for p in range(start, end)])
+
+    candidates = _candidate_runs(kept)
+    signed = {(i, j): _step_signatures(step("When", i, j)) for i, ends in candidates.items() for j in ends}
+    if registry is not None and origin:
+        wanted = [_step_signatures(opening)[0], *(signature for signature, _ in signed.values())]
+        wanted += [_step_signatures(step("Then", i, i + 1))[0] for i, op in enumerate(kept) if op.kind.is_assertion]
+        book.offer(_look_up(registry, origin, wanted))
+
+    uses = [book.place(opening)]
+    group: list[int] = []  # positions of the open group of unmatched operations
+    group_key: tuple | None = None
+
+    def close() -> None:
+        nonlocal group, group_key
+        if group:
+            uses.append(book.place(step("When", group[0], group[-1] + 1)))
+        group, group_key = [], None
+
+    position = 0
+    while position < len(kept):
+        op = kept[position]
+        if op.kind.is_assertion:
+            close()
+            uses.append(book.place(step("Then", position, position + 1)))
+            position += 1
+            continue
+        key = _group_key(op)
+        if group and key != group_key:
+            close()
+        known = next((j for j in candidates[position] if book.knows(*signed[(position, j)])), None)
+        if known is not None:
+            close()
+            uses.append(book.place(step("When", position, known)))
+            position = known
+            continue
+        if not group:
+            group_key = key
+        group.append(position)
+        if _ends_group(op):
+            close()
+        position += 1
+    close()
+    return ScenarioScript(scenario_id=scenario.id, title=scenario.title, steps=uses, examples=parameters.examples)
+
+
+@dataclass
+class Scripts:
+    """What build_scripts makes, with where each definition came from."""
+
+    scripts: list[ScenarioScript]
+    definitions: list[StepDefinition]  # the unique definitions the scripts use, in order of first use
+    reused: frozenset[str]  # signatures of those taken from `existing` or the registry (not to register again)
+
+    @property
+    def new_definitions(self) -> list[StepDefinition]:
+        return [d for d in self.definitions if d.signature not in self.reused]
+
+
+def generate_scripts(
+    runs: Sequence[tuple[Scenario, Sequence[Operation]]],
+    existing: Sequence[StepDefinition] = (),
+    registry: StepRegistry | None = None,
+    origin: str | None = None,
+) -> Scripts:
+    """Scenario scripts for the runs of one batch, in order, each reusing the longest operation runs already known.
+
+    `existing` definitions are known from the start. With a registry (and the application's `origin`, see
+    shared.step_registry.origin_of), each scenario asks it once for every run of its operations that could be one
+    step, and reuses the steps it knows with their wording.
+    """
+    if registry is not None and not origin:
+        raise ValueError("build_scripts: a registry needs the application's origin")
+    book = StepBook(existing)
+    scripts = [_script_scenario(book, scenario, operations, registry, origin) for scenario, operations in runs]
+    definitions = book.used_definitions()
+    reused = frozenset(d.signature for d in definitions if d.signature in book.reused)
+    return Scripts(scripts=scripts, definitions=definitions, reused=reused)
+
+
 def build_scripts(
     runs: Sequence[tuple[Scenario, Sequence[Operation]]],
     existing: Sequence[StepDefinition] = (),
+    registry: StepRegistry | None = None,
+    origin: str | None = None,
 ) -> tuple[list[ScenarioScript], list[StepDefinition]]:
     """Scenario scripts for the runs of one batch, and the unique step definitions they use, in order.
 
-    `existing` definitions (e.g. from the step registry) are reused when a signature matches.
+    `existing` definitions and, with a registry, the steps it knows for `origin` are reused (see
+    generate_scripts); generate_scripts also says which definitions are new.
     """
-    book = StepBook(existing)
-    scripts: list[ScenarioScript] = []
-    for scenario, operations in runs:
-        steps, parameters = scenario_steps(scenario, operations)
-        uses = [book.place(step) for step in steps]
-        scripts.append(
-            ScenarioScript(scenario_id=scenario.id, title=scenario.title, steps=uses, examples=parameters.examples)
-        )
-    return scripts, book.used_definitions()
+    result = generate_scripts(runs, existing, registry, origin)
+    return result.scripts, result.definitions

@@ -1,0 +1,316 @@
+"""The step registry's FastAPI application: create_app(settings).
+
+Every /v1 route requires `Authorization: Bearer <service token>`; /healthz does not. Errors are JSON
+`{"detail": "<field>: <what is wrong>"}` with a 4xx status (401, 404, 413, 422), or 503 when the database
+cannot be reached.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
+
+from api.registry.service import MAX_PAGE, RegistryService
+from api.registry.settings import RegistrySettings
+from api.registry.validation import (
+    MAX_LOOKUP,
+    MAX_REGISTER,
+    InvalidInput,
+    ServiceError,
+    check_origin,
+    check_project,
+    check_signature,
+)
+from shared.db import make_engine
+from shared.step_registry import NewStep, RegisteredStep
+
+Origin = Annotated[str, AfterValidator(lambda v: _field_check(check_origin, v))]
+Project = Annotated[str, AfterValidator(lambda v: _field_check(check_project, v))]
+Signature = Annotated[str, AfterValidator(lambda v: _field_check(check_signature, v))]
+
+
+def _field_check(check: Callable[[str], str], value: str) -> str:
+    try:
+        return check(value)
+    except ServiceError as error:  # InvalidInput: pydantic adds the field's location itself
+        raise ValueError(error.detail.split(": ", 1)[-1]) from None
+
+
+# --- request and response bodies ------------------------------------------------------------
+
+
+class LookupRequest(BaseModel):
+    origin: Origin = Field(description="The application's origin, scheme://host[:port], lower-case.")
+    signatures: list[Signature] = Field(max_length=MAX_LOOKUP, description=f"At most {MAX_LOOKUP}.")
+
+
+class NewStepIn(NewStep):
+    signature: Signature | None = Field(
+        default=None, description="The step's key; when given it must equal definition.signature."
+    )
+
+
+class RegisterRequest(BaseModel):
+    project: Project
+    origin: Origin
+    steps: list[NewStepIn] = Field(max_length=MAX_REGISTER, description=f"At most {MAX_REGISTER}.")
+
+
+class StepsBySignature(BaseModel):
+    steps: dict[str, RegisteredStep] = Field(description="signature -> step; unknown signatures are absent")
+
+
+class StepList(BaseModel):
+    steps: list[RegisteredStep]
+    next_after: int | None = Field(default=None, description="Pass as `after` to get the next page; null at the end.")
+
+
+class Use(BaseModel):
+    project: str
+    uses: int
+
+
+class StepUsers(BaseModel):
+    step_id: int
+    origin: str
+    signature: str
+    version: int
+    superseded_by: list[int] = Field(default_factory=list)
+    users: list[Use]
+
+
+class Health(BaseModel):
+    status: str
+    database: str
+
+
+class ErrorBody(BaseModel):
+    detail: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "Missing or wrong service token"},
+    413: {"model": ErrorBody, "description": "Request body too large"},
+    422: {"model": ErrorBody, "description": "Invalid input; the detail names the field"},
+    503: {"model": ErrorBody, "description": "Database unavailable"},
+}
+
+
+# --- the application ---------------------------------------------------------------------------
+
+
+def create_app(settings: RegistrySettings) -> FastAPI:
+    service = RegistryService(
+        make_engine(settings.database_url, pool_size=settings.pool_size, max_overflow=settings.max_overflow)
+    )
+    service.create_tables()
+    token = settings.token.get_secret_value().encode()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):  # noqa: ANN202
+        yield
+        service.close()
+
+    app = FastAPI(
+        title="stepforge step registry",
+        version="1",
+        description="Step definitions keyed by (origin, signature), shared by the projects testing an origin.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+
+    bearer = HTTPBearer(auto_error=False, description="The service token")
+
+    def authenticated(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:  # noqa: B008
+        if credentials is None or credentials.scheme.lower() != "bearer" or not secrets.compare_digest(
+            credentials.credentials.encode(), token
+        ):
+            raise HTTPException(401, "missing or wrong service token (Authorization: Bearer <token>)",
+                                headers={"WWW-Authenticate": "Bearer"})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"field": _field_name(e.get("loc", ())), "message": str(e.get("msg", "")).removeprefix("Value error, "),
+             "type": e.get("type", "")}
+            for e in error.errors()
+        ]
+        detail = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
+        return JSONResponse({"detail": detail, "errors": problems}, status_code=422)
+
+    @app.exception_handler(ServiceError)
+    async def refused(_request: Request, error: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database(_request: Request, error: SQLAlchemyError) -> JSONResponse:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+        return JSONResponse({"detail": f"database unavailable: {reason[0] if reason else type(error).__name__}"},
+                            status_code=503)
+
+    @app.get("/healthz", response_model=Health, tags=["health"], responses={503: ERRORS[503]})
+    def healthz() -> Health:
+        service.ping()
+        return Health(status="ok", database="ok")
+
+    v1 = APIRouter(prefix="/v1", dependencies=[Depends(authenticated)], responses=ERRORS, tags=["steps"])
+
+    @v1.post("/steps/lookup", response_model=StepsBySignature, summary="The known steps among the signatures")
+    def lookup(body: LookupRequest) -> StepsBySignature:
+        return StepsBySignature(steps=service.lookup(body.origin, body.signatures))
+
+    @v1.post("/steps", response_model=StepsBySignature,
+             summary="Register steps (idempotent); counts one use of each by the project")
+    def register(body: RegisterRequest) -> StepsBySignature:
+        for i, step in enumerate(body.steps):
+            if step.signature is not None and step.signature != step.definition.signature:
+                raise InvalidInput(f"steps[{i}].definition.signature",
+                                       f"{step.definition.signature!r} differs from the key steps[{i}].signature "
+                                       f"{step.signature!r}")
+        steps = [NewStep(definition=s.definition, code=s.code) for s in body.steps]
+        return StepsBySignature(steps=service.register(body.project, body.origin, steps))
+
+    @v1.get("/steps/{step_id}", response_model=RegisteredStep, summary="One step",
+            responses={404: {"model": ErrorBody}})
+    def step(step_id: Annotated[int, Path(ge=1)]) -> RegisteredStep:
+        return service.step(step_id)
+
+    @v1.get("/steps/{step_id}/users", response_model=StepUsers, summary="The projects using one step version",
+            responses={404: {"model": ErrorBody}})
+    def users(step_id: Annotated[int, Path(ge=1)]) -> StepUsers:
+        found = service.step(step_id)
+        return StepUsers(
+            step_id=found.id, origin=found.origin, signature=found.signature, version=found.version,
+            superseded_by=service.superseded_by(step_id),
+            users=[Use(project=p, uses=n) for p, n in service.users(step_id).items()],
+        )
+
+    @v1.get("/origins/steps", response_model=StepList, summary="An origin's steps, with usage counts")
+    def origin_steps(
+        origin: Annotated[Origin, Query()],
+        after: Annotated[int, Query(ge=0, description="Only steps with a greater id")] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1000,
+    ) -> StepList:
+        found = service.origin_steps(origin, after=after, limit=limit)
+        return StepList(steps=found, next_after=found[-1].id if len(found) == limit else None)
+
+    @v1.get("/projects/{project}/steps", response_model=StepList, summary="The steps a project uses",
+            responses={404: {"model": ErrorBody, "description": "Unknown project"}})
+    def project_steps(
+        project: Annotated[Project, Path()],
+        origin: Annotated[Origin | None, Query()] = None,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1000,
+    ) -> StepList:
+        found = service.project_steps(project, origin=origin, after=after, limit=limit)
+        return StepList(steps=found, next_after=found[-1].id if len(found) == limit else None)
+
+    app.include_router(v1)
+    return app
+
+
+def _field_name(loc: tuple | list) -> str:
+    parts = list(loc)
+    if parts and parts[0] == "body":
+        parts = parts[1:]
+    elif parts and parts[0] in ("query", "path", "header"):
+        parts = [f"{parts[0]} parameter {parts[1]}"] + parts[2:] if len(parts) > 1 else parts
+    name = ""
+    for part in parts:
+        if isinstance(part, int):
+            name += f"[{part}]"
+        else:
+            name += ("." if name else "") + str(part)
+    return name or "body"
+
+
+# --- body size limit ----------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class BodyLimit:
+    """413 for a request body over max_bytes, by Content-Length or as it streams in."""
+
+    def __init__(self, app: Callable, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > self.max_bytes
+            except ValueError:
+                await self._reply(send, 400, "invalid Content-Length header")
+                return
+            if too_big:
+                await self._drain(receive)
+                await self._reply(send, 413, f"request body of {int(length)} bytes exceeds the limit of "
+                                             f"{self.max_bytes} bytes")
+                return
+            await self.app(scope, receive, send)
+            return
+        # No Content-Length (chunked): buffer up to the limit, then replay.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                if message.get("more_body", False):
+                    await self._drain(receive)
+                await self._reply(send, 413, f"request body exceeds the limit of {self.max_bytes} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _drain(self, receive: Receive) -> None:
+        """Read (and drop) the rest of the body, up to a bound, so that the client sees the 413 rather than a
+        connection reset in the middle of its upload."""
+        seen = 0
+        while seen <= 16 * self.max_bytes:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            seen += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
+    @staticmethod
+    async def _reply(send: Send, status: int, detail: str) -> None:
+        response = JSONResponse({"detail": detail}, status_code=status)
+        await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
+        await send({"type": "http.response.body", "body": response.body})
