@@ -62,23 +62,23 @@ def with_database(url: str, name: str) -> str:
     return make_url(normalize_url(url)).set(database=name).render_as_string(hide_password=False)
 
 
-def create_database(admin_url: str, name: str) -> str:
-    """Create a PostgreSQL database (name: [a-z0-9_]) and return its URL."""
+def _run_as_admin(admin_url: str, name: str, statement: str) -> None:
+    """A CREATE or DROP DATABASE (outside a transaction) for a name of [a-z0-9_] only."""
     if not name.replace("_", "").isalnum() or not name.islower():
         raise ValueError(f"bad database name {name!r}")
     engine = create_engine(normalize_url(admin_url), isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
+            conn.execute(text(statement.format(name=name)))
     finally:
         engine.dispose()
+
+
+def create_database(admin_url: str, name: str) -> str:
+    """Create a PostgreSQL database and return its URL."""
+    _run_as_admin(admin_url, name, 'CREATE DATABASE "{name}"')
     return with_database(admin_url, name)
 
 
 def drop_database(admin_url: str, name: str) -> None:
-    engine = create_engine(normalize_url(admin_url), isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
+    _run_as_admin(admin_url, name, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
