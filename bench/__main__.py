@@ -88,6 +88,7 @@ def generate(scenario_file, base_url: str, reset_command: str, settings: Setting
         outside_s.append(seconds - sum(p["total"] + p["screenshot"] for p in phases) / 1000)
     return {
         "suite_dir": suite_dir,
+        "compression": result.totals(),
         "passed": [o.scenario.id for o in result.outcomes if o.verdict.status == "passed"],
         "failed": {o.scenario.id: o.verdict.reason for o in result.outcomes if o.verdict.status != "passed"},
         "attempts": sum(o.attempts for o in result.outcomes),
@@ -141,6 +142,7 @@ def aggregate(runs: list[dict], replays: list[float], hands: list[float]) -> dic
         "attempts": [run["attempts"] for run in runs],
         "passed": len(runs[-1]["passed"]),
         "failed": runs[-1]["failed"],
+        "compression": runs[-1]["compression"],
         "framework_ms": framework,
         "target_ms": TARGET_MS,
         "target_met": framework["total"]["median"] <= TARGET_MS,
@@ -166,6 +168,10 @@ def print_table(figures: dict) -> None:
           f"{figures['operations']} operations ({figures['failed_operations']} failed), attempts {figures['attempts']}")
     if figures["failed"]:
         print(f"  FAILED scenarios: {figures['failed']}")
+    c = figures["compression"]
+    print(f"abstraction (the method's table 1): {c['operations']} operations in {c['steps']} steps; "
+          f"{c['ops_in_code']} operations in the step definitions after reuse "
+          f"({c['step_definitions']} definitions; {c['operations'] / max(1, c['ops_in_code']):.2f}x)")
     print(f"\n{'framework time per operation (ms)':<40}{'median':>10}{'p95':>10}{'max':>10}")
     labels = {"tree": "tree build", "decide": "decide (builtin brain)", "grounding": "grounding",
               "execution": "execution", "observation": "observation", "total": "TOTAL framework / operation",
