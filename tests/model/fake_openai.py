@@ -1,0 +1,158 @@
+"""A small OpenAI-compatible chat completions server for tests, scripted reply by reply.
+
+    with FakeOpenAI() as server:
+        server.script(reply({"ok": True}), status(429, retry_after="0"), reply("```json\\n{}\\n```"))
+        client = ModelClient(server.base_url, "key", "fake-model")
+
+Every request body is kept in ``server.requests`` (parsed JSON) for assertions. When the
+script runs dry the server answers 500 "script exhausted", so a test never hangs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def reply(content: Any, *, prompt_tokens: int = 10, completion_tokens: int = 5, delay: float = 0.0) -> dict:
+    """An assistant message: a dict/list is sent as its JSON text, a str as is."""
+    text = content if isinstance(content, str) else json.dumps(content)
+    return {"kind": "reply", "content": text, "usage": (prompt_tokens, completion_tokens), "delay": delay}
+
+
+def status(code: int, message: str = "scripted error", *, retry_after: str | None = None, delay: float = 0.0) -> dict:
+    headers = {"Retry-After": retry_after} if retry_after is not None else {}
+    return {"kind": "status", "status": code, "message": message, "headers": headers, "delay": delay}
+
+
+def format_unsupported() -> dict:
+    """What a server without structured output says about response_format."""
+    return status(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.")
+
+
+def delay(seconds: float, then: dict | None = None) -> dict:
+    """Wait before answering (to make the client time out); answers `then` (default: a reply {})."""
+    item = dict(then or reply({}))
+    item["delay"] = seconds
+    return item
+
+
+class FakeOpenAI:
+    def __init__(self) -> None:
+        self._queue: deque[dict] = deque()
+        self._lock = threading.Lock()
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def script(self, *items: dict) -> None:
+        with self._lock:
+            self._queue.extend(items)
+
+    @property
+    def remaining(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    def start(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- the HTTP side --------------------------------------------------------------------
+
+    def _next(self, body: dict, headers: dict[str, str]) -> dict:
+        with self._lock:
+            self.requests.append(body)
+            self.headers.append(headers)
+            if self._queue:
+                return self._queue.popleft()
+        return status(500, "script exhausted")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    self._send(400, {"error": {"message": "body is not JSON"}})
+                    return
+                item = fake._next(body, {k.lower(): v for k, v in self.headers.items()})
+                if item.get("delay"):
+                    time.sleep(item["delay"])
+                if item["kind"] == "status":
+                    self._send(
+                        item["status"],
+                        {"error": {"message": item["message"], "type": "scripted", "code": item["status"]}},
+                        item["headers"],
+                    )
+                    return
+                prompt, completion = item["usage"]
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{len(fake.requests)}",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": body.get("model", "fake"),
+                        "choices": [
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": item["content"]},
+                                "finish_reason": "stop",
+                            }
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt,
+                            "completion_tokens": completion,
+                            "total_tokens": prompt + completion,
+                        },
+                    },
+                )
+
+            def _send(self, code: int, payload: dict, headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in (headers or {}).items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout test)
+
+        return Handler
