@@ -59,6 +59,10 @@ class StepRegistry(Protocol):
         """An origin's steps, or the steps a project uses, with usage counts."""
         ...
 
+    def close(self) -> None:
+        """Release connections (an HTTP pool, a database engine)."""
+        ...
+
 
 def origin_of(url: str) -> str:
     """scheme://host[:port], lower-case: the key under which steps are shared."""

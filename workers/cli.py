@@ -42,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("scenarios", type=Path, help="YAML or JSON scenarios file")
     generate.add_argument("--base-url", help="application under test (overrides the file's base_url)")
     generate.add_argument("--out", type=Path, default=Path("suite"), help="suite folder to write (default: suite)")
-    generate.add_argument("--artifacts", type=Path, help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR or artifacts)")
+    generate.add_argument("--artifacts", type=Path,
+                          help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR or artifacts)")
     generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
@@ -121,29 +122,32 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
         raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
     registry = open_registry(settings)
-
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=False,
-    ) as bar:
-        task = bar.add_task("generating", total=len(scenario_file.scenarios))
-        events = PipelineEvents(
-            on_phase=lambda text: bar.update(task, description=text),
-            on_scenario=lambda scenario_id, attempt: bar.update(task, description=f"{scenario_id} (attempt {attempt})"),
-            on_done=lambda scenario_id: bar.advance(task),
-        )
-        result = generate_suite(
-            scenario_file,
-            base_url=base_url,
-            out_dir=out_dir,
-            settings=settings,
-            store=store,
-            reset_command=reset_command,
-            events=events,
-            registry=registry,
-            project=project,
-        )
-        bar.update(task, description="done")
+    try:
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=console, transient=False,
+        ) as bar:
+            task = bar.add_task("generating", total=len(scenario_file.scenarios))
+            events = PipelineEvents(
+                on_phase=lambda text: bar.update(task, description=text),
+                on_scenario=lambda scenario_id, attempt: bar.update(
+                    task, description=f"{scenario_id} (attempt {attempt})"),
+                on_done=lambda scenario_id: bar.advance(task),
+            )
+            result = generate_suite(
+                scenario_file,
+                base_url=base_url,
+                out_dir=out_dir,
+                settings=settings,
+                store=store,
+                reset_command=reset_command,
+                events=events,
+                registry=registry,
+                project=project,
+            )
+            bar.update(task, description="done")
+    finally:
+        registry.close()
 
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(result.report_json())
