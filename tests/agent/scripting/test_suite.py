@@ -4,6 +4,7 @@ import importlib.metadata
 import json
 from pathlib import Path
 
+from shared.settings import CHROMIUM_ARGS
 from workers.agent.scripting.suite import write_suite
 
 
@@ -24,6 +25,8 @@ def test_write_suite_lays_out_a_cucumber_project(tmp_path: Path) -> None:
                    "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync",
                    "STEPFORGE_VIEWPORT_WIDTH", "STEPFORGE_VIEWPORT_HEIGHT", "url(path)", "dialog.accept()"):
         assert needle in world
+    assert "__CHROMIUM_ARGS__" not in world
+    assert all(f'"{flag}"' in world for flag in CHROMIUM_ARGS)  # the generation's own launch flags
     readme = (tmp_path / "README.md").read_text()
     assert readme.startswith("# Owner Search\n") and "npm install" in readme and "STEPFORGE_BASE_URL" in readme
 

@@ -7,6 +7,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from shared.settings import CHROMIUM_ARGS
 from workers.agent.scripting.dependencies import npm_dependencies
 
 TEMPLATES = "templates"
@@ -34,6 +35,11 @@ def package_json(name: str) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
+def world_js() -> str:
+    """The suite's world, launching Chromium with the same flags the generation used."""
+    return template("world.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
+
+
 def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps_text: str) -> Path:
     """Write (or overwrite) the suite's files into out_dir and return the .feature path.
 
@@ -47,7 +53,7 @@ def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps
         "README.md": template("README.md").replace("{{title}}", feature_name.strip() or "stepforge suite"),
         f"features/{slug(feature_name)}.feature": feature_text,
         "features/step_definitions/steps.js": steps_text,
-        "features/support/world.js": template("world.js"),
+        "features/support/world.js": world_js(),
         ".gitignore": "node_modules/\nreports/\n",
     }
     for relative, text in files.items():

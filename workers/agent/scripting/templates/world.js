@@ -8,14 +8,8 @@ const assert = require("assert");
 
 setDefaultTimeout(30000);
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// The flags the generation launched Chromium with (shared/settings.py CHROMIUM_ARGS).
+const CHROMIUM_ARGS = __CHROMIUM_ARGS__;
 const EXPECT_TIMEOUT_MS = Number(process.env.STEPFORGE_EXPECT_TIMEOUT_MS || 5000);
 // A step that cannot act fails with Playwright's own reason well before cucumber's step timeout.
 const ACTION_TIMEOUT_MS = Number(process.env.STEPFORGE_ACTION_TIMEOUT_MS || 10000);
