@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash infra/setup.sh
 
-# The registry tests need PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth for local tests).
+# The registry and service tests need PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth for local tests).
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
@@ -15,5 +15,17 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   echo "== starting postgresql"
   as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start || true
   for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+
+# The service tests need Redis on 127.0.0.1:6379 (the Celery broker).
+if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  if ! command -v redis-server >/dev/null; then
+    echo "== installing redis"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq redis-server >/dev/null
+  fi
+  echo "== starting redis"
+  redis-server --bind 127.0.0.1 --port 6379 --daemonize yes --save "" --appendonly no >/dev/null
+  for _ in $(seq 30); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 1; done
 fi
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -101,7 +101,10 @@ class Decision(BaseModel):
 
     intents: list[Intent] = Field(default_factory=list)
     step_done: bool = True  # False: ask again after executing these intents
-    unsupported: str | None = None  # the step cannot be handled; says why
+    unsupported: str | None = None  # the scenario cannot go on; says why
+    # The verdict's kind when it cannot go on: a sentence the brain does not handle ("unsupported"), an
+    # action it found impossible ("action"), or an expected result that does not hold ("expectation").
+    failure_kind: Literal["action", "expectation", "unsupported"] = "unsupported"
 
 
 # --- grounding, execution, observation -----------------------------------------
@@ -203,6 +206,10 @@ class RunRecord(BaseModel):
     # Learned from earlier attempts' red replays: operation description -> locator strategies not to use.
     avoided_locators: dict[str, list[str]] = Field(default_factory=dict)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    brain: str = "builtin"
+    grounding: str = "text"
+    # Model calls of this attempt, per phase (calls, tokens, latency, cost); empty for the builtin brain.
+    model_usage: dict[str, dict[str, float]] = Field(default_factory=dict)
 
 
 # --- script -----------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
@@ -15,6 +15,25 @@ class ScenarioFileError(ValueError):
     """A scenario file that cannot be used; the message names the file and the field."""
 
 
+# C0 control characters other than tab, newline and carriage return, DEL, and lone UTF-16 surrogates: none of them
+# belongs in a scenario, PostgreSQL refuses NUL in text and JSON, and a surrogate cannot be encoded as UTF-8.
+_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_FORBIDDEN_ONE_LINE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def check_text(value: str, *, one_line: bool = False) -> str:
+    """The value unchanged, or ValueError naming the first control character (or lone surrogate) in it.
+
+    Tab, newline and carriage return are allowed unless `one_line`."""
+    found = (_FORBIDDEN_ONE_LINE if one_line else _FORBIDDEN).search(value)
+    if found is None:
+        return value
+    char = found.group(0)
+    if "\ud800" <= char <= "\udfff":
+        raise ValueError(f"holds a lone surrogate (U+{ord(char):04X}) at position {found.start()}: not valid Unicode")
+    raise ValueError(f"holds a control character (U+{ord(char):04X}) at position {found.start()}")
+
+
 class ScenarioStep(BaseModel):
     action: str = Field(min_length=1)
     expected: str | None = None
@@ -22,10 +41,15 @@ class ScenarioStep(BaseModel):
     @field_validator("action")
     @classmethod
     def _strip(cls, value: str) -> str:
-        value = value.strip()
+        value = check_text(value).strip()
         if not value:
             raise ValueError("must not be empty")
         return value
+
+    @field_validator("expected")
+    @classmethod
+    def _plain_expected(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value)
 
 
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
@@ -70,6 +94,11 @@ class Scenario(BaseModel):
                              "(it becomes a Gherkin tag and a folder name)")
         return value
 
+    @field_validator("title", "start", "text")
+    @classmethod
+    def _plain_text(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value)
+
     @field_validator("steps", mode="before")
     @classmethod
     def _sentences_or_pairs(cls, value: Any) -> Any:
@@ -86,6 +115,21 @@ class Scenario(BaseModel):
                 for row in value
             ]
         return value
+
+    @field_validator("data")
+    @classmethod
+    def _plain_cells(cls, rows: list[dict[str, str]]) -> list[dict[str, str]]:
+        for number, row in enumerate(rows, start=1):
+            for column, cell in row.items():
+                try:
+                    check_text(column, one_line=True)
+                except ValueError as error:
+                    raise ValueError(f"row {number}: column name {column!r} {error}") from None
+                try:
+                    check_text(cell)
+                except ValueError as error:
+                    raise ValueError(f"row {number}, column {column!r}: {error}") from None
+        return rows
 
     @model_validator(mode="after")
     def _steps_from_text(self) -> Scenario:
@@ -113,6 +157,9 @@ class Scenario(BaseModel):
 class ScenarioFile(BaseModel):
     base_url: str | None = None
     reset_command: str | None = None
+    # This job's brain and grounding (the command line overrides them; see workers/agent/choice.py).
+    brain: Literal["builtin", "openai"] | None = None
+    grounding: Literal["hte", "som"] | None = None
     scenarios: list[Scenario] = Field(min_length=1)
 
     @model_validator(mode="after")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CHROMIUM_ARGS = (
@@ -36,6 +39,10 @@ class Settings(BaseSettings):
     # Generate, replay, and on a red replay generate again: at most this many attempts.
     max_attempts: int = Field(default=3, ge=1, le=10)
     max_operations: int = Field(default=60, ge=1)
+    # Each worker process's browser pool: a fresh Chromium after this many jobs, or when the browser's whole
+    # process tree (main, renderers, GPU...) holds more than this much memory (PSS, else RSS) after a job.
+    pool_max_jobs: int = Field(default=50, ge=1)
+    pool_max_rss_mb: int = Field(default=1500, ge=1)
     artifacts_dir: Path = Path("artifacts")
     # Where the cucumber-js and playwright-core packages used for replay are installed once.
     node_runtime_dir: Path = Path.home() / ".cache" / "stepforge" / "node"
@@ -47,6 +54,54 @@ class Settings(BaseSettings):
     registry_timeout_s: float = Field(default=5.0, gt=0)
     database_url: str = f"sqlite:///{Path.home() / '.local' / 'share' / 'stepforge' / 'stepforge.db'}"
     log_json: bool = False
+
+    # --- the brain: "builtin" (rules, offline) or "openai" (a model behind an OpenAI-compatible API) ---
+    # Unset: "openai" when a model endpoint is configured, else "builtin".
+    brain: Literal["builtin", "openai"] | None = None
+    # How the openai brain finds elements: HTE (tree descent over image crops) or Set-of-Mark.
+    grounding: Literal["hte", "som"] = "hte"
+    model_base_url: str | None = None  # e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama)
+    model_api_key: SecretStr | None = None
+    model_name: str = "gpt-4o"
+    model_timeout_s: float = Field(default=60.0, gt=0)
+    model_max_retries: int = Field(default=3, ge=0, le=10)
+    # Prices per 1,000 tokens, for the cost figures and the cost budget.
+    model_price_input_per_1k: float = Field(default=0.0, ge=0)
+    model_price_output_per_1k: float = Field(default=0.0, ge=0)
+    # Per job: when either is used up the job ends with a verdict saying so. Unset: no limit.
+    model_budget_calls: int | None = Field(default=None, ge=1)
+    model_budget_cost: float | None = Field(default=None, gt=0)
+
+    # --- artifacts in S3-compatible storage (AWS S3, MinIO); no bucket: the local artifacts_dir ---
+    s3_bucket: str | None = None
+    s3_endpoint_url: str | None = None  # unset: AWS; compose: http://minio:9000
+    # Put in presigned URLs when clients reach S3 by another name than the service does (http://localhost:9000).
+    s3_public_endpoint_url: str | None = None
+    s3_region: str = "us-east-1"
+    # Unset: boto3's own chain (environment, ~/.aws, instance role).
+    s3_access_key_id: SecretStr | None = None
+    s3_secret_access_key: SecretStr | None = None
+    # Keys live under this prefix inside the bucket, so one bucket can hold several deployments.
+    s3_prefix: str = ""
+    s3_presign_expires_s: int = Field(default=3600, ge=1, le=7 * 24 * 3600)  # S3 refuses more than 7 days
+    s3_timeout_s: float = Field(default=10.0, gt=0)  # connect and read timeout of every call
+    s3_max_attempts: int = Field(default=3, ge=1, le=10)  # first try included
+    s3_create_bucket: bool = True
+
+    @field_validator("s3_endpoint_url", "s3_public_endpoint_url")
+    @classmethod
+    def _http_endpoint(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        parsed = urlsplit(value)
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise ValueError(f"must be an http(s) URL with a host, got {value!r}")
+        return value.rstrip("/")
+
+    def chosen_brain(self) -> Literal["builtin", "openai"]:
+        if self.brain is not None:
+            return self.brain
+        return "openai" if self.model_base_url else "builtin"
 
 
 @lru_cache

@@ -40,3 +40,16 @@ def registry_database(tmp_path_factory: pytest.TempPathFactory) -> str:
         os.environ.pop("STEPFORGE_DATABASE_URL", None)
     else:
         os.environ["STEPFORGE_DATABASE_URL"] = previous
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> str:
+    """http://127.0.0.1:<free port> of a real S3-compatible server (moto in server mode); the stores under
+    test talk to it over HTTP, from this process or from the processes the tests start."""
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)  # port 0: the OS picks a free one
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()

@@ -17,13 +17,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pydantic import ValidationError
 from rich.table import Table
 
-from shared.artifacts import LocalArtifactStore
+from shared.artifacts import ArtifactStoreError, open_artifact_store
 from shared.logging import configure_logging
 from shared.scenarios import ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.step_registry import RegistryError
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.execution.browser import BrowserUnavailableError
+from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.registry import open_registry
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
@@ -48,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
     generate.add_argument("--project", help="project the steps are registered for (default: the scenarios file's name)")
+    generate.add_argument("--brain", choices=("builtin", "openai"),
+                          help="who decides the next action (default: the file's brain, STEPFORGE_BRAIN, openai "
+                               "when STEPFORGE_MODEL_BASE_URL is set, else builtin)")
+    generate.add_argument("--grounding", choices=("hte", "som"),
+                          help="how the openai brain finds elements (default: the file's grounding, "
+                               "STEPFORGE_GROUNDING, else hte)")
     return parser
 
 
@@ -76,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return generate(args, console)
-    except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError) as exc:
+    except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError,
+            AgentChoiceError, ArtifactStoreError) as exc:
         error(str(exc))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -116,11 +124,12 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     report_path: Path = args.report or settings.artifacts_dir / "report.json"
     if report_path.is_dir():
         raise UsageError(f"--report {report_path} is a folder; give a file name")
-    store = LocalArtifactStore(settings.artifacts_dir)
+    store = open_artifact_store(settings)  # S3 when STEPFORGE_S3_BUCKET is set, else the artifacts folder
     ensure_runtime(settings)  # fail now, not after generating, when npm cannot install cucumber-js
     project = args.project or re.sub(r"[^A-Za-z0-9_.-]+", "-", args.scenarios.stem).strip("-.") or "default"
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
         raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
+    agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding)
     registry = open_registry(settings)
     try:
         with Progress(
@@ -144,18 +153,21 @@ def generate(args: argparse.Namespace, console: Console) -> int:
                 events=events,
                 registry=registry,
                 project=project,
+                agent=agent,
             )
             bar.update(task, description="done")
     finally:
         registry.close()
+        agent.close()
 
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(result.report_json())
-    print_summary(Console(), result, out_dir, settings.artifacts_dir, report_path)
+    artifacts = f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket else settings.artifacts_dir
+    print_summary(Console(), result, out_dir, artifacts, report_path)
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
 
 
-def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifacts: Path, report: Path) -> None:
+def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifacts: Path | str, report: Path) -> None:
     table = Table(title="stepforge: generation summary")
     for column, justify in (("scenario", "left"), ("verdict", "left"), ("operations", "right"), ("steps", "right"),
                             ("seconds", "right")):
@@ -179,6 +191,11 @@ def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifact
                       f"the step registry, {totals['registered']} newly registered for project {result.project}")
     if result.registry_problem:
         console.print(f"[yellow]step registry:[/] {escape(result.registry_problem)}", highlight=False)
+    if result.model_usage:
+        total = result.model_usage["total"]
+        console.print(f"model ({result.brain} brain, {result.grounding} grounding): {total['calls']} calls, "
+                      f"{total['input_tokens']} input + {total['output_tokens']} output tokens, "
+                      f"cost {total['cost']:.4f}", highlight=False)
     console.print(f"suite: {out_dir}   artifacts: {artifacts}   report: {report}", highlight=False)
 
 

@@ -5,7 +5,13 @@
         client = ModelClient(server.base_url, "key", "fake-model")
 
 Every request body is kept in ``server.requests`` (parsed JSON) for assertions. When the
-script runs dry the server answers 500 "script exhausted", so a test never hangs.
+script runs dry the server asks its responder, if the test set one, else answers 500 "script
+exhausted", so a test never hangs:
+
+    server.respond_with(lambda body: reply(answer_for(prompt_text(body))))
+
+A responder is the test's script written as a function of the prompt (say, "pick the child whose
+summary names the target"); it returns an item like ``reply(...)`` or ``status(...)``.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import threading
 import time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from typing import Any
 
 
@@ -44,6 +51,7 @@ def delay(seconds: float, then: dict | None = None) -> dict:
 class FakeOpenAI:
     def __init__(self) -> None:
         self._queue: deque[dict] = deque()
+        self._responder: Callable[[dict[str, Any]], dict] | None = None
         self._lock = threading.Lock()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -59,6 +67,11 @@ class FakeOpenAI:
     def script(self, *items: dict) -> None:
         with self._lock:
             self._queue.extend(items)
+
+    def respond_with(self, responder: Callable[[dict[str, Any]], dict] | None) -> None:
+        """Answer with ``responder(request_body)`` whenever the scripted queue is empty."""
+        with self._lock:
+            self._responder = responder
 
     @property
     def remaining(self) -> int:
@@ -87,6 +100,12 @@ class FakeOpenAI:
             self.headers.append(headers)
             if self._queue:
                 return self._queue.popleft()
+            responder = self._responder
+        if responder is not None:
+            try:
+                return responder(body)
+            except Exception as exc:  # a broken test script shows up as an answer, not a hung client
+                return status(500, f"responder failed: {type(exc).__name__}: {exc}")
         return status(500, "script exhausted")
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -94,6 +113,8 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Answer at once: with Nagle's algorithm every reply waits ~40 ms for a delayed ACK on loopback.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # quiet
                 pass
@@ -156,3 +177,36 @@ class FakeOpenAI:
                     pass  # the client gave up (timeout test)
 
         return Handler
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """All text of a request's messages (system and user), joined by newlines."""
+    parts: list[str] = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(c.get("text", "") for c in content if c.get("type") == "text")
+    return "\n".join(parts)
+
+
+def prompt_images(body: dict[str, Any]) -> list[bytes]:
+    """The images of a request's messages, decoded from their data URLs."""
+    import base64
+
+    images: list[bytes] = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            for c in content:
+                if c.get("type") == "image_url":
+                    url = c["image_url"]["url"]
+                    images.append(base64.b64decode(url.split(",", 1)[1]))
+    return images
+
+
+def schema_name(body: dict[str, Any]) -> str | None:
+    """The JSON schema name the request asked for (structured output), if any."""
+    fmt = body.get("response_format") or {}
+    return (fmt.get("json_schema") or {}).get("name")

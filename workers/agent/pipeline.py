@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -22,8 +23,8 @@ from shared.records import Operation, ReplayResult, RunRecord, Verdict
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from workers.agent.brains.builtin import BuiltinBrain
-from workers.agent.execution.browser import BrowserSession, BrowserUnavailableError
+from workers.agent.choice import Agent
+from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
 from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
@@ -60,6 +61,9 @@ class SuiteResult:
     project: str = "default"
     registered: int = 0  # new steps added to the registry
     registry_problem: str | None = None
+    brain: str = "builtin"
+    grounding: str = "text"
+    model_usage: dict = field(default_factory=dict)  # the job's model calls per phase and in total
 
     @property
     def all_passed(self) -> bool:
@@ -84,6 +88,9 @@ class SuiteResult:
             "base_url": self.base_url,
             "project": self.project,
             "registry_problem": self.registry_problem,
+            "brain": self.brain,
+            "grounding": self.grounding,
+            "model_usage": self.model_usage or None,
             "summary": self.totals(),
             "scenarios": {
                 o.scenario.id: {
@@ -98,6 +105,8 @@ class SuiteResult:
                     "seconds": round(o.seconds, 2),
                     "generation_ms": o.record.timings_ms.get("generation"),
                     "replay_seconds": o.replay.seconds if o.replay else None,
+                    "model_calls": sum(int(p.get("calls", 0)) for p in o.record.model_usage.values()),
+                    "steps_written_by": self.suite.writer_notes.get(o.scenario.id) if self.suite else None,
                     "artifacts": attempt_prefix(o.scenario.id, o.attempts),
                 }
                 for o in self.outcomes
@@ -119,20 +128,23 @@ def generate_suite(
     events: PipelineEvents | None = None,
     registry: StepRegistry | None = None,
     project: str = "default",
+    agent: Agent | None = None,
+    session: BrowserSession | None = None,
 ) -> SuiteResult:
     """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
 
     With a registry, steps already known for the application's origin are reused, and the verified
-    suite's new steps are registered for the project.
+    suite's new steps are registered for the project. With a session (a worker's pooled browser), the
+    scenarios run in it and it stays open; without one, a browser is launched for this call and closed.
     """
     job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
-                   registry, project)
+                   registry, project, agent or Agent())
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
     try:
-        with BrowserSession(settings) as session:
-            job.generate_and_verify(session, staging)
+        with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
+            job.generate_and_verify(browser, staging)
         suite = job.settle_final_suite(staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -160,6 +172,7 @@ class SuiteJob:
     events: PipelineEvents
     registry: StepRegistry | None = None
     project: str = "default"
+    agent: Agent = field(default_factory=Agent)
     records: dict[str, RunRecord] = field(default_factory=dict)
     replays: dict[str, ReplayResult] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -219,13 +232,25 @@ class SuiteJob:
             self.store.remove_prefix(f"{scenario.id}/")  # artifacts of an earlier run would mix with these
         started = time.perf_counter()
         bound = log.bind(scenario_id=scenario.id, attempt=attempt)
+        before = self.agent.usage()
+        exhausted = self.agent.exhausted()
         try:
-            record = run_scenario(
-                scenario, BuiltinBrain(row=scenario.first_row()), session, base_url=self.base_url,
-                settings=self.settings, store=self.store, attempt=attempt, reset_command=self.reset_command,
-                avoid=self.avoid.get(scenario.id, {}),
-            )
-        except (BrowserUnavailableError, NodeRuntimeError):
+            if exhausted:  # the job's model budget is spent: the rest of the job is not generated
+                record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt,
+                                   base_url=self.base_url, brain=self.agent.brain)
+                record.verdict = Verdict.failed(None, "error", f"not generated: the job's model budget is "
+                                                               f"exhausted ({exhausted})")
+                put_model(self.store, f"{attempt_prefix(scenario.id, attempt)}/run.json", record)
+            else:
+                record = run_scenario(
+                    scenario, self.agent.brain_for(scenario), session, base_url=self.base_url,
+                    settings=self.settings, store=self.store, attempt=attempt, reset_command=self.reset_command,
+                    avoid=self.avoid.get(scenario.id, {}), grounder=self.agent.grounder,
+                )
+                record.model_usage = usage_since(before, self.agent.usage())
+                if record.model_usage:
+                    put_model(self.store, f"{attempt_prefix(scenario.id, attempt)}/run.json", record)
+        except (BrowserUnavailableError, BrowserCrashedError, NodeRuntimeError):
             raise  # the machine cannot run any scenario: the command stops with that message
         except Exception as exc:  # one scenario's unexpected failure must not lose the others
             prefix = attempt_prefix(scenario.id, attempt)
@@ -269,12 +294,13 @@ class SuiteJob:
     def write(self, folder: Path, include: Callable[[Scenario], bool]) -> Suite:
         runs = [(s, self.records[s.id]) for s in self.scenarios if include(s)]
         try:
-            suite = build_suite(runs, self.registry, self.origin if self.registry is not None else None)
+            suite = build_suite(runs, self.registry, self.origin if self.registry is not None else None,
+                                writer=self.agent.writer)
         except RegistryError as exc:  # generation goes on without reuse rather than losing the run
             self.registry_problem = f"known steps could not be looked up, none were reused: {exc}"
             log.warning("registry.lookup_failed", error=str(exc))
             self.registry = None
-            suite = build_suite(runs)
+            suite = build_suite(runs, writer=self.agent.writer)
         features = folder / "features"
         if features.exists():
             shutil.rmtree(features)
@@ -298,10 +324,23 @@ class SuiteJob:
                 )
             )
         return SuiteResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None,
-                           project=self.project, registered=self.registered, registry_problem=self.registry_problem)
+                           project=self.project, registered=self.registered, registry_problem=self.registry_problem,
+                           brain=self.agent.brain, grounding=self.agent.grounding_name,
+                           model_usage=self.agent.usage())
 
 
 _RED = ReplayResult(passed=False, error="not replayed")
+
+
+def usage_since(before: dict, after: dict) -> dict[str, dict[str, float]]:
+    """Per phase, the model usage added between two `ModelClient.usage()` readings (phases with calls)."""
+    out: dict[str, dict[str, float]] = {}
+    for phase, now in after.get("phases", {}).items():
+        then = before.get("phases", {}).get(phase, {})
+        delta = {key: round(value - then.get(key, 0), 8) for key, value in now.items()}
+        if delta.get("calls"):
+            out[phase] = delta
+    return out
 
 
 def failed_operations(record: RunRecord, suite: Suite, replay: ReplayResult) -> list[Operation]:

@@ -26,7 +26,6 @@ from workers.agent.brains.base import Brain
 from workers.agent.execution.browser import BrowserSession, Tab, first_line
 from workers.agent.execution.executor import (
     ActionFailed,
-    absolute_url,
     is_redundant,
     observe,
     page_state,
@@ -35,12 +34,17 @@ from workers.agent.execution.executor import (
     snapshot_state,
     text_is_shown,
 )
-from workers.agent.grounding.hte import ground
+from workers.agent.execution.view import PageView
+from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import best_locator, resolve
+from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
+# A brain that recovers (the model) sees a failed operation's error and may choose another way; after this
+# many failures in one scenario step the step has failed.
+MAX_FAILURES_PER_STEP = 3
 
 
 class ResetFailed(RuntimeError):
@@ -84,6 +88,7 @@ class ScenarioRun:
     attempt: int
     tab: Tab
     record: RunRecord
+    grounder: Grounder = field(default_factory=TextGrounder)
     step_index: int = 0
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -144,9 +149,12 @@ def run_scenario(
     attempt: int = 1,
     reset_command: str | None = None,
     avoid: dict[str, list[str]] | None = None,
+    grounder: Grounder | None = None,
 ) -> RunRecord:
+    grounder = grounder or TextGrounder()
     record = RunRecord(scenario_id=scenario.id, title=scenario.title, attempt=attempt, base_url=base_url,
-                       avoided_locators=dict(avoid or {}))
+                       avoided_locators=dict(avoid or {}), brain=getattr(brain, "name", type(brain).__name__),
+                       grounding=grounder.name)
     started = time.perf_counter()
     prefix = attempt_prefix(scenario.id, attempt)
     with tempfile.TemporaryDirectory(prefix="stepforge-trace-") as scratch:
@@ -154,7 +162,7 @@ def run_scenario(
         try:
             run_reset_command(reset_command, settings)
             with session.tab(trace_path=trace) as tab:
-                run = ScenarioRun(scenario, base_url, settings, store, attempt, tab, record)
+                run = ScenarioRun(scenario, base_url, settings, store, attempt, tab, record, grounder)
                 try:
                     open_start_page(run)
                     for index, step in enumerate(scenario.steps):
@@ -163,6 +171,10 @@ def run_scenario(
                     record.verdict = Verdict.passed()
                 except StepFailed as failure:
                     record.verdict = failure.verdict
+                except BudgetExhausted as exc:
+                    record.verdict = Verdict.failed(run.step_index + 1, "error", f"model budget exhausted: {exc}")
+                except ModelError as exc:
+                    record.verdict = Verdict.failed(run.step_index + 1, "error", f"the model failed: {exc}")
         except ResetFailed as exc:
             record.verdict = Verdict.failed(None, "error", str(exc))
         if trace.exists():
@@ -191,21 +203,32 @@ def open_start_page(run: ScenarioRun) -> None:
 
 
 def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
+    recovers = getattr(brain, "recovers", False)
+    failures: list[StepFailed] = []
     for _ in range(run.settings.max_operations):
-        page = take_snapshot(run)
+        view = take_snapshot(run)
         started = time.perf_counter()
-        decision = brain.decide(step, run.step_index, page, run.record.operations)  # type: ignore[arg-type]
+        decision = brain.decide(step, run.step_index, view.snapshot, run.record.operations,  # type: ignore[arg-type]
+                                screenshot=view.screenshot)
         decide_ms = ms_since(started)
         if decision.unsupported:
-            raise run.fail("unsupported", decision.unsupported)
-        for number, intent in enumerate(decision.intents):
-            if number > 0:
-                # The page may have changed under the previous operation: look again before grounding.
-                page = take_snapshot(run) if needs_tree(intent) else page
-                if not needs_tree(intent):
-                    run.timings["tree"] = 0.0
-            operation = execute_intent(run, intent, page)
-            operation.timings_ms.setdefault("decide", decide_ms if number == 0 else 0.0)
+            raise run.fail(decision.failure_kind, decision.unsupported)
+        try:
+            for number, intent in enumerate(decision.intents):
+                if number > 0:
+                    # The page may have changed under the previous operation: look again before grounding.
+                    view = take_snapshot(run) if needs_tree(intent) else view
+                    if not needs_tree(intent):
+                        run.timings["tree"] = 0.0
+                operation = execute_intent(run, intent, view)
+                operation.timings_ms.setdefault("decide", decide_ms if number == 0 else 0.0)
+        except StepFailed as failure:
+            # The failed operation is in the history with its error; a brain that recovers reads it and
+            # chooses another way (another element, another value format, another route).
+            failures.append(failure)
+            if not recovers or failure.verdict.kind == "error" or len(failures) >= MAX_FAILURES_PER_STEP:
+                raise
+            continue
         if decision.step_done:
             return
     raise run.fail("error", "the brain never finished this step")
@@ -216,22 +239,23 @@ def needs_tree(intent: Intent) -> bool:
     return intent.kind.needs_target or (intent.kind is ActionKind.press and bool(intent.target))
 
 
-def take_snapshot(run: ScenarioRun) -> PageSnapshot:
+def take_snapshot(run: ScenarioRun) -> PageView:
     started = time.perf_counter()
     try:
         page = snapshot(run.page)
     except PlaywrightError as exc:
         raise run.fail("error", f"could not read the page: {first_line(str(exc))}") from None
     run.timings["tree"] = ms_since(started)
-    return page
+    return PageView(run.page, page)
 
 
-def execute_intent(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> Operation:
+def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operation:
     tree_ms = run.timings.get("tree", 0.0)
+    page = view.snapshot
     if intent.kind is ActionKind.assert_text:
         return check_text(run, intent, tree_ms)
     if intent.kind is ActionKind.assert_value:
-        return check_value(run, intent, page, tree_ms)
+        return check_value(run, intent, view, tree_ms)
     if intent.kind is ActionKind.goto or (intent.kind is ActionKind.press and not intent.target):
         return act(run, intent, None, page, tree_ms)
 
@@ -241,7 +265,7 @@ def execute_intent(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> Oper
         started = time.perf_counter()
         # Node ids belong to one snapshot: after a failed try the page is read again and grounded again,
         # and the elements already tried are left out.
-        candidates = [c for c in ground(intent, page) if element_key(page.node(c.node_id)) not in tried]
+        candidates = [c for c in run.grounder.locate(intent, view) if element_key(page.node(c.node_id)) not in tried]
         ground_ms = ms_since(started)
         if not candidates:
             break
@@ -252,8 +276,8 @@ def execute_intent(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> Oper
         if operation.ok:
             return operation
         errors.append(operation.error or "failed")
-        page = take_snapshot(run)
-        tree_ms = run.timings["tree"]
+        view = take_snapshot(run)
+        page, tree_ms = view.snapshot, run.timings["tree"]
     if not errors:
         operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
         operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
@@ -338,10 +362,11 @@ def check_text(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation:
     return run.keep(operation, screenshot=False)
 
 
-def check_value(run: ScenarioRun, intent: Intent, page: PageSnapshot, tree_ms: float) -> Operation:
+def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float) -> Operation:
     expected = " ".join((intent.value or "").split())
+    page = view.snapshot
     started = time.perf_counter()
-    candidates = ground(intent, page)
+    candidates = run.grounder.locate(intent, view)
     ground_ms = ms_since(started)
     if not candidates:
         operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")

@@ -43,3 +43,12 @@ def test_the_suite_finds_the_definition_and_locators_behind_a_failing_step() -> 
     assert suite.step_locators(search)[-1] == FIND_AT
     assert suite.step_definition('Then the page shows "x"').ops[0].kind.is_assertion
     assert suite.step_definition("Before hook") is None and suite.step_locators("Before hook") == []
+
+
+def test_a_suite_written_with_a_base_url_carries_it_as_its_default(tmp_path: Path) -> None:
+    write_suite(tmp_path / "plain", "Owners", "Feature: x\n", "// steps\n")
+    assert not (tmp_path / "plain" / "stepforge.json").exists()  # the CLI's suites: STEPFORGE_BASE_URL as before
+    write_suite(tmp_path / "known", "Owners", "Feature: x\n", "// steps\n", base_url="http://127.0.0.1:8080")
+    assert json.loads((tmp_path / "known" / "stepforge.json").read_text()) == {"base_url": "http://127.0.0.1:8080"}
+    world = (tmp_path / "known" / "features/support/world.js").read_text()
+    assert 'process.env.STEPFORGE_BASE_URL || DEFAULTS.base_url' in world and '"stepforge.json"' in world

@@ -8,6 +8,7 @@ incrementally (`step_done=False`) after seeing the effect of its intents.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from shared.records import Decision, Operation, PageSnapshot
@@ -22,6 +23,11 @@ class Brain(Protocol):
         step_index: int,
         snapshot: PageSnapshot,
         history: list[Operation],
+        screenshot: Callable[[], bytes] | None = None,
     ) -> Decision:
-        """Intents for `step` (0-based `step_index`) on the page `snapshot`, or `Decision(unsupported=...)`."""
+        """Intents for `step` (0-based `step_index`) on the page `snapshot`, or `Decision(unsupported=...)`.
+
+        `screenshot()` gives the page as PNG (taken on first use). `history` holds every operation so
+        far, failed ones with their error: a brain with `recovers = True` is asked again after a failed
+        operation and may choose another way; others end the scenario at the first failure."""
         ...

@@ -13,7 +13,7 @@ whole value is one placeholder (`Type <lastName> into ...`) the intent also gets
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from shared.records import ActionKind, Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
@@ -41,6 +41,7 @@ class BuiltinBrain:
         step_index: int,
         snapshot: PageSnapshot | None = None,
         history: list[Operation] | None = None,
+        screenshot: Callable[[], bytes] | None = None,
     ) -> Decision:
         try:
             return Decision(intents=self.intents(step, snapshot), step_done=True)

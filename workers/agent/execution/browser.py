@@ -6,15 +6,21 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin
 
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Playwright, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from shared.settings import CHROMIUM_ARGS, Settings
+from shared.urls import UnsafeTargetError, check_target_url
 
 
 class BrowserUnavailableError(RuntimeError):
     """Chromium could not be started; the message says where it was looked for."""
+
+
+class BrowserCrashedError(RuntimeError):
+    """A pooled Chromium crashed or disconnected while a job was using it; the next job gets a new one."""
 
 
 @dataclass
@@ -24,6 +30,7 @@ class PageEvents:
     dialogs: list[str] = field(default_factory=list)
     new_pages: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # requests the target policy stopped (kept for the run)
 
     def drain(self) -> PageEvents:
         taken = PageEvents(list(self.dialogs), list(self.new_pages), list(self.page_errors))
@@ -31,6 +38,51 @@ class PageEvents:
         self.new_pages.clear()
         self.page_errors.clear()
         return taken
+
+
+class RequestGuard:
+    """Every request a page makes (navigations, frames, images, fetches) goes to an address the target policy
+    allows, and so does every redirect of a page or frame: a redirect or a link cannot take the browser where
+    a URL given to it could not (link-local and cloud-metadata addresses never; private and loopback ones
+    when allowed). Playwright routes only the first URL of a redirect chain, so a document request is fetched
+    here without following redirects, its Location checked, and the answer handed to the browser, whose next
+    request is routed again. Decisions are kept per scheme, host and port: a host is resolved once per context.
+    """
+
+    def __init__(self, allow_private: bool, events: PageEvents) -> None:
+        self.allow_private = allow_private
+        self.events = events
+        self._decided: dict[tuple[str, str], str | None] = {}
+
+    def refusal(self, url: str) -> str | None:
+        scheme, _, rest = url.partition("://")
+        key = (scheme, rest.split("/", 1)[0])
+        if key not in self._decided:
+            try:
+                check_target_url(url, allow_private=self.allow_private)
+                self._decided[key] = None
+            except UnsafeTargetError as exc:
+                self._decided[key] = str(exc)
+        return self._decided[key]
+
+    def __call__(self, route: Route) -> None:
+        request = route.request
+        with contextlib.suppress(PlaywrightError):
+            refusal = self.refusal(request.url)
+            if refusal is None and request.is_navigation_request():
+                response = route.fetch(max_redirects=0)
+                location = response.headers.get("location")
+                if 300 <= response.status < 400 and location:
+                    refusal = self.refusal(urljoin(request.url, location))
+                if refusal is None:
+                    route.fulfill(response=response)
+                    return
+            if refusal is None:
+                route.continue_()
+                return
+            self.events.refused.append(refusal)
+            self.events.page_errors.append(f"request refused: {refusal}")
+            route.abort("blockedbyclient")
 
 
 @dataclass
@@ -50,20 +102,24 @@ class BrowserSession:
 
     def browser(self) -> Browser:
         if self._browser is None or not self._browser.is_connected():
-            if self._playwright is None:
-                self._playwright = sync_playwright().start()
-            path = self.settings.browser_path
-            if not Path(path).exists():
-                raise BrowserUnavailableError(
-                    f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH"
-                )
-            try:
-                self._browser = self._playwright.chromium.launch(
-                    executable_path=path, headless=self.settings.headless, args=list(CHROMIUM_ARGS)
-                )
-            except PlaywrightError as exc:
-                raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
+            self._browser = self.launch()
         return self._browser
+
+    def launch(self) -> Browser:
+        """A new Chromium on this session's Playwright (started on first use); the caller decides when it closes."""
+        if self._playwright is None:
+            self._playwright = sync_playwright().start()
+        path = self.settings.browser_path
+        if not Path(path).exists():
+            raise BrowserUnavailableError(
+                f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH"
+            )
+        try:
+            return self._playwright.chromium.launch(
+                executable_path=path, headless=self.settings.headless, args=list(CHROMIUM_ARGS)
+            )
+        except PlaywrightError as exc:
+            raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
 
     @contextlib.contextmanager
     def tab(self, trace_path: Path | None = None) -> Iterator[Tab]:
@@ -76,6 +132,7 @@ class BrowserSession:
         if trace_path is not None:
             context.tracing.start(screenshots=True, snapshots=True)
         events = PageEvents()
+        context.route("**/*", RequestGuard(self.settings.allow_private_targets, events))
         page = context.new_page()
 
         def on_dialog(dialog: Dialog) -> None:

@@ -79,6 +79,8 @@ def open_url(page: Page, url: str, settings: Settings) -> int | None:
         message = first_line(str(exc))
         if "Timeout" in message:
             message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s"
+        elif "ERR_BLOCKED_BY_CLIENT" in message:
+            message = f"{url} led to an address the target policy refuses (a redirect to it was stopped)"
         raise ActionFailed(message) from None
     return response.status if response is not None else None
 
@@ -98,6 +100,13 @@ def is_redundant(kind: ActionKind, node: Node | None, value: str | None, current
     return False
 
 
+def field_left_empty(target: PlaywrightLocator) -> bool:
+    try:
+        return target.input_value() == ""
+    except PlaywrightError:  # not a form control (contenteditable): nothing to compare
+        return False
+
+
 def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, value: str | None, base_url: str,
             settings: Settings) -> int | None:
     """Carry out one operation; raise ActionFailed with a one-line reason. A goto returns the HTTP status."""
@@ -115,6 +124,11 @@ def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, valu
             target.click()
         elif kind is ActionKind.fill:
             target.fill(value or "")
+            if value and field_left_empty(target):
+                # The browser dropped the text: a date, time, number or email field that takes another format.
+                kind_of = target.get_attribute("type") or "this"
+                raise ActionFailed(f'the field did not take "{value}": a {kind_of} field left empty '
+                                   "(the value's format is not one it accepts)")
         elif kind is ActionKind.select:
             select_option(target, value or "")
         elif kind is ActionKind.check:

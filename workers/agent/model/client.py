@@ -154,6 +154,14 @@ class ModelClient:
                 phases[name] = _rounded(asdict(usage))
             return {"phases": phases, "total": _rounded(asdict(total)), "structured_output": self.structured_output}
 
+    def exhausted(self) -> str | None:
+        """Why no further call may be sent (a budget is used up), or None."""
+        try:
+            self._check_budget("job")
+        except BudgetExhausted as exc:
+            return str(exc).removeprefix("job: ")
+        return None
+
     def close(self) -> None:
         self._sdk.close()
 

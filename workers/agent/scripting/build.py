@@ -3,6 +3,10 @@
 With a step registry, the suite reuses the steps the registry knows for the application's origin; the
 pipeline registers the suite's new definitions (`new_steps(suite.new_definitions)`) once its scenarios
 are verified.
+
+With a step writer (say workers.agent.scripting.model_writer.ModelStepWriter), each scenario's grouping, step
+text and parameter names are offered to it; `Suite.writer_notes` says per scenario whether its proposal was taken
+or why the builtin rules' result stayed.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_definition, render_steps
 from workers.agent.scripting.steps import definition_for_step, generate_scripts
 from workers.agent.scripting.suite import write_suite
+from workers.agent.scripting.writer import StepWriter
 
 FEATURE_NAME = "scenarios"
 FEATURE_TITLE = "Generated end-to-end scenarios"
@@ -39,6 +44,8 @@ class Suite:
     steps_text: str
     counts: dict[str, ScenarioCounts] = field(default_factory=dict)
     reused: frozenset[str] = frozenset()  # signatures of the definitions that came from the registry
+    # With a step writer: scenario id -> the writer's name when its proposal was taken, else "builtin: <why>".
+    writer_notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def new_definitions(self) -> list[StepDefinition]:
@@ -59,8 +66,9 @@ class Suite:
         definition = self.step_definition(gherkin_step)
         return [op.locator for op in definition.ops if op.locator is not None] if definition else []
 
-    def write(self, out_dir: Path) -> Path:
-        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text)
+    def write(self, out_dir: Path, base_url: str | None = None) -> Path:
+        """The suite's files in out_dir; with base_url, stepforge.json makes it the suite's default address."""
+        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text, base_url=base_url)
 
 
 def _user_ops(definition: StepDefinition) -> int:
@@ -76,9 +84,10 @@ def build_suite(
     runs: Sequence[tuple[Scenario, RunRecord]],
     registry: StepRegistry | None = None,
     origin: str | None = None,
+    writer: StepWriter | None = None,
 ) -> Suite:
     made = generate_scripts([(scenario, record.operations) for scenario, record in runs], registry=registry,
-                            origin=origin)
+                            origin=origin, writer=writer)
     scripts, definitions = made.scripts, made.definitions
     by_signature = {d.signature: d for d in definitions}
     counts = {}
@@ -94,4 +103,5 @@ def build_suite(
         steps_text=render_steps(definitions),
         counts=counts,
         reused=made.reused,
+        writer_notes=made.notes,
     )

@@ -22,6 +22,12 @@ Wording: a step that fills fields of one form (and submits it) names the form by
 `Fill in the Find Owners form with "<lastName>" as Last name and submit it with "Find Owner"`; without such a
 context it lists the operations, `Enter "<lastName>" in the Last name field and click "Find Owner"`.
 Steps are worded from labels and texts a person reads, never from locators.
+
+A step writer (writer.py; a model: model_writer.py) may then propose, for each scenario, another grouping,
+wording and parameter names, shown the rules' result and the steps already known. Its proposal is taken only
+when it holds (writer.check_proposal; known runs kept whole, as the rules keep them; no wording that reads like
+another step's); a group whose operations are a known step reuses that step unchanged. Otherwise, or when the
+writer fails, the scenario keeps the rules' result, exactly as without a writer. Scripts.notes says which.
 """
 
 from __future__ import annotations
@@ -30,14 +36,29 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 from urllib.parse import urlsplit
 
 from shared.records import ActionKind, Locator, Node, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
 from shared.scenarios import Scenario
-from shared.step_registry import StepRegistry
+from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.scripting.parameters import Parameters, context_name, kept_operations, parameterise
+from workers.agent.scripting.writer import (
+    MAX_STEP_OPERATIONS,
+    KnownStep,
+    OperationBrief,
+    ParameterBrief,
+    Proposal,
+    ProposalRejected,
+    ProposedStep,
+    Segment,
+    StepWriter,
+    WriterError,
+    WritingRequest,
+    check_proposal,
+    step_wording,
+)
 
 Keyword = Literal["Given", "When", "Then"]
 
@@ -54,7 +75,6 @@ _JS_RESERVED = {
     "arguments", "eval", "undefined"
 }
 _MAX_NAME = 60
-MAX_STEP_OPERATIONS = 8  # the longest known operation run a step may take over
 LOOKUP_BATCH = 1000  # signatures per registry lookup (the registry's limit); one lookup unless a scenario is huge
 _FIELD_KINDS = (ActionKind.fill, ActionKind.select, ActionKind.check, ActionKind.uncheck)
 
@@ -176,9 +196,6 @@ def describe(op: Operation, arg: str | None) -> str:
 
 
 # --- step text as segments: literal text and argument slots ------------------------------------------
-
-Segment = str | int  # literal text, or the index (within the step) of the operation whose value goes there
-
 
 def _phrase(op: Operation, position: int, has_arg: bool) -> list[Segment]:
     kind = op.kind
@@ -314,6 +331,11 @@ def pattern_text(pattern: str, values: Sequence[str]) -> str:
     return out
 
 
+def readable_pattern(pattern: str) -> str:
+    """A pattern as a person reads it: its literal text unescaped, {string} where an argument goes."""
+    return pattern_text(pattern, ["{string}"] * pattern.count("{string}"))
+
+
 # --- grouping -------------------------------------------------------------------
 
 
@@ -403,6 +425,17 @@ class _Step:
     params: list[str | None]  # per operation: the scenario parameter carrying its value
 
 
+def _sample(pattern: str) -> str:
+    """A step text the pattern matches, "x" in each argument."""
+    return pattern_text(pattern, ['"x"'] * pattern.count("{string}"))
+
+
+def patterns_overlap(pattern: str, other: str) -> bool:
+    """True when some step text could match both patterns (cucumber would call it ambiguous)."""
+    return (pattern == other or bool(expression_regex(other).match(_sample(pattern)))
+            or bool(expression_regex(pattern).match(_sample(other))))
+
+
 def _definition_identities(definition: StepDefinition) -> list[list]:
     return [_identity(op.kind, op.locator, op.value, op.arg is not None) for op in definition.ops]
 
@@ -424,6 +457,13 @@ class StepBook:
         for definition in existing:
             self._add(definition, signature_of("", _definition_identities(definition)))
             self.reused.add(definition.signature)
+
+    def fork(self) -> StepBook:
+        """An independent copy: what is defined, offered or used in it stays out of this book."""
+        twin = StepBook()
+        twin.defs, twin._by_ops, twin._regexes = dict(self.defs), dict(self._by_ops), dict(self._regexes)
+        twin.used, twin.offered, twin.reused = list(self.used), dict(self.offered), set(self.reused)
+        return twin
 
     def offer(self, definitions: dict[str, StepDefinition]) -> None:
         """Registry steps (by signature) that this run's steps may reuse."""
@@ -463,16 +503,18 @@ class StepBook:
             self.used.append(signature)
         return self.defs[signature]
 
-    def _collides(self, pattern: str) -> bool:
-        sample = pattern_text(pattern, ['"x"'] * pattern.count("{string}"))
+    def clash(self, pattern: str) -> StepDefinition | None:
+        """A definition here that some step text would match as well as `pattern` (None when there is none)."""
+        sample = _sample(pattern)
         mine = expression_regex(pattern)
         for signature, regex in self._regexes.items():
             other = self.defs[signature].pattern
-            if other == pattern or regex.match(sample):
-                return True
-            if mine.match(pattern_text(other, ['"x"'] * other.count("{string}"))):
-                return True
-        return False
+            if other == pattern or regex.match(sample) or mine.match(_sample(other)):
+                return self.defs[signature]
+        return None
+
+    def _collides(self, pattern: str) -> bool:
+        return self.clash(pattern) is not None
 
     def _unambiguous(self, segments: list[Segment], ops: Sequence[Operation]) -> list[Segment]:
         if not self._collides(_pattern(segments)):
@@ -486,8 +528,9 @@ class StepBook:
                 return _join([attempt])
         raise RuntimeError("could not find an unambiguous step pattern")
 
-    def place(self, step: _Step) -> StepUse:
-        """The Gherkin line for a step, defining its step definition first when none matches."""
+    def place(self, step: _Step, wording: Callable[[], list[Segment]] | None = None) -> StepUse:
+        """The Gherkin line for a step, defining its step definition first when none matches: worded by
+        `wording()` when given (a writer's, checked by it), else by the rules."""
         has_args = [p is not None for p in step.params]
         identities = [_identity(op.kind, op.locator, op.value, a) for op, a in zip(step.ops, has_args, strict=True)]
         signature = signature_of(step.keyword, identities)
@@ -496,7 +539,7 @@ class StepBook:
             # The same operations under another keyword: cucumber matches text only, so reuse that one.
             signature = self._by_ops.get(ops_key, signature)
         if signature not in self.defs and not self._adopt(step, signature, ops_key, identities):
-            self._define(step, signature, ops_key)
+            self._define(step, signature, ops_key, wording)
         definition = self._use(signature)
         quoted = {}
         for op_def, param in zip(definition.ops, step.params, strict=True):
@@ -505,8 +548,13 @@ class StepBook:
         text = pattern_text(definition.pattern, [quoted[arg] for arg in definition.args])
         return StepUse(keyword=step.keyword, text=text, signature=signature)
 
-    def _define(self, step: _Step, signature: str, ops_key: str) -> None:
-        segments = self._unambiguous(step_segments(step.ops, [p is not None for p in step.params]), step.ops)
+    def _define(
+        self, step: _Step, signature: str, ops_key: str, wording: Callable[[], list[Segment]] | None = None
+    ) -> None:
+        if wording is not None:
+            segments = wording()
+        else:
+            segments = self._unambiguous(step_segments(step.ops, [p is not None for p in step.params]), step.ops)
         arg_names: dict[int, str] = {}
         taken: set[str] = set()
         for index, param in enumerate(step.params):
@@ -606,51 +654,88 @@ def _look_up(registry: StepRegistry, origin: str, signatures: Sequence[str]) -> 
     return found
 
 
-def _script_scenario(
+def _keyword(op: Operation) -> Keyword:
+    return "Then" if op.kind.is_assertion else "When"
+
+
+@dataclass
+class _Plan:
+    """One scenario's kept operations, parameters and opening step, with every run of them that could be a When
+    step signed (position span -> signatures)."""
+
+    scenario: Scenario
+    kept: list[Operation]
+    parameters: Parameters
+    opening: _Step
+    candidates: dict[int, list[int]]
+    signed: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+
+    def step(self, keyword: Keyword, start: int, end: int) -> _Step:
+        return _Step(keyword, self.kept[start:end], [self.parameters.by_op.get(p) for p in range(start, end)])
+
+    def known_run(self, book: StepBook, start: int) -> int | None:
+        """The end of the longest run starting at `start` that the book knows as a step (None: no such run)."""
+        return next((end for end in self.candidates.get(start, ()) if book.knows(*self.signed[(start, end)])), None)
+
+    def script(self, uses: list[StepUse]) -> ScenarioScript:
+        return ScenarioScript(scenario_id=self.scenario.id, title=self.scenario.title, steps=uses,
+                              examples=self.parameters.examples)
+
+
+def _plan(
     book: StepBook,
     scenario: Scenario,
     operations: Sequence[Operation],
     registry: StepRegistry | None,
     origin: str | None,
-) -> ScenarioScript:
-    """One scenario's script: known operation runs first (longest at each position), the rest by the rules."""
+) -> _Plan:
+    """A scenario ready to be grouped; with a registry, the book is offered the steps it knows for its runs."""
     kept, parameters, opening = _prepare(scenario, operations)
-
-    def step(keyword: Keyword, start: int, end: int) -> _Step:
-        return _Step(keyword, kept[start:end], [parameters.by_op.get(p) for p in range(start, end)])
-
-    candidates = _candidate_runs(kept)
-    signed = {(i, j): _step_signatures(step("When", i, j)) for i, ends in candidates.items() for j in ends}
+    plan = _Plan(scenario, kept, parameters, opening, _candidate_runs(kept))
+    plan.signed = {(i, j): _step_signatures(plan.step("When", i, j)) for i, ends in plan.candidates.items()
+                   for j in ends}
     if registry is not None and origin:
-        wanted = [_step_signatures(opening)[0], *(signature for signature, _ in signed.values())]
-        wanted += [_step_signatures(step("Then", i, i + 1))[0] for i, op in enumerate(kept) if op.kind.is_assertion]
+        wanted = [_step_signatures(opening)[0], *(signature for signature, _ in plan.signed.values())]
+        wanted += [_step_signatures(plan.step("Then", i, i + 1))[0] for i, op in enumerate(kept)
+                   if op.kind.is_assertion]
         book.offer(_look_up(registry, origin, wanted))
+    return plan
 
-    uses = [book.place(opening)]
+
+def _place_by_rules(book: StepBook, plan: _Plan) -> tuple[list[StepUse], list[tuple[int, int]]]:
+    """One scenario's steps by the rules, known operation runs first (longest at each position): its Gherkin lines
+    (the opening first) and the span of kept operations behind each line after the opening."""
+    uses = [book.place(plan.opening)]
+    spans: list[tuple[int, int]] = []
+
+    def put(keyword: Keyword, start: int, end: int) -> None:
+        uses.append(book.place(plan.step(keyword, start, end)))
+        spans.append((start, end))
+
     group: list[int] = []  # positions of the open group of unmatched operations
     group_key: tuple | None = None
 
     def close() -> None:
         nonlocal group, group_key
         if group:
-            uses.append(book.place(step("When", group[0], group[-1] + 1)))
+            put("When", group[0], group[-1] + 1)
         group, group_key = [], None
 
     position = 0
-    while position < len(kept):
-        op = kept[position]
+    while position < len(plan.kept):
+        op = plan.kept[position]
         if op.kind.is_assertion:
             close()
-            uses.append(book.place(step("Then", position, position + 1)))
+            put("Then", position, position + 1)
             position += 1
             continue
         key = _group_key(op)
         if group and key != group_key:
             close()
-        known = next((j for j in candidates[position] if book.knows(*signed[(position, j)])), None)
+        known = plan.known_run(book, position)
         if known is not None:
             close()
-            uses.append(book.place(step("When", position, known)))
+            put("When", position, known)
             position = known
             continue
         if not group:
@@ -660,7 +745,176 @@ def _script_scenario(
             close()
         position += 1
     close()
-    return ScenarioScript(scenario_id=scenario.id, title=scenario.title, steps=uses, examples=parameters.examples)
+    return uses, spans
+
+
+# --- a step writer's proposal ---------------------------------------------------------------------------------
+
+
+def _operations(start: int, end: int) -> str:
+    return f"operation {start + 1}" if end - start == 1 else f"operations {start + 1}-{end}"
+
+
+def _keep_known_runs(book: StepBook, plan: _Plan, keyword: Keyword, start: int, end: int) -> None:
+    """Known runs win over a proposal's grouping as over the rules: where a known run starts, the step must be the
+    longest one starting there, and no new step may take in the start of one (nor an assertion known alone)."""
+    if keyword == "Then":
+        if end - start == 1:
+            return
+        for position in range(start, end):
+            if book.knows(*_step_signatures(plan.step("Then", position, position + 1))):
+                raise ProposalRejected(f"the existing step of {_operations(position, position + 1)} must be kept "
+                                       f"as one step, not {_operations(start, end)}")
+        return
+    known = plan.known_run(book, start)
+    if known is not None:
+        if known != end:
+            raise ProposalRejected(f"the existing step of {_operations(start, known)} must be kept as one step, "
+                                   f"not {_operations(start, end)}")
+        return
+    for position in range(start + 1, end):
+        inner = plan.known_run(book, position)
+        if inner is not None:
+            raise ProposalRejected(f"the existing step of {_operations(position, inner)} must be kept as one "
+                                   f"step; {_operations(start, end)} cannot take it in")
+
+
+def _arguments(pattern: str, text: str) -> list[str] | None:
+    """The quoted arguments a step text gives a pattern, in order, as cucumber reads them; None: no match."""
+    parts = pattern.split("{string}")
+    body = f"({_STRING_RE})".join(re.escape(unescape_expression(part)) for part in parts)
+    match = re.match(f"^{body}$", text)
+    return list(match.groups()) if match else None
+
+
+def _proposed_wording(book: StepBook, step: _Step, text: str, foreign: Sequence[StepDefinition]) -> list[Segment]:
+    """A proposed step text as segments, when it reads its own arguments back and no known step's text with
+    other operations (here, or the registry's `foreign` steps) could match it or be matched by it."""
+    segments = step_wording(text, step.params)
+    pattern = _pattern(segments)
+    values = [f'"<{step.params[s]}>"' for s in segments if isinstance(s, int)]
+    if _arguments(pattern, pattern_text(pattern, values)) != values:
+        raise ProposalRejected(f"step text {text!r} does not read back its own arguments (stray quotes?)")
+    clash = book.clash(pattern)
+    signature = _step_signatures(step)[0]
+    if clash is None:
+        clash = next((d for d in foreign if d.signature != signature and patterns_overlap(pattern, d.pattern)),
+                     None)
+    if clash is not None:
+        raise ProposalRejected(f"step text {text!r} would be ambiguous with the existing step "
+                               f"{clash.keyword} {readable_pattern(clash.pattern)!r}, "
+                               f"which does other operations")
+    return segments
+
+
+def _write(book: StepBook, plan: _Plan, proposal: Proposal, foreign: Sequence[StepDefinition]) -> ScenarioScript:
+    """The scenario's script as the proposal has it, defined in `book`; ProposalRejected when it breaks a rule
+    (the book is then half-written: the caller throws it away)."""
+    reserved = {op.param for op in plan.kept if op.param} | {key for row in plan.scenario.data for key in row}
+    checked = check_proposal(proposal, [op.kind.is_assertion for op in plan.kept], plan.parameters, reserved)
+    plan = replace(plan, parameters=checked.parameters)
+    uses = [book.place(plan.opening)]
+    for (start, end), text in zip(checked.spans, checked.texts, strict=True):
+        keyword = _keyword(plan.kept[start])
+        _keep_known_runs(book, plan, keyword, start, end)
+        step = plan.step(keyword, start, end)
+        uses.append(book.place(step, lambda step=step, text=text: _proposed_wording(book, step, text, foreign)))
+    return plan.script(uses)
+
+
+class _Writing:
+    """A step writer's turn at each scenario of one build; the rules' result stays wherever it fails."""
+
+    def __init__(self, writer: StepWriter, registry: StepRegistry | None, origin: str | None) -> None:
+        self.writer = writer
+        self.registry = registry
+        self.origin = origin
+        self.notes: dict[str, str] = {}
+        self.stopped: str | None = None  # why the writer is asked nothing more in this build
+        self._foreign: list[StepDefinition] | None = None
+
+    def foreign(self) -> list[StepDefinition]:
+        """The registry's steps for the origin (fetched once; none when it cannot say)."""
+        if self._foreign is None:
+            self._foreign = []
+            if self.registry is not None and self.origin:
+                try:
+                    self._foreign = [s.definition for s in self.registry.steps(origin=self.origin)]
+                except RegistryError:
+                    pass
+        return self._foreign
+
+    def script(self, book: StepBook, plan: _Plan) -> tuple[StepBook, ScenarioScript]:
+        """The scenario's script and the book after it: the writer's when its proposal holds, else the rules'."""
+        by_rules = book.fork()
+        uses, spans = _place_by_rules(by_rules, plan)
+        sid = plan.scenario.id
+
+        def fall_back(reason: str) -> tuple[StepBook, ScenarioScript]:
+            self.notes[sid] = f"builtin: {reason}"
+            return by_rules, plan.script(uses)
+
+        if self.stopped is not None:
+            return fall_back(f"{self.writer.name} not asked (stopped earlier in this build: {self.stopped})")
+        if not plan.kept:
+            return fall_back("no operations to write")
+        try:
+            proposal = self.writer.propose(self.request(book, plan, uses[1:], spans))
+        except WriterError as error:
+            if error.stop:
+                self.stopped = error.reason
+            return fall_back(error.reason)
+        written = book.fork()
+        try:
+            script = _write(written, plan, proposal, self.foreign())
+        except ProposalRejected as error:
+            return fall_back(f"{self.writer.name} proposal rejected: {error}")
+        self.notes[sid] = self.writer.name
+        return written, script
+
+    def request(self, book: StepBook, plan: _Plan, uses: list[StepUse], spans: list[tuple[int, int]]
+                ) -> WritingRequest:
+        """What the writer is shown: the operations, the rules' result (`uses` over `spans`, placed in a copy of
+        `book`), and the steps known before this scenario."""
+        operations = tuple(_brief(position, op, plan.parameters.by_op.get(position))
+                           for position, op in enumerate(plan.kept))
+        builtin = Proposal(
+            steps=tuple(ProposedStep(tuple(range(start + 1, end + 1)), use.text)
+                        for (start, end), use in zip(spans, uses, strict=True)),
+            parameters=tuple((p.name, p.name) for p in plan.parameters.params),
+        )
+        fixed = tuple(number for number, (start, end) in enumerate(spans)
+                      if book.knows(*_step_signatures(plan.step(_keyword(plan.kept[start]), start, end))))
+        known = [KnownStep(d.keyword, d.pattern, "run") for d in book.defs.values()]
+        seen = {(d.keyword, d.pattern) for d in book.defs.values()}
+        for definition in self.foreign():
+            if (definition.keyword, definition.pattern) not in seen:
+                seen.add((definition.keyword, definition.pattern))
+                known.append(KnownStep(definition.keyword, definition.pattern, "registry"))
+        return WritingRequest(
+            scenario=plan.scenario,
+            operations=operations,
+            parameters=tuple(ParameterBrief(p.name, p.value, p.column) for p in plan.parameters.params),
+            builtin=builtin,
+            fixed=fixed,
+            known_steps=tuple(known),
+        )
+
+
+def _brief(position: int, op: Operation, parameter: str | None) -> OperationBrief:
+    kind = op.kind
+    if kind is ActionKind.click:
+        target: str | None = element_name(op)
+    elif kind in (*_FIELD_KINDS, ActionKind.assert_value) or (kind is ActionKind.press and op.locator is not None):
+        target = field_label(op)
+    else:
+        target = None
+    return OperationBrief(number=position + 1, kind=kind.value, description=describe(op, None), target=target,
+                          value=op.value, column=op.param, parameter=parameter, sentence=op.step_index + 1,
+                          assertion=kind.is_assertion)
+
+
+# --- a batch ----------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -670,6 +924,8 @@ class Scripts:
     scripts: list[ScenarioScript]
     definitions: list[StepDefinition]  # the unique definitions the scripts use, in order of first use
     reused: frozenset[str]  # signatures of those taken from `existing` or the registry (not to register again)
+    # With a step writer: per scenario id, the writer's name when its proposal was taken, else "builtin: <why>".
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def new_definitions(self) -> list[StepDefinition]:
@@ -681,20 +937,31 @@ def generate_scripts(
     existing: Sequence[StepDefinition] = (),
     registry: StepRegistry | None = None,
     origin: str | None = None,
+    writer: StepWriter | None = None,
 ) -> Scripts:
     """Scenario scripts for the runs of one batch, in order, each reusing the longest operation runs already known.
 
     `existing` definitions are known from the start. With a registry (and the application's `origin`, see
     shared.step_registry.origin_of), each scenario asks it once for every run of its operations that could be one
-    step, and reuses the steps it knows with their wording.
+    step, and reuses the steps it knows with their wording. With a `writer`, each scenario is then offered to it
+    (see the module docstring); Scripts.notes says which scenarios took its proposal.
     """
     if registry is not None and not origin:
         raise ValueError("build_scripts: a registry needs the application's origin")
     book = StepBook(existing)
-    scripts = [_script_scenario(book, scenario, operations, registry, origin) for scenario, operations in runs]
+    writing = _Writing(writer, registry, origin) if writer is not None else None
+    scripts: list[ScenarioScript] = []
+    for scenario, operations in runs:
+        plan = _plan(book, scenario, operations, registry, origin)
+        if writing is None:
+            scripts.append(plan.script(_place_by_rules(book, plan)[0]))
+        else:
+            book, script = writing.script(book, plan)
+            scripts.append(script)
     definitions = book.used_definitions()
     reused = frozenset(d.signature for d in definitions if d.signature in book.reused)
-    return Scripts(scripts=scripts, definitions=definitions, reused=reused)
+    notes = dict(writing.notes) if writing is not None else {}
+    return Scripts(scripts=scripts, definitions=definitions, reused=reused, notes=notes)
 
 
 def build_scripts(
@@ -702,11 +969,12 @@ def build_scripts(
     existing: Sequence[StepDefinition] = (),
     registry: StepRegistry | None = None,
     origin: str | None = None,
+    writer: StepWriter | None = None,
 ) -> tuple[list[ScenarioScript], list[StepDefinition]]:
     """Scenario scripts for the runs of one batch, and the unique step definitions they use, in order.
 
     `existing` definitions and, with a registry, the steps it knows for `origin` are reused (see
-    generate_scripts); generate_scripts also says which definitions are new.
+    generate_scripts); generate_scripts also says which definitions are new and what a writer did.
     """
-    result = generate_scripts(runs, existing, registry, origin)
+    result = generate_scripts(runs, existing, registry, origin, writer)
     return result.scripts, result.definitions

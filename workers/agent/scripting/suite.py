@@ -11,6 +11,8 @@ from shared.settings import CHROMIUM_ARGS
 from workers.agent.scripting.dependencies import npm_dependencies
 
 TEMPLATES = "templates"
+# The suite's own settings, read by world.js: {"base_url": ...}, the default when STEPFORGE_BASE_URL is not set.
+SUITE_CONFIG = "stepforge.json"
 
 
 def template(name: str) -> str:
@@ -40,11 +42,17 @@ def world_js() -> str:
     return template("world.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
 
 
-def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps_text: str) -> Path:
+def suite_config(base_url: str) -> str:
+    return json.dumps({"base_url": base_url}, indent=2) + "\n"
+
+
+def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps_text: str,
+                base_url: str | None = None) -> Path:
     """Write (or overwrite) the suite's files into out_dir and return the .feature path.
 
     Layout: package.json, cucumber.js, README.md, features/<name>.feature,
-    features/step_definitions/steps.js, features/support/world.js.
+    features/step_definitions/steps.js, features/support/world.js; with base_url also stepforge.json, whose
+    base_url world.js uses when STEPFORGE_BASE_URL is not set (without it, STEPFORGE_BASE_URL is required).
     """
     root = Path(out_dir)
     files = {
@@ -56,6 +64,8 @@ def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps
         "features/support/world.js": world_js(),
         ".gitignore": "node_modules/\nreports/\n",
     }
+    if base_url:
+        files[SUITE_CONFIG] = suite_config(base_url)
     for relative, text in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,131 @@
+"""What the API's routes depend on: the shared services, a database session, the caller's project or the admin
+token, and ApiError (a 4xx with a detail naming the field)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel import Session
+
+from shared.artifacts import ArtifactStore, open_artifact_store
+from shared.logging import log
+from shared.models import Project
+from shared.step_registry import RegistryError, StepRegistry
+from shared.urls import UnsafeTargetError, check_target_url
+from workers.celery_app import make_celery
+from workers.dispatch import send_events, send_jobs
+from workers.service import engine_for, project_by_key
+from workers.service_settings import ServiceSettings
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.detail, self.headers = status, detail, headers
+
+
+def not_found(what: str) -> ApiError:
+    return ApiError(404, f"{what} not found")
+
+
+class Services:
+    """What the routes share: the settings, the database engine, the task sender, and (made on first use) the
+    artifact store and the step registry."""
+
+    def __init__(self, settings: ServiceSettings) -> None:
+        self.settings = settings
+        self.engine = engine_for(settings.database_url, pool_size=settings.db_pool_size,
+                                 max_overflow=settings.db_max_overflow)
+        self.celery = make_celery(settings)
+        self._store: ArtifactStore | None = None
+        self._registry: StepRegistry | None = None
+
+    def store(self) -> ArtifactStore:
+        if self._store is None:
+            self._store = open_artifact_store(self.settings)
+        return self._store
+
+    def registry(self) -> StepRegistry | None:
+        """The step registry, for the suite zip to word steps as the jobs did; None when it cannot be opened."""
+        if self._registry is None:
+            from workers.agent.registry import open_registry
+
+            try:
+                self._registry = open_registry(self.settings)
+            except RegistryError as error:
+                log.warning("api.registry_unavailable", error=str(error))
+                return None
+        return self._registry
+
+    def send_jobs(self, session: Session, job_ids: list[int], budget_s: float | None = None) -> int:
+        """Send committed jobs to the workers: one connection, one try, STEPFORGE_ENQUEUE_BUDGET_S (or `budget_s`)
+        for them all, so a broker that is down never holds the request; what is not sent stays unsent and beat's
+        sweep sends it. How many were sent."""
+        return send_jobs(self.celery, session, job_ids, budget_s=budget_s or self.settings.enqueue_budget_s)
+
+    def send_events(self, session: Session, event_ids: list[str]) -> int:
+        """Send committed webhook events, as send_jobs does."""
+        return send_events(self.celery, session, event_ids, budget_s=self.settings.enqueue_budget_s)
+
+    def check_url(self, field: str, url: str) -> str:
+        try:
+            return check_target_url(url, allow_private=self.settings.allow_private_targets)
+        except UnsafeTargetError as error:
+            raise ApiError(422, f"{field}: {error}") from None
+
+    def check_brain(self, brain: str | None) -> None:
+        if brain == "openai" and not self.settings.model_base_url:
+            raise ApiError(422, "brain: the openai brain needs a model endpoint on the service "
+                                "(STEPFORGE_MODEL_BASE_URL); use builtin")
+
+    def close(self) -> None:
+        if self._registry is not None:
+            self._registry.close()
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def database(services: ServicesDep) -> Iterator[Session]:
+    with Session(services.engine, expire_on_commit=False) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(database)]
+bearer = HTTPBearer(auto_error=False, description="The project's API key (the admin token for POST /v1/projects)")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def current_project(credentials: Credentials, session: SessionDep) -> Project:
+    project = project_by_key(session, credentials.credentials) if credentials else None
+    # FastAPI runs this dependency and the route in different pool threads: end the transaction here so
+    # its connection goes back to the pool instead of being held while the request waits for a thread
+    # (with more threads than connections, that wait deadlocked busy APIs until the pool timeout).
+    session.commit()
+    if project is None:
+        raise ApiError(401, "missing or wrong API key (Authorization: Bearer <api key>)", {"WWW-Authenticate": "Bearer"})
+    return project
+
+
+def require_admin(credentials: Credentials, services: ServicesDep) -> None:
+    token = services.settings.admin_token
+    if token is None:
+        raise ApiError(401, "project creation is disabled: STEPFORGE_ADMIN_TOKEN is not set")
+    if credentials is None or not secrets.compare_digest(credentials.credentials.encode(),
+                                                         token.get_secret_value().encode()):
+        raise ApiError(401, "missing or wrong admin token (Authorization: Bearer <admin token>)",
+                       {"WWW-Authenticate": "Bearer"})
+
+
+ProjectDep = Annotated[Project, Depends(current_project)]
+IdPath = Annotated[int, Path(ge=1, le=2**31 - 1)]
+# Stored or looked up in text columns: no control characters (PostgreSQL refuses NUL), no surrogates.
+EventIdPath = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_]+$")]

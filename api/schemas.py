@@ -1,0 +1,302 @@
+"""Request and response bodies of the service API. Table models (shared/models.py) are never returned as such."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+
+from shared.scenarios import Scenario, ScenarioStep, check_text
+
+# Every integer that reaches an INTEGER column is bounded here (PostgreSQL int4, and SQLite cannot even bind an
+# integer above 2**63 - 1): out of range is a 422 naming the field, never a database error.
+INT4_MAX = 2**31 - 1
+
+
+def _one_line(value: str) -> str:
+    return check_text(value, one_line=True)
+
+
+def _no_whitespace(value: str) -> str:
+    _one_line(value)
+    if any(char.isspace() for char in value):
+        raise ValueError("must not contain whitespace")
+    return value
+
+
+Brain = Literal["builtin", "openai"]
+Grounding = Literal["hte", "som"]
+# Stored strings refuse control characters (NUL among them: PostgreSQL cannot store it) at validation.
+Url = Annotated[str, Field(min_length=1, max_length=2048, description="An http(s) URL"), AfterValidator(_no_whitespace)]
+Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_one_line)]
+ExternalId = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$",
+                                  description="The test-management system's id: letters, digits and _ . : -")]
+Version = Annotated[int, Field(ge=1, le=INT4_MAX)]
+
+
+class ErrorBody(BaseModel):
+    detail: str
+
+
+# --- projects ---------------------------------------------------------------------------------------------------
+
+
+class ProjectCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    base_url: Url = Field(description="The application under test, e.g. https://staging.example.com")
+    default_brain: Brain = "builtin"
+    default_grounding: Grounding = "hte"
+    webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
+    nightly_hour_utc: int | None = Field(default=None, ge=0, le=23,
+                                         description="Regenerate the whole suite every night at this hour (UTC)")
+
+
+class ProjectUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name | None = None
+    base_url: Url | None = None
+    default_brain: Brain | None = None
+    default_grounding: Grounding | None = None
+    webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
+                                                               "disabled by an HTTP 410 from the receiver")
+    nightly_hour_utc: int | None = Field(default=None, ge=0, le=23)
+    rotate_webhook_secret: bool = Field(default=False, description="Issue a new webhook secret (returned once)")
+
+
+class ProjectPublic(BaseModel):
+    id: int
+    name: str
+    base_url: str
+    default_brain: str
+    default_grounding: str
+    webhook_url: str | None
+    webhook_disabled_at: datetime | None = Field(
+        default=None, description="Set when the receiver answered HTTP 410 Gone: no webhook is sent until webhook_url is "
+                                  "set again with PATCH /v1/projects/me")
+    webhook_disabled_reason: str | None = None
+    nightly_hour_utc: int | None
+    created_at: datetime
+
+
+class ProjectCreated(BaseModel):
+    project: ProjectPublic
+    api_key: str = Field(description="Shown once: only its hash is stored. Send as Authorization: Bearer <api_key>")
+    webhook_secret: str = Field(description="whsec_...: verifies the webhook signatures; shown once")
+
+
+class ProjectUpdated(BaseModel):
+    project: ProjectPublic
+    webhook_secret: str | None = Field(default=None, description="The new secret, when rotate_webhook_secret was set")
+
+
+# --- scenarios --------------------------------------------------------------------------------------------------
+
+
+def _step_kind(value: Any) -> str:
+    return "sentence" if isinstance(value, str) else "pair"
+
+
+# A sentence, or an {action, expected} pair; one error for a bad step, not one per alternative.
+Step = Annotated[Annotated[str, Tag("sentence")] | Annotated[ScenarioStep, Tag("pair")], Discriminator(_step_kind)]
+
+
+class ScenarioBody(BaseModel):
+    """A scenario as in a scenarios file, without its id (the path gives it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str
+    start: str = "/"
+    steps: list[Step] = Field(default_factory=list, description="Sentences or {action, expected}")
+    text: str | None = Field(default=None, description="Free text instead of steps")
+    data: list[dict[str, Any]] = Field(default_factory=list, description="Rows of the Examples table")
+
+
+class ScenarioPublic(BaseModel):
+    external_id: str
+    version: int
+    created: bool = Field(description="False when the definition was unchanged (no new version)")
+    definition: dict
+
+
+class InlineScenario(Scenario):
+    """A scenario given in full: upserted (versioned) before the batch is made."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScenarioRef(BaseModel):
+    """A scenario stored before with PUT /v1/scenarios/{external_id}: its latest version, or the one named."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    external_id: ExternalId
+    version: Version | None = None
+
+
+def _scenario_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "ref" if "external_id" in value else "inline"
+    return "ref" if isinstance(value, ScenarioRef) else "inline"
+
+
+BatchScenario = Annotated[
+    Annotated[ScenarioRef, Tag("ref")] | Annotated[InlineScenario, Tag("inline")],
+    Discriminator(_scenario_kind),
+]
+
+
+class BatchCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenarios: list[BatchScenario] = Field(min_length=1, description="Inline scenarios ({id, title, steps...}) or "
+                                                                     "references ({external_id, version?})")
+    base_url: Url | None = Field(default=None, description="Default: the project's base_url")
+    brain: Brain | None = None
+    grounding: Grounding | None = None
+
+
+class RegenerateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: Url | None = None
+    brain: Brain | None = None
+    grounding: Grounding | None = None
+
+
+# --- batches ----------------------------------------------------------------------------------------------------
+
+
+class Links(BaseModel):
+    batch: str
+    suite: str
+    changes: str
+    webhooks: str
+
+
+class BatchAccepted(BaseModel):
+    id: int
+    kind: str = Field(description="on_demand (POST /v1/batches), regenerate, or nightly")
+    state: str
+    jobs_total: int
+    idempotency_key: str
+    links: Links
+
+
+class JobVerdict(BaseModel):
+    failed_step: int | None = Field(default=None, description="1-based scenario step that failed")
+    kind: str | None = Field(default=None, description="action | expectation | unsupported | error")
+    reason: str | None = None
+
+
+class JobView(BaseModel):
+    id: int
+    external_id: str
+    scenario_version: int
+    state: str
+    attempt: int = Field(description="How many times a worker claimed the job")
+    verdict: JobVerdict | None = None
+    generation_attempts: int | None = None
+    timings: dict | None = None
+    model_usage: dict | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class BatchProgress(BaseModel):
+    id: int
+    kind: str
+    state: str
+    base_url: str
+    brain: str
+    grounding: str
+    previous_batch_id: int | None = Field(description="The batch the what-changed report compares with: for a full regeneration "
+                                                  "(kind regenerate or nightly) the project's latest finished full "
+                                                  "regeneration, else its latest finished batch of any kind")
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    counts: dict[str, int] = Field(description="Jobs per state: queued, running, passed, failed, cancelled")
+    model_usage: dict[str, float] = Field(description="Model calls, tokens and cost summed over the jobs")
+    jobs: list[JobView]
+    links: Links
+
+
+class ArtifactView(BaseModel):
+    key: str = Field(description="Relative to the listing's prefix: <scenario>/attempt-<n>/run.json (n: the "
+                                 "generation attempt within the run), suite/..., report.json")
+    size: int
+    url: str = Field(description="A presigned URL (S3), or a file:// URL (local store)")
+
+
+class ArtifactList(BaseModel):
+    batch_id: int
+    job_id: int
+    prefix: str = Field(description="The store folder listed: projects/<p>/batches/<b>/jobs/<j>/attempts/<n>/, n being "
+                                    "the claim of the job that finished it (the latest claim while it runs)")
+    artifacts: list[ArtifactView]
+
+
+class VerdictChange(BaseModel):
+    external_id: str
+    before: dict
+    after: dict
+
+
+class LocatorChange(BaseModel):
+    external_id: str
+    step: str
+    before: list[str]
+    after: list[str]
+
+
+class Changes(BaseModel):
+    batch_id: int
+    previous_batch_id: int | None = Field(description="The batch the what-changed report compares with: for a full regeneration "
+                                                  "(kind regenerate or nightly) the project's latest finished full "
+                                                  "regeneration, else its latest finished batch of any kind")
+    verdicts: list[VerdictChange]
+    locators: list[LocatorChange]
+    added: list[str]
+    removed: list[str]
+
+
+# --- webhooks ---------------------------------------------------------------------------------------------------
+
+
+class DeliveryView(BaseModel):
+    attempt: int
+    status: str
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+    at: datetime
+
+
+class EventView(BaseModel):
+    id: str
+    type: str
+    created_at: datetime
+    delivered_at: datetime | None
+    gave_up_at: datetime | None
+    payload: dict
+    deliveries: list[DeliveryView]
+
+
+class WebhookLog(BaseModel):
+    batch_id: int
+    events: list[EventView]
+
+
+class RedeliveryAccepted(BaseModel):
+    event_id: str
+    queued: bool
+
+
+class Health(BaseModel):
+    status: str
+    database: str

@@ -1,0 +1,69 @@
+"""The browser never follows a redirect, frame or image to an address the target policy refuses."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from shared.settings import Settings
+from workers.agent.execution.browser import PageEvents, RequestGuard
+from workers.agent.execution.executor import ActionFailed, open_url
+
+
+class Site(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/to-metadata":
+            self.send_response(302)
+            self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = b"<h1>Home</h1><img src='http://169.254.169.254/latest/meta-data/iam.png'>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def guarded(page, allow_private: bool) -> PageEvents:
+    events = PageEvents()
+    page.context.route("**/*", RequestGuard(allow_private, events))
+    return events
+
+
+def test_a_redirect_to_a_metadata_address_is_stopped(page, site):
+    events = guarded(page, allow_private=True)
+    with pytest.raises(ActionFailed, match="led to an address the target policy refuses"):
+        open_url(page, f"{site}/to-metadata", Settings(allow_private_targets=True))
+    assert any("169.254.169.254 is a link-local or reserved address" in r for r in events.refused)
+
+
+def test_a_page_cannot_load_a_refused_resource_but_still_loads(page, site):
+    events = guarded(page, allow_private=True)
+    assert open_url(page, f"{site}/", Settings(allow_private_targets=True)) == 200
+    assert page.inner_text("h1") == "Home"
+    assert events.refused and "169.254.169.254" in events.refused[0]
+    assert any(e.startswith("request refused:") for e in events.page_errors)
+
+
+def test_private_targets_are_refused_inside_the_browser_too_when_not_allowed(page, site):
+    events = guarded(page, allow_private=False)
+    with pytest.raises(PlaywrightError, match="ERR_BLOCKED_BY_CLIENT"):
+        page.goto(site)  # even a direct navigation the executor did not check
+    assert "private or loopback address" in events.refused[0]

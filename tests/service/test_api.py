@@ -1,0 +1,192 @@
+"""Authentication, project isolation and bad input on every route; none of these needs the worker."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from shared.models import Outbox
+from shared.scenarios import Scenario as ScenarioDefinition
+from tests.service.conftest import ADMIN_TOKEN, new_project
+from workers.service import create_batch, engine_for, jobs_of, new_event_id, upsert_scenario, writing
+
+# Every /v1 route with a body good enough to get past validation; {batch}, {job} and {event} are filled in.
+ROUTES = [
+    ("GET", "/v1/projects/me", None),
+    ("PATCH", "/v1/projects/me", {"name": "renamed"}),
+    ("PUT", "/v1/scenarios/AUTH-1", {"title": "t", "steps": ["Go to /"]}),
+    ("POST", "/v1/batches", {"scenarios": [{"external_id": "AUTH-1"}]}),
+    ("POST", "/v1/projects/me/regenerate", None),
+    ("GET", "/v1/batches/{batch}", None),
+    ("GET", "/v1/batches/{batch}/jobs/{job}/artifacts", None),
+    ("GET", "/v1/batches/{batch}/jobs/{job}/artifacts/report.json", None),
+    ("GET", "/v1/batches/{batch}/suite.zip", None),
+    ("GET", "/v1/batches/{batch}/changes", None),
+    ("GET", "/v1/batches/{batch}/webhooks", None),
+    ("POST", "/v1/webhooks/{event}/redeliver", None),
+]
+ROUTE_TEMPLATES = {
+    "/v1/batches/{batch}/jobs/{job}/artifacts/report.json": "/v1/batches/{batch_id}/jobs/{job_id}/artifacts/{key}",
+    "/v1/scenarios/AUTH-1": "/v1/scenarios/{external_id}",
+}
+
+
+@pytest.fixture(scope="module")
+def owner(client, petclinic):
+    return new_project(client, petclinic)
+
+
+@pytest.fixture(scope="module")
+def stranger(client, petclinic):
+    return new_project(client, petclinic)
+
+
+@pytest.fixture(scope="module")
+def owned(settings, owner) -> dict[str, object]:
+    """A batch, a job and an event of `owner`, written directly (no job is sent to a worker)."""
+    engine = engine_for(settings.database_url)
+    with writing(engine) as session:
+        from shared.models import Project
+
+        project = session.get(Project, owner.id)
+        row, _ = upsert_scenario(session, owner.id, ScenarioDefinition(id="OWNED-1", title="t", steps=["Go to /"]))
+        batch, _ = create_batch(session, project, idempotency_key=uuid.uuid4().hex, fingerprint="f",
+                                scenarios=[row], base_url=project.base_url, brain="builtin", grounding="hte")
+        event = Outbox(id=new_event_id(), project_id=owner.id, batch_id=batch.id, type="batch.completed",
+                       payload={"type": "batch.completed", "data": {}})
+        session.add(event)
+        session.commit()
+        return {"batch": batch.id, "job": jobs_of(session, batch.id)[0].id, "event": event.id}
+
+
+def fill(path: str, ids: dict) -> str:
+    return path.format(**ids)
+
+
+def test_the_table_covers_every_v1_route(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    served = {(method.upper(), path) for path, methods in paths.items() if path.startswith("/v1") for method in methods}
+    listed = {(method, ROUTE_TEMPLATES.get(path, path).replace("{batch}", "{batch_id}").replace("{job}", "{job_id}")
+               .replace("{event}", "{event_id}")) for method, path, _ in ROUTES}
+    assert served - {("POST", "/v1/projects")} == listed
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ROUTES, ids=[f"{m} {p}" for m, p, _ in ROUTES])
+def test_every_route_refuses_a_missing_or_wrong_key(client, owned, method, path, body):
+    for headers in ({}, {"Authorization": "Bearer sfk_not-a-key"}, {"Authorization": f"Bearer {ADMIN_TOKEN}"}):
+        response = client.request(method, fill(path, owned), json=body, headers={**headers, "Idempotency-Key": "k"})
+        assert response.status_code == 401, (headers, response.text)
+        assert "key" in response.json()["detail"]
+
+
+def test_project_creation_needs_the_admin_token(client, owner, petclinic):
+    for headers in ({}, owner.headers, {"Authorization": "Bearer wrong-admin-token-000000"}):
+        response = client.post("/v1/projects", json={"name": "x", "base_url": petclinic}, headers=headers)
+        assert response.status_code == 401, response.text
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [r for r in ROUTES if "{" in r[1]],
+                         ids=[f"{m} {p}" for m, p, _ in ROUTES if "{" in p])
+def test_another_projects_ids_are_not_found(client, owned, stranger, method, path, body):
+    response = client.request(method, fill(path, owned), json=body, headers=stranger.headers)
+    assert response.status_code == 404, response.text
+    missing = client.request(method, fill(path, {"batch": 2**31 - 1, "job": 2**31 - 1, "event": "evt_none"}),
+                             json=body, headers=stranger.headers)
+    assert missing.status_code == 404, missing.text
+
+
+def test_the_owner_sees_its_batch(client, owned, owner):
+    response = client.get(f"/v1/batches/{owned['batch']}", headers=owner.headers)
+    assert response.status_code == 200 and response.json()["counts"]["queued"] == 1
+    assert client.get(f"/v1/batches/{owned['batch']}/suite.zip", headers=owner.headers).status_code == 409
+
+
+def admin() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"base_url": "http://127.0.0.1:9"}, "name: Field required"),
+    ({"name": "x", "base_url": "ftp://example.com/"}, "base_url: 'ftp://example.com/': only http and https"),
+    ({"name": "x", "base_url": "http://169.254.169.254/"}, "base_url: 'http://169.254.169.254/': 169.254.169.254 is a"),
+    ({"name": "x", "base_url": "http://127.0.0.1:9", "webhook_url": "http://metadata.google.internal/"},
+     "webhook_url: 'http://metadata.google.internal/': cloud metadata"),
+    ({"name": "x", "base_url": "http://127.0.0.1:9", "nightly_hour_utc": 24}, "nightly_hour_utc: Input should be"),
+    ({"name": "x", "base_url": "http://127.0.0.1:9", "default_brain": "gpt"}, "default_brain: Input should be"),
+    ({"name": "x", "base_url": "http://127.0.0.1:9", "surprise": 1}, "surprise: Extra inputs are not permitted"),
+])
+def test_bad_project_input_is_422_naming_the_field(client, body, field):
+    response = client.post("/v1/projects", json=body, headers=admin())
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"].startswith(field), response.json()["detail"]
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/v1/scenarios/bad%20id", {"title": "t", "steps": ["Go to /"]}, "path parameter external_id: may hold only"),
+    ("/v1/scenarios/OK-1", {"steps": ["Go to /"]}, "title: Field required"),
+    ("/v1/scenarios/OK-1", {"title": "t"}, "body: needs 'steps'"),
+    ("/v1/scenarios/OK-1", {"title": "t", "steps": ["Type <b> into Name"], "data": [{"a": "1"}]},
+     "body: steps use <b> but 'data' has no such column"),
+    ("/v1/scenarios/OK-1", {"title": "t", "steps": [{"expected": "x"}]}, "steps[0].action: Field required"),
+])
+def test_bad_scenarios_are_422_naming_the_field(client, owner, path, body, field):
+    response = client.put(path, json=body, headers=owner.headers)
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"].startswith(field), response.json()["detail"]
+
+
+def inline(scenario_id: str, **fields: object) -> dict:
+    return {"id": scenario_id, "title": "t", "steps": ["Go to /"], **fields}
+
+
+@pytest.mark.parametrize(("body", "headers", "field"), [
+    ({"scenarios": [inline("A")]}, {}, "header parameter Idempotency-Key: Field required"),
+    ({"scenarios": []}, None, "scenarios: List should have at least 1 item"),
+    ({"scenarios": [{"id": "A", "steps": ["Go to /"]}]}, None, "scenarios[0].title: Field required"),
+    ({"scenarios": [inline("A", steps=[""])]}, None, "scenarios[0].steps[0].action: String should have at least"),
+    ({"scenarios": [{"external_id": "NOPE"}]}, None, "scenarios[0].external_id: no scenario 'NOPE'"),
+    ({"scenarios": [{"external_id": "A", "version": 0}]}, None, "scenarios[0].version: Input should be greater"),
+    ({"scenarios": [inline("A"), inline("A")]}, None, "scenarios[1]: scenario 'A' appears twice"),
+    ({"scenarios": [inline("A")], "brain": "gpt"}, None, "brain: Input should be"),
+    ({"scenarios": [inline("A")], "base_url": "file:///etc/passwd"}, None, "base_url: 'file:///etc/passwd': only"),
+    ({"scenarios": [inline("A")], "base_url": "http://[fe80::1]/"}, None, "base_url: 'http://[fe80::1]/': fe80::1"),
+    ({"scenarios": "OWN-1"}, None, "scenarios: Input should be a valid list"),
+])
+def test_bad_batches_are_422_naming_the_field(client, owner, body, headers, field):
+    headers = {"Idempotency-Key": uuid.uuid4().hex} if headers is None else headers
+    response = client.post("/v1/batches", json=body, headers={**owner.headers, **headers})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"].startswith(field), response.json()["detail"]
+
+
+def test_too_many_scenarios_or_too_many_bytes_is_413(client, owner, settings):
+    too_many = {"scenarios": [{"external_id": f"S-{i}"} for i in range(settings.max_batch_scenarios + 1)]}
+    response = client.post("/v1/batches", json=too_many, headers={**owner.headers, "Idempotency-Key": "big"})
+    assert response.status_code == 413
+    assert response.json()["detail"].startswith("scenarios: 11 scenarios exceed the limit of 10")
+    huge = {"scenarios": [inline("A", title="x" * settings.max_body_bytes)]}
+    response = client.post("/v1/batches", json=huge, headers={**owner.headers, "Idempotency-Key": "huge"})
+    assert response.status_code == 413 and "exceeds the limit" in response.json()["detail"]
+
+
+def test_malformed_json_and_bad_ids_are_422_not_500(client, owner):
+    response = client.post("/v1/batches", content=b'{"scenarios": [', headers={
+        **owner.headers, "Idempotency-Key": "broken", "Content-Type": "application/json"})
+    assert response.status_code == 422 and "JSON" in response.json()["detail"]
+    response = client.get("/v1/batches/abc", headers=owner.headers)
+    assert response.status_code == 422 and response.json()["detail"].startswith("path parameter batch_id")
+    response = client.patch("/v1/projects/me", json={"name": None}, headers=owner.headers)
+    assert response.status_code == 422 and response.json()["detail"] == "name: may not be null"
+
+
+def test_regenerating_a_project_without_scenarios_is_422(client, petclinic):
+    empty = new_project(client, petclinic)
+    response = client.post("/v1/projects/me/regenerate", headers=empty.headers)
+    assert response.status_code == 422 and response.json()["detail"].startswith("project: has no scenarios")
+
+
+def test_the_openapi_document_lists_the_routes(client):
+    spec = client.get("/openapi.json").json()
+    assert "/v1/batches" in spec["paths"] and "Idempotency-Key" in str(spec["paths"]["/v1/batches"]["post"])
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}

@@ -1,0 +1,79 @@
+"""Artifacts are keyed by job and claim attempt: a job taken over from a worker that still runs never mixes the two
+runs' files, the old run stops at its next write once it has lost its lease, its late result is dropped, and the
+artifacts listing shows the attempt that finished the job."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import update
+
+from shared.models import Job, Project, utcnow
+from shared.scenarios import Scenario as ScenarioDefinition
+from tests.service.conftest import new_project
+from workers.service import (
+    Verdict,
+    claim_job,
+    create_batch,
+    engine_for,
+    finish_job,
+    jobs_of,
+    reading,
+    upsert_scenario,
+    writing,
+)
+from workers.service_run import LeaseLost, claim_store
+from workers.tasks import LeaseKeeper
+
+RUN = "OWN-1/attempt-1/run.json"  # the pipeline's key for generation attempt 1, the same in every claim
+
+
+def test_a_taken_over_job_keeps_each_claims_artifacts_apart_and_lists_the_finishing_one(client, settings, petclinic):
+    project = new_project(client, petclinic)
+    engine = engine_for(settings.database_url)
+    with writing(engine) as session:
+        row, _ = upsert_scenario(session, project.id, ScenarioDefinition(id="OWN-1", title="t", steps=["Go to /"]))
+        batch, _ = create_batch(session, session.get(Project, project.id), idempotency_key=uuid.uuid4().hex,
+                                fingerprint="f", scenarios=[row], base_url=petclinic, brain="builtin", grounding="hte")
+        job_id = jobs_of(session, batch.id)[0].id
+    store = client.app.state.services.store()
+
+    # Worker A claims the job and writes; then stalls (no renewal) until its lease runs out.
+    first = claim_job(engine, job_id, "worker-a", lease_s=60)
+    keeper = LeaseKeeper(engine, job_id, "worker-a", lease_s=0.3)
+    old_run = claim_store(store, first, keeper.check)
+    old_run.put_bytes(RUN, b"run of worker a", "application/json")
+    with writing(engine) as session:
+        session.execute(update(Job).where(Job.id == job_id).values(lease_until=utcnow() - timedelta(seconds=1)))
+        session.commit()
+    # Worker B takes it over: claim 2, its own folder.
+    second = claim_job(engine, job_id, "worker-b", lease_s=60)
+    assert second.status == "claimed" and second.job.attempt == 2
+    new_run = claim_store(store, second)
+    assert old_run.prefix.endswith(f"/jobs/{job_id}/attempts/1/") and new_run.prefix.endswith(f"/jobs/{job_id}/attempts/2/")
+
+    with keeper:  # A wakes up: its next renewal finds the job taken over, and its next write stops the run
+        deadline = time.monotonic() + 5
+        while not keeper.lost.is_set() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert keeper.lost.is_set()
+        with pytest.raises(LeaseLost):
+            old_run.put_bytes(RUN, b"late write of worker a", "application/json")
+    new_run.put_bytes(RUN, b"run of worker b", "application/json")
+    new_run.put_bytes("report.json", b"{}", "application/json")
+
+    assert not finish_job(engine, job_id, "worker-a", Verdict("failed", reason="late"), attempt=1).owned  # dropped
+    assert finish_job(engine, job_id, "worker-b", Verdict("passed", generation_attempts=1), attempt=2).owned
+    with reading(engine) as session:
+        job = session.get(Job, job_id)
+        assert (job.state, job.result_prefix) == ("passed", new_run.prefix)
+
+    listing = client.get(f"/v1/batches/{batch.id}/jobs/{job_id}/artifacts", headers=project.headers).json()
+    assert listing["prefix"] == new_run.prefix
+    assert sorted(a["key"] for a in listing["artifacts"]) == ["OWN-1/attempt-1/run.json", "report.json"]
+    one = client.get(f"/v1/batches/{batch.id}/jobs/{job_id}/artifacts/{RUN}", headers=project.headers)
+    assert one.status_code == 200 and one.content == b"run of worker b"
+    assert store.get_bytes(old_run.prefix + RUN) == b"run of worker a"  # neither run overwrote the other

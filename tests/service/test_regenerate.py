@@ -1,0 +1,110 @@
+"""Regenerating a project's suite, what changed since the previous batch, redelivery, and the nightly run."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlmodel import select
+
+from api.suites import changes
+from shared.models import Batch, Job
+from tests.service.conftest import new_project
+from tests.service.test_batches import demo_scenarios, wait_finished
+from workers.service import engine_for, reading, writing
+from workers.tasks import enqueue_nightly
+
+
+def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client, worker, petclinic,
+                                                                         webhook_receiver, settings):
+    project = new_project(client, petclinic, webhook_url=webhook_receiver.url)
+    vets = demo_scenarios("VET-20")[0]
+    definition = {key: value for key, value in vets.items() if key != "id"}
+    stored = client.put("/v1/scenarios/VET-20", json=definition, headers=project.headers)
+    assert stored.status_code == 201 and stored.json()["version"] == 1
+
+    first = client.post("/v1/projects/me/regenerate", headers=project.headers)
+    assert first.status_code == 202 and first.json()["kind"] == "regenerate", first.text
+    assert wait_finished(client, project.headers, first.json()["id"])[-1]["counts"]["passed"] == 1
+
+    # The page no longer shows what the scenario expects: the next run fails at that step.
+    definition["steps"] = [{"action": "Go to the Veterinarians page", "expected": '"Nobody Here" is shown'}]
+    changed = client.put("/v1/scenarios/VET-20", json=definition, headers=project.headers)
+    assert changed.status_code == 201 and changed.json()["version"] == 2
+    second = client.post("/v1/projects/me/regenerate", headers={**project.headers, "Idempotency-Key": "regen-2"})
+    again = client.post("/v1/projects/me/regenerate", headers={**project.headers, "Idempotency-Key": "regen-2"})
+    assert again.json()["id"] == second.json()["id"]
+    final = wait_finished(client, project.headers, second.json()["id"])[-1]
+    job = final["jobs"][0]
+    assert (job["state"], job["scenario_version"], job["verdict"]["failed_step"], job["verdict"]["kind"]) == \
+           ("failed", 2, 1, "expectation")
+    assert "Nobody Here" in job["verdict"]["reason"]
+
+    report = client.get(f"/v1/batches/{final['id']}/changes", headers=project.headers).json()
+    assert report["previous_batch_id"] == first.json()["id"]
+    assert [(c["external_id"], c["before"]["state"], c["after"]["state"], c["after"]["failed_step"])
+            for c in report["verdicts"]] == [("VET-20", "passed", "failed", 1)]
+    assert report["added"] == [] and report["removed"] == []
+    assert client.get(f"/v1/batches/{final['id']}/suite.zip", headers=project.headers).status_code == 404
+
+    # One webhook per batch; a redelivery sends the same event (same webhook-id) once more.
+    events = client.get(f"/v1/batches/{final['id']}/webhooks", headers=project.headers).json()["events"]
+    assert len(events) == 1 and events[0]["payload"]["data"]["jobs"]["failed"] == 1
+    event_id = events[0]["id"]
+    _wait_for_event(webhook_receiver, event_id, 1)
+    response = client.post(f"/v1/webhooks/{event_id}/redeliver", headers=project.headers)
+    assert response.status_code == 202
+    _wait_for_event(webhook_receiver, event_id, 2)
+    log = client.get(f"/v1/batches/{final['id']}/webhooks", headers=project.headers).json()
+    assert [(d["attempt"], d["status"]) for d in log["events"][0]["deliveries"]] == [(1, "delivered"),
+                                                                                    (2, "delivered")]
+
+    # The nightly run: due in the project's hour, once a day whatever the number of sweeps.
+    now = datetime.now(UTC)
+    assert client.patch("/v1/projects/me", json={"nightly_hour_utc": now.hour},
+                        headers=project.headers).status_code == 200
+    engine = engine_for(settings.database_url)
+    services = client.app.state.services
+
+    def send(job_ids):
+        with writing(engine) as session:
+            services.send_jobs(session, list(job_ids))
+
+    made = enqueue_nightly(engine, now, send)
+    assert enqueue_nightly(engine, now, send) == []
+    with reading(engine) as session:
+        nightly = session.exec(select(Batch).where(Batch.project_id == project.id, Batch.kind == "nightly")).all()
+    made = [batch_id for batch_id in made if batch_id in {batch.id for batch in nightly}]  # ours only
+    assert [batch.id for batch in nightly] == made and len(made) == 1
+    assert nightly[0].idempotency_key == f"nightly-{now.date().isoformat()}"
+    assert nightly[0].previous_batch_id == final["id"]  # the latest finished full regeneration
+    assert wait_finished(client, project.headers, made[0])[-1]["counts"]["failed"] == 1
+
+
+def _wait_for_event(receiver, event_id: str, count: int) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if sum(1 for r in receiver.received if r.headers.get("webhook-id") == event_id) >= count:
+            break
+        time.sleep(0.1)
+    assert sum(1 for r in receiver.received if r.headers.get("webhook-id") == event_id) == count
+
+
+def job(external_id: str, state: str = "passed", script: list | None = None, **verdict: object) -> Job:
+    return Job(batch_id=1, project_id=1, scenario_id=1, external_id=external_id, scenario_version=1, state=state,
+               artifact_prefix="", script=script, **verdict)
+
+
+def test_changes_lists_moved_locators_new_failures_and_added_or_removed_scenarios():
+    find = {"step": "When I click Find Owner", "pattern": "I click Find Owner", "locators": ["id=find"]}
+    moved = {**find, "locators": ["role[button]=Find Owner"]}
+    report = changes(
+        [job("OWN-1", script=[find]), job("OWN-2"), job("OLD-1")],
+        [job("OWN-1", script=[moved]), job("OWN-2", "failed", failed_step=2, failure_kind="action", reason="gone"),
+         job("NEW-1")],
+    )
+    assert report["locators"] == [{"external_id": "OWN-1", "step": "When I click Find Owner",
+                                   "before": ["id=find"], "after": ["role[button]=Find Owner"]}]
+    assert [(c["external_id"], c["after"]["failed_step"]) for c in report["verdicts"]] == [("OWN-2", 2)]
+    assert report["added"] == ["NEW-1"] and report["removed"] == ["OLD-1"]

@@ -1,0 +1,73 @@
+"""Handing task messages to the broker without ever waiting long for it.
+
+The rows a message refers to are committed first; then `publish` sends the messages over one broker connection
+and one producer, one try each, within a total time budget. What it could not send stays unsent in the database
+(job.sent_at / outbox.sent_at is None) and beat's sweep sends it later, so a broker that is down costs a request
+at most about the budget, whatever the number of messages.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import datetime
+
+from celery import Celery
+from sqlmodel import Session
+
+from shared.logging import log
+from shared.models import utcnow
+from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB
+from workers.service import mark_events_sent, mark_jobs_sent
+
+
+def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: float) -> int:
+    """Send `task` once per argument tuple, in order, over one connection; stop at the first failure or when
+    `budget_s` has passed. The number sent (always the first ones). The queue comes from the app's task_routes.
+
+    Connecting is tried once (no kombu retry loop), and every socket operation times out after half the budget, so
+    a broker that refuses, or accepts and never answers, costs at most about 1.5 x budget_s."""
+    if not args_list:
+        return 0
+    deadline = time.monotonic() + budget_s
+    socket_timeout = max(budget_s / 2, 0.05)
+    sent = 0
+    connection = celery.connection_for_write(
+        connect_timeout=socket_timeout,
+        transport_options={"max_retries": 0, "connect_retries_timeout": budget_s,
+                           "socket_connect_timeout": socket_timeout, "socket_timeout": socket_timeout},
+    )
+    try:
+        with connection:
+            connection.ensure_connection(max_retries=0, timeout=budget_s)
+            producer = celery.amqp.Producer(connection, auto_declare=False)
+            for args in args_list:
+                if time.monotonic() > deadline:
+                    log.warning("enqueue.budget_spent", task=task, sent=sent, left=len(args_list) - sent,
+                                budget_s=budget_s)
+                    break
+                celery.send_task(task, args=args, producer=producer, retry=False)
+                sent += 1
+    except Exception as error:  # noqa: BLE001 - kombu and redis raise many kinds; the rows stay unsent
+        log.warning("enqueue.failed", task=task, sent=sent, left=len(args_list) - sent,
+                    error=(str(error).splitlines() or [type(error).__name__])[0])
+    return sent
+
+
+def send_jobs(celery: Celery, session: Session, job_ids: Sequence[int], *, budget_s: float,
+              moment: datetime | None = None) -> int:
+    """Send generate_job for these (committed) jobs and record which were sent (at `moment`, default now: taken
+    before publishing, as a worker may take the job before the mark is written); the others wait for the sweep."""
+    moment = moment or utcnow()
+    sent = publish(celery, GENERATE_JOB, [(job_id,) for job_id in job_ids], budget_s=budget_s)
+    mark_jobs_sent(session, job_ids[:sent], moment)
+    return sent
+
+
+def send_events(celery: Celery, session: Session, event_ids: Sequence[str], *, budget_s: float,
+                moment: datetime | None = None) -> int:
+    """Send deliver_webhook for these (committed) events and record which were sent, as send_jobs does."""
+    moment = moment or utcnow()
+    sent = publish(celery, DELIVER_WEBHOOK, [(event_id,) for event_id in event_ids], budget_s=budget_s)
+    mark_events_sent(session, event_ids[:sent], moment)
+    return sent

@@ -1,0 +1,143 @@
+"""One service job: one scenario version through the embedded pipeline, in the worker's pooled browser, its
+artifacts under the claim's own folder (projects/<p>/batches/<b>/jobs/<j>/attempts/<n>/, n = the job's claim
+attempt), its outcome as a job-row verdict."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from shared.artifacts import ArtifactInfo, ArtifactStore
+from shared.records import Locator
+from shared.scenarios import ScenarioFile
+from shared.settings import Settings
+from shared.step_registry import StepRegistry
+from shared.urls import check_target_url
+from workers.agent.choice import open_agent
+from workers.agent.execution.browser import BrowserSession
+from workers.agent.pipeline import SuiteResult, generate_suite
+from workers.agent.scripting.build import Suite
+from workers.service import Claim, Verdict, attempt_artifact_prefix, registry_project, scenario_from_row
+
+
+class LeaseLost(Exception):
+    """Another worker has taken the job over (this worker's lease ran out): this run must stop, unfinished."""
+
+
+class PrefixedStore:
+    """An ArtifactStore seen through a key prefix: the pipeline writes "OWN-1/attempt-1/run.json", the store
+    receives "projects/1/batches/2/jobs/3/attempts/1/OWN-1/attempt-1/run.json". `fence`, when given, is called
+    before every write and raises (LeaseLost) once the run may no longer write."""
+
+    def __init__(self, inner: ArtifactStore, prefix: str, fence: Callable[[], None] | None = None) -> None:
+        self.inner = inner
+        self.prefix = prefix if prefix.endswith("/") else prefix + "/"
+        self.fence = fence or (lambda: None)
+
+    def put_bytes(self, key: str, data: bytes, content_type: str = "application/octet-stream") -> str:
+        self.fence()
+        self.inner.put_bytes(self.prefix + key, data, content_type)
+        return key
+
+    def put_file(self, key: str, path: Path, content_type: str = "application/octet-stream") -> str:
+        self.fence()
+        self.inner.put_file(self.prefix + key, path, content_type)
+        return key
+
+    def get_bytes(self, key: str) -> bytes:
+        return self.inner.get_bytes(self.prefix + key)
+
+    def exists(self, key: str) -> bool:
+        return self.inner.exists(self.prefix + key)
+
+    def remove_prefix(self, prefix: str) -> None:
+        self.fence()
+        self.inner.remove_prefix(self.prefix + prefix)
+
+    def list(self, prefix: str = "") -> list[ArtifactInfo]:
+        return [info.model_copy(update={"key": info.key.removeprefix(self.prefix)})
+                for info in self.inner.list(self.prefix + prefix)]
+
+    def presigned_url(self, key: str, expires_s: int | None = None) -> str:
+        return self.inner.presigned_url(self.prefix + key, expires_s)
+
+
+def claim_store(store: ArtifactStore, claim: Claim, fence: Callable[[], None] | None = None) -> PrefixedStore:
+    """The claim's view of the store: its own attempt folder, so two claims of one job never write the same keys."""
+    assert claim.job is not None
+    return PrefixedStore(store, attempt_artifact_prefix(claim.job.artifact_prefix, claim.job.attempt), fence)
+
+
+def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: ArtifactStore,
+            registry: StepRegistry | None, fence: Callable[[], None] | None = None) -> Verdict:
+    """Generate and verify the job's scenario; the verdict to write on the job row. `fence` (LeaseKeeper.check)
+    stops the run with LeaseLost at its next artifact write once another worker has taken the job over."""
+    job, batch, project = claim.job, claim.batch, claim.project
+    assert job is not None and batch is not None and project is not None and claim.scenario is not None
+    scenario = scenario_from_row(claim.scenario)
+    # Checked again here: the name may resolve elsewhere now than when the batch was accepted.
+    check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
+    job_store = claim_store(store, claim, fence)
+    agent = open_agent(settings, batch.brain, batch.grounding)
+    try:
+        with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
+            suite_dir = Path(work) / "suite"
+            result = generate_suite(ScenarioFile(scenarios=[scenario]), base_url=batch.base_url, out_dir=suite_dir,
+                                    settings=settings, store=job_store, registry=registry,
+                                    project=registry_project(project), agent=agent, session=session)
+            for path in sorted(suite_dir.rglob("*")):
+                if path.is_file():
+                    job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
+    finally:
+        agent.close()
+    job_store.put_bytes("report.json", result.report_json().encode(), "application/json")
+    return verdict_of(result)
+
+
+def verdict_of(result: SuiteResult) -> Verdict:
+    outcome = result.outcomes[0]
+    entry = result.report()["scenarios"][outcome.scenario.id]
+    passed = outcome.verdict.status == "passed"
+    return Verdict(
+        state="passed" if passed else "failed",
+        failed_step=None if passed else outcome.verdict.step,
+        failure_kind=None if passed else outcome.verdict.kind,
+        reason=None if passed else outcome.verdict.reason,
+        generation_attempts=outcome.attempts,
+        timings={"seconds": entry["seconds"], "generation_ms": entry["generation_ms"],
+                 "replay_seconds": entry["replay_seconds"], "operations": entry["operations"],
+                 "steps": entry["steps"]},
+        model_usage=result.model_usage or None,
+        script=script_summary(result.suite, outcome.scenario.id) if passed else None,
+    )
+
+
+def script_summary(suite: Suite | None, scenario_id: str) -> list[dict] | None:
+    """The scenario's Gherkin steps with the locators their definitions use (what the changes report compares)."""
+    if suite is None:
+        return None
+    script = next((s for s in suite.scripts if s.scenario_id == scenario_id), None)
+    if script is None:
+        return None
+    definitions = {d.signature: d for d in suite.definitions}
+    steps = []
+    for use in script.steps:
+        definition = definitions.get(use.signature)
+        steps.append({
+            "step": f"{use.keyword} {use.text}",
+            "pattern": definition.pattern if definition else use.text,
+            "locators": [locator_text(op.locator) for op in definition.ops if op.locator] if definition else [],
+        })
+    return steps
+
+
+def locator_text(locator: Locator) -> str:
+    frames = "".join(f"{frame} >> " for frame in locator.frames)
+    role = f"[{locator.role}]" if locator.role else ""
+    return f"{frames}{locator.strategy}{role}={locator.value}"
+
+
+def _content_type(path: Path) -> str:
+    return {".json": "application/json", ".js": "text/javascript", ".feature": "text/plain", ".md": "text/markdown",
+            ".zip": "application/zip", ".png": "image/png"}.get(path.suffix, "text/plain")

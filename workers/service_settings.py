@@ -1,0 +1,59 @@
+"""Settings of the distributed service (API, Celery worker, beat): the embedded ones plus these, all STEPFORGE_*."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field, SecretStr, model_validator
+
+from shared.settings import Settings
+
+
+class ServiceSettings(Settings):
+    # The service drives browsers to URLs its clients send: private and loopback targets only when allowed.
+    allow_private_targets: bool = False
+    # The Celery broker. Results are not kept there: a job's state lives in the database.
+    broker_url: str = "redis://127.0.0.1:6379/0"
+    # The queue of generation jobs (minutes each): Celery's default name, the list k8s/ autoscaling watches.
+    queue: str = Field(default="celery", min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")
+    # Webhook deliveries and beat's sweep (short tasks) have their own queue, so they never wait behind a backlog
+    # of generation jobs; every worker consumes both (`celery ... worker -Q celery,stepforge.webhooks`).
+    webhook_queue: str = Field(default="stepforge.webhooks", min_length=1, max_length=100,
+                               pattern=r"^[A-Za-z0-9_.:-]+$")
+    # How long a request (POST /v1/batches, regenerate, redeliver) may spend handing its messages to the broker,
+    # for all of them together; what is not sent by then (a broker that is down) is sent by beat's sweep.
+    enqueue_budget_s: float = Field(default=2.0, gt=0, le=30)
+    # A new batch's jobs are sent after its 202 (a background task of the request): how long that may take.
+    batch_send_budget_s: float = Field(default=30.0, gt=0, le=300)
+    # POST /v1/projects requires "Authorization: Bearer <admin token>"; unset: no project can be created.
+    admin_token: SecretStr | None = Field(default=None, min_length=16)
+    # A job raises SoftTimeLimitExceeded after this long (its browser context is closed and the trace saved) ...
+    task_soft_time_limit_s: int = Field(default=840, ge=10)
+    # ... and its worker process is killed after this long.
+    task_hard_time_limit_s: int = Field(default=900, ge=11)
+    # A running job's lease; its worker renews it every third of this, so a dead worker's job is taken over soon.
+    job_lease_s: int = Field(default=60, ge=5)
+    # Queued jobs whose message may have been lost (an enqueue after commit that failed) are sent again after this.
+    requeue_after_s: int = Field(default=600, ge=30)
+    # How often beat looks for nightly regenerations that are due and for stale jobs.
+    nightly_check_interval_s: int = Field(default=300, ge=10)
+    max_batch_scenarios: int = Field(default=200, ge=1)
+    max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    webhook_timeout_s: float = Field(default=15.0, gt=0)
+    webhook_max_attempts: int = Field(default=8, ge=1)
+    # API connection pool per process.
+    db_pool_size: int = Field(default=5, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
+
+    @model_validator(mode="after")
+    def _hard_above_soft(self) -> ServiceSettings:
+        if self.task_hard_time_limit_s <= self.task_soft_time_limit_s:
+            raise ValueError("task_hard_time_limit_s must be greater than task_soft_time_limit_s")
+        if self.webhook_queue == self.queue:
+            raise ValueError("webhook_queue must differ from queue: webhooks must not wait behind generation jobs")
+        return self
+
+
+@lru_cache
+def get_service_settings() -> ServiceSettings:
+    return ServiceSettings()

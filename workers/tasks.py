@@ -1,0 +1,264 @@
+"""The service's Celery tasks: generate one job, deliver one webhook event, and beat's periodic sweep.
+
+Each may run more than once for one message (late acks, redelivery); each makes that harmless: a job is
+claimed through its row (a finished job is left alone), an event that was delivered is not sent again.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+
+import structlog
+from celery.exceptions import SoftTimeLimitExceeded
+from sqlmodel import col, select
+
+from shared.logging import log
+from shared.models import Outbox, Project
+from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
+from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, app, resources
+from workers.dispatch import send_events, send_jobs
+from workers.pool import BrowserCrashedError
+from workers.service import (
+    Verdict,
+    batch_by_key,
+    claim_job,
+    create_batch,
+    deliver_event,
+    engine_for,
+    finish_job,
+    give_up,
+    latest_scenarios,
+    queued_job_ids,
+    reading,
+    release_job,
+    renew_lease,
+    request_hash,
+    stale_jobs,
+    undelivered_events,
+    writing,
+)
+from workers.service_run import LeaseLost, run_job
+from workers.service_settings import ServiceSettings, get_service_settings
+
+BROWSER_CRASH_RETRIES = 2
+# The sweep may hand many messages to the broker; the worker's own sends (one event) are short.
+SWEEP_SEND_BUDGET_S = 60.0
+EVENT_SEND_BUDGET_S = 5.0
+
+
+def _engine(settings: ServiceSettings):
+    return engine_for(settings.database_url, pool_size=2, max_overflow=2)
+
+
+# --- generate_job ---------------------------------------------------------------------------------------------
+
+
+@app.task(bind=True, name=GENERATE_JOB, max_retries=None)
+def generate_job(self, job_id: int) -> str:
+    """Claim the job row, run its scenario, write the verdict; the batch's last job also finishes the batch."""
+    settings = get_service_settings()
+    engine = _engine(settings)
+    owner = f"{socket.gethostname()}:{os.getpid()}:{self.request.id}"
+    bound = log.bind(job_id=job_id, task_id=self.request.id)
+    claim = claim_job(engine, job_id, owner, settings.job_lease_s)
+    if claim.status == "missing":
+        bound.warning("generate_job.missing")
+        return "missing"
+    if claim.status == "finished":
+        bound.info("generate_job.already_finished", state=claim.job.state)
+        return "already finished"
+    if claim.status == "busy":  # another worker runs it; if that one died, its lease runs out and we take over
+        bound.info("generate_job.busy", retry_in_s=round(claim.retry_in_s))
+        raise self.retry(countdown=claim.retry_in_s)
+    if claim.status == "abandoned":
+        verdict = Verdict("failed", failure_kind="error",
+                          reason=f"the job was started {claim.job.attempt} times and never finished "
+                                 "(worker killed or time limit exceeded)")
+        _finish(engine, job_id, None, verdict, bound)
+        return "abandoned"
+    ids = {"project_id": claim.job.project_id, "batch_id": claim.job.batch_id, "job_id": job_id}
+    attempt = claim.job.attempt
+    bound = bound.bind(**ids, attempt=attempt)
+    bound.info("generate_job.claimed", scenario=claim.job.external_id, version=claim.job.scenario_version)
+    keeper = LeaseKeeper(engine, job_id, owner, settings.job_lease_s)
+    try:
+        # The pipeline's own log lines carry the ids too. Every artifact write checks the lease first: once
+        # another worker has taken the job over, this run stops at its next write (LeaseLost).
+        with structlog.contextvars.bound_contextvars(**ids), keeper, resources.browser_pool().session() as session:
+            verdict = run_job(claim, settings, session, resources.store(), resources.registry(), fence=keeper.check)
+    except LeaseLost:
+        bound.warning("generate_job.lease_lost", detail="another worker took the job over; this run stopped and "
+                                                        "its result is dropped")
+        return "lease lost"
+    except BrowserCrashedError as error:
+        if self.request.retries < BROWSER_CRASH_RETRIES and release_job(engine, job_id, owner):
+            bound.warning("generate_job.browser_crashed", error=str(error))
+            raise self.retry(countdown=1) from None
+        verdict = Verdict("failed", failure_kind="error", reason=f"the browser crashed: {error}")
+    except SoftTimeLimitExceeded:
+        verdict = Verdict("failed", failure_kind="error",
+                          reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
+    except Exception as error:  # noqa: BLE001 - the batch must finish whatever happens to one job
+        bound.exception("generate_job.crashed")
+        verdict = Verdict("failed", failure_kind="error", reason=f"internal error ({type(error).__name__}: {error})")
+    _finish(engine, job_id, owner, verdict, bound, attempt)
+    return verdict.state
+
+
+def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, attempt: int | None = None) -> None:
+    finished = finish_job(engine, job_id, owner, verdict, attempt)
+    if not finished.owned:
+        bound.warning("generate_job.lease_lost", detail="another worker took the job over; this result is dropped")
+        return
+    bound.info("generate_job.finished", state=verdict.state, failure_kind=verdict.failure_kind)
+    if finished.event_id is not None:  # sent after the commit: the event row exists when the task runs
+        bound.info("batch.completed", event_id=finished.event_id)
+        with writing(engine) as session:  # not sent (broker down): the event stays unsent and the sweep sends it
+            send_events(app, session, [finished.event_id], budget_s=EVENT_SEND_BUDGET_S)
+
+
+class LeaseKeeper:
+    """Renews the job's lease every third of its length while the job runs, on a thread of its own. When a renewal
+    finds the job taken over (another worker claimed it after the lease ran out, or it was finished as abandoned),
+    `lost` is set and `check()` raises LeaseLost: the run's artifact writes call it, so the old run stops instead of
+    going on beside the new one (whose artifacts are in another attempt folder anyway)."""
+
+    def __init__(self, engine, job_id: int, owner: str, lease_s: float) -> None:
+        self.engine, self.job_id, self.owner, self.lease_s = engine, job_id, owner, lease_s
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"lease-{job_id}", daemon=True)
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def check(self) -> None:
+        if self.lost.is_set():
+            raise LeaseLost(f"job {self.job_id}: another worker took it over; this run stops")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.lease_s / 3):
+            try:
+                if not renew_lease(self.engine, self.job_id, self.owner, self.lease_s):
+                    self.lost.set()
+                    log.warning("generate_job.lease_lost", job_id=self.job_id)
+                    return
+            except Exception as error:  # noqa: BLE001 - a database blip: try again at the next tick
+                log.warning("generate_job.lease_renewal_failed", job_id=self.job_id, error=str(error))
+
+
+# --- deliver_webhook ------------------------------------------------------------------------------------------
+
+
+@app.task(bind=True, name=DELIVER_WEBHOOK, max_retries=None)
+def deliver_webhook(self, event_id: str) -> str:
+    """One attempt to deliver the event; on a retryable failure, the next one after next_delay()."""
+    settings = get_service_settings()
+    engine = _engine(settings)
+
+    def send(url: str, secret: str, event: Outbox) -> DeliveryAttempt:
+        return deliver_once(url, secret, event.id, event.payload, timeout_s=settings.webhook_timeout_s,
+                            allow_private=settings.allow_private_targets)
+
+    delivery = deliver_event(engine, event_id, send)
+    bound = log.bind(event_id=event_id, attempt=self.request.retries + 1)
+    bound.info("deliver_webhook.done", status=delivery.status,
+               status_code=delivery.attempt.status_code if delivery.attempt else None)
+    if delivery.status != "failed":
+        return delivery.status
+    attempt = delivery.attempt
+    delay = next_delay(self.request.retries + 1, max_attempts=settings.webhook_max_attempts,
+                       retry_after_s=attempt.retry_after_s) if attempt.retryable else None
+    if delay is None:
+        give_up(engine, event_id)
+        bound.warning("deliver_webhook.gave_up", error=attempt.error)
+        return "gave up"
+    raise self.retry(countdown=delay)
+
+
+# --- beat: nightly regeneration and the sweep -----------------------------------------------------------------
+
+
+@app.task(name=SWEEP)
+def sweep() -> dict:
+    """Enqueue the nightly regenerations that are due (once per project and day), and send again the messages
+    that may have been lost (jobs and events not sent, or not sent for STEPFORGE_REQUEUE_AFTER_S)."""
+    settings = get_service_settings()
+    return sweep_once(_engine(settings), settings, datetime.now(UTC))
+
+
+def sweep_once(engine, settings: ServiceSettings, now: datetime, celery=None) -> dict:
+    """One sweep at `now`, sending through `celery` (default: this app). Whatever is re-sent is marked sent, so the
+    next sweeps leave it alone for requeue_after_s; what cannot be sent (the broker is down) stays as it was."""
+    celery = celery or app
+
+    def send_job_ids(job_ids: Sequence[int]) -> None:
+        with writing(engine) as session:
+            send_jobs(celery, session, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
+
+    nightly = enqueue_nightly(engine, now, send_job_ids, window_s=nightly_window_s(settings))
+    jobs = stale_jobs(engine, settings.requeue_after_s, now=now)
+    if jobs:
+        send_job_ids(jobs)
+    events = undelivered_events(engine, settings.requeue_after_s, now=now)
+    if events:
+        with writing(engine) as session:
+            send_events(celery, session, events, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
+    if nightly or jobs or events:
+        log.info("sweep.done", nightly_batches=nightly, requeued_jobs=len(jobs), requeued_events=len(events))
+    return {"nightly_batches": nightly, "requeued_jobs": len(jobs), "requeued_events": len(events)}
+
+
+def nightly_window_s(settings: ServiceSettings) -> int:
+    """How long after its hour a nightly run may still start: the hour itself, or one sweep interval when the
+    sweep runs less often than hourly (so no hour falls between two sweeps)."""
+    return max(3600, settings.nightly_check_interval_s)
+
+
+def nightly_due(hour_utc: int, now: datetime, window_s: int = 3600) -> date | None:
+    """The day whose nightly run is due at `now` (its hour has begun, less than window_s ago), else None.
+    A project whose hour has already passed today waits for tomorrow's."""
+    now = now.astimezone(UTC)
+    for day in (now.date(), now.date() - timedelta(days=1)):
+        scheduled = datetime.combine(day, time(hour_utc), tzinfo=UTC)
+        if scheduled <= now < scheduled + timedelta(seconds=window_s):
+            return day
+    return None
+
+
+def enqueue_nightly(engine, now: datetime, send_jobs_now: Callable[[Sequence[int]], None],
+                    window_s: int = 3600) -> list[int]:
+    """A nightly batch for each project whose hour is now (nightly_due; the key nightly-<day> makes it once a
+    day); its jobs are sent after the commit. The ids of the batches made."""
+    created = []
+    hours = {(now - timedelta(seconds=back)).astimezone(UTC).hour for back in range(0, window_s + 1, 1800)}
+    with reading(engine) as session:
+        projects = session.exec(select(Project).where(col(Project.nightly_hour_utc).in_(sorted(hours)))).all()
+    for project in projects:
+        day = nightly_due(project.nightly_hour_utc, now, window_s)
+        if day is None:
+            continue
+        key = f"nightly-{day.isoformat()}"
+        with writing(engine) as session:
+            scenarios = [] if batch_by_key(session, project.id, key) else latest_scenarios(session, project.id)
+            if not scenarios:
+                continue
+            batch, new = create_batch(
+                session, project, idempotency_key=key, fingerprint=request_hash({"nightly": key}),
+                scenarios=scenarios, base_url=project.base_url, brain=project.default_brain,
+                grounding=project.default_grounding, kind="nightly",
+            )
+            if new:
+                send_jobs_now(queued_job_ids(session, batch.id))
+                created.append(batch.id)
+                log.info("nightly.enqueued", project_id=project.id, batch_id=batch.id, jobs=batch.jobs_total)
+    return created
