@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
-from sqlalchemy import text
+from sqlalchemy import Row, text
 from sqlalchemy.exc import (
     DataError,
     DisconnectionError,
@@ -38,12 +38,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api import schemas
 from api.deps import (
     ApiError,
+    CallerDep,
     EventIdPath,
     IdPath,
-    ProjectDep,
     Services,
     ServicesDep,
-    SessionDep,
     not_found,
     require_admin,
 )
@@ -65,6 +64,7 @@ from workers.service import (
     find_batch,
     find_event,
     job_artifacts_prefix,
+    job_progress,
     jobs_of,
     latest_scenario,
     latest_scenarios,
@@ -125,9 +125,10 @@ v1 = APIRouter(prefix="/v1", responses=ERRORS, route_class=JsonBodyRoute)
 
 
 @health.get("/healthz", response_model=schemas.Health, responses={503: ERRORS[503]})
-def healthz(session: SessionDep) -> schemas.Health:
-    session.execute(text("SELECT 1"))
-    return schemas.Health(status="ok", database="ok")
+def healthz(services: ServicesDep) -> schemas.Health:
+    with services.session(read_only=True) as session:
+        session.execute(text("SELECT 1"))
+        return schemas.Health(status="ok", database="ok")
 
 
 # --- projects -------------------------------------------------------------------------------------------------
@@ -135,46 +136,47 @@ def healthz(session: SessionDep) -> schemas.Health:
 
 @v1.post("/projects", response_model=schemas.ProjectCreated, status_code=201, tags=["projects"],
          dependencies=[Depends(require_admin)], summary="Create a project (admin token); its API key is shown once")
-def create_project_route(body: schemas.ProjectCreate, services: ServicesDep,
-                         session: SessionDep) -> schemas.ProjectCreated:
-    services.check_url("base_url", body.base_url)
-    if body.webhook_url:
-        services.check_url("webhook_url", body.webhook_url)
-    services.check_brain(body.default_brain)
-    secret = new_secret()
-    project, api_key = create_project(session, webhook_secret=secret, **body.model_dump())
-    log.info("project.created", project_id=project.id)
-    return schemas.ProjectCreated(project=public(project), api_key=api_key, webhook_secret=secret)
+def create_project_route(body: schemas.ProjectCreate, services: ServicesDep) -> schemas.ProjectCreated:
+    with services.session() as session:
+        services.check_url("base_url", body.base_url)
+        if body.webhook_url:
+            services.check_url("webhook_url", body.webhook_url)
+        services.check_brain(body.default_brain)
+        secret = new_secret()
+        project, api_key = create_project(session, webhook_secret=secret, **body.model_dump())
+        log.info("project.created", project_id=project.id)
+        return schemas.ProjectCreated(project=public(project), api_key=api_key, webhook_secret=secret)
 
 
 @v1.get("/projects/me", response_model=schemas.ProjectPublic, tags=["projects"], summary="The key's project")
-def my_project(project: ProjectDep) -> schemas.ProjectPublic:
-    return public(project)
+def my_project(caller: CallerDep) -> schemas.ProjectPublic:
+    with caller.project_session(read_only=True) as (project, _):
+        return public(project)
 
 
 @v1.patch("/projects/me", response_model=schemas.ProjectUpdated, tags=["projects"],
           summary="Change the project's settings; rotate its webhook secret")
-def update_project(body: schemas.ProjectUpdate, project: ProjectDep, services: ServicesDep,
-                   session: SessionDep) -> schemas.ProjectUpdated:
-    updates = body.model_dump(exclude_unset=True, exclude={"rotate_webhook_secret"})
-    for field in ("name", "base_url", "default_brain", "default_grounding"):
-        if field in updates and updates[field] is None:
-            raise ApiError(422, f"{field}: may not be null")
-    if updates.get("base_url"):
-        services.check_url("base_url", updates["base_url"])
-    if updates.get("webhook_url"):
-        services.check_url("webhook_url", updates["webhook_url"])
-    services.check_brain(updates.get("default_brain"))
-    for field, value in updates.items():
-        setattr(project, field, value)
-    if "webhook_url" in updates:  # a webhook disabled by a 410 Gone is enabled again by setting its URL
-        project.webhook_disabled_at = project.webhook_disabled_reason = None
-    secret = new_secret() if body.rotate_webhook_secret else None
-    if secret:
-        project.webhook_secret = secret
-    session.add(project)
-    session.commit()
-    return schemas.ProjectUpdated(project=public(project), webhook_secret=secret)
+def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: ServicesDep) -> schemas.ProjectUpdated:
+    with caller.project_session() as (project, session):
+        updates = body.model_dump(exclude_unset=True, exclude={"rotate_webhook_secret"})
+        for field in ("name", "base_url", "default_brain", "default_grounding"):
+            if field in updates and updates[field] is None:
+                raise ApiError(422, f"{field}: may not be null")
+        if updates.get("base_url"):
+            services.check_url("base_url", updates["base_url"])
+        if updates.get("webhook_url"):
+            services.check_url("webhook_url", updates["webhook_url"])
+        services.check_brain(updates.get("default_brain"))
+        for field, value in updates.items():
+            setattr(project, field, value)
+        if "webhook_url" in updates:  # a webhook disabled by a 410 Gone is enabled again by setting its URL
+            project.webhook_disabled_at = project.webhook_disabled_reason = None
+        secret = new_secret() if body.rotate_webhook_secret else None
+        if secret:
+            project.webhook_secret = secret
+        session.add(project)
+        session.commit()
+        return schemas.ProjectUpdated(project=public(project), webhook_secret=secret)
 
 
 # --- scenarios ------------------------------------------------------------------------------------------------
@@ -184,13 +186,14 @@ def update_project(body: schemas.ProjectUpdate, project: ProjectDep, services: S
         responses={201: {"model": schemas.ScenarioPublic, "description": "A new version was stored"}},
         summary="Store a scenario; a changed definition becomes its next version (200 when unchanged)")
 def put_scenario(external_id: Annotated[str, Path(max_length=200)], body: schemas.ScenarioBody,
-                 project: ProjectDep, session: SessionDep, response: Response) -> schemas.ScenarioPublic:
-    scenario = validated_scenario({**body.model_dump(exclude_unset=True), "id": external_id})
-    row, created = upsert_scenario(session, project.id, scenario)
-    session.commit()
-    response.status_code = 201 if created else 200
-    return schemas.ScenarioPublic(external_id=row.external_id, version=row.version, created=created,
-                                  definition=row.definition)
+                 caller: CallerDep, response: Response) -> schemas.ScenarioPublic:
+    with caller.project_session() as (project, session):
+        scenario = validated_scenario({**body.model_dump(exclude_unset=True), "id": external_id})
+        row, created = upsert_scenario(session, project.id, scenario)
+        session.commit()
+        response.status_code = 201 if created else 200
+        return schemas.ScenarioPublic(external_id=row.external_id, version=row.version, created=created,
+                                      definition=row.definition)
 
 
 # --- batches --------------------------------------------------------------------------------------------------
@@ -198,27 +201,28 @@ def put_scenario(external_id: Annotated[str, Path(max_length=200)], body: schema
 
 @v1.post("/batches", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
          summary="Submit scenarios; answers at once with the batch id (the same Idempotency-Key: the same batch)")
-def submit_batch(body: schemas.BatchCreate, project: ProjectDep, services: ServicesDep, session: SessionDep,
+def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: ServicesDep,
                  response: Response, idempotency_key: IdempotencyKey, background: BackgroundTasks
                  ) -> schemas.BatchAccepted:
-    limit = services.settings.max_batch_scenarios
-    if len(body.scenarios) > limit:
-        raise ApiError(413, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
-    fingerprint = request_hash(body.model_dump(mode="json"))
-    existing = batch_by_key(session, project.id, idempotency_key)
-    if existing is not None:
-        if existing.request_hash != fingerprint:
-            raise Conflict(f"Idempotency-Key {idempotency_key!r} was used for batch {existing.id} with another request")
-        return accepted(existing, response, replayed=True)
-    base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
-    services.check_brain(body.brain)
-    rows = scenario_rows(session, project, body.scenarios)
-    batch, created = create_batch(session, project, idempotency_key=idempotency_key, fingerprint=fingerprint,
-                                  scenarios=rows, base_url=base_url, brain=body.brain or project.default_brain,
-                                  grounding=body.grounding or project.default_grounding)
-    if created:
-        background.add_task(start, services, batch.id)
-    return accepted(batch, response, replayed=not created)
+    with caller.project_session() as (project, session):
+        limit = services.settings.max_batch_scenarios
+        if len(body.scenarios) > limit:
+            raise ApiError(413, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
+        fingerprint = request_hash(body.model_dump(mode="json"))
+        existing = batch_by_key(session, project.id, idempotency_key)
+        if existing is not None:
+            if existing.request_hash != fingerprint:
+                raise Conflict(f"Idempotency-Key {idempotency_key!r} was used for batch {existing.id} with another request")
+            return accepted(existing, response, replayed=True)
+        base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
+        services.check_brain(body.brain)
+        rows = scenario_rows(session, project, body.scenarios)
+        batch, created = create_batch(session, project, idempotency_key=idempotency_key, fingerprint=fingerprint,
+                                      scenarios=rows, base_url=base_url, brain=body.brain or project.default_brain,
+                                      grounding=body.grounding or project.default_grounding)
+        if created:
+            background.add_task(start, services, batch.id)
+        return accepted(batch, response, replayed=not created)
 
 
 def scenario_rows(session: Session, project: Project, items: list) -> list[ScenarioRow]:
@@ -244,50 +248,52 @@ def scenario_rows(session: Session, project: Project, items: list) -> list[Scena
 
 @v1.post("/projects/me/regenerate", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
          summary="Regenerate the project's whole suite (every scenario's latest version) as a new batch")
-def regenerate(project: ProjectDep, services: ServicesDep, session: SessionDep, response: Response,
+def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
                background: BackgroundTasks, body: schemas.RegenerateRequest | None = None,
                idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200,
                                                              pattern=IDEMPOTENCY_KEY_PATTERN)] = None
                ) -> schemas.BatchAccepted:
-    body = body or schemas.RegenerateRequest()
-    scenarios = latest_scenarios(session, project.id)
-    if not scenarios:
-        raise ApiError(422, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
-    base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
-    services.check_brain(body.brain)
-    batch, created = create_batch(
-        session, project, idempotency_key=idempotency_key or f"regenerate-{uuid.uuid4().hex}",
-        fingerprint=request_hash({"regenerate": body.model_dump(mode="json")}), scenarios=scenarios,
-        base_url=base_url, brain=body.brain or project.default_brain,
-        grounding=body.grounding or project.default_grounding, kind="regenerate",
-    )
-    if created:
-        background.add_task(start, services, batch.id)
-    return accepted(batch, response, replayed=not created)
+    with caller.project_session() as (project, session):
+        body = body or schemas.RegenerateRequest()
+        scenarios = latest_scenarios(session, project.id)
+        if not scenarios:
+            raise ApiError(422, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
+        base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
+        services.check_brain(body.brain)
+        batch, created = create_batch(
+            session, project, idempotency_key=idempotency_key or f"regenerate-{uuid.uuid4().hex}",
+            fingerprint=request_hash({"regenerate": body.model_dump(mode="json")}), scenarios=scenarios,
+            base_url=base_url, brain=body.brain or project.default_brain,
+            grounding=body.grounding or project.default_grounding, kind="regenerate",
+        )
+        if created:
+            background.add_task(start, services, batch.id)
+        return accepted(batch, response, replayed=not created)
 
 
 @v1.get("/batches/{batch_id}", response_model=schemas.BatchProgress, tags=["batches"],
         summary="Progress: jobs per state, each job's verdict, timings and model usage")
-def batch_progress(batch_id: IdPath, project: ProjectDep, session: SessionDep) -> schemas.BatchProgress:
-    batch = own_batch(session, project, batch_id)
-    jobs = jobs_of(session, batch.id)
-    counts = dict.fromkeys(JOB_STATES, 0)
-    for job in jobs:
-        counts[job.state] = counts.get(job.state, 0) + 1
-    return schemas.BatchProgress(
-        id=batch.id, kind=batch.kind, state=batch.state, base_url=batch.base_url, brain=batch.brain,
-        grounding=batch.grounding, previous_batch_id=batch.previous_batch_id, created_at=batch.created_at,
-        started_at=batch.started_at, finished_at=batch.finished_at, counts=counts,
-        model_usage=usage_total(jobs), jobs=[job_view(job) for job in jobs], links=links(batch.id),
-    )
+def batch_progress(batch_id: IdPath, caller: CallerDep) -> schemas.BatchProgress:
+    with caller.project_session(read_only=True) as (project, session):
+        batch = own_batch(session, project, batch_id)  # first: a batch read as finished has only final jobs
+        jobs = job_progress(session, batch.id)
+        counts = dict.fromkeys(JOB_STATES, 0)
+        for job in jobs:
+            counts[job.state] = counts.get(job.state, 0) + 1
+        return schemas.BatchProgress(
+            id=batch.id, kind=batch.kind, state=batch.state, base_url=batch.base_url, brain=batch.brain,
+            grounding=batch.grounding, previous_batch_id=batch.previous_batch_id, created_at=batch.created_at,
+            started_at=batch.started_at, finished_at=batch.finished_at, counts=counts,
+            model_usage=usage_total(jobs), jobs=[job_view(job) for job in jobs], links=links(batch.id),
+        )
 
 
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts", response_model=schemas.ArtifactList, tags=["artifacts"],
         summary="A job's artifacts (screenshots, trace, run record, replay, suite files) with download URLs")
-def job_artifacts(batch_id: IdPath, job_id: IdPath, project: ProjectDep, services: ServicesDep,
-                  session: SessionDep) -> schemas.ArtifactList:
-    job = own_job(session, project, batch_id, job_id)
-    store = services.store()
+def job_artifacts(batch_id: IdPath, job_id: IdPath, caller: CallerDep, services: ServicesDep) -> schemas.ArtifactList:
+    with caller.project_session(read_only=True) as (project, session):
+        job = own_job(session, project, batch_id, job_id)
+    store = services.store()  # the database connection is back in the pool while the store answers
     prefix = job_artifacts_prefix(job)
     listed = [
         schemas.ArtifactView(key=info.key.removeprefix(prefix), size=info.size, url=store.presigned_url(info.key))
@@ -298,9 +304,9 @@ def job_artifacts(batch_id: IdPath, job_id: IdPath, project: ProjectDep, service
 
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts/{key:path}", tags=["artifacts"], response_class=Response,
         summary="One artifact's bytes, through the API (for stores without presigned URLs)")
-def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, project: ProjectDep, services: ServicesDep,
-                 session: SessionDep) -> Response:
-    job = own_job(session, project, batch_id, job_id)
+def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, caller: CallerDep, services: ServicesDep) -> Response:
+    with caller.project_session(read_only=True) as (project, session):
+        job = own_job(session, project, batch_id, job_id)
     try:
         data = services.store().get_bytes(job_artifacts_prefix(job) + check_key(key))
     except ArtifactNotFoundError:
@@ -313,14 +319,15 @@ def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, project: ProjectDep
 @v1.get("/batches/{batch_id}/suite.zip", tags=["batches"], response_class=Response,
         responses={200: {"content": {"application/zip": {}}}, 409: {"model": schemas.ErrorBody}},
         summary="The batch's suite: unzip, cd suite, npm install && npx cucumber-js")
-def batch_suite(batch_id: IdPath, project: ProjectDep, services: ServicesDep, session: SessionDep) -> Response:
-    batch = own_batch(session, project, batch_id)
-    if batch.state != "finished":
-        raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
-    passed = [job for job in jobs_of(session, batch.id) if job.state == "passed"]
-    if not passed:
-        raise not_found(f"suite of batch {batch_id} (no scenario passed)")
-    scenarios = [(job, scenario_from_row(session.get(ScenarioRow, job.scenario_id))) for job in passed]
+def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
+    with caller.project_session(read_only=True) as (project, session):
+        batch = own_batch(session, project, batch_id)
+        if batch.state != "finished":
+            raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
+        passed = [job for job in jobs_of(session, batch.id) if job.state == "passed"]
+        if not passed:
+            raise not_found(f"suite of batch {batch_id} (no scenario passed)")
+        scenarios = [(job, scenario_from_row(session.get(ScenarioRow, job.scenario_id))) for job in passed]
     data = suite_zip(batch, scenarios, services.store(), services.registry())
     return Response(data, media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="batch-{batch_id}-suite.zip"'})
@@ -328,11 +335,12 @@ def batch_suite(batch_id: IdPath, project: ProjectDep, services: ServicesDep, se
 
 @v1.get("/batches/{batch_id}/changes", response_model=schemas.Changes, tags=["batches"],
         summary="What changed since the previous batch: verdicts and step locators")
-def batch_changes(batch_id: IdPath, project: ProjectDep, session: SessionDep) -> schemas.Changes:
-    batch = own_batch(session, project, batch_id)
-    previous = jobs_of(session, batch.previous_batch_id) if batch.previous_batch_id else []
-    report = changes(previous, jobs_of(session, batch.id))
-    return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)
+def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
+    with caller.project_session(read_only=True) as (project, session):
+        batch = own_batch(session, project, batch_id)
+        previous = jobs_of(session, batch.previous_batch_id) if batch.previous_batch_id else []
+        report = changes(previous, jobs_of(session, batch.id))
+        return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)
 
 
 # --- webhooks -------------------------------------------------------------------------------------------------
@@ -340,28 +348,29 @@ def batch_changes(batch_id: IdPath, project: ProjectDep, session: SessionDep) ->
 
 @v1.get("/batches/{batch_id}/webhooks", response_model=schemas.WebhookLog, tags=["webhooks"],
         summary="The batch's events and every delivery attempt")
-def webhook_log(batch_id: IdPath, project: ProjectDep, session: SessionDep) -> schemas.WebhookLog:
-    batch = own_batch(session, project, batch_id)
-    events = [
-        schemas.EventView(id=event.id, type=event.type, created_at=event.created_at, delivered_at=event.delivered_at,
-                          gave_up_at=event.gave_up_at, payload=event.payload,
-                          deliveries=[schemas.DeliveryView.model_validate(d, from_attributes=True)
-                                      for d in deliveries_of(session, event.id)])
-        for event in events_of_batch(session, batch.id)
-    ]
-    return schemas.WebhookLog(batch_id=batch.id, events=events)
+def webhook_log(batch_id: IdPath, caller: CallerDep) -> schemas.WebhookLog:
+    with caller.project_session(read_only=True) as (project, session):
+        batch = own_batch(session, project, batch_id)
+        events = [
+            schemas.EventView(id=event.id, type=event.type, created_at=event.created_at, delivered_at=event.delivered_at,
+                              gave_up_at=event.gave_up_at, payload=event.payload,
+                              deliveries=[schemas.DeliveryView.model_validate(d, from_attributes=True)
+                                          for d in deliveries_of(session, event.id)])
+            for event in events_of_batch(session, batch.id)
+        ]
+        return schemas.WebhookLog(batch_id=batch.id, events=events)
 
 
 @v1.post("/webhooks/{event_id}/redeliver", response_model=schemas.RedeliveryAccepted, status_code=202,
          tags=["webhooks"], summary="Send an event again, even one delivered before")
-def redeliver(event_id: EventIdPath, project: ProjectDep, services: ServicesDep,
-              session: SessionDep) -> schemas.RedeliveryAccepted:
-    event = find_event(session, project.id, event_id)
-    if event is None:
-        raise not_found(f"event {event_id!r}")
-    reopen_event(session, event)
-    sent = services.send_events(session, [event.id])
-    return schemas.RedeliveryAccepted(event_id=event.id, queued=bool(sent))
+def redeliver(event_id: EventIdPath, caller: CallerDep, services: ServicesDep) -> schemas.RedeliveryAccepted:
+    with caller.project_session() as (project, session):
+        event = find_event(session, project.id, event_id)
+        if event is None:
+            raise not_found(f"event {event_id!r}")
+        reopen_event(session, event)
+        sent = services.send_events(session, [event.id])
+        return schemas.RedeliveryAccepted(event_id=event.id, queued=bool(sent))
 
 
 # --- helpers --------------------------------------------------------------------------------------------------
@@ -386,7 +395,7 @@ def start(services: Services, batch_id: int) -> None:
     """Send the batch's jobs once the 202 is on its way (a background task of the request): after the commit,
     so no worker looks for a row that is not there yet, within STEPFORGE_BATCH_SEND_BUDGET_S. Whatever the broker did not
     take, or a process that died before sending, is left to beat's sweep (jobs never sent go after 30 s)."""
-    with Session(services.engine, expire_on_commit=False) as session:
+    with services.session() as session:
         job_ids = queued_job_ids(session, batch_id)
         sent = services.send_jobs(session, job_ids, budget_s=services.settings.batch_send_budget_s)
     log.info("batch.sent", batch_id=batch_id, jobs=len(job_ids), sent=sent, left_for_the_sweep=len(job_ids) - sent)
@@ -419,7 +428,8 @@ def links(batch_id: int) -> schemas.Links:
     return schemas.Links(batch=base, suite=f"{base}/suite.zip", changes=f"{base}/changes", webhooks=f"{base}/webhooks")
 
 
-def job_view(job: Job) -> schemas.JobView:
+def job_view(job: Row) -> schemas.JobView:
+    """One job of the progress view (a row of JOB_PROGRESS_COLUMNS)."""
     verdict = None
     if job.state == "failed":
         verdict = schemas.JobVerdict(failed_step=job.failed_step, kind=job.failure_kind, reason=job.reason)
@@ -430,7 +440,7 @@ def job_view(job: Job) -> schemas.JobView:
     )
 
 
-def usage_total(jobs: list[Job]) -> dict[str, float]:
+def usage_total(jobs: list[Row]) -> dict[str, float]:
     """Calls, tokens and cost over the batch's jobs (each job's usage["total"])."""
     total: dict[str, float] = {}
     for job in jobs:

@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import Row, and_, func, or_, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -295,6 +296,19 @@ def previous_batch_id(session: Session, project_id: int, kind: str) -> int | Non
 
 def jobs_of(session: Session, batch_id: int) -> list[Job]:
     return list(session.exec(select(Job).where(Job.batch_id == batch_id).order_by(col(Job.id))).all())
+
+
+# What a batch's progress shows of each job: rows of these columns, not Job objects (the script, a passed job's
+# steps and locators, is the large part of a row and is not shown; building ORM objects costs more than the query).
+JOB_PROGRESS_COLUMNS = (Job.id, Job.external_id, Job.scenario_version, Job.state, Job.attempt, Job.failed_step,
+                        Job.failure_kind, Job.reason, Job.generation_attempts, Job.timings, Job.model_usage,
+                        Job.started_at, Job.finished_at)
+
+
+def job_progress(session: Session, batch_id: int) -> list[Row]:
+    """The batch's jobs in id order, each a row with JOB_PROGRESS_COLUMNS as attributes."""
+    statement = sa_select(*JOB_PROGRESS_COLUMNS).where(Job.batch_id == batch_id).order_by(Job.id)
+    return list(session.execute(statement).all())
 
 
 def queued_job_ids(session: Session, batch_id: int) -> list[int]:

@@ -42,7 +42,7 @@ class ServiceSettings(Settings):
     webhook_timeout_s: float = Field(default=15.0, gt=0)
     webhook_max_attempts: int = Field(default=8, ge=1)
     # API connection pool per process.
-    db_pool_size: int = Field(default=5, ge=1)
+    db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
 
     @model_validator(mode="after")

@@ -190,3 +190,39 @@ def test_the_openapi_document_lists_the_routes(client):
     spec = client.get("/openapi.json").json()
     assert "/v1/batches" in spec["paths"] and "Idempotency-Key" in str(spec["paths"]["/v1/batches"]["post"])
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
+
+
+def test_more_requests_at_once_than_database_connections_are_all_answered(settings):
+    """Requests beyond the database pool wait a moment for a connection and are all answered: none may hold a
+    connection while it waits for a pool thread (a burst would then starve the pool until its 30 s timeout)."""
+    import asyncio
+    import time
+
+    import httpx
+
+    from api.app import create_app
+
+    # Its own URL, so its own engine: 2 connections for the API's 40 pool threads.
+    small = settings.model_copy(update={"database_url": f"{settings.database_url}?application_name=burst",
+                                        "db_pool_size": 1, "db_max_overflow": 1})
+    app = create_app(small)
+
+    async def burst() -> tuple[list[int], float]:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://api", timeout=60) as api:
+                created = await api.post("/v1/projects", json={"name": "burst", "base_url": "http://127.0.0.1:9"},
+                                         headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+                key = {"Authorization": f"Bearer {created.json()['api_key']}"}
+                scenario = {"title": "t", "steps": ["Go to /"]}
+                started = time.perf_counter()
+                answers = await asyncio.gather(*(
+                    api.put(f"/v1/scenarios/B-{i}", json=scenario, headers=key) if i % 3 == 0
+                    else api.get("/v1/projects/me", headers=key)
+                    for i in range(60)
+                ))
+                return [answer.status_code for answer in answers], time.perf_counter() - started
+
+    codes, seconds = asyncio.run(burst())
+    assert sorted(set(codes)) == [200, 201] and codes.count(201) == 20, codes
+    assert seconds < 20, f"60 requests on 2 connections took {seconds:.1f} s"

@@ -11,7 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError, ProgrammingError
 
 from api.app import create_app
-from api.deps import SessionDep
+from api.deps import ServicesDep
 from shared.migrate import upgrade
 from tests.service.conftest import ADMIN_TOKEN, new_project
 
@@ -114,8 +114,9 @@ def test_database_errors_map_to_what_they_mean(settings, tmp_path):
     app = create_app(settings)  # PostgreSQL: the DataError below is the server's own
 
     @app.get("/test/cast")
-    def cast(session: SessionDep) -> dict:
-        session.execute(text("SELECT CAST(:value AS integer)"), {"value": "secret-value"})
+    def cast(services: ServicesDep) -> dict:
+        with services.session() as session:
+            session.execute(text("SELECT CAST(:value AS integer)"), {"value": "secret-value"})
         return {}
 
     def raiser(error: Exception):
