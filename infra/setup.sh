@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything stepforge needs on a fresh Debian machine: Chromium, a Python virtualenv with
-# the package and its test extras, and the npm packages (cucumber-js, playwright-core) used for replay.
+# the package with its test and bench extras, and the npm packages (cucumber-js, playwright-core) used for replay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +26,7 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 echo "== installing the Python package"
-.venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
+.venv/bin/pip install -q --disable-pip-version-check -e ".[test,bench]"
 
 echo "== installing cucumber-js and playwright-core for replay"
 .venv/bin/python -m workers.agent.verify.node_runtime
