@@ -557,7 +557,7 @@ def mark_events_sent(session: Session, event_ids: Sequence[str], moment: datetim
 @dataclass
 class Delivery:
     """One run of deliver_webhook: "delivered", "failed" (see attempt.retryable), "skipped" (no webhook URL),
-    "already" (delivered, and no redelivery asked since), "busy" (another task is sending it now), "missing"."""
+    "already" (delivered, and no redelivery asked since), "missing"."""
 
     status: str
     attempt: DeliveryAttempt | None = None
@@ -565,11 +565,15 @@ class Delivery:
 
 def deliver_event(engine: Engine, event_id: str, send: Callable[[str, str, Outbox], DeliveryAttempt]) -> Delivery:
     """Send one event once through `send(url, secret, event)` and log the attempt, holding the event's row lock
-    meanwhile so that two tasks never send one event at the same time."""
+    meanwhile so that two tasks never send one event at the same time.
+
+    A task that finds the row locked waits for the lock rather than skipping the event: the holder may be another
+    delivery (then this one finds it delivered), but also the sender of this very message still marking it sent,
+    or a redelivery being asked (skipping would drop the message that asked for it)."""
     with writing(engine) as session:
-        event = session.exec(select(Outbox).where(Outbox.id == event_id).with_for_update(skip_locked=True)).first()
+        event = session.exec(select(Outbox).where(Outbox.id == event_id).with_for_update()).first()
         if event is None:
-            return Delivery("busy" if session.get(Outbox, event_id) is not None else "missing")
+            return Delivery("missing")
         if event.delivered_at is not None:
             return Delivery("already")
         project = session.get(Project, event.project_id)
@@ -622,6 +626,10 @@ def give_up(engine: Engine, event_id: str) -> None:
 def reopen_event(session: Session, event: Outbox) -> None:
     """A redelivery asked through the API: the event is pending again until it is delivered (even after a success
     or after giving up); its attempts so far stay in the log."""
-    event.delivered_at = event.gave_up_at = event.sent_at = None
-    session.add(event)
+    # One UPDATE of all three columns, not the ORM's changed attributes: an event loaded while a worker was still
+    # delivering it looks undelivered here, so `delivered_at = None` would be no change and the worker's success,
+    # committed meanwhile, would stay and make the redelivery "already delivered".
+    session.execute(update(Outbox).where(Outbox.id == event.id).values(delivered_at=None, gave_up_at=None,
+                                                                        sent_at=None))
     session.commit()
+    session.refresh(event)

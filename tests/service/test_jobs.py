@@ -155,6 +155,45 @@ def test_every_attempt_is_logged_and_a_delivered_event_is_not_sent_again(service
     assert log == [(1, "failed", 503), (2, "delivered", 204), (3, "delivered", 204)]
 
 
+def test_a_redelivery_asked_while_the_first_delivery_finishes_sends_it_again(service_db):
+    """The API loads the event while a worker is still delivering it (not delivered yet); the worker commits its
+    success before the API reopens the event: the event must still be pending again afterwards."""
+    engine = engine_for(service_db)
+    event_id = finished_event(engine, webhook_url="http://127.0.0.1:9/hook", webhook_secret=new_secret())
+    ok = DeliveryAttempt(url="u", msg_id=event_id, ok=True, retryable=False, status_code=204, error=None,
+                         duration_ms=1, attempted_at=utcnow())
+    with writing(engine) as api_session:
+        seen = api_session.get(Outbox, event_id)  # as the redeliver route sees it: not delivered
+        assert seen.delivered_at is None
+        assert deliver_event(engine, event_id, lambda *_: ok).status == "delivered"  # the worker, meanwhile
+        reopen_event(api_session, seen)
+    with writing(engine) as session:
+        assert session.get(Outbox, event_id).delivered_at is None
+    assert deliver_event(engine, event_id, lambda *_: ok).status == "delivered"
+
+
+def test_a_delivery_waits_for_whoever_holds_the_event_row_instead_of_dropping_its_message(service_db):
+    """The sender of a redelivery publishes the message, then marks the event sent: the task can arrive while that
+    UPDATE still holds the row. It waits, then delivers."""
+    import threading
+    import time
+
+    engine = engine_for(service_db)
+    event_id = finished_event(engine, webhook_url="http://127.0.0.1:9/hook", webhook_secret=new_secret())
+    ok = DeliveryAttempt(url="u", msg_id=event_id, ok=True, retryable=False, status_code=204, error=None,
+                         duration_ms=1, attempted_at=utcnow())
+    results = []
+    with writing(engine) as sender:
+        sender.execute(update(Outbox).where(Outbox.id == event_id).values(sent_at=utcnow()))  # row locked
+        task = threading.Thread(target=lambda: results.append(deliver_event(engine, event_id, lambda *_: ok)))
+        task.start()
+        time.sleep(0.5)
+        assert task.is_alive() and results == []  # waiting for the lock, not skipping
+        sender.commit()
+    task.join(timeout=10)
+    assert [r.status for r in results] == ["delivered"]
+
+
 def test_an_event_of_a_project_without_a_webhook_is_skipped(service_db):
     engine = engine_for(service_db)
     event_id = finished_event(engine)

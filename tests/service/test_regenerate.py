@@ -50,10 +50,10 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
     events = client.get(f"/v1/batches/{final['id']}/webhooks", headers=project.headers).json()["events"]
     assert len(events) == 1 and events[0]["payload"]["data"]["jobs"]["failed"] == 1
     event_id = events[0]["id"]
-    _wait_for_event(webhook_receiver, event_id, 1)
+    _wait_for_event(webhook_receiver, event_id, 1, worker)
     response = client.post(f"/v1/webhooks/{event_id}/redeliver", headers=project.headers)
     assert response.status_code == 202
-    _wait_for_event(webhook_receiver, event_id, 2)
+    _wait_for_event(webhook_receiver, event_id, 2, worker)
     log = client.get(f"/v1/batches/{final['id']}/webhooks", headers=project.headers).json()
     assert [(d["attempt"], d["status"]) for d in log["events"][0]["deliveries"]] == [(1, "delivered"),
                                                                                     (2, "delivered")]
@@ -80,7 +80,7 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
     assert wait_finished(client, project.headers, made[0])[-1]["counts"]["failed"] == 1
 
 
-def _wait_for_event(receiver, event_id: str, count: int) -> None:
+def _wait_for_event(receiver, event_id: str, count: int, worker) -> None:
     import time
 
     deadline = time.monotonic() + 30
@@ -88,7 +88,8 @@ def _wait_for_event(receiver, event_id: str, count: int) -> None:
         if sum(1 for r in receiver.received if r.headers.get("webhook-id") == event_id) >= count:
             break
         time.sleep(0.1)
-    assert sum(1 for r in receiver.received if r.headers.get("webhook-id") == event_id) == count
+    received = sum(1 for r in receiver.received if r.headers.get("webhook-id") == event_id)
+    assert received == count, f"{received} deliveries of {event_id}; the worker's log ends:\n{worker.output()[-4000:]}"
 
 
 def job(external_id: str, state: str = "passed", script: list | None = None, **verdict: object) -> Job:
