@@ -10,7 +10,8 @@ the pool recycles the browser (closes it; the next job launches a new one):
   ``worker_max_memory_per_child`` sees only the Python child, never Chromium. The tree is measured as summed
   PSS (shared pages divided among the processes sharing them) where the kernel reports it: summed RSS
   counts shared pages once per process and overstates a near-empty browser 2-3x (560-880 MB RSS against
-  160-350 MB PSS here). Summed RSS, also reported, is the fallback;
+  160-350 MB PSS here). Summed RSS is read after every job; PSS (slower to read) only when the RSS is over
+  the limit, and it decides then; summed RSS is the fallback where PSS cannot be read;
 - ``disconnected``: the browser crashed or its connection closed. Found before a job, the job simply gets a
   new browser; found during or at the end of a job, that job fails with BrowserCrashedError;
 - ``fork``: the pool is used in a process other than the one that launched its browser. The inherited
@@ -258,26 +259,27 @@ class BrowserPool:
         return False
 
     def _measure(self) -> None:
+        """Summed RSS of the tree (cheap: /proc/<pid>/statm); PSS only when the RSS is over the limit. PSS is never
+        above RSS, so an RSS under the limit settles it, and reading every process's smaps (20-40 ms for a
+        browser's tree here) is left for the jobs that may be over it."""
         self._tree = self._current_tree()
-        rss = pss = 0
-        counted = 0
+        rss = 0
+        alive = []
         for proc in self._tree:
-            try:
-                info = proc.memory_full_info()
-            except psutil.AccessDenied:
+            with contextlib.suppress(psutil.Error):  # a renderer that ended while we looked
+                rss += proc.memory_info().rss
+                alive.append(proc)
+        if not alive:
+            return
+        self._counters.last_tree_rss_mb = round(rss / 2**20, 1)
+        self._counters.last_tree_processes = len(alive)
+        self._counters.last_tree_pss_mb = None
+        if rss / 2**20 > self.max_rss_mb:
+            pss = 0
+            for proc in alive:
                 with contextlib.suppress(psutil.Error):
-                    rss += proc.memory_info().rss
-                    counted += 1
-                continue
-            except psutil.Error:  # a renderer that ended while we looked
-                continue
-            rss += info.rss
-            pss += getattr(info, "pss", 0)
-            counted += 1
-        if counted:
-            self._counters.last_tree_rss_mb = round(rss / 2**20, 1)
+                    pss += getattr(proc.memory_full_info(), "pss", 0)
             self._counters.last_tree_pss_mb = round(pss / 2**20, 1) if pss else None
-            self._counters.last_tree_processes = counted
 
     def _current_tree(self) -> list[psutil.Process]:
         if self._main is None:

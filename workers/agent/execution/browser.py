@@ -121,29 +121,35 @@ class BrowserSession:
         except PlaywrightError as exc:
             raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
 
-    @contextlib.contextmanager
-    def tab(self, trace_path: Path | None = None) -> Iterator[Tab]:
-        """A fresh context and page; the trace is saved when the block ends, even on error."""
+    def new_context(self, events: PageEvents, *, traced: bool) -> BrowserContext:
+        """A fresh context as a scenario gets it: viewport, timeouts, the request guard, tracing when asked. The
+        caller closes it."""
         context = self.browser().new_context(
             viewport={"width": self.settings.viewport_width, "height": self.settings.viewport_height}
         )
         context.set_default_timeout(self.settings.action_timeout_ms)
         context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
-        if trace_path is not None:
+        if traced:
             context.tracing.start(screenshots=True, snapshots=True)
-        events = PageEvents()
         context.route("**/*", RequestGuard(self.settings.allow_private_targets, events))
-        page = context.new_page()
+        return context
+
+    @contextlib.contextmanager
+    def tab(self, trace_path: Path | None = None) -> Iterator[Tab]:
+        """A fresh context and page; the trace is saved when the block ends, even on error."""
+        events = PageEvents()
+        context = self.new_context(events, traced=trace_path is not None)
 
         def on_dialog(dialog: Dialog) -> None:
             events.dialogs.append(f"{dialog.type}: {dialog.message}")
             with contextlib.suppress(PlaywrightError):
                 dialog.accept()
 
-        page.on("dialog", on_dialog)
-        page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
-        context.on("page", lambda new: events.new_pages.append(new.url or "about:blank"))
         try:
+            page = context.new_page()
+            page.on("dialog", on_dialog)
+            page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
+            context.on("page", lambda new: events.new_pages.append(new.url or "about:blank"))
             yield Tab(context, page, events)
         finally:
             if trace_path is not None:
