@@ -64,7 +64,6 @@ from workers.service import (
     find_batch,
     find_event,
     job_artifacts_prefix,
-    job_progress,
     jobs_of,
     latest_scenario,
     latest_scenarios,
@@ -74,6 +73,9 @@ from workers.service import (
     scenario_from_row,
     upsert_scenario,
     upsert_scenarios,
+)
+from workers.service import (
+    batch_progress as batch_progress_of,
 )
 from workers.service_settings import ServiceSettings, get_service_settings
 
@@ -274,25 +276,23 @@ def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
 @v1.get("/batches/{batch_id}", response_model=schemas.BatchProgress, tags=["batches"],
         summary="Progress: jobs per state, each job's verdict, timings and model usage")
 def batch_progress(batch_id: IdPath, caller: CallerDep) -> schemas.BatchProgress:
-    with caller.project_session(read_only=True) as (project, session):
-        batch = own_batch(session, project, batch_id)  # first: a batch read as finished has only final jobs
-        jobs = job_progress(session, batch.id)
-        counts = dict.fromkeys(JOB_STATES, 0)
-        for job in jobs:
-            counts[job.state] = counts.get(job.state, 0) + 1
-        return schemas.BatchProgress(
-            id=batch.id, kind=batch.kind, state=batch.state, base_url=batch.base_url, brain=batch.brain,
-            grounding=batch.grounding, previous_batch_id=batch.previous_batch_id, created_at=batch.created_at,
-            started_at=batch.started_at, finished_at=batch.finished_at, counts=counts,
-            model_usage=usage_total(jobs), jobs=[job_view(job) for job in jobs], links=links(batch.id),
-        )
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        found = batch_progress_of(session, project_id, batch_id)
+    if found is None:
+        raise not_found(f"batch {batch_id}")
+    batch, jobs = found
+    counts = dict.fromkeys(JOB_STATES, 0)
+    for job in jobs:
+        counts[job.state] = counts.get(job.state, 0) + 1
+    return schemas.BatchProgress(**batch, counts=counts, model_usage=usage_total(jobs),
+                                 jobs=[job_view(job) for job in jobs], links=links(batch["id"]))
 
 
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts", response_model=schemas.ArtifactList, tags=["artifacts"],
         summary="A job's artifacts (screenshots, trace, run record, replay, suite files) with download URLs")
 def job_artifacts(batch_id: IdPath, job_id: IdPath, caller: CallerDep, services: ServicesDep) -> schemas.ArtifactList:
-    with caller.project_session(read_only=True) as (project, session):
-        job = own_job(session, project, batch_id, job_id)
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        job = own_job(session, project_id, batch_id, job_id)
     store = services.store()  # the database connection is back in the pool while the store answers
     prefix = job_artifacts_prefix(job)
     listed = [
@@ -305,8 +305,8 @@ def job_artifacts(batch_id: IdPath, job_id: IdPath, caller: CallerDep, services:
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts/{key:path}", tags=["artifacts"], response_class=Response,
         summary="One artifact's bytes, through the API (for stores without presigned URLs)")
 def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, caller: CallerDep, services: ServicesDep) -> Response:
-    with caller.project_session(read_only=True) as (project, session):
-        job = own_job(session, project, batch_id, job_id)
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        job = own_job(session, project_id, batch_id, job_id)
     try:
         data = services.store().get_bytes(job_artifacts_prefix(job) + check_key(key))
     except ArtifactNotFoundError:
@@ -320,8 +320,8 @@ def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, caller: CallerDep, 
         responses={200: {"content": {"application/zip": {}}}, 409: {"model": schemas.ErrorBody}},
         summary="The batch's suite: unzip, cd suite, npm install && npx cucumber-js")
 def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
-    with caller.project_session(read_only=True) as (project, session):
-        batch = own_batch(session, project, batch_id)
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        batch = own_batch(session, project_id, batch_id)
         if batch.state != "finished":
             raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
         passed = [job for job in jobs_of(session, batch.id) if job.state == "passed"]
@@ -336,8 +336,8 @@ def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> R
 @v1.get("/batches/{batch_id}/changes", response_model=schemas.Changes, tags=["batches"],
         summary="What changed since the previous batch: verdicts and step locators")
 def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
-    with caller.project_session(read_only=True) as (project, session):
-        batch = own_batch(session, project, batch_id)
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        batch = own_batch(session, project_id, batch_id)
         previous = jobs_of(session, batch.previous_batch_id) if batch.previous_batch_id else []
         report = changes(previous, jobs_of(session, batch.id))
         return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)
@@ -349,8 +349,8 @@ def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
 @v1.get("/batches/{batch_id}/webhooks", response_model=schemas.WebhookLog, tags=["webhooks"],
         summary="The batch's events and every delivery attempt")
 def webhook_log(batch_id: IdPath, caller: CallerDep) -> schemas.WebhookLog:
-    with caller.project_session(read_only=True) as (project, session):
-        batch = own_batch(session, project, batch_id)
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        batch = own_batch(session, project_id, batch_id)
         events = [
             schemas.EventView(id=event.id, type=event.type, created_at=event.created_at, delivered_at=event.delivered_at,
                               gave_up_at=event.gave_up_at, payload=event.payload,
@@ -376,15 +376,15 @@ def redeliver(event_id: EventIdPath, caller: CallerDep, services: ServicesDep) -
 # --- helpers --------------------------------------------------------------------------------------------------
 
 
-def own_batch(session: Session, project: Project, batch_id: int) -> Batch:
-    batch = find_batch(session, project.id, batch_id)
+def own_batch(session: Session, project_id: int, batch_id: int) -> Batch:
+    batch = find_batch(session, project_id, batch_id)
     if batch is None:
         raise not_found(f"batch {batch_id}")
     return batch
 
 
-def own_job(session: Session, project: Project, batch_id: int, job_id: int) -> Job:
-    own_batch(session, project, batch_id)
+def own_job(session: Session, project_id: int, batch_id: int, job_id: int) -> Job:
+    own_batch(session, project_id, batch_id)
     job = session.get(Job, job_id)
     if job is None or job.batch_id != batch_id:
         raise not_found(f"job {job_id} of batch {batch_id}")

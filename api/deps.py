@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import threading
 from collections.abc import Iterator
 from typing import Annotated
 
+import cachetools
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
@@ -19,8 +21,11 @@ from shared.step_registry import RegistryError, StepRegistry
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.celery_app import make_celery
 from workers.dispatch import send_events, send_jobs
-from workers.service import engine_for, project_by_key
+from workers.service import engine_for, hash_key, project_by_hash, project_id_by_hash
 from workers.service_settings import ServiceSettings
+
+KEYS_REMEMBERED = 10_000
+KEY_REMEMBERED_S = 60
 
 
 class ApiError(Exception):
@@ -44,12 +49,25 @@ class Services:
         # Reads without BEGIN/ROLLBACK: each statement sees the latest committed rows (two round trips less).
         self.reading_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.celery = make_celery(settings)
+        # Which project each API key (by hash) belongs to, remembered for a minute: a key is made with its project
+        # and never changes, so this only spares the polling routes their key lookup. Wrong keys are not kept.
+        self._key_projects: cachetools.TTLCache[str, int] = cachetools.TTLCache(maxsize=KEYS_REMEMBERED,
+                                                                                ttl=KEY_REMEMBERED_S)
+        self._key_lock = threading.Lock()
         self._store: ArtifactStore | None = None
         self._registry: StepRegistry | None = None
 
     def session(self, *, read_only: bool = False) -> Session:
         """A session for one request's work; read_only: autocommit, for routes that only read."""
         return Session(self.reading_engine if read_only else self.engine, expire_on_commit=False)
+
+    def remembered_project(self, key_hash: str) -> int | None:
+        with self._key_lock:
+            return self._key_projects.get(key_hash)
+
+    def remember_project(self, key_hash: str, project_id: int) -> None:
+        with self._key_lock:
+            self._key_projects[key_hash] = project_id
 
     def store(self) -> ArtifactStore:
         if self._store is None:
@@ -120,11 +138,36 @@ class Caller:
     def project_session(self, *, read_only: bool = False) -> Iterator[tuple[Project, Session]]:
         """The key's project and a session (read_only: autocommit, see Services.session); 401 for a wrong key."""
         with self.services.session(read_only=read_only) as session:
-            project = project_by_key(session, self.credentials.credentials) if self.credentials else None
+            key_hash = self._key_hash()
+            known = self.services.remembered_project(key_hash)
+            project = session.get(Project, known) if known is not None else project_by_hash(session, key_hash)
             if project is None:
-                raise ApiError(401, "missing or wrong API key (Authorization: Bearer <api key>)",
-                               {"WWW-Authenticate": "Bearer"})
+                raise self._unauthorized()
+            self.services.remember_project(key_hash, project.id)
             yield project, session
+
+    @contextlib.contextmanager
+    def project_id_session(self, *, read_only: bool = False) -> Iterator[tuple[int, Session]]:
+        """As project_session, for routes that need only the project's id: no query for a key seen lately."""
+        with self.services.session(read_only=read_only) as session:
+            key_hash = self._key_hash()
+            project_id = self.services.remembered_project(key_hash)
+            if project_id is None:
+                project_id = project_id_by_hash(session, key_hash)
+                if project_id is None:
+                    raise self._unauthorized()
+                self.services.remember_project(key_hash, project_id)
+            yield project_id, session
+
+    def _key_hash(self) -> str:
+        if self.credentials is None:
+            raise self._unauthorized()
+        return hash_key(self.credentials.credentials)
+
+    @staticmethod
+    def _unauthorized() -> ApiError:
+        return ApiError(401, "missing or wrong API key (Authorization: Bearer <api key>)",
+                        {"WWW-Authenticate": "Bearer"})
 
 
 async def get_caller(services: ServicesDep, credentials: Credentials) -> Caller:

@@ -103,8 +103,12 @@ def create_project(session: Session, **fields: object) -> tuple[Project, str]:
     return project, api_key
 
 
-def project_by_key(session: Session, api_key: str) -> Project | None:
-    return session.exec(select(Project).where(Project.api_key_hash == hash_key(api_key))).first()
+def project_by_hash(session: Session, key_hash: str) -> Project | None:
+    return session.exec(select(Project).where(Project.api_key_hash == key_hash)).first()
+
+
+def project_id_by_hash(session: Session, key_hash: str) -> int | None:
+    return session.exec(select(Project.id).where(Project.api_key_hash == key_hash)).first()
 
 
 def registry_project(project: Project) -> str:
@@ -305,10 +309,24 @@ JOB_PROGRESS_COLUMNS = (Job.id, Job.external_id, Job.scenario_version, Job.state
                         Job.started_at, Job.finished_at)
 
 
-def job_progress(session: Session, batch_id: int) -> list[Row]:
-    """The batch's jobs in id order, each a row with JOB_PROGRESS_COLUMNS as attributes."""
-    statement = sa_select(*JOB_PROGRESS_COLUMNS).where(Job.batch_id == batch_id).order_by(Job.id)
-    return list(session.execute(statement).all())
+# What a batch's progress shows of the batch itself, labelled "batch_<column>" beside the job columns.
+BATCH_PROGRESS_COLUMNS = tuple(column.label(f"batch_{column.key}") for column in (
+    Batch.id, Batch.kind, Batch.state, Batch.base_url, Batch.brain, Batch.grounding, Batch.previous_batch_id,
+    Batch.created_at, Batch.started_at, Batch.finished_at))
+
+
+def batch_progress(session: Session, project_id: int, batch_id: int) -> tuple[dict, list[Row]] | None:
+    """The project's batch (a dict of BATCH_PROGRESS_COLUMNS without the prefix) and its jobs in id order (rows
+    with JOB_PROGRESS_COLUMNS as attributes): one statement, so the two agree, and rows rather than ORM objects
+    (the status is the route clients poll). None when the project has no such batch."""
+    statement = (sa_select(*BATCH_PROGRESS_COLUMNS, *JOB_PROGRESS_COLUMNS).outerjoin(Job, Job.batch_id == Batch.id)
+                 .where(Batch.id == batch_id, Batch.project_id == project_id).order_by(Job.id))
+    rows = session.execute(statement).all()
+    if not rows:
+        return None
+    first = rows[0]._mapping
+    batch = {column.key.removeprefix("batch_"): first[column.key] for column in BATCH_PROGRESS_COLUMNS}
+    return batch, [row for row in rows if row.id is not None]
 
 
 def queued_job_ids(session: Session, batch_id: int) -> list[int]:
