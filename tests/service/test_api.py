@@ -102,6 +102,28 @@ def test_the_owner_sees_its_batch(client, owned, owner):
     assert client.get(f"/v1/batches/{owned['batch']}/suite.zip", headers=owner.headers).status_code == 409
 
 
+def test_polling_a_batch_costs_one_statement_once_the_key_is_known(client, owned, owner):
+    """The status route is what clients poll: its batch and jobs come in one statement, and a key seen within the
+    last minute needs no lookup. The answer still says the counts and every job."""
+    from sqlalchemy import event
+
+    engine = client.app.state.services.engine
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    client.get("/v1/projects/me", headers=owner.headers)  # the key is looked up, and remembered
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        response = client.get(f"/v1/batches/{owned['batch']}", headers=owner.headers)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert response.status_code == 200
+    assert [job["external_id"] for job in response.json()["jobs"]] == ["OWNED-1"]
+    assert len(statements) == 1 and "JOIN job" in statements[0], statements
+
+
 def admin() -> dict[str, str]:
     return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
