@@ -16,13 +16,19 @@ from shared.step_registry import StepRegistry
 from shared.urls import check_target_url
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
-from workers.agent.pipeline import SuiteResult, generate_suite
+from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
 from workers.agent.scripting.build import Suite
 from workers.service import Claim, Verdict, attempt_artifact_prefix, registry_project, scenario_from_row
 
 
-class LeaseLost(Exception):
+class LeaseLost(RunStopped):
     """Another worker has taken the job over (this worker's lease ran out): this run must stop, unfinished."""
+
+
+class TimeLimitReached(RunStopped):
+    """The job has run for its soft time limit. Celery's SoftTimeLimitExceeded, raised wherever the job happens to
+    be, can be caught on its way by a handler that keeps one scenario's failure from ending the others; the
+    job's fence checks the same limit at every artifact write, so the run still stops there."""
 
 
 class PrefixedStore:

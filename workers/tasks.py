@@ -11,6 +11,7 @@ import socket
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
+from time import monotonic
 
 import structlog
 from celery.exceptions import SoftTimeLimitExceeded
@@ -41,7 +42,7 @@ from workers.service import (
     undelivered_events,
     writing,
 )
-from workers.service_run import LeaseLost, run_job
+from workers.service_run import LeaseLost, TimeLimitReached, run_job
 from workers.service_settings import ServiceSettings, get_service_settings
 
 BROWSER_CRASH_RETRIES = 2
@@ -61,6 +62,7 @@ def _engine(settings: ServiceSettings):
 def generate_job(self, job_id: int) -> str:
     """Claim the job row, run its scenario, write the verdict; the batch's last job also finishes the batch."""
     settings = get_service_settings()
+    deadline = monotonic() + settings.task_soft_time_limit_s
     engine = _engine(settings)
     owner = f"{socket.gethostname()}:{os.getpid()}:{self.request.id}"
     bound = log.bind(job_id=job_id, task_id=self.request.id)
@@ -85,11 +87,17 @@ def generate_job(self, job_id: int) -> str:
     bound = bound.bind(**ids, attempt=attempt)
     bound.info("generate_job.claimed", scenario=claim.job.external_id, version=claim.job.scenario_version)
     keeper = LeaseKeeper(engine, job_id, owner, settings.job_lease_s)
+
+    def fence() -> None:
+        """Called at every artifact write: the run stops there once the job is taken over or out of time."""
+        keeper.check()
+        if monotonic() > deadline:
+            raise TimeLimitReached(f"job {job_id}: {settings.task_soft_time_limit_s} s have passed")
     try:
         # The pipeline's own log lines carry the ids too. Every artifact write checks the lease first: once
         # another worker has taken the job over, this run stops at its next write (LeaseLost).
         with structlog.contextvars.bound_contextvars(**ids), keeper, resources.browser_pool().session() as session:
-            verdict = run_job(claim, settings, session, resources.store(), resources.registry(), fence=keeper.check)
+            verdict = run_job(claim, settings, session, resources.store(), resources.registry(), fence=fence)
     except LeaseLost:
         bound.warning("generate_job.lease_lost", detail="another worker took the job over; this run stopped and "
                                                         "its result is dropped")
@@ -99,7 +107,7 @@ def generate_job(self, job_id: int) -> str:
             bound.warning("generate_job.browser_crashed", error=str(error))
             raise self.retry(countdown=1) from None
         verdict = Verdict("failed", failure_kind="error", reason=f"the browser crashed: {error}")
-    except SoftTimeLimitExceeded:
+    except (SoftTimeLimitExceeded, TimeLimitReached):
         verdict = Verdict("failed", failure_kind="error",
                           reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
     except Exception as error:  # noqa: BLE001 - the batch must finish whatever happens to one job

@@ -34,6 +34,12 @@ from workers.agent.verify.replay import replay_scenarios
 SUITE_MARKER = ".stepforge-suite"  # marks a folder stepforge wrote, so --out never overwrites anything else
 
 
+class RunStopped(Exception):
+    """The whole run must stop now, unfinished, whatever scenario it is on: raised by whoever runs the pipeline
+    (through its store's fence: another worker took the job over, the job's time is up). Never recorded as one
+    scenario's error, unlike any other exception of a scenario."""
+
+
 @dataclass
 class PipelineEvents:
     on_phase: Callable[[str], None] = lambda text: None
@@ -250,8 +256,8 @@ class SuiteJob:
                 record.model_usage = usage_since(before, self.agent.usage())
                 if record.model_usage:
                     put_model(self.store, f"{attempt_prefix(scenario.id, attempt)}/run.json", record)
-        except (BrowserUnavailableError, BrowserCrashedError, NodeRuntimeError):
-            raise  # the machine cannot run any scenario: the command stops with that message
+        except (BrowserUnavailableError, BrowserCrashedError, NodeRuntimeError, RunStopped):
+            raise  # the machine cannot run any scenario, or the run was stopped: no scenario verdict to record
         except Exception as exc:  # one scenario's unexpected failure must not lose the others
             prefix = attempt_prefix(scenario.id, attempt)
             self.store.put_bytes(f"{prefix}/error.txt", traceback.format_exc().encode(), "text/plain")
