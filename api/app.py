@@ -68,14 +68,12 @@ from workers.service import (
     latest_scenario,
     latest_scenarios,
     queued_job_ids,
+    read_batch_progress,
     reopen_event,
     request_hash,
     scenario_from_row,
     upsert_scenario,
     upsert_scenarios,
-)
-from workers.service import (
-    batch_progress as batch_progress_of,
 )
 from workers.service_settings import ServiceSettings, get_service_settings
 
@@ -277,7 +275,7 @@ def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
         summary="Progress: jobs per state, each job's verdict, timings and model usage")
 def batch_progress(batch_id: IdPath, caller: CallerDep) -> schemas.BatchProgress:
     with caller.project_id_session(read_only=True) as (project_id, session):
-        found = batch_progress_of(session, project_id, batch_id)
+        found = read_batch_progress(session, project_id, batch_id)
     if found is None:
         raise not_found(f"batch {batch_id}")
     batch, jobs = found
@@ -364,8 +362,8 @@ def webhook_log(batch_id: IdPath, caller: CallerDep) -> schemas.WebhookLog:
 @v1.post("/webhooks/{event_id}/redeliver", response_model=schemas.RedeliveryAccepted, status_code=202,
          tags=["webhooks"], summary="Send an event again, even one delivered before")
 def redeliver(event_id: EventIdPath, caller: CallerDep, services: ServicesDep) -> schemas.RedeliveryAccepted:
-    with caller.project_session() as (project, session):
-        event = find_event(session, project.id, event_id)
+    with caller.project_id_session() as (project_id, session):
+        event = find_event(session, project_id, event_id)
         if event is None:
             raise not_found(f"event {event_id!r}")
         reopen_event(session, event)

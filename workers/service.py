@@ -315,7 +315,7 @@ BATCH_PROGRESS_COLUMNS = tuple(column.label(f"batch_{column.key}") for column in
     Batch.created_at, Batch.started_at, Batch.finished_at))
 
 
-def batch_progress(session: Session, project_id: int, batch_id: int) -> tuple[dict, list[Row]] | None:
+def read_batch_progress(session: Session, project_id: int, batch_id: int) -> tuple[dict, list[Row]] | None:
     """The project's batch (a dict of BATCH_PROGRESS_COLUMNS without the prefix) and its jobs in id order (rows
     with JOB_PROGRESS_COLUMNS as attributes): one statement, so the two agree, and rows rather than ORM objects
     (the status is the route clients poll). None when the project has no such batch."""
