@@ -113,11 +113,21 @@ class Decision(BaseModel):
 LocatorStrategy = Literal["id", "testid", "name", "label", "role", "text", "xpath", "css"]
 
 
+class Within(BaseModel):
+    """A repeated container (table row, list item, card) found by a text of its own: the target is looked for
+    inside it. Playwright: locator(css).filter({ hasText: text })."""
+
+    css: str  # what kind of container: "tr", "li", '[role="row"]', "div.card"
+    text: str  # a text that only this container of that kind holds
+
+
 class Locator(BaseModel):
     strategy: LocatorStrategy
-    value: str  # selector, label, accessible name or text
+    value: str  # selector, label, accessible name or text ("" with strategy "role": the role alone)
     role: str | None = None  # for strategy "role"
     frames: list[str] = Field(default_factory=list)  # iframe selectors, outermost first
+    within: Within | None = None  # inside this container (after the frames)
+    nth: int | None = None  # the (nth+1)-th of the elements the locator finds: "the second Delete button"
 
     def selector(self) -> str | None:
         """The Playwright selector for id, name, css and xpath locators (value is a whole CSS selector or
@@ -191,6 +201,10 @@ class ReplayResult(BaseModel):
     failed_step: str | None = None  # Gherkin text of the failing step
     error: str | None = None
     seconds: float = 0.0
+    # The failing step's locator found exactly one element, which did not become actionable in time (visible,
+    # enabled, stable): the page was not ready; the locator is right.
+    target_resolved: bool = False
+    replays: int = 1  # how many times it was replayed in a row (a red readiness failure is replayed again)
 
 
 class RunRecord(BaseModel):
@@ -206,6 +220,8 @@ class RunRecord(BaseModel):
     # Learned from earlier attempts' red replays: operation description -> locator strategies not to use.
     avoided_locators: dict[str, list[str]] = Field(default_factory=dict)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # Requests to other hosts than the application's that did not answer in time and were aborted.
+    stalled_requests: list[str] = Field(default_factory=list)
     brain: str = "builtin"
     grounding: str = "text"
     # Model calls of this attempt, per phase (calls, tokens, latency, cost); empty for the builtin brain.

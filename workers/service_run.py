@@ -140,8 +140,9 @@ def script_summary(suite: Suite | None, scenario_id: str) -> list[dict] | None:
 
 def locator_text(locator: Locator) -> str:
     frames = "".join(f"{frame} >> " for frame in locator.frames)
+    within = f"{locator.within.css}:has-text({locator.within.text!r}) >> " if locator.within else ""
     role = f"[{locator.role}]" if locator.role else ""
-    return f"{frames}{locator.strategy}{role}={locator.value}"
+    return f"{frames}{within}{locator.strategy}{role}={locator.value}"
 
 
 def _content_type(path: Path) -> str:

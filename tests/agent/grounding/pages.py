@@ -116,3 +116,20 @@ FIELDSETS = """
   <fieldset><legend>Shipping address</legend><label>City <input name="s_city"></label><label>Zip <input name="s_zip"></label></fieldset>
 </form>
 """
+
+# Rows and cards whose controls are named only by the row they sit in.
+ROWS = """
+<h2>Chores</h2>
+<ul id="todo">
+  <li><input type="checkbox"> Water the plants <button>Delete</button></li>
+  <li><input type="checkbox"> Walk the dog <button>Delete</button></li>
+</ul>
+<table>
+  <tr><td>Savings account</td><td>1,200.00</td><td><a href="#s">Remove</a></td></tr>
+  <tr><td>Current account</td><td>80.00</td><td><a href="#c">Remove</a></td></tr>
+</table>
+<div class="cards">
+  <div class="card"><h3>Python</h3><span class="icon" onclick="1">x</span><button>Follow</button></div>
+  <div class="card"><h3>Rust</h3><span class="icon" onclick="1">x</span><button>Follow</button></div>
+</div>
+"""

@@ -133,13 +133,13 @@ def test_shadow_root_button(page):
     assert resolve(page, loc).count() == 1
 
 
-def test_shadow_duplicates_fall_back_to_piercing_css(page):
+def test_shadow_duplicates_are_named_by_their_order(page):
     snap = load(page, pages.SHADOW_DUPLICATES)
     same = [n.id for n in snap.nodes if n.text == "Same"]
     assert len(same) == 4 and all(snap.nodes[i].shadow for i in same)
-    for nid in same:
+    for order, nid in enumerate(same):
         loc = best_locator(page, snap, nid)
-        assert loc.strategy == "css"
+        assert (loc.strategy, loc.value, loc.nth) == ("text", "Same", order)
         assert resolve(page, loc).evaluate("(el, t) => el === t", element_handle(page, snap, nid))
 
 
@@ -239,9 +239,10 @@ def test_best_locator_order_and_identity(page):
     assert (role.strategy, role.role, role.value) == ("role", "button", "Submit order")
     text = loc_for(lambda n: n.text == "Just text")
     assert (text.strategy, text.value) == ("text", "Just text")
+    # Two elements alike in every way but their order: the second is named by its order, never by a path.
     same = [n.id for n in snap.nodes if n.text == "Same"]
-    xp = best_locator(page, snap, same[1])
-    assert xp.strategy == "xpath" and xp.value.endswith("/p[2]")
+    second = best_locator(page, snap, same[1])
+    assert (second.strategy, second.value, second.nth) == ("text", "Same", 1)
 
 
 @pytest.mark.parametrize(
@@ -294,3 +295,21 @@ def test_snapshot_carries_the_page_state_it_saw(page):
     assert snapshot_state(snap) == page_state(page)
     page.evaluate("document.querySelector('p').textContent = 'Three rows'")
     assert snapshot_state(snapshot(page)) == page_state(page) != snapshot_state(snap)
+
+
+def test_controls_in_rows_are_found_through_the_row_text_never_a_path(page):
+    snap = load(page, pages.ROWS)
+    boxes = [n for n in snap.nodes if n.input_type == "checkbox"]
+    removes = [n for n in snap.nodes if n.text == "Remove"]
+    follows = [n for n in snap.nodes if n.text == "Follow"]
+    expected = [
+        (boxes[1], "li", "Walk the dog", ("role", "checkbox", "")),
+        (removes[0], "tr", "Savings account", ("role", "link", "Remove")),
+        (follows[1], "div.card", "Rust", ("role", "button", "Follow")),
+    ]
+    for node, css, text, inner in expected:
+        loc = best_locator(page, snap, node.id)
+        assert loc.within is not None and loc.within.css == css and loc.nth is None, loc
+        assert (loc.within.text, loc.strategy, loc.role, loc.value) == (text, *inner)
+        assert resolve(page, loc).evaluate("(el, t) => el === t", element_handle(page, snap, node.id))
+        assert loc.strategy != "xpath"

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
+from shared.records import ActionKind, Locator, ScriptOp, StepDefinition, Within
 from workers.agent.scripting.javascript import locator_js, render_steps, statement
 
 
@@ -26,6 +26,10 @@ from workers.agent.scripting.javascript import locator_js, render_steps, stateme
         (Locator(strategy="text", value="Welcome"), 'this.page.getByText("Welcome", { exact: true })'),
         (Locator(strategy="css", value="#pay", frames=["iframe#outer", "iframe[name=\"card\"]"]),
          'this.page.frameLocator("iframe#outer").frameLocator("iframe[name=\\"card\\"]").locator("#pay")'),
+        # A control named by the row it sits in, and one named by its order among elements named alike.
+        (Locator(strategy="role", role="checkbox", value="", within=Within(css="li", text="Water the plants")),
+         'this.page.locator("li").filter({ hasText: "Water the plants" }).getByRole("checkbox")'),
+        (Locator(strategy="text", value="Same", nth=1), 'this.page.getByText("Same", { exact: true }).nth(1)'),
     ],
 )
 def test_locator_js(locator: Locator, expected: str) -> None:

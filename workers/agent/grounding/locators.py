@@ -2,10 +2,12 @@
 
 ``best_locator`` tries, in this order: id (``#id`` or ``[id="..."]``), data-testid, name
 (``tag[name="..."]``), label (getByLabel exact), role + accessible name (getByRole exact), text
-(getByText exact), and XPath last.  A candidate is kept only when, resolved through the node's
-iframe chain, it matches exactly one element and that element *is* the node's element.  When none
-passes, XPath is returned (for a node inside a shadow root, whose XPath cannot be evaluated, a
-piercing CSS path is tried before).
+(getByText exact); then the same, or the role alone, inside the row, list item or card that holds
+the element, found by a text of its own (``locator("tr").filter({ hasText: "Betty Davis" })``).
+A candidate is kept only when, resolved through the node's iframe chain, it matches exactly one
+element and that element *is* the node's element.  A value check may use an XPath anchored to the
+element's label (a row header, a ``<dt>``).  A node inside a shadow root falls back to a piercing
+CSS path; otherwise no position-only path is ever returned: NoStableLocator says so.
 
 ``resolve`` turns a ``Locator`` into a Playwright locator with exactly the calls the generated
 JavaScript makes: ``locator(css)``, ``locator('xpath=...')``, ``getByTestId``,
@@ -21,11 +23,11 @@ from collections.abc import Collection, Iterator
 from playwright.sync_api import ElementHandle, FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
 
-from shared.records import Locator, Node, PageSnapshot
+from shared.records import Locator, Node, PageSnapshot, Within
 
 from .tree import element_handle
 
-__all__ = ["best_locator", "resolve", "candidate_locators", "css_string"]
+__all__ = ["best_locator", "resolve", "candidate_locators", "css_string", "NoStableLocator"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _IS_TARGET_JS = "(els, t) => els.length === 1 && els[0] === t"
@@ -59,7 +61,14 @@ def _scope(page: Page, frames: list[str]) -> Page | FrameLocator:
 
 def resolve(page: Page, locator: Locator) -> PWLocator:
     """The Playwright locator for a stepforge Locator (same semantics as the generated JavaScript)."""
-    root = _scope(page, locator.frames)
+    found = _query(page, locator)
+    return found.nth(locator.nth) if locator.nth is not None else found
+
+
+def _query(page: Page, locator: Locator) -> PWLocator:
+    root: Page | FrameLocator | PWLocator = _scope(page, locator.frames)
+    if locator.within is not None:
+        root = root.locator(locator.within.css).filter(has_text=locator.within.text)
     s, v = locator.strategy, locator.value
     selector = locator.selector()
     if selector is not None:
@@ -71,6 +80,8 @@ def resolve(page: Page, locator: Locator) -> PWLocator:
     if s == "role":
         if not locator.role:
             raise ValueError("role locator without a role")
+        if not v:
+            return root.get_by_role(locator.role)  # type: ignore[arg-type]
         return root.get_by_role(locator.role, name=v, exact=True)  # type: ignore[arg-type]
     if s == "text":
         return root.get_by_text(v, exact=True)
@@ -181,6 +192,96 @@ _SHADOW_CSS_JS = """(el) => {
 }"""
 
 
+# The repeated containers around an element (table rows, list items, cards: nearest first), each with the texts
+# of its own that could name it, in reading order: a row's cells; else its text and the text of its children that
+# are neither controls nor hold the element. A card is an element whose parent holds two or more of its tag and
+# class.
+_CONTAINERS_JS = r"""(el) => {
+  const norm = (t) => (t || '').replace(/\s+/g, ' ').trim();
+  const ident = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+  const controls = new Set(['input', 'select', 'textarea', 'button']);
+  const out = [];
+  for (let cur = el.parentElement; cur && cur !== document.body && out.length < 3; cur = cur.parentElement) {
+    const tag = cur.localName, role = cur.getAttribute('role');
+    let css = null;
+    if (tag === 'tr' || tag === 'li') css = tag;
+    else if (role === 'row' || role === 'listitem' || role === 'option') css = `[role="${role}"]`;
+    else if (cur.parentElement) {
+      const classes = Array.from(cur.classList).filter((c) => ident.test(c));
+      const same = Array.from(cur.parentElement.children).filter((c) => c.localName === tag
+        && classes.every((k) => c.classList.contains(k)));
+      if (classes.length && same.length >= 2) css = tag + classes.map((k) => '.' + k).join('');
+    }
+    if (!css) continue;
+    const parts = [];
+    for (const child of cur.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) parts.push(norm(child.textContent));
+      else if (child.nodeType === Node.ELEMENT_NODE && (tag === 'tr' || (!child.contains(el)
+               && !controls.has(child.localName)))) parts.push(...(child.innerText || '').split('\n').map(norm));
+    }
+    const texts = [...new Set(parts.filter((t) => t && t.length <= 80))];
+    if (texts.length) out.push({ css, texts: texts.slice(0, 6) });
+  }
+  return out;
+}"""
+
+
+def _inner_candidates(n: Node, anchored: bool) -> Iterator[Locator]:
+    """What finds the element inside its container: its usual candidates, its role alone, its kind of input."""
+    yield from candidate_locators(n, anchored)
+    if n.role and n.role in _ROLES:
+        yield Locator(strategy="role", role=n.role, value="")
+    if n.tag == "input" and n.input_type and _IDENT.match(n.input_type):
+        yield Locator(strategy="css", value=f"input[type={css_string(n.input_type)}]")
+    elif n.tag in ("select", "textarea", "button", "a", "input"):
+        yield Locator(strategy="css", value=n.tag)
+
+
+def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
+                    anchored: bool) -> Locator | None:
+    """A locator that finds the container (row, list item, card) by a text of its own, then the element inside it
+    by what it is: what people say ("Delete in the row of Betty Davis"), never a position. anchored: the element's
+    text is the value under test, so the container is never named by it."""
+    try:
+        containers = handle.evaluate(_CONTAINERS_JS)
+    except Exception:
+        return None
+    inner = [loc for loc in _inner_candidates(n, anchored) if loc.strategy not in avoid]
+    own = " ".join(n.text.split()).lower()
+    for container in containers:
+        for text in container["texts"]:
+            if anchored and own and (own in text.lower() or text.lower() in own):
+                continue
+            within = Within(css=container["css"], text=text)
+            for loc in inner:
+                scoped = loc.model_copy(update={"frames": list(n.frame), "within": within})
+                if _is_target(page, scoped, handle):
+                    return scoped
+    return None
+
+
+_INDEX_OF_JS = "(els, t) => els.length <= 20 ? els.indexOf(t) : -1"
+
+
+def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str]) -> Locator | None:
+    """Among elements named alike, the element by its order: "the second Same" (getByText("Same").nth(1))."""
+    for loc in _inner_candidates(n, anchored=False):
+        if loc.strategy in avoid:
+            continue
+        loc = loc.model_copy(update={"frames": list(n.frame)})
+        try:
+            index = resolve(page, loc).evaluate_all(_INDEX_OF_JS, handle)
+        except Exception:
+            continue
+        if isinstance(index, int) and index >= 0:
+            return loc.model_copy(update={"nth": index})
+    return None
+
+
+class NoStableLocator(RuntimeError):
+    """No locator that names the element (not its position) finds it, and it alone."""
+
+
 def best_locator(
     page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False, avoid: Collection[str] = ()
 ) -> Locator:
@@ -206,7 +307,12 @@ def best_locator(
                 loc = Locator(strategy="xpath", value=labelled, frames=list(n.frame))
                 if _is_target(page, loc, handle):
                     return loc
-        xpath = Locator(strategy="xpath", value=n.xpath, frames=list(n.frame))
+        scoped = _scoped_locator(page, n, handle, avoid, anchored)
+        if scoped is not None:
+            return scoped
+        ordinal = _ordinal_locator(page, n, handle, avoid)
+        if ordinal is not None:
+            return ordinal
         if n.shadow:
             try:
                 css = Locator(strategy="css", value=handle.evaluate(_SHADOW_CSS_JS), frames=list(n.frame))
@@ -214,6 +320,8 @@ def best_locator(
                     return css
             except Exception:
                 pass
-        return xpath
+        # A position-only path (/html[1]/body[1]/table[1]/tr[3]/td[1]/a[1]) breaks with the next row added.
+        raise NoStableLocator(f"nothing that names the <{n.tag}> finds it (its text, label, role, or the row it "
+                              f"sits in); only its position in the document would")
     finally:
         handle.dispose()

@@ -12,7 +12,8 @@ Locator -> JavaScript (the Python side builds the same element query from Locato
     role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is "")
     text       this.page.getByText("value", { exact: true })
 
-frames (outermost first) prefix the query: this.page.frameLocator("f1").frameLocator("f2").<query>.
+frames (outermost first) prefix the query: this.page.frameLocator("f1").frameLocator("f2").<query>; a container
+(within) follows them: .locator("tr").filter({ hasText: "Betty Davis" }).<query>.
 
 Select steps choose the option by its visible label (selectOption({ label })), as the agent does.
 """
@@ -34,7 +35,14 @@ def js_string(text: str) -> str:
 
 def locator_js(locator: Locator, page: str = "this.page") -> str:
     """The playwright-core expression that finds the locator's element."""
+    query = _query_js(locator, page)
+    return f"{query}.nth({locator.nth})" if locator.nth is not None else query
+
+
+def _query_js(locator: Locator, page: str) -> str:
     root = page + "".join(f".frameLocator({js_string(frame)})" for frame in locator.frames)
+    if locator.within is not None:
+        root += f".locator({js_string(locator.within.css)}).filter({{ hasText: {js_string(locator.within.text)} }})"
     strategy, value = locator.strategy, locator.value
     selector = locator.selector()  # the same selector the generation ran with
     if selector is not None:

@@ -168,6 +168,11 @@ def _noun(op: Operation) -> str:
 
 
 def _where(op: Operation) -> str:
+    within = op.locator.within if op.locator is not None else None
+    if within is not None:  # the locator names the row: so does the comment
+        kind = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
+                '[role="option"]': "option"}.get(within.css, "item")
+        return f' in the {kind} of "{_clean(within.text)}"'
     context = _clean(op.target.context) if op.target else ""
     return f' in the "{context}" section' if context else ""
 
@@ -396,7 +401,13 @@ def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
 def _locator_identity(locator: Locator | None) -> list | None:
     if locator is None:
         return None
-    return [locator.strategy, locator.role, locator.value, list(locator.frames)]
+    identity = [locator.strategy, locator.role, locator.value, list(locator.frames)]
+    # Appended only when set: the identities of the steps known before stay as they were.
+    if locator.within is not None:
+        identity.append([locator.within.css, locator.within.text])
+    if locator.nth is not None:
+        identity.append(["nth", locator.nth])
+    return identity
 
 
 def _identity(kind: ActionKind, locator: Locator | None, value: str | None, has_arg: bool) -> list:
