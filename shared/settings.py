@@ -32,8 +32,15 @@ class Settings(BaseSettings):
     navigation_timeout_ms: int = Field(default=15_000, ge=100)
     # How long an expected text may take to appear before the step fails.
     assertion_timeout_ms: int = Field(default=3_000, ge=100)
-    # Time allowed for the page to settle after an operation (network idle).
+    # After an operation the page settles: any navigation loaded, then no fetch/XHR in flight and no DOM change
+    # for the quiet window; at most settle_timeout_ms. Grounding that finds nothing looks again after each change
+    # of the page until action_timeout_ms.
     settle_timeout_ms: int = Field(default=2_000, ge=0)
+    settle_quiet_ms: int = Field(default=50, ge=0)
+    # A request to a host outside the application's (a CDN, fonts, analytics) that has not answered within this
+    # is aborted, and its host is cut off for the rest of the run: a stalled stylesheet must not stall every
+    # page. 0 turns it off. Listed in run.json and report.json.
+    third_party_timeout_ms: int = Field(default=2_000, ge=0)
     replay_timeout_s: float = Field(default=120.0, gt=0)
     reset_timeout_s: float = Field(default=30.0, gt=0)
     # Generate, replay, and on a red replay generate again: at most this many attempts.

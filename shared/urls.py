@@ -38,3 +38,19 @@ def check_target_url(url: str, *, allow_private: bool) -> str:
                 f"{url!r}: {address} is a private or loopback address; set STEPFORGE_ALLOW_PRIVATE_TARGETS=true to allow it"
             )
     return url
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def application_hosts(base_url: str) -> frozenset[str]:
+    """The host names that are the application under test: the base URL's host on any port (a front end and its
+    API on another port are one application). localhost, 127.0.0.1 and ::1 name one machine and count as one."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return LOOPBACK_NAMES if host in LOOPBACK_NAMES else frozenset({host})
+
+
+def is_third_party(url: str, app_hosts: frozenset[str]) -> bool:
+    """A request to another host than the application's (a CDN, web fonts, analytics); world.js has its twin."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and (parts.hostname or "").lower() not in app_hosts

@@ -33,10 +33,11 @@ from workers.agent.execution.executor import (
     shown_value,
     snapshot_state,
     text_is_shown,
+    wait_for_change,
 )
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
-from workers.agent.grounding.locators import best_locator, resolve
+from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 
@@ -45,6 +46,9 @@ MAX_CANDIDATES = 3
 # A brain that recovers (the model) sees a failed operation's error and may choose another way; after this
 # many failures in one scenario step the step has failed.
 MAX_FAILURES_PER_STEP = 3
+# A target not on the page yet is looked for again after each change of the page, at most this often (and
+# never past the action timeout): a page that never stops changing still ends the step.
+MAX_REGROUNDS = 20
 
 
 class ResetFailed(RuntimeError):
@@ -161,8 +165,9 @@ def run_scenario(
         trace = Path(scratch) / "trace.zip"
         try:
             run_reset_command(reset_command, settings)
-            with session.tab(trace_path=trace) as tab:
+            with session.tab(trace_path=trace, app_url=base_url) as tab:
                 run = ScenarioRun(scenario, base_url, settings, store, attempt, tab, record, grounder)
+                record.stalled_requests = tab.events.stalled  # filled as the scenario runs
                 try:
                     open_start_page(run)
                     for index, step in enumerate(scenario.steps):
@@ -262,11 +267,10 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
     tried: set[tuple[tuple[str, ...], str]] = set()
     errors: list[str] = []
     for _ in range(MAX_CANDIDATES):
-        started = time.perf_counter()
         # Node ids belong to one snapshot: after a failed try the page is read again and grounded again,
         # and the elements already tried are left out.
-        candidates = [c for c in run.grounder.locate(intent, view) if element_key(page.node(c.node_id)) not in tried]
-        ground_ms = ms_since(started)
+        candidates, view, ground_ms = ground_in_time(run, intent, view, tried, run.settings.action_timeout_ms)
+        page, tree_ms = view.snapshot, run.timings.get("tree", tree_ms)
         if not candidates:
             break
         if not tried:
@@ -284,6 +288,24 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
         run.keep(operation)
         raise run.fail("action", f"{intent.description}: no element on the page matches {intent.target!r}")
     raise run.fail("action", f"{intent.description}: {errors[-1]}")
+
+
+def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: set, timeout_ms: int,
+                   ) -> tuple[list[Candidate], PageView, float]:
+    """Candidates for the intent (elements in `exclude` left out). While none fits, the page is read again after
+    each change it makes, until timeout_ms: a swap that lands after the page settled is still seen (Playwright's
+    auto-wait, for grounding). Returns the candidates, the view they belong to, and the grounding time."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    ground_ms = 0.0
+    for _ in range(MAX_REGROUNDS):
+        started = time.perf_counter()
+        candidates = [c for c in run.grounder.locate(intent, view)
+                      if element_key(view.snapshot.node(c.node_id)) not in exclude]
+        ground_ms += ms_since(started)
+        if candidates or not wait_for_change(run.page, run.settings, deadline):
+            return candidates, view, ground_ms
+        view = take_snapshot(run)
+    return [], view, ground_ms
 
 
 def element_key(node: Node) -> tuple[tuple[str, ...], str]:
@@ -319,7 +341,7 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
             avoid = run.record.avoided_locators.get(intent.description, ())
             operation.locator = best_locator(run.page, page, node_id, avoid=avoid)
             locator = resolve(run.page, operation.locator)
-        except (PlaywrightError, StaleSnapshotError) as exc:
+        except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
             operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"
     operation.timings_ms.update(tree=tree_ms, grounding=round(ground_ms + ms_since(started), 2))
     if not operation.ok:
@@ -363,28 +385,38 @@ def check_text(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation:
 
 
 def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float) -> Operation:
+    """The labelled element shows the expected value: grounded and read again after each change of the page until
+    the assertion timeout, as the suite's expectValue polls."""
     expected = " ".join((intent.value or "").split())
-    page = view.snapshot
-    started = time.perf_counter()
-    candidates = run.grounder.locate(intent, view)
-    ground_ms = ms_since(started)
-    if not candidates:
-        operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
-        operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
-        run.keep(operation)
-        raise run.fail("expectation", f"{intent.description}: nothing on the page is labelled {intent.target!r}")
-    node_id = candidates[0].node_id
-    operation = run.new_operation(intent, target=page.node(node_id))
-    started = time.perf_counter()
-    try:
-        operation.locator = best_locator(run.page, page, node_id, anchored=True)
-        actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
-    except (PlaywrightError, StaleSnapshotError) as exc:
-        actual, operation.error = None, first_line(str(exc))
-    operation.timings_ms.update(tree=tree_ms, grounding=ground_ms, execution=ms_since(started))
+    deadline = time.monotonic() + run.settings.assertion_timeout_ms / 1000
+    grounding = execution = 0.0
+    while True:
+        candidates, view, ground_ms = ground_in_time(run, intent, view, set(),
+                                                     max(1, round((deadline - time.monotonic()) * 1000)))
+        grounding += ground_ms
+        page = view.snapshot
+        if not candidates:
+            operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
+            operation.timings_ms.update(tree=tree_ms, grounding=grounding)
+            run.keep(operation)
+            raise run.fail("expectation", f"{intent.description}: nothing on the page is labelled {intent.target!r}")
+        node_id = candidates[0].node_id
+        operation = run.new_operation(intent, target=page.node(node_id))
+        started = time.perf_counter()
+        try:
+            operation.locator = best_locator(run.page, page, node_id, anchored=True)
+            actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
+        except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
+            actual, operation.error = None, first_line(str(exc))
+        execution += ms_since(started)
+        if actual == expected or not wait_for_change(run.page, run.settings, deadline):
+            break
+        view = take_snapshot(run)
+    operation.timings_ms.update(tree=tree_ms, grounding=grounding, execution=execution)
     if actual != expected:
         operation.ok = False
         operation.error = operation.error or f'{intent.target} shows "{actual}", expected "{expected}"'
         run.keep(operation)
         raise run.fail("expectation", f"{intent.description}: {operation.error}")
+    operation.error = None
     return run.keep(operation, screenshot=False)

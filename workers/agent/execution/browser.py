@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Playwright, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from shared.settings import CHROMIUM_ARGS, Settings
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import UnsafeTargetError, application_hosts, check_target_url, is_third_party
+from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 
 
 class BrowserUnavailableError(RuntimeError):
@@ -31,6 +34,7 @@ class PageEvents:
     new_pages: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests the target policy stopped (kept for the run)
+    stalled: list[str] = field(default_factory=list)  # third-party requests aborted unanswered (kept for the run)
 
     def drain(self) -> PageEvents:
         taken = PageEvents(list(self.dialogs), list(self.new_pages), list(self.page_errors))
@@ -47,19 +51,30 @@ class RequestGuard:
     when allowed). Playwright routes only the first URL of a redirect chain, so a document request is fetched
     here without following redirects, its Location checked, and the answer handed to the browser, whose next
     request is routed again. Decisions are kept per scheme, host and port: a host is resolved once per context.
+
+    A resource from a host outside the application's (see shared.urls.application_hosts) that has not answered
+    within third_party_timeout_ms (its name's resolution included) is aborted, and its host is cut off for the
+    rest of the session: a stylesheet from an unreachable CDN blocks rendering, and must not do so on every page.
     """
 
-    def __init__(self, allow_private: bool, events: PageEvents) -> None:
+    def __init__(self, allow_private: bool, events: PageEvents, app_hosts: frozenset[str] = frozenset(),
+                 third_party_timeout_ms: int = 0, stalled_hosts: set[str] | None = None) -> None:
         self.allow_private = allow_private
         self.events = events
+        self.app_hosts = app_hosts
+        self.third_party_timeout_ms = third_party_timeout_ms
+        self.stalled_hosts = stalled_hosts if stalled_hosts is not None else set()
         self._decided: dict[tuple[str, str], str | None] = {}
 
-    def refusal(self, url: str) -> str | None:
+    def refusal(self, url: str, timeout_s: float | None = None) -> str | None:
         scheme, _, rest = url.partition("://")
         key = (scheme, rest.split("/", 1)[0])
         if key not in self._decided:
             try:
-                check_target_url(url, allow_private=self.allow_private)
+                if timeout_s is None:
+                    check_target_url(url, allow_private=self.allow_private)
+                else:  # a name server that never answers must not hold the page (nor this guard) for long
+                    _RESOLVER.submit(check_target_url, url, allow_private=self.allow_private).result(timeout_s)
                 self._decided[key] = None
             except UnsafeTargetError as exc:
                 self._decided[key] = str(exc)
@@ -68,6 +83,10 @@ class RequestGuard:
     def __call__(self, route: Route) -> None:
         request = route.request
         with contextlib.suppress(PlaywrightError):
+            third_party = self.third_party_timeout_ms > 0 and is_third_party(request.url, self.app_hosts)
+            if third_party and not request.is_navigation_request():
+                self.third_party(route)
+                return
             refusal = self.refusal(request.url)
             if refusal is None and request.is_navigation_request():
                 response = route.fetch(max_redirects=0)
@@ -80,9 +99,49 @@ class RequestGuard:
             if refusal is None:
                 route.continue_()
                 return
-            self.events.refused.append(refusal)
-            self.events.page_errors.append(f"request refused: {refusal}")
-            route.abort("blockedbyclient")
+            self.refuse(route, refusal)
+
+    def refuse(self, route: Route, refusal: str) -> None:
+        self.events.refused.append(refusal)
+        self.events.page_errors.append(f"request refused: {refusal}")
+        route.abort("blockedbyclient")
+
+    def third_party(self, route: Route) -> None:
+        """A resource of another host: fetched here within the time limit and handed over, else aborted."""
+        url = route.request.url
+        host = (urlsplit(url).hostname or "").lower()
+        if host in self.stalled_hosts:
+            route.abort("timedout")
+            return
+        started = time.monotonic()
+        limit_s = self.third_party_timeout_ms / 1000
+        try:
+            refusal = self.refusal(url, timeout_s=limit_s)
+        except concurrent.futures.TimeoutError:
+            self.stall(route, host, f"{url} (its host name did not resolve within {limit_s:g} s)")
+            return
+        if refusal is not None:
+            self.refuse(route, refusal)
+            return
+        left_ms = max(1.0, self.third_party_timeout_ms - (time.monotonic() - started) * 1000)
+        try:
+            response = route.fetch(timeout=left_ms)
+        except PlaywrightError as exc:
+            if "Timeout" in str(exc) or "timed out" in str(exc).lower():
+                self.stall(route, host, f"{url} (no answer within {limit_s:g} s)")
+            else:
+                route.abort("failed")
+            return
+        route.fulfill(response=response)
+
+    def stall(self, route: Route, host: str, what: str) -> None:
+        self.stalled_hosts.add(host)
+        self.events.stalled.append(what)
+        route.abort("timedout")
+
+
+# Resolving a third-party host name in a thread lets the guard give up on it in time (getaddrinfo has no timeout).
+_RESOLVER = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="stepforge-resolve")
 
 
 @dataclass
@@ -99,6 +158,8 @@ class BrowserSession:
         self.settings = settings
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
+        # Third-party hosts that stalled once: their later requests are aborted at once (see RequestGuard).
+        self.stalled_hosts: set[str] = set()
 
     def browser(self) -> Browser:
         if self._browser is None or not self._browser.is_connected():
@@ -121,24 +182,34 @@ class BrowserSession:
         except PlaywrightError as exc:
             raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
 
-    def new_context(self, events: PageEvents, *, traced: bool) -> BrowserContext:
-        """A fresh context as a scenario gets it: viewport, timeouts, the request guard, tracing when asked. The
+    def new_context(self, events: PageEvents, *, traced: bool, app_url: str | None = None) -> BrowserContext:
+        """A fresh context as a scenario gets it: viewport, timeouts, the request guard, the settle script, tracing
+        when asked. app_url names the application (its host on any port); other hosts are third parties. The
         caller closes it."""
         context = self.browser().new_context(
             viewport={"width": self.settings.viewport_width, "height": self.settings.viewport_height}
         )
         context.set_default_timeout(self.settings.action_timeout_ms)
         context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
+        if self.settings.allow_private_targets:
+            # The guard fulfils documents itself, and a fulfilled document loses its loopback address space:
+            # Chromium's Local Network Access check would then refuse its fetch to an API on another local port.
+            # The guard already decides which addresses a page may reach.
+            context.grant_permissions(["local-network-access"])
+        context.add_init_script(script=SETTLE_SCRIPT)
         if traced:
             context.tracing.start(screenshots=True, snapshots=True)
-        context.route("**/*", RequestGuard(self.settings.allow_private_targets, events))
+        guard = RequestGuard(self.settings.allow_private_targets, events,
+                             application_hosts(app_url) if app_url else frozenset(),
+                             self.settings.third_party_timeout_ms if app_url else 0, self.stalled_hosts)
+        context.route("**/*", guard)
         return context
 
     @contextlib.contextmanager
-    def tab(self, trace_path: Path | None = None) -> Iterator[Tab]:
+    def tab(self, trace_path: Path | None = None, app_url: str | None = None) -> Iterator[Tab]:
         """A fresh context and page; the trace is saved when the block ends, even on error."""
         events = PageEvents()
-        context = self.new_context(events, traced=trace_path is not None)
+        context = self.new_context(events, traced=trace_path is not None, app_url=app_url)
 
         def on_dialog(dialog: Dialog) -> None:
             events.dialogs.append(f"{dialog.type}: {dialog.message}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
@@ -53,12 +54,38 @@ def snapshot_state(snapshot: PageSnapshot) -> PageState | None:
     return PageState(snapshot.url, snapshot.title, *snapshot.state)
 
 
-def settle(page: Page, settings: Settings) -> None:
-    """Wait for a navigation the operation may have started to finish loading."""
+_SETTLE_JS = "([quiet, timeout]) => window.__stepforge ? window.__stepforge.settle(quiet, timeout) : true"
+_CHANGED_JS = "(timeout) => window.__stepforge ? window.__stepforge.changed(timeout) : false"
+
+
+def settle(page: Page, settings: Settings, deadline: float | None = None) -> bool:
+    """Wait until the page is quiet: any navigation loaded, then no fetch or XHR in flight and no DOM change for
+    the quiet window (settle.js). Event-driven and bounded by settle_timeout_ms (or the given monotonic
+    deadline); True when the page settled in time."""
+    if deadline is None:
+        deadline = time.monotonic() + settings.settle_timeout_ms / 1000
+    while (left := round((deadline - time.monotonic()) * 1000)) > 0:
+        try:
+            page.wait_for_load_state("load", timeout=left)
+            return bool(page.evaluate(_SETTLE_JS, [settings.settle_quiet_ms, max(1, left)]))
+        except PlaywrightError:
+            continue  # the document was replaced meanwhile (a navigation): wait for the new one
+    return False
+
+
+def wait_for_change(page: Page, settings: Settings, deadline: float) -> bool:
+    """Wait for the page's next request or DOM change, then for it to settle; False once the deadline has
+    passed with no change. A navigation counts as a change."""
+    left = round((deadline - time.monotonic()) * 1000)
+    if left <= 0:
+        return False
     try:
-        page.wait_for_load_state("load", timeout=settings.settle_timeout_ms or None)
+        changed = bool(page.evaluate(_CHANGED_JS, left))
     except PlaywrightError:
-        pass  # still loading: the next snapshot sees what there is
+        changed = True  # the document was replaced
+    if changed:
+        settle(page, settings, min(deadline, time.monotonic() + settings.settle_timeout_ms / 1000))
+    return changed
 
 
 def absolute_url(base_url: str, path_or_url: str) -> str:
@@ -112,7 +139,9 @@ def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, valu
     """Carry out one operation; raise ActionFailed with a one-line reason. A goto returns the HTTP status."""
     try:
         if kind is ActionKind.goto:
-            return open_url(page, absolute_url(base_url, value or "/"), settings)
+            status = open_url(page, absolute_url(base_url, value or "/"), settings)
+            settle(page, settings)  # a single-page app fetches its data after the load event
+            return status
         if kind is ActionKind.press:
             if target is not None:
                 target.press(value or "Enter")

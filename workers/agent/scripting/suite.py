@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from shared.settings import CHROMIUM_ARGS
+from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 from workers.agent.scripting.dependencies import npm_dependencies
 
 TEMPLATES = "templates"
@@ -38,8 +39,10 @@ def package_json(name: str) -> str:
 
 
 def world_js() -> str:
-    """The suite's world, launching Chromium with the same flags the generation used."""
-    return template("world.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
+    """The suite's world, launching Chromium with the same flags, and settling pages with the same script, as the
+    generation."""
+    return (template("world.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
+            .replace("__SETTLE_SCRIPT__", json.dumps(SETTLE_SCRIPT)))
 
 
 def suite_config(base_url: str) -> str:

@@ -1,0 +1,213 @@
+"""Pages that change without a page load, APIs on another local port, and third-party hosts that never answer.
+
+Each test drives a BrowserSession as generation does, in a thread of its own: the test session's own sync
+Playwright may already run in the main thread.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TypeVar
+
+import pytest
+
+from shared.records import ActionKind
+from shared.settings import Settings
+from workers.agent.execution.browser import BrowserSession
+from workers.agent.execution.executor import perform, settle
+
+T = TypeVar("T")
+API_DELAY_S = 0.6
+
+
+def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
+    server = ThreadingHTTPServer((host, 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return f"http://{host}:{server.server_port}", stop
+
+
+class Api(BaseHTTPRequestHandler):
+    """A JSON API on its own port: answers after a delay, with CORS for any origin (preflight included)."""
+
+    def cors(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", self.headers.get("Origin") or "*")
+        self.send_header("Access-Control-Allow-Headers", "authorization, content-type")
+
+    def do_OPTIONS(self) -> None:  # noqa: N802
+        self.send_response(204)
+        self.cors()
+        self.end_headers()
+
+    def do_POST(self) -> None:  # noqa: N802
+        time.sleep(API_DELAY_S)  # the server's own latency, the thing the agent must wait for
+        body = json.dumps({"saved": True}).encode()
+        self.send_response(200)
+        self.cors()
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def page_handler(api: str, stylesheet: str | None) -> type[BaseHTTPRequestHandler]:
+    link = f"<link rel='stylesheet' href='{stylesheet}'>" if stylesheet else ""
+    body = f"""<!doctype html><html><head>{link}</head><body>
+      <button id="save">Save</button><div id="out"></div>
+      <script>
+        document.getElementById("save").addEventListener("click", async () => {{
+          const answer = await fetch("{api}/save", {{ method: "POST",
+            headers: {{ "Authorization": "Bearer t", "Content-Type": "application/json" }}, body: "{{}}" }});
+          const data = await answer.json();
+          document.getElementById("out").textContent = data.saved ? "Saved" : "Not saved";
+        }});
+      </script></body></html>""".encode()
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Page
+
+
+@pytest.fixture(scope="module")
+def silent_host():
+    """A host that accepts connections and never answers: a CDN that cannot be reached."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.2", 0))
+    listener.listen(64)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.2:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=2)
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+@pytest.fixture(scope="module")
+def app(silent_host):
+    api, stop_api = serve(Api)
+    # The page names its API as localhost, itself as 127.0.0.1: two origins of one machine.
+    api = api.replace("127.0.0.1", "localhost")
+    site, stop_site = serve(page_handler(api, f"{silent_host}/theme.css"))
+    yield site
+    stop_site()
+    stop_api()
+
+
+def in_thread(work: Callable[[], T]) -> T:
+    result: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=120)
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+def test_a_click_that_posts_to_an_api_on_another_port_settles_once_the_page_is_swapped(app):
+    settings = Settings(third_party_timeout_ms=800)
+
+    def work() -> tuple[str, list[str], list[str]]:
+        with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
+            perform(tab.page, None, ActionKind.goto, "/", app, settings)
+            perform(tab.page, tab.page.locator("#save"), ActionKind.click, None, app, settings)
+            # Read at once, as generation reads the page after an operation: the answer came 0.6 s later.
+            return tab.page.inner_text("#out"), tab.events.page_errors, tab.events.stalled
+
+    out, errors, stalled = in_thread(work)
+    # The page fetched localhost:<api port> from a document the request guard fulfilled: Chromium's Local
+    # Network Access check would refuse it ("Failed to fetch") unless the context may reach local addresses.
+    assert out == "Saved", errors
+    assert stalled and "theme.css" in stalled[0]
+
+
+def test_a_stalled_third_party_host_is_cut_off_after_its_first_request(app):
+    settings = Settings(third_party_timeout_ms=500)
+
+    def work() -> tuple[list[str], list[float]]:
+        with BrowserSession(settings) as session:
+            seconds = []
+            stalled: list[str] = []
+            for _ in range(2):
+                with session.tab(app_url=app) as tab:
+                    started = time.monotonic()
+                    perform(tab.page, None, ActionKind.goto, "/", app, settings)
+                    seconds.append(time.monotonic() - started)
+                    stalled += tab.events.stalled
+            return stalled, seconds
+
+    stalled, seconds = in_thread(work)
+    assert len(stalled) == 1 and "no answer within 0.5 s" in stalled[0], stalled  # the second load aborts at once
+    assert seconds[0] < settings.navigation_timeout_ms / 1000  # loaded: the stylesheet did not hold the page
+
+
+def test_third_party_timeout_zero_leaves_other_hosts_alone(app):
+    # Off: the stalled stylesheet holds the load event; the page still renders what it has.
+    settings = Settings(third_party_timeout_ms=0, settle_timeout_ms=300)
+
+    def work() -> list[str]:
+        with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
+            tab.page.goto(app, wait_until="commit")
+            settle(tab.page, settings)
+            return tab.events.stalled
+
+    assert in_thread(work) == []
+
+
+def test_waiting_for_a_quiet_page_returns_at_once_when_nothing_is_pending(app):
+    settings = Settings(third_party_timeout_ms=300, settle_timeout_ms=5_000, settle_quiet_ms=50)
+
+    def work() -> tuple[bool, bool]:
+        with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
+            perform(tab.page, None, ActionKind.goto, "/", app, settings)
+            quiet = settle(tab.page, settings)
+            tab.page.click("#save")
+            # A request in flight: the page is not quiet within a window shorter than the API's latency.
+            busy = settle(tab.page, settings, time.monotonic() + API_DELAY_S / 3)
+            return quiet, busy
+
+    quiet, busy = in_thread(work)
+    assert quiet is True
+    assert busy is False

@@ -1,0 +1,81 @@
+// Installed in every document before the page's own scripts (generation and the generated suite alike):
+// counts the page's fetch and XMLHttpRequest calls in flight and notes DOM changes, so that a caller can wait
+// until the page is quiet, or for its next change, instead of sleeping.
+//   window.__stepforge.settle(quietMs, timeoutMs) -> true once nothing is in flight and nothing changed for
+//                                                    quietMs (at once when that already holds); false at timeout
+//   window.__stepforge.changed(timeoutMs)         -> true at the next request or DOM change; false at timeout
+(() => {
+  if (window.__stepforge) return;
+  let pending = 0;
+  let last = performance.now();
+  const listeners = new Set();
+  const touch = () => {
+    last = performance.now();
+    for (const listener of Array.from(listeners)) listener();
+  };
+  const begin = () => { pending += 1; touch(); };
+  const end = () => { pending = Math.max(0, pending - 1); touch(); };
+
+  const originalFetch = window.fetch;
+  if (originalFetch) {
+    window.fetch = function (...args) {
+      begin();
+      let answer;
+      try {
+        answer = originalFetch.apply(this, args);
+      } catch (error) {
+        end();
+        throw error;
+      }
+      answer.then(end, end);
+      return answer;
+    };
+  }
+  const originalSend = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    begin();
+    this.addEventListener("loadend", end, { once: true });
+    try {
+      return originalSend.apply(this, args);
+    } catch (error) {
+      end();
+      throw error;
+    }
+  };
+  // Attributes that show or hide things count; class and style churn (spinners, animations) does not.
+  new MutationObserver(touch).observe(document, {
+    subtree: true, childList: true, characterData: true,
+    attributes: true, attributeFilter: ["hidden", "disabled", "open", "aria-hidden", "aria-expanded", "aria-busy"],
+  });
+
+  function until(test, timeoutMs) {
+    return new Promise((resolve) => {
+      const started = performance.now();
+      let timer = null;
+      const finish = (value) => { clearTimeout(timer); listeners.delete(check); resolve(value); };
+      function check() {
+        const now = performance.now();
+        const verdict = test(now);
+        if (verdict === true) return finish(true);
+        if (now - started >= timeoutMs) return finish(false);
+        clearTimeout(timer);
+        // Woken by the next request or change, or when the quiet window or the deadline ends.
+        const left = timeoutMs - (now - started);
+        timer = setTimeout(check, typeof verdict === "number" ? Math.min(verdict, left) : left);
+      }
+      listeners.add(check);
+      check();
+    });
+  }
+
+  Object.defineProperty(window, "__stepforge", {
+    value: Object.freeze({
+      settle: (quietMs, timeoutMs) => until((now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last)), timeoutMs),
+      changed: (timeoutMs) => {
+        const since = last;
+        return until(() => last !== since, timeoutMs);
+      },
+      pending: () => pending,
+    }),
+  });
+})();
