@@ -1,7 +1,9 @@
 """The whole job for a scenarios file: generate each scenario, write the suite, replay it, decide verdicts.
 
     generate (scenario_run) -> script (scripting) -> verify (replay) -> red? generate again, at most
-    settings.max_attempts attempts in all -> the suite holds exactly the scenarios whose replay passed.
+    settings.max_attempts attempts in all -> the final suite: a scenario verified against other text is replayed
+    in it, and one red there goes back to generation while it has attempts left -> the suite holds exactly the
+    scenarios whose replay passed.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ class SuiteResult:
                     "seconds": round(o.seconds, 2),
                     "generation_ms": o.record.timings_ms.get("generation"),
                     "replay_seconds": o.replay.seconds if o.replay else None,
+                    "replays": o.replay.replays if o.replay else 0,
+                    "stalled_requests": o.record.stalled_requests,
                     "model_calls": sum(int(p.get("calls", 0)) for p in o.record.model_usage.values()),
                     "steps_written_by": self.suite.writer_notes.get(o.scenario.id) if self.suite else None,
                     "artifacts": attempt_prefix(o.scenario.id, o.attempts),
@@ -150,8 +154,7 @@ def generate_suite(
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
     try:
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
-            job.generate_and_verify(browser, staging)
-        suite = job.settle_final_suite(staging)
+            suite = job.generate_and_verify(browser, staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     job.events.on_phase("writing the suite")
@@ -205,11 +208,23 @@ class SuiteJob:
                 self.registry_problem = f"the new steps were not registered: {exc}"
                 log.warning("registry.register_failed", error=str(exc))
 
-    def generate_and_verify(self, session: BrowserSession, staging: Path) -> None:
+    def generate_and_verify(self, session: BrowserSession, staging: Path) -> Suite:
+        """Every scenario generated and replayed, red ones generated again, until each is verified or has used its
+        attempts; then the final suite, in which each verified scenario is replayed again if the suite's text
+        changed since it passed. A scenario red there is replayed once more, then generated again while it has
+        attempts left: never dropped without a verdict."""
         pending = list(self.scenarios)
-        for attempt in range(1, self.settings.max_attempts + 1):
+        while True:
+            self.verify(session, staging, pending)
+            suite, pending = self.settle_final_suite(staging)
+            if not pending:
+                return suite
+
+    def verify(self, session: BrowserSession, staging: Path, pending: list[Scenario]) -> None:
+        """Generate each pending scenario at its next attempt and replay the ones generated; repeat for the red."""
+        while pending:
             for scenario in pending:
-                self.generate(scenario, attempt, session)
+                self.generate(scenario, self.attempts(scenario) + 1, session)
             to_verify = [s for s in pending if _generated(self.records[s.id])]
             for scenario in pending:
                 if scenario not in to_verify:
@@ -218,19 +233,36 @@ class SuiteJob:
                 return
             self.events.on_phase(f"replaying {len(to_verify)} scenario(s)")
             suite = self.write(staging, lambda s: _generated(self.records[s.id]))
-            results = replay_scenarios(staging, [s.id for s in to_verify], self.base_url, self.settings,
-                                       self.reset_command)
+            self.replay(staging, to_verify, suite, again=lambda result: result.target_resolved)
             pending = []
             for scenario in to_verify:
-                result = results[scenario.id]
-                self.record_replay(scenario, result, suite)
-                if result.passed or attempt == self.settings.max_attempts:
+                result = self.replays[scenario.id]
+                if result.passed or self.attempts(scenario) >= self.settings.max_attempts:
                     self.events.on_done(scenario.id)
-                else:
+                    continue
+                if not result.target_resolved:  # the locator found nothing, or several: try another strategy
                     learn_from_replay(self.avoid.setdefault(scenario.id, {}), self.records[scenario.id], suite, result)
-                    pending.append(scenario)
-            if not pending:
-                return
+                pending.append(scenario)
+
+    def replay(self, staging: Path, scenarios: list[Scenario], suite: Suite,
+               again: Callable[[ReplayResult], bool]) -> None:
+        """Replay the scenarios in the suite written to staging and record the results; a red result for which
+        again() holds is replayed once more at once, and the second result stands."""
+        results = replay_scenarios(staging, [s.id for s in scenarios], self.base_url, self.settings,
+                                   self.reset_command)
+        retry = [s for s in scenarios if not results[s.id].passed and again(results[s.id])]
+        if retry:
+            self.events.on_phase(f"replaying {len(retry)} red scenario(s) again")
+            for scenario in retry:
+                log.info("replay.retried", scenario_id=scenario.id, error=results[scenario.id].error)
+            results.update(replay_scenarios(staging, [s.id for s in retry], self.base_url, self.settings,
+                                            self.reset_command))
+        for scenario in scenarios:
+            self.record_replay(scenario, results[scenario.id], suite, replays=2 if scenario in retry else 1)
+
+    def attempts(self, scenario: Scenario) -> int:
+        record = self.records.get(scenario.id)
+        return record.attempt if record is not None else 0
 
     def generate(self, scenario: Scenario, attempt: int, session: BrowserSession) -> None:
         self.events.on_scenario(scenario.id, attempt)
@@ -270,8 +302,9 @@ class SuiteJob:
         self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + time.perf_counter() - started
         bound.info("scenario.generated", verdict=record.verdict.status if record.verdict else None)
 
-    def record_replay(self, scenario: Scenario, result: ReplayResult, suite: Suite) -> None:
+    def record_replay(self, scenario: Scenario, result: ReplayResult, suite: Suite, replays: int = 1) -> None:
         record = self.records[scenario.id]
+        result.replays = replays
         self.replays[scenario.id] = record.replay = result
         self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + result.seconds
         if result.passed:
@@ -283,19 +316,22 @@ class SuiteJob:
         put_model(self.store, f"{prefix}/replay.json", result)
         put_model(self.store, f"{prefix}/run.json", record)
 
-    def settle_final_suite(self, staging: Path) -> Suite:
-        """The suite of the verified scenarios; any of them verified against other text is replayed again."""
+    def settle_final_suite(self, staging: Path) -> tuple[Suite, list[Scenario]]:
+        """The suite of the verified scenarios; any of them verified against other text is replayed again (twice
+        when red). Returns the suite and the scenarios that turned red in it and have attempts left."""
+        regenerate: list[Scenario] = []
         while True:
             suite = self.write(staging, lambda s: s.id in self.verified)
             digest = suite_digest(suite)
             stale = [s for s in self.scenarios if s.id in self.verified and self.verified[s.id] != digest]
             if not stale:
-                return suite
+                return suite, regenerate
             self.events.on_phase(f"replaying {len(stale)} scenario(s) in the final suite")
-            results = replay_scenarios(staging, [s.id for s in stale], self.base_url, self.settings,
-                                       self.reset_command)
+            self.replay(staging, stale, suite, again=lambda result: True)
             for scenario in stale:
-                self.record_replay(scenario, results[scenario.id], suite)
+                if scenario.id not in self.verified and self.attempts(scenario) < self.settings.max_attempts:
+                    log.info("final_replay.red", scenario_id=scenario.id, attempt=self.attempts(scenario))
+                    regenerate.append(scenario)
 
     def write(self, folder: Path, include: Callable[[Scenario], bool]) -> Suite:
         runs = [(s, self.records[s.id]) for s in self.scenarios if include(s)]

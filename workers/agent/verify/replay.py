@@ -113,8 +113,19 @@ def _kill(process: subprocess.Popen) -> None:
         pass
 
 
-def _scenario_failure(element: dict) -> tuple[str | None, str | None]:
-    """The first failing step of one scenario in cucumber's JSON report: (its Gherkin text, its error)."""
+# Playwright's call log names the element a locator resolved to; "resolved to 2 elements" is a strict-mode error.
+_RESOLVED_TO_ONE = re.compile(r"locator resolved to <")
+
+
+def target_resolved(error_message: str) -> bool:
+    """A timeout of an action whose locator had found its one element: it waited for that element to become
+    visible, enabled and stable (a page still loading, an overlay, an animation), not for a missing element."""
+    return "Timeout" in error_message and _RESOLVED_TO_ONE.search(error_message) is not None
+
+
+def _scenario_failure(element: dict) -> tuple[str | None, str | None, bool]:
+    """The first failing step of one scenario in cucumber's JSON report: (its Gherkin text, its error, whether
+    its target resolved, see target_resolved)."""
     for step in element.get("steps", []):
         result = step.get("result", {})
         status = result.get("status")
@@ -134,8 +145,8 @@ def _scenario_failure(element: dict) -> tuple[str | None, str | None]:
             message = _first_lines(result.get("error_message") or status or "failed")
         if where:
             message = f"{where}: {message}"
-        return text, message
-    return None, None
+        return text, message, target_resolved(result.get("error_message") or "")
+    return None, None, False
 
 
 def read_report(report: dict | list, scenario_ids: list[str]) -> dict[str, ReplayResult]:
@@ -147,7 +158,7 @@ def read_report(report: dict | list, scenario_ids: list[str]) -> dict[str, Repla
                 continue
             tags = {tag.get("name", "").lstrip("@") for tag in element.get("tags", [])}
             seconds = sum(step.get("result", {}).get("duration", 0) for step in element.get("steps", [])) / 1e9
-            text, error = _scenario_failure(element)
+            text, error, resolved = _scenario_failure(element)
             for scenario_id in scenario_ids:
                 if scenario_id not in tags:
                     continue
@@ -157,7 +168,8 @@ def read_report(report: dict | list, scenario_ids: list[str]) -> dict[str, Repla
                     continue
                 passed = text is None and error is None
                 total = (earlier.seconds if earlier else 0.0) + seconds
-                found[scenario_id] = ReplayResult(passed=passed, failed_step=text, error=error, seconds=round(total, 3))
+                found[scenario_id] = ReplayResult(passed=passed, failed_step=text, error=error, seconds=round(total, 3),
+                                                  target_resolved=resolved)
     return found
 
 
