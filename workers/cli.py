@@ -137,11 +137,12 @@ def generate(args: argparse.Namespace, console: Console) -> int:
             console=console, transient=False,
         ) as bar:
             task = bar.add_task("generating", total=len(scenario_file.scenarios))
+            done: set[str] = set()  # a scenario red in the final suite is generated again, and done again
             events = PipelineEvents(
                 on_phase=lambda text: bar.update(task, description=text),
                 on_scenario=lambda scenario_id, attempt: bar.update(
                     task, description=f"{scenario_id} (attempt {attempt})"),
-                on_done=lambda scenario_id: bar.advance(task),
+                on_done=lambda scenario_id: (done.add(scenario_id), bar.update(task, completed=len(done))),
             )
             result = generate_suite(
                 scenario_file,
@@ -191,6 +192,11 @@ def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifact
                       f"the step registry, {totals['registered']} newly registered for project {result.project}")
     if result.registry_problem:
         console.print(f"[yellow]step registry:[/] {escape(result.registry_problem)}", highlight=False)
+    stalled = sorted({url for o in result.outcomes for url in o.record.stalled_requests})
+    if stalled:
+        console.print(f"[yellow]other hosts that did not answer in time (requests aborted):[/] "
+                      f"{escape(', '.join(stalled[:5]))}" + (f" and {len(stalled) - 5} more" if len(stalled) > 5 else ""),
+                      highlight=False)
     if result.model_usage:
         total = result.model_usage["total"]
         console.print(f"model ({result.brain} brain, {result.grounding} grounding): {total['calls']} calls, "

@@ -7,7 +7,6 @@ Playwright may already run in the main thread.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import TypeVar
 import pytest
 
 from shared.records import ActionKind
+from tests.apps.silent_host import start_silent_host
 from shared.settings import Settings
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.execution.executor import perform, settle
@@ -92,29 +92,9 @@ def page_handler(api: str, stylesheet: str | None) -> type[BaseHTTPRequestHandle
 
 @pytest.fixture(scope="module")
 def silent_host():
-    """A host that accepts connections and never answers: a CDN that cannot be reached."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.2", 0))
-    listener.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.2:{listener.getsockname()[1]}"
-    stop.set()
-    thread.join(timeout=2)
-    for conn in held:
-        conn.close()
-    listener.close()
+    url, stop = start_silent_host()
+    yield url
+    stop()
 
 
 @pytest.fixture(scope="module")

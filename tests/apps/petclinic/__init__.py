@@ -22,11 +22,13 @@ from .store import reset
 __all__ = ["create_app", "reset", "serve_in_thread"]
 
 
-def serve_in_thread(host: str = "127.0.0.1", port: int = 0) -> tuple[str, Callable[[], None]]:
-    """Start the app on a background thread (port 0 = a free port), seeded; return (base_url, stop)."""
+def serve_in_thread(host: str = "127.0.0.1", port: int = 0,
+                    stylesheet: str | None = None) -> tuple[str, Callable[[], None]]:
+    """Start the app on a background thread (port 0 = a free port), seeded; return (base_url, stop).
+    stylesheet: a URL every page links, as apps link CSS from a CDN."""
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     reset()
-    server = make_server(host, port, create_app(), threaded=True)
+    server = make_server(host, port, create_app(stylesheet), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="petclinic-server", daemon=True)
     thread.start()
     stopped = threading.Event()

@@ -1,6 +1,6 @@
 """Run the PetClinic demo app, or reset a running one.
 
-    python -m tests.apps.petclinic [--host 127.0.0.1] [--port 8080]
+    python -m tests.apps.petclinic [--host 127.0.0.1] [--port 8080] [--cdn-stylesheet URL]
     python -m tests.apps.petclinic reset [--url http://127.0.0.1:8080]
 """
 
@@ -22,9 +22,9 @@ def _interrupt(signum, frame):  # SIGTERM -> clean shutdown like Ctrl-C
     raise KeyboardInterrupt
 
 
-def serve(host: str, port: int) -> int:
+def serve(host: str, port: int, stylesheet: str | None = None) -> int:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    server = make_server(host, port, create_app(), threaded=True)
+    server = make_server(host, port, create_app(stylesheet), threaded=True)
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"PetClinic demo listening on http://{host}:{server.server_port}", flush=True)
     try:
@@ -58,13 +58,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.apps.petclinic", description="PetClinic demo app")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    parser.add_argument("--cdn-stylesheet", metavar="URL", help="a stylesheet every page links, as from a CDN")
     commands = parser.add_subparsers(dest="command")
     reset_cmd = commands.add_parser("reset", help="restore the seed data of a running app")
     reset_cmd.add_argument("--url", default="http://127.0.0.1:8080", help="base URL of the running app")
     args = parser.parse_args(argv)
     if args.command == "reset":
         return reset_remote(args.url)
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, args.cdn_stylesheet)
 
 
 if __name__ == "__main__":

@@ -47,16 +47,17 @@ def _parse_date(value: str, errors: dict[str, str], key: str, allow_future: bool
     return day
 
 
-def create_app() -> Flask:
+def create_app(stylesheet: str | None = None) -> Flask:
+    """stylesheet: a URL every page links in its <head>, as apps link their CSS from a CDN."""
     app = Flask(__name__)
     app.secret_key = "petclinic-demo-not-a-secret"
 
     @app.context_processor
-    def nav_menu() -> dict[str, str]:
+    def nav_menu() -> dict[str, str | None]:
         path = request.path
         menu = ("home" if path == "/" else "owners" if path.startswith("/owners")
                 else "vets" if path.startswith("/vets") else "error" if path.startswith("/oups") else "")
-        return {"menu": menu}
+        return {"menu": menu, "cdn_stylesheet": stylesheet}
 
     @app.get("/")
     def welcome():
