@@ -195,7 +195,8 @@ class BrowserSession:
             # The guard fulfils documents itself, and a fulfilled document loses its loopback address space:
             # Chromium's Local Network Access check would then refuse its fetch to an API on another local port.
             # The guard already decides which addresses a page may reach.
-            context.grant_permissions(["local-network-access"])
+            with contextlib.suppress(PlaywrightError):  # a Chromium too old to know the permission has no check
+                context.grant_permissions(["local-network-access"])
         context.add_init_script(script=SETTLE_SCRIPT)
         if traced:
             context.tracing.start(screenshots=True, snapshots=True)
