@@ -19,7 +19,7 @@ from rich.table import Table
 
 from shared.artifacts import ArtifactStoreError, open_artifact_store
 from shared.logging import configure_logging
-from shared.scenarios import ScenarioFileError, load_scenarios
+from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.step_registry import RegistryError
 from shared.urls import UnsafeTargetError, check_target_url
@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
+    generate.add_argument("--only", action="append", metavar="ID[,ID...]",
+                          help="generate only these scenarios of the file (repeatable)")
     generate.add_argument("--project", help="project the steps are registered for (default: the scenarios file's name)")
     generate.add_argument("--brain", choices=("builtin", "openai"),
                           help="who decides the next action (default: the file's brain, STEPFORGE_BRAIN, openai "
@@ -97,6 +99,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def only_scenarios(scenario_file: ScenarioFile, only: list[str] | None) -> ScenarioFile:
+    """The file with only the scenarios --only names, in the file's order; an unknown id is a usage error."""
+    if not only:
+        return scenario_file
+    wanted = [i.strip() for value in only for i in value.split(",") if i.strip()]
+    known = {s.id for s in scenario_file.scenarios}
+    unknown = [i for i in wanted if i not in known]
+    if unknown:
+        raise UsageError(f"--only: no scenario {', '.join(map(repr, unknown))} in the file "
+                         f"(its ids: {', '.join(sorted(known))})")
+    return scenario_file.model_copy(update={"scenarios": [s for s in scenario_file.scenarios if s.id in wanted]})
+
+
 def generate(args: argparse.Namespace, console: Console) -> int:
     overrides: dict[str, object] = {}
     if args.headed:
@@ -110,7 +125,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         name = "STEPFORGE_" + "_".join(str(part) for part in first["loc"]).upper()
         raise UsageError(f"invalid setting {name}: {first['msg']}") from None
     configure_logging(settings)
-    scenario_file = load_scenarios(args.scenarios)
+    scenario_file = only_scenarios(load_scenarios(args.scenarios), args.only)
     base_url = args.base_url or scenario_file.base_url
     if not base_url:
         raise UsageError("no base URL: pass --base-url or set base_url in the scenarios file")

@@ -43,6 +43,13 @@ def test_malformed_scenario_files(tmp_path, petclinic, content, message):
     assert_clear_error(stepforge(str(path), "--base-url", petclinic), message)
 
 
+def test_only_an_unknown_scenario_id(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic, "--only", "A,NOPE"),
+                       "--only: no scenario 'NOPE' in the file (its ids: A)")
+
+
 def test_file_that_is_not_utf8(tmp_path, petclinic):
     path = tmp_path / "s.yaml"
     path.write_bytes("scenarios: [{id: A, title: caf\u00e9, steps: [x]}]".encode("latin-1"))
