@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything stepforge needs on a fresh Debian machine: Chromium, a Python virtualenv with
-# the package with its test and bench extras, and the npm packages (cucumber-js, playwright-core) used for replay.
+# the package with its test and bench extras, the npm packages (cucumber-js, playwright-core) used for replay, and
+# the second demo app's front-end packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,3 +31,6 @@ echo "== installing the Python package"
 
 echo "== installing cucumber-js and playwright-core for replay"
 .venv/bin/python -m workers.agent.verify.node_runtime
+
+echo "== installing the Teamtasks demo's front-end packages (served locally by the demo)"
+npm ci --prefix tests/apps/teamtasks --no-audit --no-fund --loglevel=error

@@ -36,7 +36,7 @@ def serve(host: str, port: int, stylesheet: str | None = None) -> int:
     return 0
 
 
-def reset_remote(url: str) -> int:
+def reset_remote(url: str, app: str = "petclinic") -> int:
     target = url.rstrip("/") + "/__reset"
     request = urllib.request.Request(target, data=b"", method="POST")
     try:
@@ -45,12 +45,12 @@ def reset_remote(url: str) -> int:
     except urllib.error.HTTPError as exc:
         status = exc.code
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        print(f"petclinic reset failed: cannot reach {target}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
+        print(f"{app} reset failed: cannot reach {target}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
         return 1
     if status != 204:
-        print(f"petclinic reset failed: {target} answered HTTP {status}, expected 204", file=sys.stderr)
+        print(f"{app} reset failed: {target} answered HTTP {status}, expected 204", file=sys.stderr)
         return 1
-    print(f"petclinic reset: ok ({target})")
+    print(f"{app} reset: ok ({target})")
     return 0
 
 
