@@ -228,7 +228,7 @@ def print_table(name: str, figures: dict) -> None:
     print(f"  of which outside the operation phases and screenshots (reset command, context, trace, untimed "
           f"page reads): median {o['median']:.2f}  p95 {o['p95']:.2f}  max {o['max']:.2f}")
     print(f"whole job wall time (s): median {j['median']:.2f}  runs {j['all']}")
-    print(f"\nreplay, all scenarios (s, wall, median of runs):")
+    print("\nreplay, all scenarios (s, wall, median of runs):")
     print(f"  generated suite (cucumber-js, incl. its own process start): {r['generated_cucumber']:.2f}  {r['generated_all']}")
     if r["ratio"] is not None:
         print(f"  hand-written Playwright (node, incl. its own process start): {r['handwritten_playwright']:.2f}  "

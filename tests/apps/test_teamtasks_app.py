@@ -31,13 +31,17 @@ def fresh(app):
     return app
 
 
-def sign_in(page, app) -> None:
+def submit_sign_in(page, app, password: str) -> None:
     # The stylesheet host never answers: abort it here, as the agent's guard does after its timeout.
     page.route(f"{app.stylesheet}*", lambda route: route.abort())
     page.goto(f"{app.web_url}/login")
     page.get_by_label("Email").fill("alice@example.com")
-    page.get_by_label("Password").fill("wonderland")
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
+
+
+def sign_in(page, app) -> None:
+    submit_sign_in(page, app, "wonderland")
     page.get_by_text("Welcome, Alice").wait_for()
 
 
@@ -67,11 +71,7 @@ def test_sign_in_is_posted_in_the_background_and_routes_do_not_reload(page, fres
 
 
 def test_a_wrong_password_is_refused_after_the_delay(page, fresh):
-    page.route(f"{fresh.stylesheet}*", lambda route: route.abort())
-    page.goto(f"{fresh.web_url}/login")
-    page.get_by_label("Email").fill("alice@example.com")
-    page.get_by_label("Password").fill("nope")
-    page.get_by_role("button", name="Sign in").click()
+    submit_sign_in(page, fresh, "nope")
     page.get_by_text("Invalid email or password").wait_for()
 
 

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import zipfile
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -88,12 +89,18 @@ def run_cucumber(suite, base_url, reset_command):
     return subprocess.run(["npx", "cucumber-js"], cwd=suite, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_suite_passes_npm_install_and_cucumber_twice(examples_run, petclinic, reset_command, tmp_path):
-    suite = tmp_path / "suite"
-    shutil.copytree(examples_run.suite, suite, ignore=shutil.ignore_patterns("node_modules", "reports"))
-    install = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"], cwd=suite,
+def installed_copy(suite: Path, tmp_path: Path) -> Path:
+    """A copy of a generated suite with its own `npm install`, as a user runs it."""
+    copy = tmp_path / "suite"
+    shutil.copytree(suite, copy, ignore=shutil.ignore_patterns("node_modules", "reports"))
+    install = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"], cwd=copy,
                              capture_output=True, text=True, timeout=600)
     assert install.returncode == 0, install.stderr
+    return copy
+
+
+def test_suite_passes_npm_install_and_cucumber_twice(examples_run, petclinic, reset_command, tmp_path):
+    suite = installed_copy(examples_run.suite, tmp_path)
     for run in (1, 2):  # a second run passes too: no flake, no leftover state
         done = run_cucumber(suite, petclinic, reset_command)
         assert done.returncode == 0, f"run {run}:\n{done.stdout}\n{done.stderr}"

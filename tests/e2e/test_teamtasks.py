@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
-import subprocess
 import sys
 
 import pytest
@@ -16,7 +14,7 @@ from shared.scenarios import load_scenarios
 from tests.apps.teamtasks import serve_in_thread
 
 from .conftest import ROOT, generate
-from .test_generate_examples import run_cucumber
+from .test_generate_examples import installed_copy, run_cucumber
 
 pytestmark = pytest.mark.e2e
 
@@ -57,11 +55,7 @@ def test_the_scenarios_of_today_s_sentences_are_all_verified(run, teamtasks):
 
 
 def test_the_suite_replays_green_twice_on_its_own(run, teamtasks, reset, tmp_path):
-    suite = tmp_path / "suite"
-    shutil.copytree(run.suite, suite, ignore=shutil.ignore_patterns("node_modules", "reports"))
-    install = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"], cwd=suite,
-                             capture_output=True, text=True, timeout=600)
-    assert install.returncode == 0, install.stderr
+    suite = installed_copy(run.suite, tmp_path)
     rows = sum(len(s.data) or 1 for s in load_scenarios(EXAMPLES).scenarios if s.id in TODAY)
     for attempt in (1, 2):
         done = run_cucumber(suite, teamtasks.web_url, reset)

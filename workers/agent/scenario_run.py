@@ -269,7 +269,9 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
     for _ in range(MAX_CANDIDATES):
         # Node ids belong to one snapshot: after a failed try the page is read again and grounded again,
         # and the elements already tried are left out.
-        candidates, view, ground_ms = ground_in_time(run, intent, view, tried, run.settings.action_timeout_ms)
+        # The first look waits for the target to appear; after a failed try only what is there counts.
+        wait_ms = 0 if tried else run.settings.action_timeout_ms
+        candidates, view, ground_ms = ground_in_time(run, intent, view, tried, wait_ms)
         page, tree_ms = view.snapshot, run.timings.get("tree", tree_ms)
         if not candidates:
             break

@@ -15,11 +15,15 @@ from typing import TypeVar
 
 import pytest
 
-from shared.records import ActionKind
+from shared.artifacts import LocalArtifactStore
+from shared.records import ActionKind, RunRecord
+from shared.scenarios import Scenario
 from tests.apps.silent_host import start_silent_host
 from shared.settings import Settings
 from workers.agent.execution.browser import BrowserSession
+from workers.agent.brains.builtin import BuiltinBrain
 from workers.agent.execution.executor import perform, settle
+from workers.agent.scenario_run import run_scenario
 
 T = TypeVar("T")
 API_DELAY_S = 0.6
@@ -191,3 +195,41 @@ def test_waiting_for_a_quiet_page_returns_at_once_when_nothing_is_pending(app):
     quiet, busy = in_thread(work)
     assert quiet is True
     assert busy is False
+
+
+class Wizard(BaseHTTPRequestHandler):
+    """Start shows Continue 0.7 s later from a timer (no request the page could be seen waiting for)."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        body = b"""<!doctype html><html><body><button id="start">Start</button><div id="next"></div><script>
+          document.getElementById("start").onclick = () => setTimeout(() => {
+            document.getElementById("next").innerHTML = '<button onclick="this.outerHTML=\\'<p>Finished</p>\\'">Continue</button>';
+          }, 700);
+        </script></body></html>"""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_grounding_looks_again_when_the_page_changes_until_the_target_appears(tmp_path):
+    site, stop = serve(Wizard)
+    settings = Settings()
+    scenario = Scenario(id="WIZ", title="t", steps=["Click Start", "Click Continue", "Verify 'Finished' is shown"])
+
+    def work() -> RunRecord:
+        with BrowserSession(settings) as session:
+            return run_scenario(scenario, BuiltinBrain(), session, base_url=site, settings=settings,
+                                store=LocalArtifactStore(tmp_path))
+
+    try:
+        record = in_thread(work)
+    finally:
+        stop()
+    assert record.verdict is not None and record.verdict.status == "passed", record.verdict
+    click = next(op for op in record.operations if op.description == "Click Continue")
+    assert click.ok and click.locator is not None and click.locator.value == "Continue"

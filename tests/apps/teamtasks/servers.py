@@ -56,14 +56,7 @@ def create_web_app(api_url: str, stylesheet: str | None) -> Flask:
     def help_page() -> str:
         return "<!doctype html><title>Teamtasks help</title><h1>Teamtasks help</h1><p>Ask Alice.</p>"
 
-    @app.get("/__health")
-    def health() -> str:
-        return "ok"
-
-    @app.post("/__reset")
-    def reset() -> tuple[str, int]:
-        data.reset()
-        return "", 204
+    add_admin_routes(app)
 
     @app.get("/", defaults={"path": ""})
     @app.get("/<path:path>")
@@ -175,6 +168,13 @@ def create_api_app(web_origin: str) -> Flask:
     def activity() -> str:
         return "<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in store.activity) + "</ul>"
 
+    add_admin_routes(app)
+    return app
+
+
+def add_admin_routes(app: Flask) -> None:
+    """/__health and /__reset (the seed restored) on either server: the tests and the reset command use them."""
+
     @app.get("/__health")
     def health() -> str:
         return "ok"
@@ -183,5 +183,3 @@ def create_api_app(web_origin: str) -> Flask:
     def reset() -> tuple[str, int]:
         data.reset()
         return "", 204
-
-    return app
