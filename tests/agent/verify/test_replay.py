@@ -242,7 +242,8 @@ def test_settings_become_the_world_variables(monkeypatch) -> None:
     for name in [k for k in os.environ if k.startswith("STEPFORGE_")]:
         monkeypatch.delenv(name)  # only what the replay sets is compared
     settings = Settings(assertion_timeout_ms=1234, viewport_width=1000, viewport_height=700, action_timeout_ms=2222,
-                        navigation_timeout_ms=3333, headless=False)
+                        navigation_timeout_ms=3333, headless=False, settle_timeout_ms=1500, settle_quiet_ms=70,
+                        third_party_timeout_ms=900)
     env = replay_environment("http://app", settings, reset_command="true")
     assert {k: env[k] for k in env if k.startswith("STEPFORGE_")} == {
         "STEPFORGE_BASE_URL": "http://app",
@@ -250,6 +251,9 @@ def test_settings_become_the_world_variables(monkeypatch) -> None:
         "STEPFORGE_ACTION_TIMEOUT_MS": "2222",
         "STEPFORGE_NAVIGATION_TIMEOUT_MS": "3333",
         "STEPFORGE_EXPECT_TIMEOUT_MS": "1234",
+        "STEPFORGE_SETTLE_TIMEOUT_MS": "1500",
+        "STEPFORGE_SETTLE_QUIET_MS": "70",
+        "STEPFORGE_THIRD_PARTY_TIMEOUT_MS": "900",
         "STEPFORGE_VIEWPORT_WIDTH": "1000",
         "STEPFORGE_VIEWPORT_HEIGHT": "700",
         "STEPFORGE_RESET_COMMAND": "true",
