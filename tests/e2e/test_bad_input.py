@@ -7,9 +7,10 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
+from tests.http_site import SiteHandler
 
 from .conftest import ROOT, generate
 
@@ -113,21 +114,14 @@ def test_missing_browser(tmp_path, petclinic):
     assert_clear_error(done, "Chromium not found at /nowhere/chromium")
 
 
-class SlowPages(BaseHTTPRequestHandler):
+class SlowPages(SiteHandler):
     """/ answers at once; /slow answers only after the test is over."""
 
     def do_GET(self) -> None:  # noqa: N802
         if self.path.startswith("/slow"):
             time.sleep(8)
         body = b"<h1>Home</h1>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(body)
 
 
 @pytest.mark.e2e

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from shared.records import RunRecord
+from tests.http_site import SiteHandler, serve
 
 from .conftest import generate
 
@@ -23,7 +22,7 @@ MISSING: dict[str, set[int]] = {"/steady-once": {3}, "/steady-twice": {3, 4}}
 DISABLED: dict[str, set[int]] = {"/slow": {2}}
 
 
-class Site(BaseHTTPRequestHandler):
+class Site(SiteHandler):
     loads: Counter = Counter()
     unstable = itertools.count(1)
 
@@ -41,24 +40,15 @@ class Site(BaseHTTPRequestHandler):
             disabled = " disabled" if load in DISABLED.get(self.path, ()) else ""
             body = f"<button id='go'{disabled} onclick=\"location.href='/done'\">Go</button>"
         data = f"<!doctype html><html><body>{body}</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(data)
 
 
 @pytest.fixture()
 def site():
     Site.loads.clear()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    url, stop = serve(Site)
+    yield url
+    stop()
 
 
 def scenarios(*starts: str) -> str:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from shared.records import RunRecord
+from tests.http_site import SiteHandler, serve
 
 from .conftest import generate
 
@@ -23,7 +22,7 @@ OVERLAY = """<h1>Settings</h1>
 <button id="save-2" onclick="location.href='/saved'">Save</button>"""
 
 
-class Site(BaseHTTPRequestHandler):
+class Site(SiteHandler):
     loads = itertools.count(1)
 
     def do_GET(self) -> None:  # noqa: N802
@@ -37,23 +36,14 @@ class Site(BaseHTTPRequestHandler):
         else:
             body = f"<h1>{self.path.strip('/').capitalize()}</h1>"
         data = f"<!doctype html><html><body>{body}</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(data)
 
 
 @pytest.fixture(scope="module")
 def site():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    url, stop = serve(Site)
+    yield url
+    stop()
 
 
 def run(site, tmp_path, scenario: str):

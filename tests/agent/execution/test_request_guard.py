@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from shared.settings import Settings
+from tests.http_site import SiteHandler, serve
 from workers.agent.execution.browser import PageEvents, RequestGuard
 from workers.agent.execution.executor import ActionFailed, open_url
 
 
-class Site(BaseHTTPRequestHandler):
+class Site(SiteHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path == "/to-metadata":
             self.send_response(302)
@@ -22,23 +21,14 @@ class Site(BaseHTTPRequestHandler):
             self.end_headers()
             return
         body = b"<h1>Home</h1><img src='http://169.254.169.254/latest/meta-data/iam.png'>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(body)
 
 
 @pytest.fixture(scope="module")
 def site():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    url, stop = serve(Site)
+    yield url
+    stop()
 
 
 def guarded(page, allow_private: bool) -> PageEvents:

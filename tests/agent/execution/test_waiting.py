@@ -10,7 +10,6 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TypeVar
 
 import pytest
@@ -18,10 +17,11 @@ import pytest
 from shared.artifacts import LocalArtifactStore
 from shared.records import ActionKind, RunRecord
 from shared.scenarios import Scenario
-from tests.apps.silent_host import start_silent_host
 from shared.settings import Settings
-from workers.agent.execution.browser import BrowserSession
+from tests.apps.silent_host import start_silent_host
+from tests.http_site import SiteHandler, serve
 from workers.agent.brains.builtin import BuiltinBrain
+from workers.agent.execution.browser import BrowserSession
 from workers.agent.execution.executor import perform, settle
 from workers.agent.scenario_run import run_scenario
 
@@ -29,45 +29,22 @@ T = TypeVar("T")
 API_DELAY_S = 0.6
 
 
-def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
-    server = ThreadingHTTPServer((host, 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-
-    return f"http://{host}:{server.server_port}", stop
-
-
-class Api(BaseHTTPRequestHandler):
+class Api(SiteHandler):
     """A JSON API on its own port: answers after a delay, with CORS for any origin (preflight included)."""
 
-    def cors(self) -> None:
-        self.send_header("Access-Control-Allow-Origin", self.headers.get("Origin") or "*")
-        self.send_header("Access-Control-Allow-Headers", "authorization, content-type")
+    def cors(self) -> dict[str, str]:
+        return {"Access-Control-Allow-Origin": self.headers.get("Origin") or "*",
+                "Access-Control-Allow-Headers": "authorization, content-type"}
 
     def do_OPTIONS(self) -> None:  # noqa: N802
-        self.send_response(204)
-        self.cors()
-        self.end_headers()
+        self.send(b"", 204, headers=self.cors())
 
     def do_POST(self) -> None:  # noqa: N802
         time.sleep(API_DELAY_S)  # the server's own latency, the thing the agent must wait for
-        body = json.dumps({"saved": True}).encode()
-        self.send_response(200)
-        self.cors()
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(json.dumps({"saved": True}), content_type="application/json", headers=self.cors())
 
 
-def page_handler(api: str, stylesheet: str | None) -> type[BaseHTTPRequestHandler]:
+def page_handler(api: str, stylesheet: str | None) -> type[SiteHandler]:
     link = f"<link rel='stylesheet' href='{stylesheet}'>" if stylesheet else ""
     body = f"""<!doctype html><html><head>{link}</head><body>
       <button id="save">Save</button><div id="out"></div>
@@ -80,16 +57,9 @@ def page_handler(api: str, stylesheet: str | None) -> type[BaseHTTPRequestHandle
         }});
       </script></body></html>""".encode()
 
-    class Page(BaseHTTPRequestHandler):
+    class Page(SiteHandler):
         def do_GET(self) -> None:  # noqa: N802
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
+            self.send(body)
 
     return Page
 
@@ -197,7 +167,7 @@ def test_waiting_for_a_quiet_page_returns_at_once_when_nothing_is_pending(app):
     assert busy is False
 
 
-class Wizard(BaseHTTPRequestHandler):
+class Wizard(SiteHandler):
     """Start shows Continue 0.7 s later from a timer (no request the page could be seen waiting for)."""
 
     def do_GET(self) -> None:  # noqa: N802
@@ -206,14 +176,7 @@ class Wizard(BaseHTTPRequestHandler):
             document.getElementById("next").innerHTML = '<button onclick="this.outerHTML=\\'<p>Finished</p>\\'">Continue</button>';
           }, 700);
         </script></body></html>"""
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(body)
 
 
 def test_grounding_looks_again_when_the_page_changes_until_the_target_appears(tmp_path):

@@ -1,0 +1,38 @@
+"""Small HTTP sites that tests serve on 127.0.0.1: a handler base that answers in one call, and a starter."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class SiteHandler(BaseHTTPRequestHandler):
+    """No access log; send() writes a whole answer."""
+
+    def send(self, body: bytes | str, status: int = 200, content_type: str = "text/html",
+             headers: dict[str, str] | None = None) -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
+    """Serve on a free port in daemon threads; returns (base URL, stop)."""
+    server = ThreadingHTTPServer((host, 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return f"http://{host}:{server.server_port}", stop
