@@ -74,7 +74,8 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from shared.artifacts import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
-from shared.records import ActionKind, Candidate, Intent, RunRecord  # noqa: E402
+from shared.records import Candidate, Intent, RunRecord  # noqa: E402
+from workers.agent.actions import action  # noqa: E402
 from shared.scenarios import Scenario, load_scenarios, parse_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from tests.apps.petclinic import serve_in_thread  # noqa: E402
@@ -322,7 +323,7 @@ def next_action_pass(base_url: str, settings: Settings, server: FakeOpenAI, resp
         agent.close()
     phases = usage["phases"]
     ops = len(record.operations)
-    grounded = sum(1 for op in record.operations if op.kind.needs_target or op.kind is ActionKind.assert_value)
+    grounded = sum(1 for op in record.operations if action(op.kind).grounded and op.locator is not None)
     na, gr = phases.get("next_action", {}), phases.get("grounding_hte", {})
     return {
         "scenario": f"{scenario.id} (tests/model/scripts.py)",
@@ -381,7 +382,7 @@ def figures(records: list[RunRecord], comparing: ComparingGrounder, configs: lis
     ops = sum(len(r.operations) for r in records)
     steps = sum(steps_reached(records))
     start_ops = sum(1 for r in records for op in r.operations if op.step_index < 0)
-    assertion_ops = sum(1 for r in records for op in r.operations if op.kind.is_assertion)
+    assertion_ops = sum(1 for r in records for op in r.operations if action(op.kind).is_assertion)
     actions = ops - start_ops - assertion_ops
     locates = len(comparing.entries)
     fw = framework_ms(records, comparing)

@@ -6,30 +6,14 @@ from a saved run record without a browser.
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 
-class ActionKind(str, Enum):
-    click = "click"
-    fill = "fill"
-    select = "select"
-    check = "check"
-    uncheck = "uncheck"
-    press = "press"
-    goto = "goto"
-    assert_text = "assert_text"
-    assert_value = "assert_value"
-
-    @property
-    def is_assertion(self) -> bool:
-        return self in (ActionKind.assert_text, ActionKind.assert_value)
-
-    @property
-    def needs_target(self) -> bool:
-        return self not in (ActionKind.goto, ActionKind.assert_text, ActionKind.press)
+# The name of an action kind ("click", "fill", "assert_text", ...). What each kind means, how it runs and how it
+# is written lives in one module per kind: workers/agent/actions/kinds/<name>.py.
+ActionKind = str
 
 
 # --- the page, as the grounding phase sees it ---------------------------------
@@ -62,6 +46,8 @@ class Node(BaseModel):
     maxlength: int | None = None
     min: str | None = None
     max: str | None = None
+    icon: str | None = None  # an icon-only control's name: SVG <title>, image alt, or its icon's class words
+    typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     form: int | None = None  # node id of the enclosing <form>
     context: str | None = None  # nearest heading / legend / caption / row and column headers
     frame: list[str] = Field(default_factory=list)  # CSS selectors of the iframes, outermost first
@@ -94,6 +80,11 @@ class Intent(BaseModel):
     role_hint: str | None = None  # button, link, field, dropdown, checkbox, ...
     value: str | None = None  # typed text, option, key, URL or path, expected text
     param: str | None = None  # Examples column the value came from, if any
+    # Where the target is (see workers.agent.brains.phrases.Place): a text of the row, list item or card holding
+    # it, a heading above it, its order among the elements that fit (0-based; -1: the last).
+    anchor: str | None = None
+    section: str | None = None
+    ordinal: int | None = None
 
 
 class Decision(BaseModel):

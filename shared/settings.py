@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     pool_max_jobs: int = Field(default=50, ge=1)
     pool_max_rss_mb: int = Field(default=1500, ge=1)
     artifacts_dir: Path = Path("artifacts")
+    # Files a scenario uploads ("Upload notes.txt as the Attachment"); the CLI uses the files/ folder beside the
+    # scenarios file, and the suite ships a copy of each file it uploads in its own files/ folder.
+    files_dir: Path = Path("files")
+    # How long "Wait until 'X' is shown / disappears" may wait before the step fails.
+    wait_timeout_ms: int = Field(default=15_000, ge=100)
     # Where the cucumber-js and playwright-core packages used for replay are installed once.
     node_runtime_dir: Path = Path.home() / ".cache" / "stepforge" / "node"
     # Loopback and private targets are what a laptop tests; the service turns this off.

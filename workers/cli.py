@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import tempfile
@@ -118,6 +119,8 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         overrides["headless"] = False
     if args.artifacts:
         overrides["artifacts_dir"] = args.artifacts
+    if "STEPFORGE_FILES_DIR" not in os.environ:  # files to upload lie beside the scenarios file
+        overrides["files_dir"] = Path(args.scenarios).resolve().parent / "files"
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:

@@ -97,7 +97,7 @@ def test_unsupported_sentence_is_named_not_guessed(failing_run):
     assert (status, step, kind) == ("failed", 2, "unsupported")
     assert "Drag the owner list onto the vets page" in reason
     record = RunRecord.model_validate_json((run.artifacts / "UNSUPPORTED/attempt-1/run.json").read_text())
-    assert [op.kind.value for op in record.operations] == ["goto", "click"]  # nothing done for the sentence
+    assert [op.kind for op in record.operations] == ["goto", "click"]  # nothing done for the sentence
 
 
 def test_failed_scenarios_stay_out_of_the_suite_and_it_still_passes(failing_run, petclinic, reset_command):

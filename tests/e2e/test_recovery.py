@@ -61,7 +61,7 @@ def test_a_covered_element_falls_back_to_the_next_best(site, tmp_path, monkeypat
     )
     assert report["SAVE"]["verdict"] == "passed", report
     record = RunRecord.model_validate_json((generation.artifacts / "SAVE/attempt-1/run.json").read_text())
-    clicks = [op for op in record.operations if op.kind.value == "click"]
+    clicks = [op for op in record.operations if op.kind == "click"]
     assert [(op.ok, op.locator.value) for op in clicks] == [(False, "#save-1"), (True, "#save-2")]
     assert "intercepts pointer events" in clicks[0].error
     steps = (generation.suite / "features/step_definitions/steps.js").read_text()
@@ -79,7 +79,7 @@ def test_red_replay_regenerates_avoiding_the_locator_that_failed(site, tmp_path)
     assert first.replay is not None and not first.replay.passed
     assert first.replay.failed_step == "When Click \"Next\""
     assert second.avoided_locators == {"Click Next": ["id"]}
-    click = next(op for op in second.operations if op.kind.value == "click")
+    click = next(op for op in second.operations if op.kind == "click")
     assert (click.locator.strategy, click.locator.role, click.locator.value) == ("role", "button", "Next")
 
 

@@ -161,7 +161,7 @@ def generate_suite(
     features = out_dir / "features"
     if features.exists():
         shutil.rmtree(features)  # a scenario dropped since the last write must not linger
-    suite.write(out_dir)
+    suite.write(out_dir, files_dir=settings.files_dir)
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
     job.register(suite)
     return job.result(suite)
@@ -346,7 +346,7 @@ class SuiteJob:
         features = folder / "features"
         if features.exists():
             shutil.rmtree(features)
-        suite.write(folder)
+        suite.write(folder, files_dir=self.settings.files_dir)
         return suite
 
     def result(self, suite: Suite) -> SuiteResult:

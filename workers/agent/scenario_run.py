@@ -19,25 +19,27 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
-from shared.records import ActionKind, Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
+from shared.records import Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
 from shared.scenarios import Scenario
 from shared.settings import Settings
+from workers.agent.actions import CheckFailed, action
 from workers.agent.brains.base import Brain
 from workers.agent.execution.browser import BrowserSession, Tab, first_line
 from workers.agent.execution.executor import (
     ActionFailed,
+    check_page,
     is_redundant,
     observe,
     page_state,
     perform,
     shown_value,
     snapshot_state,
-    text_is_shown,
     wait_for_change,
 )
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
+from workers.agent.grounding.places import narrow
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 
@@ -121,7 +123,7 @@ class ScenarioRun:
     def keep(self, operation: Operation, screenshot: bool = True) -> Operation:
         if screenshot:
             started = time.perf_counter()
-            key = f"screenshots/{operation.index:03d}-{operation.kind.value}{'' if operation.ok else '-failed'}.png"
+            key = f"screenshots/{operation.index:03d}-{operation.kind}{'' if operation.ok else '-failed'}.png"
             try:
                 self.store.put_bytes(f"{self.prefix}/{key}", self.page.screenshot(), "image/png")
                 operation.screenshot = key
@@ -190,12 +192,12 @@ def run_scenario(
 
 
 def open_start_page(run: ScenarioRun) -> None:
-    intent = Intent(kind=ActionKind.goto, description=f"Open {run.scenario.start}", value=run.scenario.start)
+    intent = Intent(kind="goto", description=f"Open {run.scenario.start}", value=run.scenario.start)
     operation = run.new_operation(intent, step_index=-1)
     before = page_state(run.page)
     started = time.perf_counter()
     try:
-        status = perform(run.page, None, ActionKind.goto, run.scenario.start, run.base_url, run.settings)
+        status = perform(run.page, None, "goto", run.scenario.start, run.base_url, run.settings)
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         run.keep(operation, screenshot=False)
@@ -234,6 +236,11 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
             if not recovers or failure.verdict.kind == "error" or len(failures) >= MAX_FAILURES_PER_STEP:
                 raise
             continue
+        unanswered = run.tab.events.dialog_answers
+        if unanswered:
+            accept, _ = unanswered[0]
+            unanswered.clear()
+            raise run.fail("action", f"no dialog appeared to {'accept' if accept else 'dismiss'}")
         if decision.step_done:
             return
     raise run.fail("error", "the brain never finished this step")
@@ -241,7 +248,7 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
 
 def needs_tree(intent: Intent) -> bool:
     """Grounding needs the page's tree; opening a URL, a text check and a bare key press do not."""
-    return intent.kind.needs_target or (intent.kind is ActionKind.press and bool(intent.target))
+    return action(intent.kind).needs_target(intent)
 
 
 def take_snapshot(run: ScenarioRun) -> PageView:
@@ -257,11 +264,11 @@ def take_snapshot(run: ScenarioRun) -> PageView:
 def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operation:
     tree_ms = run.timings.get("tree", 0.0)
     page = view.snapshot
-    if intent.kind is ActionKind.assert_text:
-        return check_text(run, intent, tree_ms)
-    if intent.kind is ActionKind.assert_value:
-        return check_value(run, intent, view, tree_ms)
-    if intent.kind is ActionKind.goto or (intent.kind is ActionKind.press and not intent.target):
+    spec = action(intent.kind)
+    grounded = spec.needs_target(intent)
+    if spec.is_assertion:
+        return check_value(run, intent, view, tree_ms) if grounded else check_on_page(run, intent, tree_ms)
+    if not grounded:
         return act(run, intent, None, page, tree_ms)
 
     tried: set[tuple[tuple[str, ...], str]] = set()
@@ -301,8 +308,8 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
     ground_ms = 0.0
     for _ in range(MAX_REGROUNDS):
         started = time.perf_counter()
-        candidates = [c for c in run.grounder.locate(intent, view)
-                      if element_key(view.snapshot.node(c.node_id)) not in exclude]
+        found = narrow(intent, view.snapshot, run.grounder.locate(intent, view))
+        candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
         if candidates or not wait_for_change(run.page, run.settings, deadline):
             return candidates, view, ground_ms
@@ -348,8 +355,10 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     operation.timings_ms.update(tree=tree_ms, grounding=round(ground_ms + ms_since(started), 2))
     if not operation.ok:
         return run.keep(operation)
+    if target is not None:  # the element may call for another kind: a type-ahead field is typed key by key
+        operation.kind = action(intent.kind).refine(target)
     # A value from a data column is never redundant: other rows carry other values.
-    operation.redundant = not intent.param and is_redundant(intent.kind, target, intent.value, run.page.url,
+    operation.redundant = not intent.param and is_redundant(operation.kind, target, intent.value, run.page.url,
                                                             run.base_url)
     started = time.perf_counter()
     # A grounded operation's snapshot was taken just now and holds the page's state: no need to read it
@@ -358,11 +367,12 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     before_ms = ms_since(started)
     started = time.perf_counter()
     try:
-        status = perform(run.page, locator, intent.kind, intent.value, run.base_url, run.settings)
+        status = perform(run.page, locator, operation.kind, intent.value, run.base_url, run.settings, node=target,
+                         tab=run.tab)
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         operation.timings_ms["execution"] = ms_since(started)
-        if intent.kind is ActionKind.goto:
+        if node_id is None:  # nothing else to try: no other element would do
             run.keep(operation)
             raise run.fail("action", f"{intent.description}: {exc}") from None
         return run.keep(operation)
@@ -373,16 +383,20 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     return run.keep(operation)
 
 
-def check_text(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation:
-    text = intent.value or ""
-    operation = run.new_operation(intent)
+def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation:
+    """An assertion about the whole page (a text shown, a text or element gone), waited for until its timeout."""
+    spec = action(intent.kind)
+    operation = run.new_operation(intent, locator=spec.page_locator(intent))
     started = time.perf_counter()
-    shown = bool(text) and text_is_shown(run.page, text, run.settings.assertion_timeout_ms)
-    operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
-    if not shown:
-        operation.ok, operation.error = False, f'the page does not show "{text}"'
+    target = resolve(run.page, operation.locator) if operation.locator is not None else None
+    try:
+        check_page(run.page, intent.kind, intent.value, run.base_url, run.settings, target)
+    except CheckFailed as exc:
+        operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
+        operation.ok, operation.error = False, str(exc)
         run.keep(operation)
-        raise run.fail("expectation", f'{intent.description}: the page does not show "{text}"')
+        raise run.fail("expectation", f"{intent.description}: {exc}") from None
+    operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
     return run.keep(operation, screenshot=False)
 
 

@@ -12,12 +12,11 @@ from workers.agent.brains import Brain, BuiltinBrain
 from workers.agent.brains.phrases import Sentence, parse_key, split_clauses
 from workers.agent.brains.values import is_placeholder_option, sample_from_pattern, value_for
 
-K = ActionKind
 EMPTY = PageSnapshot(url="http://app/", title="", nodes=[Node(id=0, tag="body")])
 
 
-def I(kind: ActionKind, description: str, target=None, role=None, value=None, param=None) -> Intent:  # noqa: E743
-    return Intent(kind=kind, description=description, target=target, role_hint=role, value=value, param=param)
+def I(kind: ActionKind, description: str, target=None, role=None, value=None, param=None, **place) -> Intent:  # noqa: E743
+    return Intent(kind=kind, description=description, target=target, role_hint=role, value=value, param=param, **place)
 
 
 def decide(action: str, expected: str | None = None, page: PageSnapshot = EMPTY, row=None) -> Decision:
@@ -42,98 +41,101 @@ def unsupported(action: str, expected: str | None = None, page: PageSnapshot = E
 
 SENTENCES: list[tuple[str, list[Intent]]] = [
     # click
-    ("Click Find Owner", [I(K.click, "Click Find Owner", "Find Owner")]),
-    ("Click the 'Add Owner' button", [I(K.click, "Click the Add Owner button", "Add Owner", "button")]),
-    ("Click on the George Franklin link", [I(K.click, "Click the George Franklin link", "George Franklin", "link")]),
-    ("Press the Submit button", [I(K.click, "Click the Submit button", "Submit", "button")]),
-    ("Tap “Continue”", [I(K.click, "Click Continue", "Continue")]),
-    ("Click Edit Pet for Leo", [I(K.click, "Click Edit Pet Leo", "Edit Pet Leo")]),
-    ("Click the Edit button in the Leo row", [I(K.click, "Click the Edit Leo button", "Edit Leo", "button")]),
-    ("When I click the Save button.", [I(K.click, "Click the Save button", "Save", "button")]),
-    ("The user clicks \"Sign in\"", [I(K.click, "Click Sign in", "Sign in")]),
-    ("Click on the owner's 'Edit' link", [I(K.click, "Click the owner's Edit link", "owner's Edit", "link")]),
+    ("Click Find Owner", [I("click", "Click Find Owner", "Find Owner")]),
+    ("Click the 'Add Owner' button", [I("click", "Click the Add Owner button", "Add Owner", "button")]),
+    ("Click on the George Franklin link", [I("click", "Click the George Franklin link", "George Franklin", "link")]),
+    ("Press the Submit button", [I("click", "Click the Submit button", "Submit", "button")]),
+    ("Tap “Continue”", [I("click", "Click Continue", "Continue")]),
+    # "for" after a name is left to scoring, which reads "Leo" as a qualifier of "Edit Pet" (row headers count)
+    ("Click Edit Pet for Leo", [I("click", "Click Edit Pet for Leo", "Edit Pet for Leo")]),
+    ("Click the Edit button in the Leo row",
+     [I("click", 'Click the Edit button in the row of "Leo"', "Edit", "button", anchor="Leo")]),
+    ("When I click the Save button.", [I("click", "Click the Save button", "Save", "button")]),
+    ("The user clicks \"Sign in\"", [I("click", "Click Sign in", "Sign in")]),
+    ("Click on the owner's 'Edit' link", [I("click", "Click the owner's Edit link", "owner's Edit", "link")]),
     # fill
     ("Type Franklin into the last name field",
-     [I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin")]),
-    ("Enter 'Franklin' in Last name", [I(K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
-    ("Fill Last name with Franklin", [I(K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
+     [I("fill", "Type Franklin into the last name field", "last name", "field", "Franklin")]),
+    ("Enter 'Franklin' in Last name", [I("fill", "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
+    ("Fill Last name with Franklin", [I("fill", "Type Franklin into the Last name field", "Last name", "field", "Franklin")]),
     ("Fill in the last name field with Franklin",
-     [I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin")]),
-    ("Set City to Madison", [I(K.fill, "Type Madison into the City field", "City", "field", "Madison")]),
-    ("Input 42 in Age", [I(K.fill, "Type 42 into the Age field", "Age", "field", "42")]),
-    ('Type "Tom and Jerry" into the Name field', [I(K.fill, "Type Tom and Jerry into the Name field", "Name", "field", "Tom and Jerry")]),
-    ("Type 'x' into the name field in the Pet section", [I(K.fill, "Type x into the name Pet field", "name Pet", "field", "x")]),
-    ("Clear the City field", [I(K.fill, "Clear the City field", "City", "field", "")]),
+     [I("fill", "Type Franklin into the last name field", "last name", "field", "Franklin")]),
+    ("Set City to Madison", [I("fill", "Type Madison into the City field", "City", "field", "Madison")]),
+    ("Input 42 in Age", [I("fill", "Type 42 into the Age field", "Age", "field", "42")]),
+    ('Type "Tom and Jerry" into the Name field', [I("fill", "Type Tom and Jerry into the Name field", "Name", "field", "Tom and Jerry")]),
+    ("Type 'x' into the name field in the Pet section",
+     [I("fill", 'Type x into the name field under "Pet"', "name", "field", "x", section="Pet")]),
+    ("Clear the City field", [I("fill", "Clear the City field", "City", "field", "")]),
     # select
-    ("Select Dog from the Type dropdown", [I(K.select, "Select Dog from the Type dropdown", "Type", "dropdown", "Dog")]),
-    ("Select 'dog' as the type", [I(K.select, "Select dog from the type dropdown", "type", "dropdown", "dog")]),
-    ("Choose cat in Type", [I(K.select, "Select cat from the Type dropdown", "Type", "dropdown", "cat")]),
-    ("Pick the Large option from Size", [I(K.select, "Select Large from the Size dropdown", "Size", "dropdown", "Large")]),
-    ("Set the Type dropdown to dog", [I(K.select, "Select dog from the Type dropdown", "Type", "dropdown", "dog")]),
+    ("Select Dog from the Type dropdown", [I("select", "Select Dog from the Type dropdown", "Type", "dropdown", "Dog")]),
+    ("Select 'dog' as the type", [I("select", "Select dog from the type dropdown", "type", "dropdown", "dog")]),
+    ("Choose cat in Type", [I("select", "Select cat from the Type dropdown", "Type", "dropdown", "cat")]),
+    ("Pick the Large option from Size", [I("select", "Select Large from the Size dropdown", "Size", "dropdown", "Large")]),
+    ("Set the Type dropdown to dog", [I("select", "Select dog from the Type dropdown", "Type", "dropdown", "dog")]),
     # check / uncheck
-    ("Check Remember me", [I(K.check, "Check the Remember me checkbox", "Remember me", "checkbox")]),
-    ("Tick the newsletter checkbox", [I(K.check, "Check the newsletter checkbox", "newsletter", "checkbox")]),
+    ("Check Remember me", [I("check", "Check the Remember me checkbox", "Remember me", "checkbox")]),
+    ("Tick the newsletter checkbox", [I("check", "Check the newsletter checkbox", "newsletter", "checkbox")]),
     ("Uncheck Notify the owner by email",
-     [I(K.uncheck, "Uncheck the Notify the owner by email checkbox", "Notify the owner by email", "checkbox")]),
-    ("Select the Express radio button", [I(K.check, "Check the Express radio", "Express", "radio")]),
+     [I("uncheck", "Uncheck the Notify the owner by email checkbox", "Notify the owner by email", "checkbox")]),
+    ("Select the Express radio button", [I("check", "Check the Express radio", "Express", "radio")]),
     # press
-    ("Press Enter", [I(K.press, "Press Enter", value="Enter")]),
-    ("Press Tab in the last name field", [I(K.press, "Press Tab in the last name field", "last name", "field", "Tab")]),
-    ("Hit Escape", [I(K.press, "Press Escape", value="Escape")]),
-    ("Press the down arrow key", [I(K.press, "Press ArrowDown", value="ArrowDown")]),
-    ("Press Ctrl+A", [I(K.press, "Press Control+A", value="Control+A")]),
+    ("Press Enter", [I("press", "Press Enter", value="Enter")]),
+    ("Press Tab in the last name field", [I("press", "Press Tab in the last name field", "last name", "field", "Tab")]),
+    ("Hit Escape", [I("press", "Press Escape", value="Escape")]),
+    ("Press the down arrow key", [I("press", "Press ArrowDown", value="ArrowDown")]),
+    ("Press Ctrl+A", [I("press", "Press Control+A", value="Control+A")]),
     # goto
-    ("Go to /owners/find", [I(K.goto, "Go to /owners/find", value="/owners/find")]),
-    ("Open http://host:8080/path?q=1", [I(K.goto, "Go to http://host:8080/path?q=1", value="http://host:8080/path?q=1")]),
-    ("Navigate to /vets", [I(K.goto, "Go to /vets", value="/vets")]),
-    ("Visit /", [I(K.goto, "Go to /", value="/")]),
-    ("Given I am on /owners", [I(K.goto, "Go to /owners", value="/owners")]),
+    ("Go to /owners/find", [I("goto", "Go to /owners/find", value="/owners/find")]),
+    ("Open http://host:8080/path?q=1", [I("goto", "Go to http://host:8080/path?q=1", value="http://host:8080/path?q=1")]),
+    ("Navigate to /vets", [I("goto", "Go to /vets", value="/vets")]),
+    ("Visit /", [I("goto", "Go to /", value="/")]),
+    ("Given I am on /owners", [I("goto", "Go to /owners", value="/owners")]),
     # pages by name: a click on a link
-    ("Go to the Find Owners page", [I(K.click, "Click the Find Owners link", "Find Owners", "link")]),
-    ("Open the Veterinarians page", [I(K.click, "Click the Veterinarians link", "Veterinarians", "link")]),
-    ("Navigate to the vets page", [I(K.click, "Click the vets link", "vets", "link")]),
-    ("Open the Add Owner form", [I(K.click, "Click Add Owner", "Add Owner")]),
-    ("Go to the 'Find Owners' screen", [I(K.click, "Click the Find Owners link", "Find Owners", "link")]),
+    ("Go to the Find Owners page", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
+    ("Open the Veterinarians page", [I("click", "Click the Veterinarians link", "Veterinarians", "link")]),
+    ("Navigate to the vets page", [I("click", "Click the vets link", "vets", "link")]),
+    ("Open the Add Owner form", [I("click", "Click Add Owner", "Add Owner")]),
+    ("Go to the 'Find Owners' screen", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
     # assert_text
-    ("Verify 'George Franklin' is shown", [I(K.assert_text, "Verify 'George Franklin' is shown", value="George Franklin")]),
+    ("Verify 'George Franklin' is shown", [I("assert_text", "Verify 'George Franklin' is shown", value="George Franklin")]),
     ("Check that the page shows Owner Information",
-     [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
+     [I("assert_text", "Verify 'Owner Information' is shown", value="Owner Information")]),
     ("Verify the text 'has not been found' is displayed",
-     [I(K.assert_text, "Verify 'has not been found' is shown", value="has not been found")]),
-    ("Expect 'X' to be visible", [I(K.assert_text, "Verify 'X' is shown", value="X")]),
-    ("the page contains Welcome", [I(K.assert_text, "Verify 'Welcome' is shown", value="Welcome")]),
-    ("Owner Information is displayed", [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
-    ("Then I should see Owner Information", [I(K.assert_text, "Verify 'Owner Information' is shown", value="Owner Information")]),
-    ("Verify 'A' and 'B' are shown", [I(K.assert_text, "Verify 'A' is shown", value="A"), I(K.assert_text, "Verify 'B' is shown", value="B")]),
+     [I("assert_text", "Verify 'has not been found' is shown", value="has not been found")]),
+    ("Expect 'X' to be visible", [I("assert_text", "Verify 'X' is shown", value="X")]),
+    ("the page contains Welcome", [I("assert_text", "Verify 'Welcome' is shown", value="Welcome")]),
+    ("Owner Information is displayed", [I("assert_text", "Verify 'Owner Information' is shown", value="Owner Information")]),
+    ("Then I should see Owner Information", [I("assert_text", "Verify 'Owner Information' is shown", value="Owner Information")]),
+    ("Verify 'A' and 'B' are shown", [I("assert_text", "Verify 'A' is shown", value="A"), I("assert_text", "Verify 'B' is shown", value="B")]),
     # assert_value
     ("Verify the Telephone shows 6085551023",
-     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+     [I("assert_value", "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
     ("Verify that the City field contains Madison",
-     [I(K.assert_value, "Verify the City field shows 'Madison'", "City", "field", "Madison")]),
-    ("the Name is 'George Franklin'", [I(K.assert_value, "Verify the Name shows 'George Franklin'", "Name", value="George Franklin")]),
+     [I("assert_value", "Verify the City field shows 'Madison'", "City", "field", "Madison")]),
+    ("the Name is 'George Franklin'", [I("assert_value", "Verify the Name shows 'George Franklin'", "Name", value="George Franklin")]),
     ("Verify the value of Telephone is 6085551023",
-     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
-    ("Expect the City to be Madison", [I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison")]),
+     [I("assert_value", "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+    ("Expect the City to be Madison", [I("assert_value", "Verify the City shows 'Madison'", "City", value="Madison")]),
     ("Check the Telephone shows 6085551023",
-     [I(K.assert_value, "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
+     [I("assert_value", "Verify the Telephone shows '6085551023'", "Telephone", value="6085551023")]),
     ('Verify "Madison" is shown in the City field',
-     [I(K.assert_value, "Verify the City field shows 'Madison'", "City", "field", "Madison")]),
-    ("Verify the City shows Sun Prairie", [I(K.assert_value, "Verify the City shows 'Sun Prairie'", "City", value="Sun Prairie")]),
+     [I("assert_value", "Verify the City field shows 'Madison'", "City", "field", "Madison")]),
+    ("Verify the City shows Sun Prairie", [I("assert_value", "Verify the City shows 'Sun Prairie'", "City", value="Sun Prairie")]),
     ("Verify the City should be 'Madison or Monona'",
-     [I(K.assert_value, "Verify the City shows 'Madison or Monona'", "City", value="Madison or Monona")]),
+     [I("assert_value", "Verify the City shows 'Madison or Monona'", "City", value="Madison or Monona")]),
     ("Verify 'Franklin' is shown in the results table",
-     [I(K.assert_text, "Verify 'Franklin' is shown", value="Franklin")]),
-    ("Verify 'No owners found' is shown", [I(K.assert_text, "Verify 'No owners found' is shown", value="No owners found")]),
+     [I("assert_text", "Verify 'Franklin' is shown", value="Franklin")]),
+    ("Verify 'No owners found' is shown", [I("assert_text", "Verify 'No owners found' is shown", value="No owners found")]),
     ("Type 'an invalid email' into Email",
-     [I(K.fill, "Type an invalid email into the Email field", "Email", "field", "an invalid email")]),
-    ('Type "x@" into Email', [I(K.fill, "Type x@ into the Email field", "Email", "field", "x@")]),
-    ("Select 'the first' from Type", [I(K.select, "Select the first from the Type dropdown", "Type", "dropdown", "the first")]),
-    ("Check Send a reminder", [I(K.check, "Check the Send a reminder checkbox", "Send a reminder", "checkbox")]),
-    ("Click the Add Visit button", [I(K.click, "Click the Add Visit button", "Add Visit", "button")]),
-    ("Open /oups", [I(K.goto, "Go to /oups", value="/oups")]),
-    ("Return to the Find Owners page", [I(K.click, "Click the Find Owners link", "Find Owners", "link")]),
-    ("Type Jane into the first name field", [I(K.fill, "Type Jane into the first name field", "first name", "field", "Jane")]),
-    ("Click the 'Last' button", [I(K.click, "Click the Last button", "Last", "button")]),
+     [I("fill", "Type an invalid email into the Email field", "Email", "field", "an invalid email")]),
+    ('Type "x@" into Email', [I("fill", "Type x@ into the Email field", "Email", "field", "x@")]),
+    ("Select 'the first' from Type", [I("select", "Select the first from the Type dropdown", "Type", "dropdown", "the first")]),
+    ("Check Send a reminder", [I("check", "Check the Send a reminder checkbox", "Send a reminder", "checkbox")]),
+    ("Click the Add Visit button", [I("click", "Click the Add Visit button", "Add Visit", "button")]),
+    ("Open /oups", [I("goto", "Go to /oups", value="/oups")]),
+    ("Return to the Find Owners page", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
+    ("Type Jane into the first name field", [I("fill", "Type Jane into the first name field", "first name", "field", "Jane")]),
+    ("Click the 'Last' button", [I("click", "Click the Last button", "Last", "button")]),
 ]  # fmt: skip
 
 
@@ -147,16 +149,16 @@ def test_sentence(sentence: str, expected: list[Intent]) -> None:
 
 def test_and_followed_by_a_verb_splits() -> None:
     assert intents("Enter Franklin in the last name field and click Find Owner") == [
-        I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin"),
-        I(K.click, "Click Find Owner", "Find Owner"),
+        I("fill", "Type Franklin into the last name field", "last name", "field", "Franklin"),
+        I("click", "Click Find Owner", "Find Owner"),
     ]
 
 
 def test_commas_and_then_split() -> None:
     assert intents("Type 'a' into X, type 'b' into Y, then click Z") == [
-        I(K.fill, "Type a into the X field", "X", "field", "a"),
-        I(K.fill, "Type b into the Y field", "Y", "field", "b"),
-        I(K.click, "Click Z", "Z"),
+        I("fill", "Type a into the X field", "X", "field", "a"),
+        I("fill", "Type b into the Y field", "Y", "field", "b"),
+        I("click", "Click Z", "Z"),
     ]
 
 
@@ -179,22 +181,22 @@ def test_split_rules(text: str, clauses: list[str]) -> None:
 
 def test_quoted_values_keep_conjunctions_and_punctuation() -> None:
     assert intents("Type 'a, then b; and c' into Notes and press Enter") == [
-        I(K.fill, "Type a, then b; and c into the Notes field", "Notes", "field", "a, then b; and c"),
-        I(K.press, "Press Enter", value="Enter"),
+        I("fill", "Type a, then b; and c into the Notes field", "Notes", "field", "a, then b; and c"),
+        I("press", "Press Enter", value="Enter"),
     ]
 
 
 def test_fill_then_check_that_is_an_assertion() -> None:
     assert intents("Fill City with Madison and check that the page shows Saved") == [
-        I(K.fill, "Type Madison into the City field", "City", "field", "Madison"),
-        I(K.assert_text, "Verify 'Saved' is shown", value="Saved"),
+        I("fill", "Type Madison into the City field", "City", "field", "Madison"),
+        I("assert_text", "Verify 'Saved' is shown", value="Saved"),
     ]
 
 
 def test_several_statements_joined_by_and() -> None:
     assert intents("Verify 'A' is shown and 'B' is displayed") == [
-        I(K.assert_text, "Verify 'A' is shown", value="A"),
-        I(K.assert_text, "Verify 'B' is shown", value="B"),
+        I("assert_text", "Verify 'A' is shown", value="A"),
+        I("assert_text", "Verify 'B' is shown", value="B"),
     ]
 
 
@@ -218,13 +220,13 @@ def test_several_statements_joined_by_and() -> None:
 )
 def test_expected_cell_texts(cell: str, texts: list[str]) -> None:
     got = intents("Click Find Owner", cell)
-    assert got[0] == I(K.click, "Click Find Owner", "Find Owner")
-    assert got[1:] == [I(K.assert_text, f"Verify '{t}' is shown", value=t) for t in texts]
+    assert got[0] == I("click", "Click Find Owner", "Find Owner")
+    assert got[1:] == [I("assert_text", f"Verify '{t}' is shown", value=t) for t in texts]
 
 
 def test_expected_cell_value_check() -> None:
     assert intents("Click Update", "the City shows Madison")[1:] == [
-        I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison")
+        I("assert_value", "Verify the City shows 'Madison'", "City", value="Madison")
     ]
 
 
@@ -236,7 +238,7 @@ def test_expected_cell_value_check() -> None:
         ("the form is valid", "not an element with a value"),
         ("it works", "states nothing"),
         ("Click X", "must be something to check"),
-        ("'Gone' is not shown", "absent"),
+        ("'Gone' is shown or not", "cannot tell which text must be absent"),
     ],
 )
 def test_expected_cell_with_nothing_checkable(cell: str, reason: str) -> None:
@@ -252,24 +254,24 @@ ROW = {"lastName": "Franklin", "city": "Madison", "first": "George"}
 
 def test_placeholder_value_carries_its_column() -> None:
     assert intents("Type <lastName> into the last name field", row=ROW) == [
-        I(K.fill, "Type Franklin into the last name field", "last name", "field", "Franklin", "lastName")
+        I("fill", "Type Franklin into the last name field", "last name", "field", "Franklin", "lastName")
     ]
 
 
 def test_quoted_placeholder_and_assertions() -> None:
     assert intents("Fill City with '<city>'", "the City shows <city>", row=ROW) == [
-        I(K.fill, "Type Madison into the City field", "City", "field", "Madison", "city"),
-        I(K.assert_value, "Verify the City shows 'Madison'", "City", value="Madison", param="city"),
+        I("fill", "Type Madison into the City field", "City", "field", "Madison", "city"),
+        I("assert_value", "Verify the City shows 'Madison'", "City", value="Madison", param="city"),
     ]
     assert intents("Verify <lastName> is shown", row=ROW) == [
-        I(K.assert_text, "Verify 'Franklin' is shown", value="Franklin", param="lastName")
+        I("assert_text", "Verify 'Franklin' is shown", value="Franklin", param="lastName")
     ]
 
 
 def test_placeholder_inside_a_longer_value_or_target_is_substituted_only() -> None:
     assert intents("Type '<first> <lastName>' into Name and click <lastName>", row=ROW) == [
-        I(K.fill, "Type George Franklin into the Name field", "Name", "field", "George Franklin"),
-        I(K.click, "Click Franklin", "Franklin"),
+        I("fill", "Type George Franklin into the Name field", "Name", "field", "George Franklin"),
+        I("click", "Click Franklin", "Franklin"),
     ]
 
 
@@ -287,15 +289,12 @@ def test_placeholder_without_a_column() -> None:
         ("Make sure everything works", "states nothing"),
         ("Drag the slider to 50%", "dragging is not supported"),
         ("Scroll to the bottom", "scrolling"),
-        ("Hover over the menu", "hovering"),
         ("Click", "names nothing to click"),
         ("Click ''", "names no element"),
         ("Type Franklin", "which field"),
         ("Everything works", "no rule understands it"),
         ("Verify the error message is displayed", "describes something"),
-        ("Verify 'X' is not shown", "absent"),
         ("Double-click the row", "double"),
-        ("Go back", "history"),
         ("Verify the page title is 'Home'", "title or address"),
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),
@@ -309,9 +308,6 @@ def test_placeholder_without_a_column() -> None:
         ("Verify it is correct", "names no element"),
         ("Then I should see no results", "absent"),
         # value checks that are no value checks
-        ('Verify "Franklin" is missing', "absent"),
-        ('Verify "Franklin" is deleted', "absent"),
-        ('Verify "Franklin" is removed from the list', "absent"),
         ('Verify "Franklin" is highlighted', "quoted text, not an element"),
         ('Verify "Franklin" is shown at the top', "not where, how"),
         ('Verify "Franklin" is shown in red', "not where, how"),
@@ -333,15 +329,15 @@ def test_placeholder_without_a_column() -> None:
         ("Fill in the form with invalid values", "'invalid values' describes values"),
         ("Fill in the form with wrong data", "describes values"),
         ("Search for an existing owner", "describes a search text"),
-        ("Select the first option", "by position"),
-        ("Click the first link", "by position"),
+        ("Click any link", "at random"),
+        ("Select another option", "at random"),
         # navigation guesses
-        ("Open a new tab", "opening tabs or windows"),
-        ("Open a new browser window", "opening tabs or windows"),
-        ("Return to the previous page", "history navigation"),
-        ("Go to the previous page", "history navigation"),
-        ("Navigate back", "history navigation"),
-        ("Click the browser back button", "history navigation"),
+        ("Open a new tab", "opening an empty tab"),
+        ("Open a new browser window", "opening an empty tab"),
+        ("Wait 5 seconds", "waiting a fixed time"),
+        ("Wait for the page to load", "waiting a fixed time"),
+        ("Upload notes.txt", "which file field"),
+        ("Check the result", "announces a check but says nothing to check"),
         ("Go to a page", "names no particular page"),
         ("Open a dialog", "names no particular page"),
     ],
@@ -394,14 +390,14 @@ def owner_form(**first_name: Any) -> PageSnapshot:
 
 
 OWNER_FILL = [
-    I(K.fill, "Type Jane into the First Name field", "First Name", "field", "Jane"),
-    I(K.fill, "Type Doe into the Last Name field", "Last Name", "field", "Doe"),
-    I(K.fill, "Type 5550100123 into the Telephone field", "Telephone", "field", "5550100123"),
-    I(K.fill, "Type 5550100 into the Mobile field", "Mobile", "field", "5550100"),
-    I(K.fill, "Type 2019-06-30 into the Birth Date field", "Birth Date", "field", "2019-06-30"),
-    I(K.select, "Select bird from the Type dropdown", "Type", "dropdown", "bird"),
-    I(K.check, "Check the I accept the terms checkbox", "I accept the terms", "checkbox"),
-    I(K.fill, "Type user@example.com into the Email address field", "Email address", "field", "user@example.com"),
+    I("fill", "Type Jane into the First Name field", "First Name", "field", "Jane"),
+    I("fill", "Type Doe into the Last Name field", "Last Name", "field", "Doe"),
+    I("fill", "Type 5550100123 into the Telephone field", "Telephone", "field", "5550100123"),
+    I("fill", "Type 5550100 into the Mobile field", "Mobile", "field", "5550100"),
+    I("fill", "Type 2019-06-30 into the Birth Date field", "Birth Date", "field", "2019-06-30"),
+    I("select", "Select bird from the Type dropdown", "Type", "dropdown", "bird"),
+    I("check", "Check the I accept the terms checkbox", "I accept the terms", "checkbox"),
+    I("fill", "Type user@example.com into the Email address field", "Email address", "field", "user@example.com"),
 ]
 
 
@@ -416,7 +412,7 @@ def test_fill_form(sentence: str) -> None:
 
 def test_fill_form_and_submit_it() -> None:
     got = intents("Fill in the form with valid values and submit it", page=owner_form())
-    assert got == [*OWNER_FILL, I(K.click, "Click the Add Owner button", "Add Owner", "button")]
+    assert got == [*OWNER_FILL, I("click", "Click the Add Owner button", "Add Owner", "button")]
 
 
 def test_fill_form_skips_filled_controls_and_is_deterministic() -> None:
@@ -431,7 +427,7 @@ def test_fill_form_skips_filled_controls_and_is_deterministic() -> None:
     ["Submit the form leaving it empty", "Submit the form without filling it in", "Submit the empty form", "Submit"],
 )
 def test_submit_empty_form(sentence: str) -> None:
-    assert intents(sentence, page=owner_form()) == [I(K.click, "Click the Add Owner button", "Add Owner", "button")]
+    assert intents(sentence, page=owner_form()) == [I("click", "Click the Add Owner button", "Add Owner", "button")]
 
 
 def search_page() -> PageSnapshot:
@@ -447,14 +443,14 @@ def search_page() -> PageSnapshot:
 @pytest.mark.parametrize("sentence", ["Search for Davis", "Search for owners named Davis", "Search for 'Davis'"])
 def test_search_uses_the_single_text_field(sentence: str) -> None:
     assert intents(sentence, page=search_page()) == [
-        I(K.fill, "Type Davis into the Last name field", "Last name", "field", "Davis"),
-        I(K.click, "Click the Find Owner button", "Find Owner", "button"),
+        I("fill", "Type Davis into the Last name field", "Last name", "field", "Davis"),
+        I("click", "Click the Find Owner button", "Find Owner", "button"),
     ]
 
 
 def test_search_with_a_placeholder() -> None:
     assert intents("Search for <lastName>", page=search_page(), row=ROW)[0] == I(
-        K.fill, "Type Franklin into the Last name field", "Last name", "field", "Franklin", "lastName"
+        "fill", "Type Franklin into the Last name field", "Last name", "field", "Franklin", "lastName"
     )
 
 
@@ -467,8 +463,8 @@ def test_search_box_without_a_button_presses_enter() -> None:
         dict(tag="button", role="button", text="Send", form=2),
     )
     assert intents("Search for shoes", page=page) == [
-        I(K.fill, "Type shoes into the Search the site field", "Search the site", "field", "shoes"),
-        I(K.press, "Press Enter in the Search the site field", "Search the site", "field", "Enter"),
+        I("fill", "Type shoes into the Search the site field", "Search the site", "field", "shoes"),
+        I("press", "Press Enter in the Search the site field", "Search the site", "field", "Enter"),
     ]
 
 
@@ -487,19 +483,19 @@ def two_forms() -> PageSnapshot:
 
 def test_fill_picks_the_form_with_most_empty_fields() -> None:
     assert intents("Fill in the form with valid values and submit the form", page=two_forms()) == [
-        I(K.fill, "Type Buddy into the Name field", "Name", "field", "Buddy"),
-        I(K.fill, "Type 2020-01-15 into the Birth Date field", "Birth Date", "field", "2020-01-15"),
-        I(K.select, "Select cat from the Type dropdown", "Type", "dropdown", "cat"),
-        I(K.click, "Click the Add Pet button", "Add Pet", "button"),
+        I("fill", "Type Buddy into the Name field", "Name", "field", "Buddy"),
+        I("fill", "Type 2020-01-15 into the Birth Date field", "Birth Date", "field", "2020-01-15"),
+        I("select", "Select cat from the Type dropdown", "Type", "dropdown", "cat"),
+        I("click", "Click the Add Pet button", "Add Pet", "button"),
     ]
 
 
 def test_a_named_form_wins() -> None:
     assert intents("Fill the search form with sample data", page=two_forms()) == [
-        I(K.fill, "Type Sample text into the Query field", "Query", "field", "Sample text"),
+        I("fill", "Type Sample text into the Query field", "Query", "field", "Sample text"),
     ]
-    assert intents("Submit the search form", page=two_forms()) == [I(K.click, "Click the Go button", "Go", "button")]
-    assert intents("Submit the empty form", page=two_forms()) == [I(K.click, "Click the Add Pet button", "Add Pet", "button")]
+    assert intents("Submit the search form", page=two_forms()) == [I("click", "Click the Go button", "Go", "button")]
+    assert intents("Submit the empty form", page=two_forms()) == [I("click", "Click the Add Pet button", "Add Pet", "button")]
 
 
 @pytest.mark.parametrize(
@@ -528,14 +524,14 @@ def test_fill_form_with_invalid_values_is_refused_on_a_page_with_a_form() -> Non
 
 def test_search_prefers_a_search_form_among_single_field_forms() -> None:
     assert intents("Search for cats", page=two_forms()) == [
-        I(K.fill, "Type cats into the Query field", "Query", "field", "cats"),
-        I(K.click, "Click the Go button", "Go", "button"),
+        I("fill", "Type cats into the Query field", "Query", "field", "cats"),
+        I("click", "Click the Go button", "Go", "button"),
     ]
 
 
 def test_go_to_page_does_not_need_the_page() -> None:
     assert intents("Go to the Add Owner page", page=search_page()) == [
-        I(K.click, "Click the Add Owner link", "Add Owner", "link")
+        I("click", "Click the Add Owner link", "Add Owner", "link")
     ]
 
 

@@ -55,12 +55,12 @@ def test_paths_are_opened_below_the_base_url(base, path, url):
 def test_redundant_operations():
     filled = Node(id=1, tag="input", value="Madison", checked=None)
     ticked = Node(id=2, tag="input", input_type="checkbox", checked=True)
-    assert is_redundant(ActionKind.fill, filled, "Madison", "http://h/x", "http://h")
-    assert not is_redundant(ActionKind.fill, filled, "Verona", "http://h/x", "http://h")
-    assert is_redundant(ActionKind.check, ticked, None, "http://h/x", "http://h")
-    assert not is_redundant(ActionKind.uncheck, ticked, None, "http://h/x", "http://h")
-    assert is_redundant(ActionKind.goto, None, "/x", "http://h/x", "http://h")
-    assert not is_redundant(ActionKind.click, filled, None, "http://h/x", "http://h")
+    assert is_redundant("fill", filled, "Madison", "http://h/x", "http://h")
+    assert not is_redundant("fill", filled, "Verona", "http://h/x", "http://h")
+    assert is_redundant("check", ticked, None, "http://h/x", "http://h")
+    assert not is_redundant("uncheck", ticked, None, "http://h/x", "http://h")
+    assert is_redundant("goto", None, "/x", "http://h/x", "http://h")
+    assert not is_redundant("click", filled, None, "http://h/x", "http://h")
 
 
 def test_timeout_reasons_come_from_the_call_log():

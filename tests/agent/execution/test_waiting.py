@@ -105,8 +105,8 @@ def test_a_click_that_posts_to_an_api_on_another_port_settles_once_the_page_is_s
 
     def work() -> tuple[str, list[str], list[str]]:
         with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
-            perform(tab.page, None, ActionKind.goto, "/", app, settings)
-            perform(tab.page, tab.page.locator("#save"), ActionKind.click, None, app, settings)
+            perform(tab.page, None, "goto", "/", app, settings)
+            perform(tab.page, tab.page.locator("#save"), "click", None, app, settings)
             # Read at once, as generation reads the page after an operation: the answer came 0.6 s later.
             return tab.page.inner_text("#out"), tab.events.page_errors, tab.events.stalled
 
@@ -127,7 +127,7 @@ def test_a_stalled_third_party_host_is_cut_off_after_its_first_request(app):
             for _ in range(2):
                 with session.tab(app_url=app) as tab:
                     started = time.monotonic()
-                    perform(tab.page, None, ActionKind.goto, "/", app, settings)
+                    perform(tab.page, None, "goto", "/", app, settings)
                     seconds.append(time.monotonic() - started)
                     stalled += tab.events.stalled
             return stalled, seconds
@@ -155,7 +155,7 @@ def test_waiting_for_a_quiet_page_returns_at_once_when_nothing_is_pending(app):
 
     def work() -> tuple[bool, bool]:
         with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
-            perform(tab.page, None, ActionKind.goto, "/", app, settings)
+            perform(tab.page, None, "goto", "/", app, settings)
             quiet = settle(tab.page, settings)
             tab.page.click("#save")
             # A request in flight: the page is not quiet within a window shorter than the API's latency.

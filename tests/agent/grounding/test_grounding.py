@@ -57,25 +57,25 @@ def test_labelled_inputs(page):
     assert city.context == "New Owner"
 
     def fill(target):
-        return snap.nodes[top(snap, kind=ActionKind.fill, target=target, role_hint="field")]
+        return snap.nodes[top(snap, kind="fill", target=target, role_hint="field")]
 
     assert fill("First Name").id_attr == "firstName"
     assert fill("last name field").name_attr == "lastName"
     assert fill("city").aria_label == "City"
     assert fill("telephone").placeholder == "Telephone number"
     assert fill("Phone").placeholder == "Telephone number"  # substring match
-    assert snap.nodes[top(snap, kind=ActionKind.select, target="type dropdown", value="dog")].tag == "select"
-    assert snap.nodes[top(snap, kind=ActionKind.check, target="subscribe to newsletter")].input_type == "checkbox"
+    assert snap.nodes[top(snap, kind="select", target="type dropdown", value="dog")].tag == "select"
+    assert snap.nodes[top(snap, kind="check", target="subscribe to newsletter")].input_type == "checkbox"
     # fill never lands on a label, a button or a select
-    for c in ground(Intent(kind=ActionKind.fill, description="", target="Type"), snap):
+    for c in ground(Intent(kind="fill", description="", target="Type"), snap):
         assert snap.nodes[c.node_id].tag == "input"
 
 
 def test_select_without_target_uses_options(page):
     snap = load(page, pages.FORM)
-    nid = top(snap, kind=ActionKind.select, target=None, value="dog")
+    nid = top(snap, kind="select", target=None, value="dog")
     assert snap.nodes[nid].tag == "select"
-    assert ground(Intent(kind=ActionKind.select, description="", value="hamster"), snap) == []
+    assert ground(Intent(kind="select", description="", value="hamster"), snap) == []
 
 
 def test_hidden_and_zero_size_pruned(page):
@@ -112,20 +112,20 @@ def test_iframe_form(page):
     inner_btn = next(n for n in snap.nodes if n.text == "Inner")
     assert inner_btn.frame == ['iframe[name="other"]']
     assert not any(n.text == "Cross origin" for n in snap.nodes)
-    nid = top(snap, kind=ActionKind.fill, target="card number")
+    nid = top(snap, kind="fill", target="card number")
     assert nid == card.id
     loc = best_locator(page, snap, nid)
     assert loc.frames == ["iframe#payment"] and loc.strategy == "id" and loc.value == "#cc"
     resolve(page, loc).fill("4111")
     assert page.frame_locator("iframe#payment").locator("#cc").input_value() == "4111"
-    pay = top(snap, kind=ActionKind.click, target="Pay button")
+    pay = top(snap, kind="click", target="Pay button")
     assert snap.nodes[pay].frame == ["iframe#payment"]
     assert element_handle(page, snap, pay).evaluate("e => e.textContent") == "Pay"
 
 
 def test_shadow_root_button(page):
     snap = load(page, pages.SHADOW)
-    nid = top(snap, kind=ActionKind.click, target="Publish button")
+    nid = top(snap, kind="click", target="Publish button")
     node = snap.nodes[nid]
     assert node.shadow and node.tag == "button" and node.text == "Publish"
     loc = best_locator(page, snap, nid)
@@ -148,51 +148,51 @@ def test_edit_links_in_table_rows(page):
     edits = by_text(snap, "Edit")
     assert len(edits) == 2
     assert snap.nodes[edits[1]].context == "Owners / Betty Davis / Actions"
-    nid = top(snap, kind=ActionKind.click, target="Edit link for Betty Davis", role_hint="link")
+    nid = top(snap, kind="click", target="Edit link for Betty Davis", role_hint="link")
     assert nid == edits[1]
-    nid = top(snap, kind=ActionKind.click, target="Edit in the George Franklin row")
+    nid = top(snap, kind="click", target="Edit in the George Franklin row")
     assert nid == edits[0]
     # plain "Edit": both acceptable, higher on the page first
-    cands = ground(Intent(kind=ActionKind.click, description="", target="Edit"), snap)
+    cands = ground(Intent(kind="click", description="", target="Edit"), snap)
     assert [c.node_id for c in cands][:2] == edits
     assert cands[0].path[0] == snap.root and cands[0].path[-1] == edits[0]
-    nav = top(snap, kind=ActionKind.click, target="Find owners link")
+    nav = top(snap, kind="click", target="Find owners link")
     assert snap.nodes[nav].text == "Find owners"
 
 
 def test_delete_owner_does_not_match_add_owner(page):
     snap = load(page, pages.OWNERS)
     add = by_text(snap, "Add Owner")[0]
-    intent = Intent(kind=ActionKind.click, description="", target="Delete Owner", role_hint="button")
+    intent = Intent(kind="click", description="", target="Delete Owner", role_hint="button")
     assert score(intent, snap.nodes[add]) < THRESHOLD
     assert ground(intent, snap) == []
-    ok = Intent(kind=ActionKind.click, description="", target="Add Owner", role_hint="button")
+    ok = Intent(kind="click", description="", target="Add Owner", role_hint="button")
     assert score(ok, snap.nodes[add]) >= 0.9
     assert ground(ok, snap)[0].node_id == add
 
 
 def test_assert_value_finds_cell_by_row_header(page):
     snap = load(page, pages.DETAILS)
-    nid = top(snap, kind=ActionKind.assert_value, target="Telephone", value="6085551023")
+    nid = top(snap, kind="assert_value", target="Telephone", value="6085551023")
     assert snap.nodes[nid].tag == "td" and snap.nodes[nid].text == "6085551023"
-    nid = top(snap, kind=ActionKind.assert_value, target="owner name")
+    nid = top(snap, kind="assert_value", target="owner name")
     assert snap.nodes[nid].text == "George Franklin"
     snap = load(page, pages.FORM)
     page.fill("input[aria-label=City]", "Madison")
     snap = snapshot(page)
-    nid = top(snap, kind=ActionKind.assert_value, target="City", value="Madison")
+    nid = top(snap, kind="assert_value", target="City", value="Madison")
     assert snap.nodes[nid].aria_label == "City" and snap.nodes[nid].value == "Madison"
 
 
 def test_legend_context_and_region_score(page):
     snap = load(page, pages.FIELDSETS)
-    nid = top(snap, kind=ActionKind.fill, target="City in the shipping address")
+    nid = top(snap, kind="fill", target="City in the shipping address")
     assert snap.nodes[nid].name_attr == "s_city"
     assert snap.nodes[nid].context == "Shipping address"
-    nid = top(snap, kind=ActionKind.fill, target="billing zip")
+    nid = top(snap, kind="fill", target="billing zip")
     assert snap.nodes[nid].name_attr == "b_zip"
     sets = [n.id for n in snap.nodes if n.tag == "fieldset"]
-    intent = Intent(kind=ActionKind.fill, description="", target="City in the shipping address")
+    intent = Intent(kind="fill", description="", target="City in the shipping address")
     assert score_region(intent, snap, sets[1]) > score_region(intent, snap, sets[0])
     # the billing City is acceptable (city + address = 2/3 of the words) but ranked after the shipping one
     names = [snap.nodes[c.node_id].name_attr for c in ground(intent, snap)]
@@ -201,7 +201,7 @@ def test_legend_context_and_region_score(page):
 
 def test_tie_break_is_deterministic(page):
     snap = load(page, pages.TIES)
-    intent = Intent(kind=ActionKind.click, description="", target="Save")
+    intent = Intent(kind="click", description="", target="Save")
     first = [c.node_id for c in ground(intent, snap)]
     assert len(first) == 2
     # column-reverse: #b2 is higher on the page, so it wins the tie
@@ -212,7 +212,7 @@ def test_tie_break_is_deterministic(page):
 
 def test_pluggable_chooser(page):
     snap = load(page, pages.OWNERS)
-    intent = Intent(kind=ActionKind.click, description="", target="Edit")
+    intent = Intent(kind="click", description="", target="Edit")
 
     def last_first(intent, snap, parent, children):
         return [(c, 1.0) for c in reversed(children)]
@@ -266,7 +266,7 @@ def test_every_locator_resolves_to_its_target(page, html):
 
 def test_value_check_locator_comes_from_the_label_not_the_value(page):
     snap = load(page, pages.DETAILS)
-    nid = top(snap, kind=ActionKind.assert_value, target="Telephone", value="6085551023")
+    nid = top(snap, kind="assert_value", target="Telephone", value="6085551023")
     loc = best_locator(page, snap, nid, anchored=True)
     assert (loc.strategy, loc.value) == ("xpath", '//tr[th[normalize-space(.)="Telephone"]]/td[1]')
     page.evaluate("""() => { for (const td of document.querySelectorAll('td'))
@@ -282,8 +282,8 @@ def test_literal_match_beats_a_stemmed_one_and_text_transform_is_ignored(page):
     )
     link = next(n for n in snap.nodes if n.tag == "a")
     assert link.text == "Find owners"
-    assert snap.nodes[top(snap, kind=ActionKind.click, target="Find Owner")].tag == "button"
-    assert snap.nodes[top(snap, kind=ActionKind.click, target="Find owners")].tag == "a"
+    assert snap.nodes[top(snap, kind="click", target="Find Owner")].tag == "button"
+    assert snap.nodes[top(snap, kind="click", target="Find owners")].tag == "a"
     loc = best_locator(page, snap, link.id)
     assert (loc.strategy, loc.role, loc.value) == ("role", "link", "Find owners")
 

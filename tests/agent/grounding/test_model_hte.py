@@ -25,7 +25,7 @@ def node_by(view: PageView, **fields):
     return next(n for n in view.snapshot.nodes if all(getattr(n, k) == v for k, v in fields.items()))
 
 
-LAST_NAME = Intent(kind=ActionKind.fill, description="Type Franklin into the last name field",
+LAST_NAME = Intent(kind="fill", description="Type Franklin into the last name field",
                    target="Last name", role_hint="field", value="Franklin")
 
 
@@ -79,7 +79,7 @@ def test_finds_the_field_with_one_crop_per_child_and_full_prompts(page, server, 
 
 
 def test_single_child_chain_costs_no_call(page, server, client):
-    intent = Intent(kind=ActionKind.click, description="Click Save draft", target="Save draft")
+    intent = Intent(kind="click", description="Click Save draft", target="Save draft")
     view = view_of(page, pages.CHAIN)
     g = ModelHteGrounder(client)
     found = g.locate(intent, view)
@@ -94,7 +94,7 @@ def test_single_child_chain_costs_no_call(page, server, client):
 
 
 def test_single_eligible_levels_cost_no_call(page, server, client):
-    help_ = Intent(kind=ActionKind.click, description="Ask for help", target="Contact support")
+    help_ = Intent(kind="click", description="Ask for help", target="Contact support")
     view = view_of(page, pages.CLINIC)
     g = ModelHteGrounder(client)
     found = g.locate(help_, view)
@@ -107,11 +107,11 @@ def test_single_eligible_levels_cost_no_call(page, server, client):
     lone = "<h1>Done</h1><p>Saved.</p><div><span>x</span><a href='#'>Back</a></div>"
     view = view_of(page, lone)
     g = ModelHteGrounder(client)
-    found = g.locate(Intent(kind=ActionKind.click, description="Go back", target="Back"), view)
+    found = g.locate(Intent(kind="click", description="Go back", target="Back"), view)
     assert view.snapshot.nodes[found[0].node_id].text == "Back"
     assert len(server.requests) == 1 and "Back" in prompt_text(server.requests[0])
     # ... and when it is not, nothing is found rather than the lone element guessed
-    found = g.locate(Intent(kind=ActionKind.click, description="Delete the owner", target="Delete Owner"),
+    found = g.locate(Intent(kind="click", description="Delete the owner", target="Delete Owner"),
                      view_of(page, lone))
     assert found == [] and len(server.requests) == 2
 
@@ -135,7 +135,7 @@ def test_second_locate_on_the_same_region_is_answered_from_the_cache(page, serve
     assert len(server.requests) == calls and g.stats.cache_hits == calls
     assert again._png is None  # no call, no screenshot
     # another intent is another question
-    g.locate(Intent(kind=ActionKind.fill, description="Type Madison", target="City", value="Madison"), again)
+    g.locate(Intent(kind="fill", description="Type Madison", target="City", value="Madison"), again)
     assert len(server.requests) > calls
 
     server.requests.clear()
@@ -146,7 +146,7 @@ def test_second_locate_on_the_same_region_is_answered_from_the_cache(page, serve
 
 
 def test_each_measure_switched_off_costs_more_calls(page, server, client):
-    intents = [LAST_NAME, Intent(kind=ActionKind.click, description="Ask for help", target="Contact support")]
+    intents = [LAST_NAME, Intent(kind="click", description="Ask for help", target="Contact support")]
 
     def cost(**flags) -> int:
         before = len(server.requests)
@@ -195,7 +195,7 @@ def test_out_of_range_answer_is_none_and_alternatives_get_distinct_scores(page, 
 
     # at the table's actions cell both links are ranked: the choice first, the other after it
     server.requests.clear()
-    edit = Intent(kind=ActionKind.click, description="Edit the first owner", target="Edit")
+    edit = Intent(kind="click", description="Edit the first owner", target="Edit")
 
     def edit_then_delete(body: dict) -> dict:
         text = prompt_text(body)

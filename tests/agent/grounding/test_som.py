@@ -16,7 +16,7 @@ from workers.agent.grounding.som import SomGrounder
 from . import model_pages as pages
 from .conftest import LINE, view_of
 
-ADD = Intent(kind=ActionKind.click, description="Click Add Owner", target="Add Owner", role_hint="button")
+ADD = Intent(kind="click", description="Click Add Owner", target="Add Owner", role_hint="button")
 
 
 def test_one_marked_screenshot_and_a_numbered_list(page, server, client):
@@ -62,7 +62,7 @@ def test_answering_a_number_picks_that_node_and_ranked_ones_follow(page, server,
     operable = [n.id for n in view.snapshot.nodes if n.operable]
     server.script(reply({"choice": operable.index(edits[1]) + 1, "ranked": [operable.index(edits[0]) + 1, 999],
                          "reason": "second row"}))
-    found = g.locate(Intent(kind=ActionKind.click, description="Edit Betty Davis", target="Edit for Betty Davis"),
+    found = g.locate(Intent(kind="click", description="Edit Betty Davis", target="Edit for Betty Davis"),
                      view)
     assert [c.node_id for c in found] == [edits[1], edits[0]]
     assert [c.score for c in found] == [1.0, 0.9]
@@ -74,7 +74,7 @@ def test_out_of_range_or_null_is_none_without_a_re_ask(page, server, client):
     server.script(reply({"choice": 99, "ranked": [1], "reason": "miscounted"}))
     assert g.locate(ADD, view) == []
     assert len(server.requests) == 1
-    gone = Intent(kind=ActionKind.click, description="Click Delete account", target="Delete account")
+    gone = Intent(kind="click", description="Click Delete account", target="Delete account")
     assert g.locate(gone, view) == []  # the responder finds no line naming it: null
     assert len(server.requests) == 2
 

@@ -37,15 +37,15 @@ FIND_OWNER = Scenario(
 )
 
 FIND_OWNER_OPS = [
-    op(0, 0, ActionKind.goto, "Open the find owners page", value="/owners/find"),
-    op(1, 0, ActionKind.fill, "Type Davis into the last name field", target=LAST_NAME, locator=LAST_NAME_AT,
+    op(0, 0, "goto", "Open the find owners page", value="/owners/find"),
+    op(1, 0, "fill", "Type Davis into the last name field", target=LAST_NAME, locator=LAST_NAME_AT,
        value="Davis", param="lastName"),
     # Grounded on the heading first: failed, so it is dropped.
-    op(2, 1, ActionKind.click, "Click Find Owner", target=HEADING, locator=Locator(strategy="text", value="Find"),
+    op(2, 1, "click", "Click Find Owner", target=HEADING, locator=Locator(strategy="text", value="Find"),
        ok=False, error="element is not clickable"),
-    op(3, 1, ActionKind.click, "Click Find Owner", target=FIND, locator=FIND_AT,
+    op(3, 1, "click", "Click Find Owner", target=FIND, locator=FIND_AT,
        observation=moved("http://app/owners/find", "http://app/owners?lastName=Davis")),
-    op(4, 2, ActionKind.assert_text, "Betty Davis is shown", value="Betty Davis", param="owner"),
+    op(4, 2, "assert_text", "Betty Davis is shown", value="Betty Davis", param="owner"),
 ]
 
 OWNER_DETAILS = Scenario(
@@ -56,17 +56,17 @@ OWNER_DETAILS = Scenario(
 )
 
 OWNER_DETAILS_OPS = [
-    op(0, 0, ActionKind.fill, "Type Franklin into the last name field", target=LAST_NAME, locator=LAST_NAME_AT,
+    op(0, 0, "fill", "Type Franklin into the last name field", target=LAST_NAME, locator=LAST_NAME_AT,
        value="Franklin"),
-    op(1, 0, ActionKind.click, "Click Find Owner", target=FIND, locator=FIND_AT,
+    op(1, 0, "click", "Click Find Owner", target=FIND, locator=FIND_AT,
        observation=moved("http://app/owners/find", "http://app/owners?lastName=Franklin")),
-    op(2, 1, ActionKind.click, "Click George Franklin", target=FRANKLIN, locator=FRANKLIN_AT,
+    op(2, 1, "click", "Click George Franklin", target=FRANKLIN, locator=FRANKLIN_AT,
        observation=moved("http://app/owners?lastName=Franklin", "http://app/owners/1")),
     # Clicking the cell changed nothing: redundant, so it is dropped.
-    op(3, 2, ActionKind.click, "Click the telephone", target=TELEPHONE, locator=TELEPHONE_AT, redundant=True),
-    op(4, 2, ActionKind.assert_value, "The telephone shows 6085551023", target=TELEPHONE, locator=TELEPHONE_AT,
+    op(3, 2, "click", "Click the telephone", target=TELEPHONE, locator=TELEPHONE_AT, redundant=True),
+    op(4, 2, "assert_value", "The telephone shows 6085551023", target=TELEPHONE, locator=TELEPHONE_AT,
        value="6085551023"),
-    op(5, 2, ActionKind.assert_text, "George Franklin is shown", value="George Franklin"),
+    op(5, 2, "assert_text", "George Franklin is shown", value="George Franklin"),
 ]
 
 RUNS = [(FIND_OWNER, FIND_OWNER_OPS), (OWNER_DETAILS, OWNER_DETAILS_OPS)]

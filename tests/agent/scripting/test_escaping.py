@@ -19,7 +19,7 @@ from workers.agent.scripting.steps import (
 
 def click(index: int, text: str, locator: Locator, context: str | None = None, step: int = 0) -> Operation:
     target = Node(id=index + 1, tag="button", role="button", operable=True, text=text, context=context)
-    return Operation(index=index, step_index=step, kind=ActionKind.click, description="", target=target,
+    return Operation(index=index, step_index=step, kind="click", description="", target=target,
                      locator=locator)
 
 
@@ -116,11 +116,11 @@ def test_same_wording_for_different_targets_is_disambiguated() -> None:
 
 def test_a_literal_never_collides_with_a_parameter_slot() -> None:
     field = Node(id=1, tag="input", operable=True, label='Name" field and click "Save', form=5)
-    fill = Operation(index=0, step_index=0, kind=ActionKind.fill, description="", target=field,
+    fill = Operation(index=0, step_index=0, kind="fill", description="", target=field,
                      locator=Locator(strategy="id", value="#odd"), value="v")
     runs = [
         (scenario("a"), [fill]),
-        (scenario("b"), [Operation(index=0, step_index=0, kind=ActionKind.fill, description="",
+        (scenario("b"), [Operation(index=0, step_index=0, kind="fill", description="",
                                    target=Node(id=1, tag="input", operable=True, label="Name", form=5),
                                    locator=Locator(strategy="id", value="#name"), value="w"),
                            click(1, "Save", Locator(strategy="id", value="#save"))]),

@@ -88,7 +88,7 @@ def test_failed_and_redundant_operations_leave_no_trace() -> None:
     statements = [op for d in defs for op in d.ops]
     # The failed click on the heading used a text locator; the redundant click was on the telephone cell.
     assert all(op.locator is None or op.locator.strategy != "text" for op in statements)
-    assert [op.kind.value for op in statements].count("click") == 2
+    assert [op.kind for op in statements].count("click") == 2
 
 
 def test_output_is_deterministic() -> None:

@@ -67,7 +67,7 @@ def button(name: str, context: str | None = None) -> Node:
 
 def click(index: int, step: int, name: str, text: str | None = None) -> Operation:
     """A click on the button #<name> (no form, no navigation); `text` is its visible text (default: name)."""
-    return Operation(index=index, step_index=step, kind=ActionKind.click, description=f"Click {name}",
+    return Operation(index=index, step_index=step, kind="click", description=f"Click {name}",
                      target=button(text or name), locator=Locator(strategy="id", value=f"#{name.lower()}"))
 
 
@@ -157,7 +157,7 @@ def test_a_different_origin_gets_none_of_them(registry) -> None:  # noqa: ANN001
 
 def test_the_lookup_asks_once_for_every_run_that_could_be_one_step(registry) -> None:  # noqa: ANN001
     ops = [click(0, 0, "A"), click(1, 0, "B"),
-           Operation(index=2, step_index=1, kind=ActionKind.assert_text, description="", value="Done"),
+           Operation(index=2, step_index=1, kind="assert_text", description="", value="Done"),
            click(3, 2, "C")]
     build_scripts([(ONE, ops)], registry=registry, origin=ORIGIN)
     (asked,) = registry.lookups
@@ -166,7 +166,7 @@ def test_the_lookup_asks_once_for_every_run_that_could_be_one_step(registry) -> 
 
 
 def test_runs_of_known_operations_never_cross_an_assertion() -> None:
-    shown = Operation(index=1, step_index=0, kind=ActionKind.assert_text, description="", value="Shown")
+    shown = Operation(index=1, step_index=0, kind="assert_text", description="", value="Shown")
     scripts, defs = build_scripts([
         (ONE, [click(0, 0, "A"), click(1, 0, "B")]),
         (TWO, [click(0, 0, "A"), shown, click(2, 0, "B")]),
@@ -203,7 +203,7 @@ def test_registry_steps_keep_their_wording(registry) -> None:  # noqa: ANN001
 
 
 def test_a_registry_step_whose_wording_clashes_with_this_runs_is_defined_anew(registry) -> None:  # noqa: ANN001
-    owner = Operation(index=0, step_index=0, kind=ActionKind.click, description="", target=button("Edit"),
+    owner = Operation(index=0, step_index=0, kind="click", description="", target=button("Edit"),
                       locator=Locator(strategy="id", value="#edit-owner"))
     pet = owner.model_copy(update={"locator": Locator(strategy="id", value="#edit-pet")})
     first = build_suite(runs((ONE, [owner])), registry=registry, origin=ORIGIN)
@@ -231,13 +231,13 @@ TYPE = Node(id=32, tag="select", role="combobox", operable=True, label="Type", i
 ADD = Node(id=33, tag="button", role="button", operable=True, text="Add Pet", form=30, context="New Pet")
 ADD_PET = Scenario(id="add-pet", title="Add a pet", start="/owners/1/pets/new", steps=["Add Leo, a cat"])
 ADD_PET_OPS = [
-    Operation(index=0, step_index=0, kind=ActionKind.fill, description="", target=NAME, value="Leo",
+    Operation(index=0, step_index=0, kind="fill", description="", target=NAME, value="Leo",
               locator=Locator(strategy="id", value="#name")),
-    Operation(index=1, step_index=0, kind=ActionKind.select, description="", target=TYPE, value="cat",
+    Operation(index=1, step_index=0, kind="select", description="", target=TYPE, value="cat",
               locator=Locator(strategy="id", value="#type")),
-    Operation(index=2, step_index=0, kind=ActionKind.click, description="", target=ADD,
+    Operation(index=2, step_index=0, kind="click", description="", target=ADD,
               locator=Locator(strategy="role", role="button", value="Add Pet")),
-    Operation(index=3, step_index=1, kind=ActionKind.assert_text, description="", value="Leo"),
+    Operation(index=3, step_index=1, kind="assert_text", description="", value="Leo"),
 ]
 REPEATS = Scenario(id="repeats", title="a | b | a b", start="/", steps=["a", "b", "a b"])
 REPEATS_OPS = [click(0, 0, "A"), click(1, 1, "B"), click(2, 2, "A"), click(3, 2, "B")]

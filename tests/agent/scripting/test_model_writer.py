@@ -233,7 +233,7 @@ DETAILS = [(OWNER_DETAILS, OWNER_DETAILS_OPS)]
 NAMES = {"lastName": "lastName", "telephoneShown": "telephoneShown", "expectedText": "expectedText"}
 NINE = Scenario(id="nine", title="nine clicks", start="/", steps=["click them all"])
 NINE_OPS = [click(i, 0, name) for i, name in enumerate("ABCDEFGHI")]
-SHOWN = Operation(index=3, step_index=2, kind=ActionKind.assert_text, description="", value="Done")
+SHOWN = Operation(index=3, step_index=2, kind="assert_text", description="", value="Done")
 
 
 def details(steps: list[tuple[list[int], str]], names: dict[str, str] = NAMES) -> dict[str, Any]:

@@ -26,13 +26,13 @@ def test_camel_case() -> None:
 
 def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
     ops = [
-        op(ActionKind.fill, "Davis", field(1, label="Last name"), param="surname"),
-        op(ActionKind.fill, "a", field(2, label="Last name")),
-        op(ActionKind.fill, "b", field(3, aria_label="Search query")),
-        op(ActionKind.fill, "c", field(4, placeholder="Your city")),
-        op(ActionKind.fill, "d", field(5, name_attr="zip_code")),
-        op(ActionKind.select, "e", field(6, id_attr="pet-type")),
-        op(ActionKind.fill, "f", field(7)),
+        op("fill", "Davis", field(1, label="Last name"), param="surname"),
+        op("fill", "a", field(2, label="Last name")),
+        op("fill", "b", field(3, aria_label="Search query")),
+        op("fill", "c", field(4, placeholder="Your city")),
+        op("fill", "d", field(5, name_attr="zip_code")),
+        op("select", "e", field(6, id_attr="pet-type")),
+        op("fill", "f", field(7)),
     ]
     result = parameterise(ops)
     assert result.names == ["surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType", "value"]
@@ -40,9 +40,9 @@ def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
 
 def test_duplicate_names_get_a_numeric_suffix_and_avoid_data_columns() -> None:
     ops = [
-        op(ActionKind.fill, "x", field(1, label="Name")),
-        op(ActionKind.fill, "y", field(2, label="Name")),
-        op(ActionKind.fill, "z", field(3, label="Name")),
+        op("fill", "x", field(1, label="Name")),
+        op("fill", "y", field(2, label="Name")),
+        op("fill", "z", field(3, label="Name")),
     ]
     assert parameterise(ops).names == ["name", "name2", "name3"]
     assert parameterise(ops, [{"name": "q"}]).names == ["name2", "name3", "name4"]
@@ -50,14 +50,14 @@ def test_duplicate_names_get_a_numeric_suffix_and_avoid_data_columns() -> None:
 
 def test_same_value_is_one_parameter_and_assertions_reuse_it() -> None:
     ops = [
-        op(ActionKind.fill, "Leo", field(1, label="Name")),
-        op(ActionKind.fill, "Leo", field(2, label="Nickname")),
-        op(ActionKind.assert_text, "Leo"),
-        op(ActionKind.assert_text, "Saved"),
-        op(ActionKind.assert_text, "Welcome"),
-        op(ActionKind.assert_value, "Leo", field(3, label="Shown name")),
-        op(ActionKind.assert_value, "555", Node(id=4, tag="td", context="Owner › Telephone")),
-        op(ActionKind.assert_value, "7", Node(id=5, tag="td")),
+        op("fill", "Leo", field(1, label="Name")),
+        op("fill", "Leo", field(2, label="Nickname")),
+        op("assert_text", "Leo"),
+        op("assert_text", "Saved"),
+        op("assert_text", "Welcome"),
+        op("assert_value", "Leo", field(3, label="Shown name")),
+        op("assert_value", "555", Node(id=4, tag="td", context="Owner › Telephone")),
+        op("assert_value", "7", Node(id=5, tag="td")),
     ]
     result = parameterise(ops)
     assert result.by_op == {0: "name", 1: "name", 2: "name", 3: "expectedText", 4: "expectedText2",
@@ -68,10 +68,10 @@ def test_same_value_is_one_parameter_and_assertions_reuse_it() -> None:
 
 def test_paths_keys_and_clicks_stay_literal() -> None:
     ops = [
-        op(ActionKind.goto, "/owners"),
-        op(ActionKind.press, "Enter"),
-        op(ActionKind.click, None, field(1, text="Save")),
-        op(ActionKind.check, None, field(2, label="Agree")),
+        op("goto", "/owners"),
+        op("press", "Enter"),
+        op("click", None, field(1, text="Save")),
+        op("check", None, field(2, label="Agree")),
     ]
     result = parameterise(ops)
     assert result.params == [] and result.examples == [] and result.by_op == {}
@@ -79,9 +79,9 @@ def test_paths_keys_and_clicks_stay_literal() -> None:
 
 def test_one_examples_row_per_data_row_and_generated_values_repeat() -> None:
     ops = [
-        op(ActionKind.fill, "Davis", field(1, label="Last name"), param="lastName"),
-        op(ActionKind.fill, "Madison", field(2, label="City")),
-        op(ActionKind.assert_text, "Betty Davis", param="owner"),
+        op("fill", "Davis", field(1, label="Last name"), param="lastName"),
+        op("fill", "Madison", field(2, label="City")),
+        op("assert_text", "Betty Davis", param="owner"),
     ]
     data = [
         {"lastName": "Davis", "owner": "Betty Davis"},
@@ -98,9 +98,9 @@ def test_one_examples_row_per_data_row_and_generated_values_repeat() -> None:
 
 def test_kept_operations_drop_failed_and_redundant() -> None:
     ops = [
-        op(ActionKind.click, None, field(1, text="A")),
-        op(ActionKind.click, None, field(2, text="B"), ok=False, error="timeout"),
-        op(ActionKind.click, None, field(3, text="C"), redundant=True),
+        op("click", None, field(1, text="A")),
+        op("click", None, field(2, text="B"), ok=False, error="timeout"),
+        op("click", None, field(3, text="C"), redundant=True),
     ]
     assert [o.target.text for o in kept_operations(ops)] == ["A"]
 
@@ -109,10 +109,10 @@ def test_a_literal_never_reuses_a_data_column() -> None:
     # "Franklin" was typed from the lastName column; the check names "Franklin" itself. Sharing <lastName> would
     # make the row with lastName Coleman assert "Coleman", which the scenario never asked for.
     ops = [
-        op(ActionKind.fill, "Franklin", field(1, label="Last name"), param="lastName"),
-        op(ActionKind.assert_text, "Franklin"),
-        op(ActionKind.assert_value, "Franklin", field(2, label="Surname")),
-        op(ActionKind.assert_text, "Franklin", param="lastName"),
+        op("fill", "Franklin", field(1, label="Last name"), param="lastName"),
+        op("assert_text", "Franklin"),
+        op("assert_value", "Franklin", field(2, label="Surname")),
+        op("assert_text", "Franklin", param="lastName"),
     ]
     data = [{"lastName": "Franklin"}, {"lastName": "Coleman"}]
     result = parameterise(ops, data)
@@ -126,9 +126,9 @@ def test_a_literal_never_reuses_a_data_column() -> None:
 
 def test_literals_still_share_a_parameter_after_a_column_of_equal_value() -> None:
     ops = [
-        op(ActionKind.fill, "Leo", field(1, label="Name"), param="name"),
-        op(ActionKind.fill, "Leo", field(2, label="Nickname")),
-        op(ActionKind.assert_text, "Leo"),
+        op("fill", "Leo", field(1, label="Name"), param="name"),
+        op("fill", "Leo", field(2, label="Nickname")),
+        op("assert_text", "Leo"),
     ]
     result = parameterise(ops, [{"name": "Leo"}, {"name": "Max"}])
     assert result.by_op == {0: "name", 1: "nickname", 2: "nickname"}

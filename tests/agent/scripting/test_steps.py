@@ -31,11 +31,11 @@ def scenario(sid: str = "s1", start: str = "/", **fields) -> Scenario:
 
 def test_form_operations_and_their_submit_make_one_step() -> None:
     ops = [
-        op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name")),
-        op(1, 1, ActionKind.select, "cat", node(2, form=9, label="Type")),
-        op(2, 2, ActionKind.check, None, node(3, form=9, label="Vaccinated")),
-        op(3, 3, ActionKind.click, None, node(4, form=9, text="Add Pet")),
-        op(4, 3, ActionKind.click, None, node(5, text="Back")),
+        op(0, 0, "fill", "Leo", node(1, form=9, label="Name")),
+        op(1, 1, "select", "cat", node(2, form=9, label="Type")),
+        op(2, 2, "check", None, node(3, form=9, label="Vaccinated")),
+        op(3, 3, "click", None, node(4, form=9, text="Add Pet")),
+        op(4, 3, "click", None, node(5, text="Back")),
     ]
     assert [[o.index for o in g] for g in group_operations(ops)] == [[0, 1, 2, 3], [4]]
     scripts, defs = build_scripts([(scenario(), ops)])
@@ -54,12 +54,12 @@ def test_form_operations_and_their_submit_make_one_step() -> None:
 
 def test_other_operations_group_by_scenario_step_and_assertions_stand_alone() -> None:
     ops = [
-        op(0, 0, ActionKind.click, None, node(1, text="Menu", role="button")),
-        op(1, 0, ActionKind.click, None, node(2, text="Owners", role="link")),
-        op(2, 1, ActionKind.click, None, node(3, text="Add Owner", role="link")),
-        op(3, 1, ActionKind.assert_text, "New Owner"),
-        op(4, 1, ActionKind.assert_text, "First name"),
-        op(5, 2, ActionKind.press, "Escape"),
+        op(0, 0, "click", None, node(1, text="Menu", role="button")),
+        op(1, 0, "click", None, node(2, text="Owners", role="link")),
+        op(2, 1, "click", None, node(3, text="Add Owner", role="link")),
+        op(3, 1, "assert_text", "New Owner"),
+        op(4, 1, "assert_text", "First name"),
+        op(5, 2, "press", "Escape"),
     ]
     groups = group_operations(ops)
     assert [[o.index for o in g] for g in groups] == [[0, 1], [2], [3], [4], [5]]
@@ -77,17 +77,17 @@ def test_other_operations_group_by_scenario_step_and_assertions_stand_alone() ->
 def test_a_navigation_ends_a_step() -> None:
     moved = Observation(url_before="http://a/x", url_after="http://a/y")
     ops = [
-        op(0, 0, ActionKind.click, None, node(1, text="Next"), observation=moved),
-        op(1, 0, ActionKind.click, None, node(2, text="Done")),
+        op(0, 0, "click", None, node(1, text="Next"), observation=moved),
+        op(1, 0, "click", None, node(2, text="Done")),
     ]
     assert [[o.index for o in g] for g in group_operations(ops)] == [[0], [1]]
 
 
 def test_the_given_step_replaces_the_agents_opening_goto_and_later_gotos_reuse_it() -> None:
     ops = [
-        op(0, 0, ActionKind.goto, "http://app.test/owners/find"),
-        op(1, 1, ActionKind.click, None, node(1, text="Home")),
-        op(2, 2, ActionKind.goto, "/owners/find"),
+        op(0, 0, "goto", "http://app.test/owners/find"),
+        op(1, 1, "click", None, node(1, text="Home")),
+        op(2, 2, "goto", "/owners/find"),
     ]
     scripts, defs = build_scripts([(scenario(start="/owners/find"), ops)])
     steps = scripts[0].steps
@@ -103,10 +103,10 @@ def test_the_given_step_replaces_the_agents_opening_goto_and_later_gotos_reuse_i
 def test_signature_ignores_values_but_not_targets_paths_or_keyword() -> None:
     field = node(1, form=3, label="Name", id_attr="name")
     other = node(2, form=3, label="Name", id_attr="other-name")
-    a, defs_a = build_scripts([(scenario("a"), [op(0, 0, ActionKind.fill, "x", field)])])
-    b, _ = build_scripts([(scenario("b"), [op(0, 0, ActionKind.fill, "y", field)])])
-    c, _ = build_scripts([(scenario("c"), [op(0, 0, ActionKind.fill, "x", other)])])
-    d, _ = build_scripts([(scenario("d", start="/other"), [op(0, 0, ActionKind.fill, "x", field)])])
+    a, defs_a = build_scripts([(scenario("a"), [op(0, 0, "fill", "x", field)])])
+    b, _ = build_scripts([(scenario("b"), [op(0, 0, "fill", "y", field)])])
+    c, _ = build_scripts([(scenario("c"), [op(0, 0, "fill", "x", other)])])
+    d, _ = build_scripts([(scenario("d", start="/other"), [op(0, 0, "fill", "x", field)])])
     assert a[0].steps[1].signature == b[0].steps[1].signature
     assert a[0].steps[1].signature != c[0].steps[1].signature
     assert a[0].steps[0].signature != d[0].steps[0].signature
@@ -117,11 +117,11 @@ def test_signature_ignores_values_but_not_targets_paths_or_keyword() -> None:
 
 
 def test_reuse_takes_the_existing_wording_with_this_scenarios_parameters() -> None:
-    first = [op(0, 0, ActionKind.fill, "Leo", node(1, form=3, label="Name", id_attr="name")),
-             op(1, 0, ActionKind.click, None, node(2, form=3, text="Save", role="button"))]
+    first = [op(0, 0, "fill", "Leo", node(1, form=3, label="Name", id_attr="name")),
+             op(1, 0, "click", None, node(2, form=3, text="Save", role="button"))]
     # Same targets, other label texts (the page changed its wording), other values.
-    second = [op(0, 0, ActionKind.fill, "Max", node(1, form=3, label="Pet name", id_attr="name"), param="pet"),
-              op(1, 0, ActionKind.click, None, node(2, form=3, text="Store", role="button"))]
+    second = [op(0, 0, "fill", "Max", node(1, form=3, label="Pet name", id_attr="name"), param="pet"),
+              op(1, 0, "click", None, node(2, form=3, text="Store", role="button"))]
     second[1] = second[1].model_copy(update={"locator": first[1].locator})
     scripts, defs = build_scripts(
         [(scenario("a"), first), (scenario("b", data=[{"pet": "Max"}, {"pet": "Rex"}]), second)]
@@ -132,7 +132,7 @@ def test_reuse_takes_the_existing_wording_with_this_scenarios_parameters() -> No
 
 
 def test_existing_definitions_are_reused() -> None:
-    ops = [op(0, 0, ActionKind.click, None, node(1, text="Go"))]
+    ops = [op(0, 0, "click", None, node(1, text="Go"))]
     _, defs = build_scripts([(scenario("a"), ops)])
     scripts, used = build_scripts([(scenario("b"), ops)], existing=defs)
     assert used == defs
@@ -140,7 +140,7 @@ def test_existing_definitions_are_reused() -> None:
 
 
 def test_an_operation_without_a_locator_is_refused() -> None:
-    bad = Operation(index=0, step_index=0, kind=ActionKind.click, description="click")
+    bad = Operation(index=0, step_index=0, kind="click", description="click")
     try:
         build_scripts([(scenario(), [bad])])
     except ValueError as exc:
@@ -182,9 +182,9 @@ def test_a_reported_step_finds_its_definition() -> None:
 def test_a_literal_check_keeps_its_own_value_in_every_examples_row() -> None:
     field = node(1, form=3, label="Last name", id_attr="lastName")
     ops = [
-        op(0, 0, ActionKind.fill, "Franklin", field, param="lastName"),
-        op(1, 0, ActionKind.click, None, node(2, form=3, text="Find", role="button")),
-        op(2, 1, ActionKind.assert_text, "Franklin"),
+        op(0, 0, "fill", "Franklin", field, param="lastName"),
+        op(1, 0, "click", None, node(2, form=3, text="Find", role="button")),
+        op(2, 1, "assert_text", "Franklin"),
     ]
     scripts, _ = build_scripts([(scenario(data=[{"lastName": "Franklin"}, {"lastName": "Coleman"}]), ops)])
     assert [s.text for s in scripts[0].steps][-1] == 'the page shows "<expectedText>"'
@@ -199,10 +199,10 @@ def test_a_literal_check_keeps_its_own_value_in_every_examples_row() -> None:
 
 def test_a_form_step_names_the_form_by_its_heading_and_the_fields_by_their_labels() -> None:
     ops = [
-        op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name", context="Pets / New Pet")),
-        op(1, 1, ActionKind.select, "cat", node(2, form=9, label="Type", context="Pets / New Pet")),
-        op(2, 2, ActionKind.check, None, node(3, form=9, label="Vaccinated", context="Pets / New Pet")),
-        op(3, 3, ActionKind.click, None, node(4, form=9, text="Add Pet", role="button", context="Pets")),
+        op(0, 0, "fill", "Leo", node(1, form=9, label="Name", context="Pets / New Pet")),
+        op(1, 1, "select", "cat", node(2, form=9, label="Type", context="Pets / New Pet")),
+        op(2, 2, "check", None, node(3, form=9, label="Vaccinated", context="Pets / New Pet")),
+        op(3, 3, "click", None, node(4, form=9, text="Add Pet", role="button", context="Pets")),
     ]
     scripts, defs = build_scripts([(scenario(), ops)])
     assert scripts[0].steps[1].text == (
@@ -225,15 +225,15 @@ def test_a_form_step_names_the_form_by_its_heading_and_the_fields_by_their_label
 
 def test_the_form_name_is_the_innermost_context_its_fields_share() -> None:
     ops = [
-        op(0, 0, ActionKind.fill, "Betty", node(1, form=9, label="First name", context="Owner / Name")),
-        op(1, 0, ActionKind.fill, "Madison", node(2, form=9, label="City", context="Owner / Address")),
-        op(2, 0, ActionKind.uncheck, None, node(3, form=9, label="Newsletter", context="Owner / Address")),
+        op(0, 0, "fill", "Betty", node(1, form=9, label="First name", context="Owner / Name")),
+        op(1, 0, "fill", "Madison", node(2, form=9, label="City", context="Owner / Address")),
+        op(2, 0, "uncheck", None, node(3, form=9, label="Newsletter", context="Owner / Address")),
     ]
     assert form_name(ops) == "Owner"
     assert form_name(ops[1:]) == "Address"
-    heading = [op(0, 0, ActionKind.fill, "x", node(1, form=9, label="A", context="Add Pet Form"))]
+    heading = [op(0, 0, "fill", "x", node(1, form=9, label="A", context="Add Pet Form"))]
     assert form_name(heading) == "Add Pet"
-    assert form_name([op(0, 0, ActionKind.fill, "x", node(1, form=9, label="A"))]) == ""
+    assert form_name([op(0, 0, "fill", "x", node(1, form=9, label="A"))]) == ""
     scripts, _ = build_scripts([(scenario(), ops)])
     # Not submitted: the step only fills the form.
     assert scripts[0].steps[1].text == (
@@ -243,17 +243,17 @@ def test_the_form_name_is_the_innermost_context_its_fields_share() -> None:
 
 def test_a_form_submitted_with_a_key_and_forms_without_a_name() -> None:
     search = node(1, form=9, label="Last name", id_attr="lastName", context="Find Owners")
-    pressed = [op(0, 0, ActionKind.fill, "Davis", search),
-               op(1, 0, ActionKind.press, "Enter", search)]
+    pressed = [op(0, 0, "fill", "Davis", search),
+               op(1, 0, "press", "Enter", search)]
     scripts, _ = build_scripts([(scenario(), pressed)])
     assert scripts[0].steps[1].text == (
         'Fill in the Find Owners form with "<lastName>" as Last name and submit it by pressing "Enter" '
         'in the Last name field'
     )
     # No heading or legend: the operations are listed, as before. A submit alone stays a click.
-    unnamed = [op(0, 0, ActionKind.fill, "Davis", node(1, form=9, label="Last name")),
-               op(1, 0, ActionKind.click, None, node(2, form=9, text="Find Owner", context="Find Owners"))]
-    submit_only = [op(0, 0, ActionKind.click, None, node(2, form=9, text="Find Owner", context="Find Owners"))]
+    unnamed = [op(0, 0, "fill", "Davis", node(1, form=9, label="Last name")),
+               op(1, 0, "click", None, node(2, form=9, text="Find Owner", context="Find Owners"))]
+    submit_only = [op(0, 0, "click", None, node(2, form=9, text="Find Owner", context="Find Owners"))]
     scripts, _ = build_scripts([(scenario("a"), unnamed), (scenario("b"), submit_only)])
     assert scripts[0].steps[1].text == 'Enter "<lastName>" in the Last name field and click "Find Owner"'
     assert scripts[1].steps[1].text == 'Click "Find Owner"'
@@ -261,9 +261,9 @@ def test_a_form_submitted_with_a_key_and_forms_without_a_name() -> None:
 
 def test_two_forms_with_the_same_wording_get_distinct_patterns() -> None:
     def form(prefix: str) -> list[Operation]:
-        return [op(0, 0, ActionKind.fill, "Leo", node(1, form=9, label="Name", id_attr=f"{prefix}-name",
+        return [op(0, 0, "fill", "Leo", node(1, form=9, label="Name", id_attr=f"{prefix}-name",
                                                        context="New Pet")),
-                op(1, 0, ActionKind.click, None, node(2, form=9, text="Add", id_attr=f"{prefix}-add",
+                op(1, 0, "click", None, node(2, form=9, text="Add", id_attr=f"{prefix}-add",
                                                       context="New Pet"))]
 
     scripts, defs = build_scripts([(scenario("a"), form("a")), (scenario("b"), form("b"))])
@@ -277,8 +277,8 @@ def test_two_forms_with_the_same_wording_get_distinct_patterns() -> None:
 def test_a_lone_field_keeps_its_plain_wording_even_inside_a_named_form() -> None:
     # The same field may sit in forms of other pages that reuse this step; naming one form would mislead.
     ops = [
-        op(0, 0, ActionKind.fill, "Davis", node(1, form=9, label="Last name", context="Find Owners")),
-        op(1, 1, ActionKind.click, None, node(2, text="Help", role="link")),
+        op(0, 0, "fill", "Davis", node(1, form=9, label="Last name", context="Find Owners")),
+        op(1, 1, "click", None, node(2, text="Help", role="link")),
     ]
     scripts, _ = build_scripts([(scenario(), ops)])
     assert [s.text for s in scripts[0].steps] == ['Open the page "/"', 'Enter "<lastName>" in the Last name field',

@@ -41,7 +41,7 @@ def test_the_suite_finds_the_definition_and_locators_behind_a_failing_step() -> 
     search = 'When Enter "Coleman" in the Last name field and click "Find Owner"'
     assert suite.step_definition(search).pattern.startswith("Enter {string}")
     assert suite.step_locators(search)[-1] == FIND_AT
-    assert suite.step_definition('Then the page shows "x"').ops[0].kind.is_assertion
+    assert suite.step_definition('Then the page shows "x"').ops[0].kind == "assert_text"
     assert suite.step_definition("Before hook") is None and suite.step_locators("Before hook") == []
 
 

@@ -32,7 +32,7 @@ def op(index: int, kind: ActionKind, value: str | None = None, css: str | None =
 
 
 def answer(expected: str) -> Operation:
-    return Operation(index=1, step_index=1, kind=ActionKind.assert_value, description="", value=expected,
+    return Operation(index=1, step_index=1, kind="assert_value", description="", value=expected,
                      target=Node(id=9, tag="p", id_attr="answer"), locator=Locator(strategy="css", value="#answer"))
 
 
@@ -51,12 +51,12 @@ def write(out: Path, runs: Sequence[tuple[Scenario, list[Operation]]]) -> None:
 def test_expected_text_matches_whole_words_ignoring_case_and_layout(tmp_path: Path, site: str,
                                                                      node_modules: Path) -> None:
     write(tmp_path, [
-        check("inside-a-word", "/count", op(0, ActionKind.assert_text, "1 owner")),
-        check("whole", "/count", op(0, ActionKind.assert_text, "11 OWNERS")),
+        check("inside-a-word", "/count", op(0, "assert_text", "1 owner")),
+        check("whole", "/count", op(0, "assert_text", "11 OWNERS")),
         # The DOM says "owner\n      information", CSS shows it upper case: it is what the user sees.
-        check("transformed", "/styled", op(0, ActionKind.assert_text, "Owner Information")),
-        check("invisible", "/styled", op(0, ActionKind.assert_text, "hidden words")),
-        check("specials", "/count", op(0, ActionKind.assert_text, "1.* owners")),
+        check("transformed", "/styled", op(0, "assert_text", "Owner Information")),
+        check("invisible", "/styled", op(0, "assert_text", "hidden words")),
+        check("specials", "/count", op(0, "assert_text", "1.* owners")),
     ])
     results = replay_scenarios(tmp_path, ["inside-a-word", "whole", "transformed", "invisible", "specials"], site,
                                FAST)
@@ -73,10 +73,10 @@ def test_expected_text_matches_whole_words_ignoring_case_and_layout(tmp_path: Pa
 
 def test_dialogs_are_accepted(tmp_path: Path, site: str, node_modules: Path) -> None:
     write(tmp_path, [
-        check("confirm", "/confirm", op(0, ActionKind.click, css="#go"), op(1, ActionKind.assert_text,
+        check("confirm", "/confirm", op(0, "click", css="#go"), op(1, "assert_text",
                                                                               "Deleted for good")),
         # Accepted, prompt() returns "" (no text is typed) and alert() undefined; dismissed, prompt() returns null.
-        check("prompt", "/confirm", op(0, ActionKind.click, css="#ask"), answer("undefined")),
+        check("prompt", "/confirm", op(0, "click", css="#ask"), answer("undefined")),
     ])
     results = replay_scenarios(tmp_path, ["confirm", "prompt"], site, FAST)
     assert results["confirm"].passed, results["confirm"]
@@ -87,7 +87,7 @@ def test_dialogs_are_accepted(tmp_path: Path, site: str, node_modules: Path) -> 
 
 
 def test_the_viewport_comes_from_the_settings(tmp_path: Path, site: str, node_modules: Path) -> None:
-    write(tmp_path, [check("size", "/viewport", op(0, ActionKind.assert_text, "1000x700"))])
+    write(tmp_path, [check("size", "/viewport", op(0, "assert_text", "1000x700"))])
     assert replay(tmp_path, "size", site, Settings(viewport_width=1000, viewport_height=700)).passed
     assert not replay(tmp_path, "size", site, FAST).passed  # the default is 1280x800
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from shared.records import ActionKind, Decision, Intent, Operation, PageSnapshot
+from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
+from workers.agent.actions import action
 
 from . import forms
 from .grammar import Item, Macro, parse_text
 from .phrases import Op, Unsupported
 
-K = ActionKind
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
 
@@ -52,9 +52,12 @@ class BuiltinBrain:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
         page = snapshot or _EMPTY_PAGE
         try:
-            intents = [self._intent(op) for op in self._expand(parse_text(step.action), page)]
+            intents = armed_first([self._intent(op) for op in self._expand(parse_text(step.action), page)])
         except Unsupported as exc:
             raise Unsupported(_naming(exc, step.action)) from None
+        if not intents and not (step.expected or "").strip():
+            raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
+                              "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
         if step.expected is not None:
             if not step.expected.strip():
                 raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
@@ -106,14 +109,41 @@ class BuiltinBrain:
     def _intent(self, op: Op) -> Intent:
         whole = _PLACEHOLDER.fullmatch(op.value.strip()) if op.value else None
         target, value = self._substitute(op.target), self._substitute(op.value)
+        place = op.place
+        anchor, section = self._substitute(place.anchor), self._substitute(place.section)
         return Intent(
             kind=op.kind,
-            description=describe(op.kind, target, op.role_hint, value),
+            description=describe(op.kind, target, op.role_hint, value) + where(place.ordinal, anchor, section),
             target=target,
             role_hint=op.role_hint,
             value=value,
             param=whole[1] if whole else None,
+            anchor=anchor,
+            section=section,
+            ordinal=place.ordinal,
         )
+
+
+_ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}
+
+
+def where(ordinal: int | None, anchor: str | None, section: str | None) -> str:
+    """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description."""
+    out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
+    out += f' in the row of "{anchor}"' if anchor else ""
+    return out + (f' under "{section}"' if section else "")
+
+
+def armed_first(intents: list[Intent]) -> list[Intent]:
+    """An answer to what the operation before it opens (a dialog) is set up before that operation:
+    "Click Delete and dismiss the confirmation" dismisses the dialog the click opens."""
+    out: list[Intent] = []
+    for intent in intents:
+        if action(intent.kind).arms and out and not action(out[-1].kind).arms:
+            out.insert(len(out) - 1, intent)
+        else:
+            out.append(intent)
+    return out
 
 
 def _naming(exc: Unsupported, text: str) -> str:
@@ -123,23 +153,6 @@ def _naming(exc: Unsupported, text: str) -> str:
     return f"{where}: {exc.reason}"
 
 
-def describe(kind: ActionKind, target: str | None, role: str | None, value: str | None) -> str:
-    """'Type Alice into the Name field', 'Click the Save button', ..."""
-    thing = f"the {target} {role}" if role and target else (target or "")
-    if kind is K.click:
-        return f"Click {thing}"
-    if kind is K.fill:
-        return f"Clear {thing}" if value == "" else f"Type {value} into {thing}"
-    if kind is K.select:
-        return f"Select {value} from {thing}"
-    if kind is K.check:
-        return f"Check {thing}"
-    if kind is K.uncheck:
-        return f"Uncheck {thing}"
-    if kind is K.press:
-        return f"Press {value} in {thing}" if target else f"Press {value}"
-    if kind is K.goto:
-        return f"Go to {value}"
-    if kind is K.assert_text:
-        return f"Verify '{value}' is shown"
-    return f"Verify the {target}{' ' + role if role else ''} shows '{value}'"
+def describe(kind: str, target: str | None, role: str | None, value: str | None) -> str:
+    """'Type Alice into the Name field', 'Click the Save button', ... (each kind words its own)."""
+    return action(kind).describe(target, role, value)

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from shared.records import ActionKind, Node, PageSnapshot
+from shared.records import Node, PageSnapshot
 
 from .phrases import Op, Unsupported
 from .values import control_words, is_placeholder_option, option_for, value_for, words
 
-K = ActionKind
 
 _NOT_FILLABLE = {"hidden", "submit", "button", "reset", "image", "file"}
 _TEXT_INPUTS = {None, "", "text", "search"}
@@ -138,10 +137,10 @@ def _button_name(node: Node) -> str:
 def _submit_ops(form: Form, focus: Node | None) -> list[Op]:
     button = submit_button(form)
     if button is not None and _button_name(button):
-        return [Op(K.click, target=_button_name(button), role_hint="button")]
+        return [Op("click", target=_button_name(button), role_hint="button")]
     typed = focus or next((c for c in form.controls if _kind(c) in _TEXT_INPUTS | {"email", "tel", "password"}), None)
     if typed is not None and name_of(typed):
-        return [Op(K.press, target=name_of(typed), role_hint="field", value="Enter")]
+        return [Op("press", target=name_of(typed), role_hint="field", value="Enter")]
     raise Unsupported("the form has no submit button to click and no field to press Enter in")
 
 
@@ -166,19 +165,19 @@ def fill_form(snapshot: PageSnapshot, subject: str) -> tuple[Form, list[Op]]:
             continue
         if kind == "checkbox":
             if node.required:
-                ops.append(Op(K.check, target=target, role_hint="checkbox"))
+                ops.append(Op("check", target=target, role_hint="checkbox"))
         elif kind == "radio":
             group = node.name_attr or target
             if group in radio_groups or _radio_group_checked(form, node):
                 continue
             radio_groups.add(group)
-            ops.append(Op(K.check, target=target, role_hint="radio"))
+            ops.append(Op("check", target=target, role_hint="radio"))
         elif kind == "select":
             option = option_for(node)
             if option is not None:
-                ops.append(Op(K.select, target=target, role_hint="dropdown", value=option))
+                ops.append(Op("select", target=target, role_hint="dropdown", value=option))
         else:
-            ops.append(Op(K.fill, target=target, role_hint="field", value=value_for(node, form.heading())))
+            ops.append(Op("fill", target=target, role_hint="field", value=value_for(node, form.heading())))
     if not ops:
         raise Unsupported("the form has no empty field the builtin brain can fill in")
     return form, ops
@@ -230,11 +229,11 @@ def search(snapshot: PageSnapshot, value: str, subject: str) -> tuple[Form, list
     target = name_of(control)
     if not target:
         raise Unsupported("the search field has no label, placeholder or name to find it by")
-    fill = Op(K.fill, target=target, role_hint="field", value=value)
+    fill = Op("fill", target=target, role_hint="field", value=value)
     button = submit_button(form)
     if button is not None and _button_name(button):
-        return form, [fill, Op(K.click, target=_button_name(button), role_hint="button")]
-    return form, [fill, Op(K.press, target=target, role_hint="field", value="Enter")]
+        return form, [fill, Op("click", target=_button_name(button), role_hint="button")]
+    return form, [fill, Op("press", target=target, role_hint="field", value="Enter")]
 
 
 def _is_text(node: Node) -> bool:

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from shared.records import ActionKind, Decision, Intent, Operation, PageSnapshot
+from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import Scenario, ScenarioStep
+from workers.agent.actions import action, all_actions
 from workers.agent.model.client import ModelClient
 
 from .builtin import describe
@@ -42,60 +44,87 @@ GUIDANCE = """Follow the following guidance:
 [PREVIOUS ACTION ANALYSIS]: Secondly, combined with the screenshot, analyse each previous action and its intention, one by one. A FAILED action did not happen: read its error and choose another way (another element, another value format, another route).
 [TEST CASE PROGRESS]: Based on the past actions, give each step a status: DONE, CURRENT, TODO ("progress"). The current step is the first one that is not DONE.
 [SCREENSHOT DETAILS ANALYSIS]: Closely examine the screenshot to see what can be operated and what has been set or completed.
-[TEST STEP ASSERTION CONTROL]: When every action of the current step has been done, set "step_done" to true. If the step has an expected result, list its atomic assertions ("assertions"), each checkable on the current page: {"kind": "text", "value": text the page shows} or {"kind": "value", "target": the element's name, "value": the text it shows or the value it holds}; take values from the final screen, never from memory. If an expected result does not hold on the page, do not list a false assertion: give the verdict instead.
-[NEXT ACTION BASED ON WEBPAGE AND ANALYSIS]: Otherwise decide the one next operation of the current step ("action"): kind click, fill, select, check, uncheck, press (value is the key) or goto (value is the URL or path); "target" names the element as the page shows it (its label, text or placeholder, from the list of elements); "value" is the text to type, the option to select or the key; "description" says it in words. Use "none" as kind when there is no action to do.
+[TEST STEP ASSERTION CONTROL]: When every action of the current step has been done, set "step_done" to true. If the step has an expected result, list its atomic assertions ("assertions"), each checkable on the current page, of one of these kinds:
+{checks}
+Take values from the final screen, never from memory. If an expected result does not hold on the page, do not list a false assertion: give the verdict instead.
+[NEXT ACTION BASED ON WEBPAGE AND ANALYSIS]: Otherwise decide the one next operation of the current step ("action"), of one of these kinds:
+{actions}
+"target" names the element as the page shows it (its label, text, placeholder or icon, from the list of elements; a row's or section's own text may follow: "Delete in the row of Alice"); "value" is what the kind takes; "description" says it in words. Use "none" as kind when there is no action to do.
 [VERDICT]: When the test cannot go on (the action is impossible on this application, or an expected result does not hold), set "verdict" to {"status": "failed", "kind": "action" or "expectation", "reason": why}; otherwise {"status": "continue", "kind": "none", "reason": ""}.
 [FINAL ANSWER]: Reply with the JSON object only."""
 
 _STRING = {"type": "string"}
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["page", "progress", "action", "step_done", "assertions", "verdict"],
-    "properties": {
-        "page": _STRING,
-        "progress": {
-            "type": "array",
-            "items": {
+
+
+def _schema(actions: list[str], checks: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["page", "progress", "action", "step_done", "assertions", "verdict"],
+        "properties": {
+            "page": _STRING,
+            "progress": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["step", "status"],
+                    "properties": {"step": {"type": "integer"}, "status": {"enum": ["DONE", "CURRENT", "TODO"]}},
+                },
+            },
+            "action": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["step", "status"],
-                "properties": {"step": {"type": "integer"}, "status": {"enum": ["DONE", "CURRENT", "TODO"]}},
+                "required": ["kind", "target", "value", "description"],
+                "properties": {
+                    "kind": {"enum": [*actions, "none"]},
+                    "target": _STRING,
+                    "value": _STRING,
+                    "description": _STRING,
+                },
             },
-        },
-        "action": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["kind", "target", "value", "description"],
-            "properties": {
-                "kind": {"enum": ["click", "fill", "select", "check", "uncheck", "press", "goto", "none"]},
-                "target": _STRING,
-                "value": _STRING,
-                "description": _STRING,
+            "step_done": {"type": "boolean"},
+            "assertions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "target", "value"],
+                    "properties": {"kind": {"enum": checks}, "target": _STRING, "value": _STRING},
+                },
             },
-        },
-        "step_done": {"type": "boolean"},
-        "assertions": {
-            "type": "array",
-            "items": {
+            "verdict": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["kind", "target", "value"],
-                "properties": {"kind": {"enum": ["text", "value"]}, "target": _STRING, "value": _STRING},
+                "required": ["status", "kind", "reason"],
+                "properties": {
+                    "status": {"enum": ["continue", "failed"]},
+                    "kind": {"enum": ["action", "expectation", "none"]},
+                    "reason": _STRING,
+                },
             },
         },
-        "verdict": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["status", "kind", "reason"],
-            "properties": {
-                "status": {"enum": ["continue", "failed"]},
-                "kind": {"enum": ["action", "expectation", "none"]},
-                "reason": _STRING,
-            },
-        },
-    },
-}
+    }
+
+
+@lru_cache(maxsize=1)
+def answer_schema() -> dict[str, Any]:
+    """The model's answer: its action and assertion kinds are those the action kinds offer (see actions.base)."""
+    kinds = all_actions()
+    return _schema([a.name for a in kinds if a.for_model], [a.check_name for a in kinds if a.check_name])
+
+
+@lru_cache(maxsize=1)
+def guidance() -> str:
+    kinds = all_actions()
+    actions = "\n".join(f"- {a.model_hint}" for a in kinds if a.for_model)
+    checks = "\n".join(f"- {a.model_hint}" for a in kinds if a.check_name)
+    return GUIDANCE.replace("{actions}", actions).replace("{checks}", checks)
+
+
+def check_kind(check_name: str) -> str:
+    """The action kind of an assertion the model listed ("text" -> "assert_text")."""
+    return next(a.name for a in all_actions() if a.check_name == check_name)
 
 
 class ModelBrain:
@@ -121,7 +150,7 @@ class ModelBrain:
     ) -> Decision:
         text = self.prompt(step_index, snapshot, history)
         images = [screenshot()] if screenshot is not None else []
-        answer = self.client.ask_json(PHASE, SYSTEM, text, images, schema=SCHEMA, schema_name="next_action")
+        answer = self.client.ask_json(PHASE, SYSTEM, text, images, schema=answer_schema(), schema_name="next_action")
         return self.decision(step, step_index, answer)
 
     # --- the prompt ---------------------------------------------------------------------------
@@ -146,7 +175,7 @@ class ModelBrain:
             lines.append(f"NOTE: {note}")
         self._notes = []
         lines.append("The screenshot shows the webpage you see.")
-        lines.append(GUIDANCE)
+        lines.append(guidance())
         return "\n".join(lines)
 
     def substitute(self, text: str | None) -> str:
@@ -161,10 +190,10 @@ class ModelBrain:
             return Decision(unsupported=f"the model: {verdict['reason'] or 'the test cannot go on'}",
                             failure_kind=kind)
         intents: list[Intent] = []
-        action = answer["action"]
-        if action["kind"] != "none":
-            intents.append(self.intent(step, ActionKind(action["kind"]), action["target"], action["value"],
-                                       action["description"]))
+        proposed = answer["action"]
+        if proposed["kind"] != "none":
+            intents.append(self.intent(step, proposed["kind"], proposed["target"], proposed["value"],
+                                       proposed["description"]))
         done = bool(answer["step_done"])
         if done:
             checks = [a for a in answer["assertions"] if a["value"].strip()]
@@ -173,10 +202,10 @@ class ModelBrain:
                 self._notes.append(f"step {step_index + 1} has an expected result: list its assertions, "
                                    "or give the verdict if it does not hold")
             for check in checks:
-                kind = ActionKind.assert_text if check["kind"] == "text" else ActionKind.assert_value
-                target = check["target"].strip() or None if kind is ActionKind.assert_value else None
-                if kind is ActionKind.assert_value and target is None:
-                    kind = ActionKind.assert_text  # a value without an element is a text on the page
+                kind = check_kind(check["kind"])
+                target = check["target"].strip() or None if kind == "assert_value" else None
+                if kind == "assert_value" and target is None:
+                    kind = "assert_text"  # a value without an element is a text on the page
                 intents.append(self.intent(step, kind, target, check["value"], ""))
         if not intents and not done:
             self._idle += 1
@@ -186,13 +215,14 @@ class ModelBrain:
             self._idle = 0
         return Decision(intents=intents, step_done=done)
 
-    def intent(self, step: ScenarioStep, kind: ActionKind, target: str | None, value: str | None,
+    def intent(self, step: ScenarioStep, kind: str, target: str | None, value: str | None,
                description: str) -> Intent:
         target = (target or "").strip() or None
-        if kind in (ActionKind.click, ActionKind.check, ActionKind.uncheck):
+        spec = action(kind)
+        if not (spec.valued or spec.literal):
             value = None
-        elif value is not None and not kind.is_assertion:
-            value = value if kind is ActionKind.fill else value.strip()
+        elif value is not None and not spec.is_assertion:
+            value = value if kind == "fill" else value.strip()
         return Intent(
             kind=kind,
             description=" ".join(description.split()) or describe(kind, target, None, value),

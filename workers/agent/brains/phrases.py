@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-
-from shared.records import ActionKind
+from functools import lru_cache
 
 
 class Unsupported(Exception):
@@ -27,14 +26,30 @@ class NotUnderstood(Unsupported):
     """No rule matched at all (as opposed to a rule refusing for a stated reason)."""
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a target is, as a tester says it: "Delete next to Alice" (anchor: a text of the row, list item or card
+    that holds it), "the Name field under Billing" (section: a heading above it), "the second Delete button"
+    (ordinal: 0-based, -1 for the last)."""
+
+    anchor: str | None = None
+    section: str | None = None
+    ordinal: int | None = None
+
+
 @dataclass
 class Op:
     """An intent before placeholder substitution and description."""
 
-    kind: ActionKind
+    kind: str  # an action kind's name (workers.agent.actions)
     target: str | None = None
     role_hint: str | None = None
     value: str | None = None
+    place: Place = field(default_factory=Place)
+
+    @classmethod
+    def on(cls, kind: str, target: Target, **fields) -> Op:
+        return cls(kind, target=target.name, role_hint=target.role, place=target.place, **fields)
 
 
 # --- quotes ------------------------------------------------------------------------
@@ -95,21 +110,35 @@ VERBS = (
     "browse", "verify", "confirm", "ensure", "expect", "assert", "see", "submit", "search", "scroll",
     "drag", "hover", "wait", "upload", "refresh", "reload", "complete",
 )  # fmt: skip
-_VERB_AHEAD = (
-    r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
-    r"(?:(?:" + "|".join(VERBS) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b)"
-)
-_SPLIT = re.compile(
-    r"\s*;\s*|,?\s+and\s+then\s+|,?\s+then\s+|,\s*then\s+"  # always a new clause
-    r"|(?:,\s*and|\s+and|,)\s+" + _VERB_AHEAD,  # a new clause when a verb follows
-    re.I,
-)
+
+
+@lru_cache(maxsize=1)
+def verbs() -> frozenset[str]:
+    """The verbs that start an operation: these, and those each action kind declares (`Action.verbs`)."""
+    from workers.agent.actions import all_actions
+
+    return frozenset(VERBS).union(*(a.verbs for a in all_actions()))
+
+
+@lru_cache(maxsize=1)
+def _split() -> re.Pattern[str]:
+    verb_ahead = (
+        r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
+        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b)"
+    )
+    return re.compile(
+        r"\s*;\s*|,?\s+and\s+then\s+|,?\s+then\s+|,\s*then\s+"  # always a new clause
+        r"|(?:,\s*and|\s+and|,)\s+" + verb_ahead,  # a new clause when a verb follows
+        re.I,
+    )
+
+
 _LOOSE_SPLIT = re.compile(r",\s*and\s+|\s+and\s+|,\s*", re.I)
 
 
 def split_clauses(masked: str) -> list[str]:
     """One step's (masked) text into clauses, one operation or check each."""
-    return [part.strip() for part in _SPLIT.split(masked) if part and part.strip()]
+    return [part.strip() for part in _split().split(masked) if part and part.strip()]
 
 
 def loose_split(masked: str) -> list[str]:
@@ -132,9 +161,9 @@ def normalise(clause: str) -> str:
     clause = _SUBJECT.sub("", clause)
     first, _, rest = clause.partition(" ")
     low = first.lower()
-    if low not in VERBS:
+    if low not in verbs():
         for suffix in ("es", "s"):
-            if low.endswith(suffix) and low[: -len(suffix)] in VERBS:
+            if low.endswith(suffix) and low[: -len(suffix)] in verbs():
                 clause = f"{first[: -len(suffix)]} {rest}".strip()
                 break
     return clause
@@ -152,18 +181,46 @@ ROLE_NOUNS: list[tuple[str, str]] = [
     (r"menu\s+item", "menuitem"),
     (r"tab", "tab"),
     (r"option", "option"),
+    (r"icon|symbol|glyph", "icon"),
+    (r"row|card|tile|list\s+item", "row"),
 ]  # fmt: skip
 _CONTAINERS = (
     r"section|row|table|form|panel|dialog|modal|card|area|list|header|footer|menu|sidebar|column|region|"
     r"pane|fieldset|group|page|screen|window|tab|box"
 )
-_CONTEXT = [
-    re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?:row|line|card|entry)\s+(?:for|of|with)\s+(?P<ctx>.+)", re.I),
-    re.compile(
-        rf"(?P<name>.+?)\s+(?:in|within|inside|under|on)\s+(?:the\s+)?(?P<ctx>.+?)\s+(?:{_CONTAINERS})", re.I
-    ),
-    re.compile(r"(?P<name>.+?)\s+(?:for|next\s+to|beside|belonging\s+to)\s+(?:the\s+)?(?P<ctx>.+)", re.I),
-]  # fmt: skip
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "fifth": 4, "5th": 4, "last": -1}
+_ORDINAL = re.compile(r"(?P<o>" + "|".join(_ORDINALS) + r")\s+(?P<rest>.+)", re.I)
+# "Delete next to Alice", "the trash icon in the row of Alice", "Edit in the Alice row": the row's own text
+_ANCHORED = [
+    re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?:row|line|card|entry|item|list\s+item)\s+"
+               r"(?:for|of|with|containing)\s+(?P<anchor>.+)", re.I),
+    re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?P<anchor>.+?)\s+(?:row|line|card|entry|item)", re.I),
+    re.compile(r"(?P<name>.+?)\s+(?:next\s+to|beside|alongside|belonging\s+to)\s+(?:the\s+)?(?P<anchor>.+)", re.I),
+]
+# "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
+# (otherwise "Terms of Service" would be split)
+_OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
+# "python under Trending topics", "the Name field in the Billing section"
+_SECTIONED = [
+    re.compile(r"(?P<name>.+?)\s+(?:under|below|beneath)\s+(?:the\s+)?(?P<sec>.+?)(?:\s+(?:heading|title|section))?",
+               re.I),
+    re.compile(rf"(?P<name>.+?)\s+(?:in|within|inside|on)\s+(?:the\s+)?(?P<sec>.+?)\s+(?:{_CONTAINERS})", re.I),
+]
+_POSITIONAL = re.compile(r"(?:any|random|another|other|some|each|every|one\s+of\s+the)", re.I)
+
+
+@dataclass(frozen=True)
+class Target:
+    """The element a clause names: its name, a role hint from its noun, and where it is. Unpacks as
+    (name, role)."""
+
+    name: str
+    role: str | None
+    place: Place = Place()
+
+    def __iter__(self):
+        return iter((self.name, self.role))
 
 
 def split_role(phrase: str) -> tuple[str, str | None]:
@@ -176,38 +233,56 @@ def split_role(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
-_POSITIONAL = re.compile(
-    r"(?:first|second|third|fourth|fifth|last|any|random|another|other|some|each|every|one\s+of\s+the)", re.I
-)
+def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> Target:
+    """The element a clause names, a role hint from its noun, and its place (see `Place`).
 
-
-def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> tuple[str, str | None]:
-    """The element a clause names, and a role hint from its noun.
-
-    Context words ('Edit for Alice', 'Edit in the Alice row', 'Name in the Billing section') follow
-    the element's name in the target: 'Edit Alice', 'Edit Alice', 'Name Billing'. The leading
-    words name the element; grounding can match the trailing ones against the node's context.
+    'Delete next to Alice' -> Delete, anchored on a container holding "Alice"; 'the second field under Profile' ->
+    a field (no name), the second under the heading "Profile"; 'the checkbox of Water the plants' -> a checkbox
+    in the row of "Water the plants". Grounding looks for the name and keeps what the place allows.
     """
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
     phrase = _ARTICLE.sub("", phrase)
-    context = ""
+    anchor = section = None
+    ordinal: int | None = None
     if not sentence.is_quoted(phrase):
-        for pattern in _CONTEXT:
+        for pattern in _ANCHORED:
             m = pattern.fullmatch(phrase)
             if m:
-                phrase, context = m["name"], split_role(m["ctx"])[0]
+                phrase, anchor = m["name"], m["anchor"]
                 break
+        else:
+            m = _OWNED.fullmatch(phrase)
+            if m and (split_role(m["name"])[1] is not None or sentence.is_quoted(m["anchor"].strip())):
+                phrase, anchor = m["name"], m["anchor"]
+        for pattern in _SECTIONED:
+            m = pattern.fullmatch(phrase)
+            if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
+                phrase, section = m["name"], split_role(m["sec"])[0]
+                break
+        phrase = _ARTICLE.sub("", phrase.strip())
+        m = _ORDINAL.fullmatch(phrase)
+        # "the second Delete button", "the first field"; not "the last name field" (a name that starts so)
+        if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
+            ordinal, phrase = _ORDINALS[m["o"].lower()], m["rest"]
     name, role = split_role(phrase)
-    if role and _POSITIONAL.fullmatch(name):  # "the first option", "any link": which one is a guess
+    if role and _POSITIONAL.fullmatch(name):  # "any link", "another option": which one is a guess
         raise Unsupported(
-            f"{sentence.show(masked)!r} picks an element by position or at random; name it by its text or label"
+            f"{sentence.show(masked)!r} picks an element at random; name it by its text or label, or by its order "
+            "(the second Delete button)"
         )
-    if not name and not context:
+    if not name and not role and not anchor:
         name, role = phrase, None  # "Click the button": the noun is all there is
-    target = " ".join(part for part in (sentence.unmask(name), sentence.unmask(context)) if part)
-    if not target:
+    if role in ("icon", "row"):
+        role = None  # "the trash icon", "the Alice row": the name is all a page gives
+    target = sentence.unmask(name)
+    place = Place(
+        anchor=sentence.unmask(_ARTICLE.sub("", anchor.strip())) if anchor else None,
+        section=sentence.unmask(section) if section else None,
+        ordinal=ordinal,
+    )
+    if not target and not role and place == Place():
         raise Unsupported("it names no element")
-    return target, role or default_role
+    return Target(target, role or default_role, place)
 
 
 def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> str:
@@ -304,3 +379,44 @@ def parse_key(text: str) -> str | None:
 def is_location(text: str) -> bool:
     """A path ('/owners/find') or an http(s) URL."""
     return re.fullmatch(r"https?://\S+|/\S*", text.strip()) is not None
+
+
+# --- checks: the words of sentences that state what the page shows ---------------------------------
+
+ABSENCE_UNCLEAR = (
+    "cannot tell which text must be absent (quote the text, e.g. Verify 'Water the plants' is not shown; quote it "
+    "too if words such as 'no' or 'not' are part of a text that must be shown)"
+)
+
+VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|on\s+(?:the\s+)?(?:page|screen))"
+WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|search\s+results))?"
+NEGATIVE = re.compile(
+    r"\b(?:not|no|nothing|none|nobody|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|"
+    r"disappears?|disappeared|absent|gone|missing|removed|deleted)\b",
+    re.I,
+)
+# words that make an unquoted expected value a description of a check rather than the value itself
+VALUE_QUALIFIER = re.compile(
+    r"\b(?:shown|displayed|visible|present|listed|rendered|highlighted|selected|checked|enabled|disabled|"
+    r"focused|sorted|greyed|grayed|bold|underlined|shows?|displays?|contains?|appears?|equals?|or|than|within|"
+    r"between|greater|less|more|fewer|least|most|before|after|above|below|until|seconds?|minutes?|"
+    r"(?:in|on|at|inside|under|from|to)\s+(?:the|a|an)|in\s+(?:red|green|blue|black|white|gr[ae]y|orange|yellow|"
+    r"bold|italics?))\b",
+    re.I,
+)
+# a statement's subject that names no element: "there is ...", "it is ...", "this is ..."
+PRONOUN = re.compile(
+    r"(?:there|here|it|this|that|these|those|they|he|she|we|you|i|something|anything|nothing|everything|"
+    r"someone|everyone|all|each|every|one)\b",
+    re.I,
+)
+SEVERAL = re.compile(rf"\s(?:is|are)\s+{VISIBLE}\b.*\s", re.I)
+TEXT_PREFIX = re.compile(r"^(?:the\s+)?(?:text|message|words?|label|heading|title|phrase)\s+(?=\S)", re.I)
+STATES = {
+    "loaded", "open", "opened", "closed", "empty", "blank", "enabled", "disabled", "selected", "checked",
+    "unchecked", "visible", "hidden", "correct", "incorrect", "valid", "invalid", "updated", "saved",
+    "successful", "ok", "fine", "working", "right", "wrong", "displayed", "shown", "present", "ready",
+    "filled", "changed", "unchanged", "clickable", "focused", "active", "done", "complete", "completed",
+}  # fmt: skip
+PAGE_PROPERTY = re.compile(r"(?:(?:page|window|tab|browser|document)\s+)(?:title|url|address)|url|address\s+bar", re.I)
+PAGE_LIKE = re.compile(r"(?:^|\s)(?:page|screen|form|dialog|window|site|app|application|view)$", re.I)

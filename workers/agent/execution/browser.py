@@ -35,6 +35,9 @@ class PageEvents:
     page_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests the target policy stopped (kept for the run)
     stalled: list[str] = field(default_factory=list)  # third-party requests aborted unanswered (kept for the run)
+    # How to answer the next dialogs, in order: (accept, prompt text). Without one, a dialog is accepted.
+    dialog_answers: list[tuple[bool, str | None]] = field(default_factory=list)
+    dialogs_answered: int = 0  # every dialog of the run so far
 
     def drain(self) -> PageEvents:
         taken = PageEvents(list(self.dialogs), list(self.new_pages), list(self.page_errors))
@@ -152,6 +155,29 @@ class Tab:
     page: Page
     events: PageEvents
 
+    def switch(self, which: str, timeout_ms: float) -> None:
+        """Drive another page of the context: "new" the newest one (waiting for a popup still opening), "first"
+        the page the scenario opened with, "close" closes this one and goes back to the first."""
+        pages = self.context.pages
+        if which == "new":
+            others = [p for p in pages if p is not self.page]
+            page = others[-1] if others and others[-1] is pages[-1] else None
+            if page is None:
+                try:
+                    page = self.context.wait_for_event("page", timeout=timeout_ms)
+                except PlaywrightError:
+                    raise PlaywrightError("no new tab or popup opened") from None
+            page.wait_for_load_state("load", timeout=timeout_ms)
+            self.page = page
+        elif which in ("first", "close"):
+            first = pages[0]
+            if which == "close" and self.page is not first:
+                self.page.close()
+            self.page = first
+            self.page.bring_to_front()
+        else:
+            raise ValueError(f"unknown tab {which!r}")
+
 
 class BrowserSession:
     def __init__(self, settings: Settings) -> None:
@@ -213,15 +239,29 @@ class BrowserSession:
         context = self.new_context(events, traced=trace_path is not None, app_url=app_url)
 
         def on_dialog(dialog: Dialog) -> None:
-            events.dialogs.append(f"{dialog.type}: {dialog.message}")
+            accept, text = events.dialog_answers.pop(0) if events.dialog_answers else (True, None)
+            events.dialogs.append(f"{dialog.type}: {dialog.message}" + ("" if accept else " (dismissed)"))
+            events.dialogs_answered += 1
             with contextlib.suppress(PlaywrightError):
-                dialog.accept()
+                if not accept:
+                    dialog.dismiss()
+                elif text is not None and dialog.type == "prompt":
+                    dialog.accept(text)
+                else:
+                    dialog.accept()
+
+        def watch(page: Page) -> None:
+            page.on("dialog", on_dialog)
+            page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
+
+        def on_page(new: Page) -> None:
+            events.new_pages.append(new.url or "about:blank")
+            watch(new)
 
         try:
             page = context.new_page()
-            page.on("dialog", on_dialog)
-            page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
-            context.on("page", lambda new: events.new_pages.append(new.url or "about:blank"))
+            watch(page)
+            context.on("page", on_page)
             yield Tab(context, page, events)
         finally:
             if trace_path is not None:

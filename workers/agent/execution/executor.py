@@ -5,20 +5,22 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PlaywrightLocator
 from playwright.sync_api import Page
 
-from shared.records import ActionKind, Node, Observation, PageSnapshot
+from shared.records import Node, Observation, PageSnapshot
 from shared.settings import Settings
 from shared.urls import UnsafeTargetError, check_target_url
-from workers.agent.execution.browser import PageEvents, first_line
+from workers.agent.actions import ActionFailed, CheckFailed, action
+from workers.agent.actions.kinds.goto import absolute_url
+from workers.agent.execution.browser import PageEvents, Tab, first_line
 
+__all__ = ["ActionFailed", "CheckFailed", "absolute_url"]
 
-class ActionFailed(Exception):
-    """The operation could not be performed; the message is Playwright's first line or ours."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +90,6 @@ def wait_for_change(page: Page, settings: Settings, deadline: float) -> bool:
     return changed
 
 
-def absolute_url(base_url: str, path_or_url: str) -> str:
-    return urljoin(base_url if base_url.endswith("/") else base_url + "/", path_or_url.lstrip("/")) if not re.match(
-        r"^[a-z][a-z0-9+.-]*:", path_or_url, re.I
-    ) else path_or_url
-
-
 def open_url(page: Page, url: str, settings: Settings) -> int | None:
     """Open a URL; the HTTP status is returned (an error page is still a page a scenario may check)."""
     try:
@@ -112,75 +108,88 @@ def open_url(page: Page, url: str, settings: Settings) -> int | None:
     return response.status if response is not None else None
 
 
-def is_redundant(kind: ActionKind, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
+def is_redundant(kind: str, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
     """An operation that would leave the page as it is: executed, kept in the record, left out of the script."""
-    if kind is ActionKind.goto and value is not None:
-        return urlsplit(absolute_url(base_url, value))[:4] == urlsplit(current_url)[:4]
-    if node is None:
-        return False
-    if kind is ActionKind.fill:
-        return (node.value or "") == (value or "") and bool(value)
-    if kind is ActionKind.check:
-        return node.checked is True
-    if kind is ActionKind.uncheck:
-        return node.checked is False
-    return False
+    return action(kind).redundant(node, value, current_url, base_url)
 
 
-def field_left_empty(target: PlaywrightLocator) -> bool:
+@dataclass
+class BrowserAct:
+    """The executor's side of `workers.agent.actions.base.Act`: what an action kind may do to the browser."""
+
+    tab_page: Page
+    target: PlaywrightLocator | None
+    node: Node | None
+    value: str | None
+    base_url: str
+    settings: Settings
+    tab: Tab | None = None
+
+    @property
+    def page(self) -> Page:
+        return self.tab.page if self.tab is not None else self.tab_page
+
+    def open(self, url: str) -> int | None:
+        status = open_url(self.page, url, self.settings)
+        settle(self.page, self.settings)  # a single-page app fetches its data after the load event
+        return status
+
+    def settle(self) -> None:
+        settle(self.page, self.settings)
+
+    def text_shown(self, text: str, timeout_ms: int) -> bool:
+        return text_is_shown(self.page, text, timeout_ms)
+
+    def text_gone(self, text: str, timeout_ms: int) -> bool:
+        return text_is_gone(self.page, text, timeout_ms)
+
+    def answer_next_dialog(self, accept: bool, prompt_text: str | None) -> None:
+        self._tab().events.dialog_answers.append((accept, prompt_text))
+
+    def dialogs_seen(self) -> int:
+        return self._tab().events.dialogs_answered
+
+    def switch_tab(self, which: str) -> None:
+        self._tab().switch(which, self.settings.action_timeout_ms)
+
+    def file_path(self, name: str) -> str:
+        folder = Path(self.settings.files_dir).resolve()
+        path = (folder / name).resolve()
+        if folder not in path.parents or not path.is_file():
+            raise ActionFailed(f"no file {name!r} in the scenarios' files folder {folder} (STEPFORGE_FILES_DIR)")
+        return str(path)
+
+    def _tab(self) -> Tab:
+        if self.tab is None:
+            raise ActionFailed("this operation needs the scenario's tab (dialogs, tabs)")
+        return self.tab
+
+
+def perform(page: Page, target: PlaywrightLocator | None, kind: str, value: str | None, base_url: str,
+            settings: Settings, *, node: Node | None = None, tab: Tab | None = None) -> int | None:
+    """Carry out one operation of any kind; raise ActionFailed with a one-line reason. A goto returns the HTTP
+    status. The page is settled afterwards (see settle)."""
+    spec = action(kind)
+    act = BrowserAct(page, target, node, value, base_url, settings, tab)
+    if spec.grounded and not spec.target_optional and target is None:
+        raise ActionFailed(f"{kind} needs a target element")
     try:
-        return target.input_value() == ""
-    except PlaywrightError:  # not a form control (contenteditable): nothing to compare
-        return False
-
-
-def perform(page: Page, target: PlaywrightLocator | None, kind: ActionKind, value: str | None, base_url: str,
-            settings: Settings) -> int | None:
-    """Carry out one operation; raise ActionFailed with a one-line reason. A goto returns the HTTP status."""
-    try:
-        if kind is ActionKind.goto:
-            status = open_url(page, absolute_url(base_url, value or "/"), settings)
-            settle(page, settings)  # a single-page app fetches its data after the load event
-            return status
-        if kind is ActionKind.press:
-            if target is not None:
-                target.press(value or "Enter")
-            else:
-                page.keyboard.press(value or "Enter")
-        elif target is None:
-            raise ActionFailed(f"{kind.value} needs a target element")
-        elif kind is ActionKind.click:
-            target.click()
-        elif kind is ActionKind.fill:
-            target.fill(value or "")
-            if value and field_left_empty(target):
-                # The browser dropped the text: a date, time, number or email field that takes another format.
-                kind_of = target.get_attribute("type") or "this"
-                raise ActionFailed(f'the field did not take "{value}": a {kind_of} field left empty '
-                                   "(the value's format is not one it accepts)")
-        elif kind is ActionKind.select:
-            select_option(target, value or "")
-        elif kind is ActionKind.check:
-            target.check()
-        elif kind is ActionKind.uncheck:
-            target.uncheck()
-        else:
-            raise ActionFailed(f"{kind.value} is not an action")
+        status = spec.perform(act)
+        if status is None:
+            act.settle()
     except PlaywrightError as exc:
         raise ActionFailed(first_line(str(exc))) from None
-    settle(page, settings)
-    return None
+    return status
 
 
-def select_option(target: PlaywrightLocator, wanted: str) -> None:
-    """Select by visible label, as the generated script does; a case-insensitive label match is accepted."""
-    labels: list[str] = target.evaluate("el => Array.from(el.options || []).map(o => o.label || o.text)")
-    exact = [label for label in labels if label == wanted]
-    loose = [label for label in labels if label.strip().lower() == wanted.strip().lower()]
-    chosen = (exact or loose or [None])[0]
-    if chosen is None:
-        raise ActionFailed(f"the dropdown has no option {wanted!r} (options: {', '.join(labels[:12])})")
-    target.select_option(label=chosen)
+def check_page(page: Page, kind: str, value: str | None, base_url: str, settings: Settings,
+               target: PlaywrightLocator | None = None) -> None:
+    """An assertion about the whole page (a text shown or gone); CheckFailed when it does not hold in time."""
+    act = BrowserAct(page, target, None, value, base_url, settings)
+    try:
+        action(kind).check(act)
+    except PlaywrightError as exc:
+        raise CheckFailed(first_line(str(exc))) from None
 
 
 def observe(page: Page, before: PageState, events: PageEvents, status: int | None = None) -> Observation:
@@ -222,6 +231,16 @@ def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:
     """The same check the generated suite makes: some visible element's text holds it as whole words."""
     try:
         page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state="visible",
+                                                                                        timeout=timeout_ms)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def text_is_gone(page: Page, text: str, timeout_ms: int) -> bool:
+    """No visible element's text holds it (waiting, up to the timeout, for the last one to go)."""
+    try:
+        page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state="detached",
                                                                                         timeout=timeout_ms)
         return True
     except PlaywrightError:

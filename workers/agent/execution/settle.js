@@ -68,6 +68,16 @@
     });
   }
 
+  // Elements the page listens to keys on (a type-ahead opens its suggestions on keyup): typed key by key.
+  const keyed = new WeakSet();
+  const originalListen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (type === "keyup" || type === "keydown" || type === "keypress") {
+      try { if (this instanceof Element) keyed.add(this); } catch (error) { /* not an element */ }
+    }
+    return originalListen.call(this, type, listener, options);
+  };
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs) => until((now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last)), timeoutMs),
@@ -76,6 +86,7 @@
         return until(() => last !== since, timeoutMs);
       },
       pending: () => pending,
+      keyed: (element) => keyed.has(element),
     }),
   });
 })();

@@ -51,7 +51,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 from playwright.sync_api import Error as PlaywrightError
 
-from shared.records import ActionKind, Candidate, Intent, Node, PageSnapshot
+from shared.records import Candidate, Intent, Node, PageSnapshot
+from workers.agent.actions import action
 from workers.agent.execution.view import PageView
 from workers.agent.model.errors import ModelError
 
@@ -95,7 +96,6 @@ CHOICE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_READABLE_KINDS = frozenset({ActionKind.assert_value, ActionKind.assert_text, ActionKind.goto})
 
 
 class ScreenshotError(ModelError):
@@ -130,7 +130,7 @@ def eligible(intent: Intent, node: Node, root: int = 0) -> bool:
     """Can this node be the answer for the intent (see the module docstring)?"""
     if node.id == root:
         return False
-    if intent.kind in _READABLE_KINDS:
+    if action(intent.kind).reads:
         return is_candidate(node, root)
     return node.operable
 
@@ -294,7 +294,7 @@ def intent_lines(intent: Intent) -> list[str]:
     """The intent as the prompts state it."""
     lines = [
         f"Step: {intent.description}",
-        f"Action: {intent.kind.value}",
+        f"Action: {intent.kind}",
         f"Target: {intent.target if intent.target else '(not named; find it by the action and value)'}",
     ]
     if intent.role_hint:
@@ -500,7 +500,7 @@ class DecisionCache:
     @staticmethod
     def key(intent: Intent, *question: object) -> str:
         """A hash of the intent (kind, target, value, role hint) and what the model was shown."""
-        parts = [intent.kind.value, intent.target, intent.value, intent.role_hint, *question]
+        parts = [intent.kind, intent.target, intent.value, intent.role_hint, *question]
         return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8")).hexdigest()
 
     def get(self, key: str) -> list[int] | None:

@@ -99,6 +99,7 @@
       else if (ch.nodeType === 1) {
         const t = ch.tagName;
         if (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA' || t === 'SCRIPT' || t === 'STYLE') continue;
+        if (t === 'IMG') { s += ' ' + (ch.getAttribute('alt') || '') + ' '; continue; }
         s += ' ' + labelText(ch) + ' ';
       }
     }
@@ -310,6 +311,39 @@
     return `${tag} >> nth=${Math.max(0, all.indexOf(el))}`;
   }
 
+  // An icon-only control's name: an SVG <title>, an image's alt, else its icon's class words ("icon-trash" -> trash).
+  const ICON_NOISE = new Set(['icon', 'icons', 'fa', 'fas', 'far', 'fab', 'fal', 'fad', 'bi', 'glyphicon', 'mdi',
+    'ti', 'material', 'symbols', 'outlined', 'rounded', 'sharp', 'btn', 'button', 'sm', 'lg', 'xs', 'solid',
+    'regular', 'light', 'fw', 'inline', 'block', 'svg', 'ico', 'ion', 'ionicon', 'feather', 'lucide', 'heroicon']);
+  function iconName(el) {
+    const t = el.querySelector('svg title');
+    if (t && norm(t.textContent)) return norm(t.textContent);
+    const img = el.querySelector('img[alt]');
+    if (img && norm(img.getAttribute('alt'))) return norm(img.getAttribute('alt'));
+    const words = [];
+    for (const e of [el, ...el.querySelectorAll('i, svg, span, use')]) {
+      const cls = typeof e.className === 'string' ? e.className : (e.getAttribute('class') || '');
+      for (const w of cls.split(/[\s_-]+/)) {
+        const k = w.toLowerCase();
+        if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
+      }
+      const href = e.tagName === 'use' ? (e.getAttribute('href') || e.getAttribute('xlink:href') || '') : '';
+      for (const w of href.replace(/^.*#/, '').split(/[\s_-]+/)) {
+        const k = w.toLowerCase();
+        if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
+      }
+    }
+    return words.slice(0, 4).join(' ');
+  }
+  // Fields that react to keys (their suggestions open on keyup) are typed key by key.
+  const keyed = window.__stepforge && window.__stepforge.keyed;
+  function typeahead(el, tag, role) {
+    if (role === 'combobox' && tag !== 'select') return true;
+    if (el.hasAttribute('aria-autocomplete') || (tag === 'input' && el.hasAttribute('list'))) return true;
+    if (el.hasAttribute('onkeyup') || el.hasAttribute('onkeydown') || el.hasAttribute('onkeypress')) return true;
+    return !!(keyed && keyed(el));
+  }
+
   const out = [];
   for (const r of kept) {
     const el = r.el;
@@ -330,6 +364,7 @@
         if (img) t = cap(norm(img.getAttribute('alt')), 200);
       }
       if (t) o.text = t;
+      if (!t && r.op && !isCtl) { const n = iconName(el); if (n) o.icon = n; }
     } else if (r.vis && !r.hidden) {
       // container: own direct text only
     }
@@ -352,6 +387,7 @@
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
+    if ((isCtl && tag !== 'select') || el.isContentEditable) { if (typeahead(el, tag, r.role)) o.typeahead = true; }
     if (tag === 'input') {
       o.input_type = r.type;
       if (r.type === 'checkbox' || r.type === 'radio') o.checked = el.checked;

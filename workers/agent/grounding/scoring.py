@@ -39,7 +39,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shared.records import ActionKind, Intent, Node, PageSnapshot
+from shared.records import Intent, Node, PageSnapshot
+from workers.agent.actions import action
+from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_headerish, is_textbox
 
 __all__ = [
     "THRESHOLD",
@@ -164,64 +166,13 @@ def _pairs(toks: tuple[str, ...]) -> frozenset[str]:
 
 # --- node categories ---------------------------------------------------------------
 
-_TEXT_TYPES = frozenset(
-    {"", "text", "email", "password", "search", "tel", "url", "number"}
-    | {"date", "time", "datetime-local", "month", "week"}
-)
-_BUTTON_TYPES = frozenset({"button", "submit", "reset", "image"})
-
-
-def is_textbox(n: Node) -> bool:
-    if n.tag == "textarea":
-        return True
-    if n.tag == "input":
-        return (n.input_type or "text") in _TEXT_TYPES
-    return n.role in ("textbox", "searchbox", "spinbutton")
-
-
-def is_combo(n: Node) -> bool:
-    return n.tag == "select" or n.role in ("combobox", "listbox")
-
-
-def is_checkable(n: Node) -> bool:
-    if n.tag == "input" and n.input_type in ("checkbox", "radio"):
-        return True
-    return n.role in ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
-
-
-def is_buttonish(n: Node) -> bool:
-    return n.role == "button" or n.tag == "button" or (n.tag == "input" and n.input_type in _BUTTON_TYPES)
-
-
-def is_headerish(n: Node) -> bool:
-    if n.role in ("columnheader", "rowheader", "heading", "term"):
-        return True
-    return n.tag in ("label", "legend", "caption", "th", "dt")
-
-
 def is_candidate(n: Node, root: int = 0) -> bool:
     """Nodes that can be the answer: leaves, operable elements, elements with text."""
     return n.id != root and (not n.children or n.operable or bool(n.text))
 
 
-def _action_compat(kind: ActionKind, n: Node) -> float:
-    if kind == ActionKind.fill:
-        return 1.0 if is_textbox(n) else 0.0
-    if kind == ActionKind.select:
-        return 1.0 if is_combo(n) else 0.0
-    if kind in (ActionKind.check, ActionKind.uncheck):
-        return 1.0 if is_checkable(n) else 0.0
-    if kind == ActionKind.click:
-        return 1.0 if n.operable else 0.45
-    if kind == ActionKind.press:
-        return 1.0 if is_textbox(n) else (0.8 if n.operable else 0.3)
-    if kind == ActionKind.assert_value:
-        if is_textbox(n) or is_combo(n) or is_checkable(n):
-            return 1.0
-        if is_headerish(n):
-            return 0.45
-        return 1.0 if n.text else 0.5
-    return 1.0  # assert_text, goto
+def _action_compat(kind: str, n: Node) -> float:
+    return action(kind).eligible(n)
 
 
 _HINTS: dict[str, str] = {
@@ -297,8 +248,9 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (0.9, n.testid),
         (0.8, n.name_attr),
         (0.8, n.id_attr),
+        (0.9, n.icon),
     ]
-    if intent.kind == ActionKind.assert_value:
+    if intent.kind == "assert_value":
         fields.append((0.7, n.text))
         for part in _context_parts(n):
             fields.append((1.0, part))
@@ -363,7 +315,7 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
         return LeafScore(0.0, 0.0, 0.0, 0.0, False)
     head, qual = _split_target(intent.target or "")
     if not head:
-        if kind == ActionKind.select and is_combo(node):
+        if kind == "select" and is_combo(node):
             om = _option_match(intent, node)
             s = 0.8 * om
             return LeafScore(round(s * compat, 6), om, om, 0.0, False)
@@ -377,7 +329,7 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
         if toks:
             own.append((w, toks, _pairs(toks)))
     ctx = []
-    if kind != ActionKind.assert_value:
+    if kind != "assert_value":
         for part in _context_parts(node):
             toks = tokenize(part)
             if toks:
@@ -424,9 +376,9 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
     if gated:
         raw *= 0.5
     else:
-        if kind == ActionKind.select and is_combo(node):
+        if kind == "select" and is_combo(node):
             raw += 0.1 * _option_match(intent, node)
-        if kind.is_assertion and intent.value:
+        if action(kind).is_assertion and intent.value:
             want = _norm_value(intent.value)
             if want and want in (_norm_value(node.text), _norm_value(node.value)):
                 raw += 0.05

@@ -193,6 +193,8 @@ def snapshot(page: Page) -> PageSnapshot:
                 name_attr=rec.get("name_attr"),
                 id_attr=rec.get("id_attr"),
                 testid=rec.get("testid"),
+                icon=rec.get("icon"),
+                typeahead=bool(rec.get("typeahead")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
                 options=rec.get("options") or [],

@@ -18,6 +18,7 @@ from pathlib import Path
 from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
 from shared.step_registry import NewStep, StepRegistry
+from workers.agent.actions import action
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_definition, render_steps
 from workers.agent.scripting.steps import definition_for_step, generate_scripts
@@ -66,13 +67,16 @@ class Suite:
         definition = self.step_definition(gherkin_step)
         return [op.locator for op in definition.ops if op.locator is not None] if definition else []
 
-    def write(self, out_dir: Path, base_url: str | None = None) -> Path:
-        """The suite's files in out_dir; with base_url, stepforge.json makes it the suite's default address."""
-        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text, base_url=base_url)
+    def write(self, out_dir: Path, base_url: str | None = None, files_dir: Path | None = None) -> Path:
+        """The suite's files in out_dir; with base_url, stepforge.json makes it the suite's default address. When
+        a step uploads files, the suite ships files_dir's files in its files/ folder."""
+        uploads = any(op.kind == "upload" for d in self.definitions for op in d.ops)
+        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text, base_url=base_url,
+                           files_dir=files_dir if uploads else None)
 
 
 def _user_ops(definition: StepDefinition) -> int:
-    return sum(1 for op in definition.ops if not op.kind.is_assertion)
+    return sum(1 for op in definition.ops if not action(op.kind).is_assertion)
 
 
 def new_steps(definitions: Sequence[StepDefinition]) -> list[NewStep]:

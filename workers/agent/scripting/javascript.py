@@ -15,7 +15,7 @@ Locator -> JavaScript (the Python side builds the same element query from Locato
 frames (outermost first) prefix the query: this.page.frameLocator("f1").frameLocator("f2").<query>; a container
 (within) follows them: .locator("tr").filter({ hasText: "Betty Davis" }).<query>.
 
-Select steps choose the option by its visible label (selectOption({ label })), as the agent does.
+Each operation's statement is its action kind's (workers/agent/actions/kinds/<kind>.py: `javascript`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from shared.records import ActionKind, Locator, ScriptOp, StepDefinition
+from shared.records import Locator, ScriptOp, StepDefinition
+from workers.agent.actions import action
 
 HEADER = 'const { Given, When, Then } = require("@cucumber/cucumber");\n'
 
@@ -65,40 +66,10 @@ def _value(op: ScriptOp) -> str:
     return op.arg if op.arg else js_string(op.value or "")
 
 
-def _target(op: ScriptOp) -> str:
-    if op.locator is None:
-        raise ValueError(f"a {op.kind.value} operation needs a locator ({op.comment!r})")
-    return locator_js(op.locator)
-
-
 def statement(op: ScriptOp) -> str:
-    """One awaited playwright-core statement for one script operation."""
-    kind = op.kind
-    if kind is ActionKind.goto:
-        return f"await this.page.goto(this.url({js_string(op.value or '/')}));"
-    if kind is ActionKind.press:
-        key = _value(op) if op.arg else js_string(op.value or "Enter")
-        if op.locator is None:
-            return f"await this.page.keyboard.press({key});"
-        return f"await {_target(op)}.press({key});"
-    if kind is ActionKind.assert_text:
-        if op.locator is None:
-            return f"await this.expectText({_value(op)});"
-        return f"await this.expectText({_value(op)}, {_target(op)});"
-    if kind is ActionKind.assert_value:
-        return f"await this.expectValue({_target(op)}, {_value(op)});"
-    target = _target(op)
-    if kind is ActionKind.click:
-        return f"await {target}.click();"
-    if kind is ActionKind.fill:
-        return f"await {target}.fill({_value(op)});"
-    if kind is ActionKind.select:
-        return f"await {target}.selectOption({{ label: {_value(op)} }});"
-    if kind is ActionKind.check:
-        return f"await {target}.check();"
-    if kind is ActionKind.uncheck:
-        return f"await {target}.uncheck();"
-    raise ValueError(f"unknown action {kind!r}")
+    """One awaited playwright-core statement (or a few on one line) for one script operation: its kind's."""
+    target = locator_js(op.locator) if op.locator is not None else None
+    return action(op.kind).javascript(op, target, _value(op))
 
 
 def _comment(text: str) -> str:

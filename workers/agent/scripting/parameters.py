@@ -7,9 +7,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from shared.records import ActionKind, Operation
-
-VALUED_KINDS = (ActionKind.fill, ActionKind.select, ActionKind.assert_text, ActionKind.assert_value)
+from shared.records import Operation
+from workers.agent.actions import action
+from workers.agent.actions.naming import context_name
 
 
 @dataclass(frozen=True)
@@ -48,12 +48,6 @@ def camel_case(text: str) -> str:
     tail = "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
     name = head + tail
     return f"p{name}" if name[0].isdigit() else name
-
-
-def context_name(context: str | None) -> str:
-    """The innermost part of a node's context ("Owner Information › Telephone" -> "Telephone")."""
-    parts = [p.strip() for p in re.split(r"[›»>|/]", context or "") if p.strip()]
-    return parts[-1] if parts else ""
 
 
 def field_name(op: Operation) -> str:
@@ -104,7 +98,7 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
         return name
 
     for position, op in enumerate(operations):
-        if op.kind not in VALUED_KINDS or op.value is None:
+        if not action(op.kind).valued or op.value is None:
             continue
         value = op.value
         if op.param:
@@ -112,9 +106,9 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
         elif value in by_value:
             name = by_value[value]
         else:
-            if op.kind is ActionKind.assert_text:
-                base = "expectedText"
-            elif op.kind is ActionKind.assert_value:
+            if action(op.kind).param_name:
+                base = action(op.kind).param_name
+            elif op.kind == "assert_value":
                 base = field_name(op) + "Shown" if field_name(op) != "value" else "expectedValue"
             else:
                 base = field_name(op)

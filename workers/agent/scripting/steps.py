@@ -40,10 +40,13 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 from urllib.parse import urlsplit
 
-from shared.records import ActionKind, Locator, Node, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
+from shared.records import Locator, Operation, ScenarioScript, ScriptOp, StepDefinition, StepUse
 from shared.scenarios import Scenario
 from shared.step_registry import RegistryError, StepRegistry
-from workers.agent.scripting.parameters import Parameters, context_name, kept_operations, parameterise
+from workers.agent.actions import action
+from workers.agent.actions.naming import clean as _clean
+from workers.agent.actions.naming import element_name, field_label
+from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
     KnownStep,
@@ -66,7 +69,6 @@ Keyword = Literal["Given", "When", "Then"]
 _EXPRESSION_SPECIALS = set("(){}/\\")
 # What cucumber's {string} parameter type matches.
 _STRING_RE = r"(?:\"(?:[^\"\\]*(?:\\.[^\"\\]*)*)\"|'(?:[^'\\]*(?:\\.[^'\\]*)*)')"
-_LITERAL_KINDS = (ActionKind.goto, ActionKind.press)
 _JS_RESERVED = {
     "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
     "export", "extends", "false", "finally", "for", "function", "if", "implements", "import", "in", "instanceof",
@@ -74,9 +76,7 @@ _JS_RESERVED = {
     "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "await",
     "arguments", "eval", "undefined"
 }
-_MAX_NAME = 60
 LOOKUP_BATCH = 1000  # signatures per registry lookup (the registry's limit); one lookup unless a scenario is huge
-_FIELD_KINDS = (ActionKind.fill, ActionKind.select, ActionKind.check, ActionKind.uncheck)
 
 
 # --- text helpers ---------------------------------------------------------------
@@ -122,108 +122,23 @@ def definition_for_step(reported_step: str, definitions: Sequence[StepDefinition
 
 def is_assertion_step(definition: StepDefinition) -> bool:
     """True for a Then step (only assertions: its failure is an expectation), False for a step that acts."""
-    return bool(definition.ops) and all(op.kind.is_assertion for op in definition.ops)
+    return bool(definition.ops) and all(action(op.kind).is_assertion for op in definition.ops)
 
 
-def _clean(text: str | None) -> str:
-    text = " ".join((text or "").split())
-    text = text.strip().rstrip(":*").strip()
-    if len(text) > _MAX_NAME:
-        text = text[: _MAX_NAME - 1].rstrip() + "…"
-    return text
-
-
-def field_label(op: Operation) -> str:
-    """How a person names the field an operation works on."""
-    target = op.target
-    names = () if target is None else (target.label, target.aria_label, target.placeholder, target.title,
-                                        target.name_attr, target.id_attr, context_name(target.context))
-    return _first_name(op, names, lambda t: t.input_type or t.role or t.tag, "page element")
-
-
-def element_name(op: Operation) -> str:
-    """How a person names the thing clicked: its text, else its accessible name, label or value."""
-    target = op.target
-    names = () if target is None else (target.text, target.aria_label, target.label, target.title, target.value,
-                                        target.testid)
-    return _first_name(op, names, lambda t: t.role or t.tag, "element")
-
-
-def _first_name(op: Operation, names: Sequence[str | None], kind: Callable[[Node], str], fallback: str) -> str:
-    """The first of the target's names that says something, else the locator's text, else its kind."""
-    for text in (*names, op.locator.value if op.locator and op.locator.strategy in _NAMED_BY else None):
-        if _clean(text):
-            return _clean(text)
-    return kind(op.target) if op.target is not None else fallback
-
-
-_NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
-
-
-def _noun(op: Operation) -> str:
-    role = (op.target.role if op.target else None) or (op.locator.role if op.locator else None) or ""
-    return {"menuitem": "menu item", "radio": "radio button", "switch": "switch", "tab": "tab", "link": "link",
-            "button": "button", "checkbox": "checkbox", "option": "option", "combobox": "dropdown",
-            "listbox": "dropdown", "textbox": "field"}.get(role, "")
-
-
-def _where(op: Operation) -> str:
-    within = op.locator.within if op.locator is not None else None
-    if within is not None:  # the locator names the row: so does the comment
-        kind = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
-                '[role="option"]': "option"}.get(within.css, "item")
-        return f' in the {kind} of "{_clean(within.text)}"'
-    context = _clean(op.target.context) if op.target else ""
-    return f' in the "{context}" section' if context else ""
+def _is_field(op: Operation) -> bool:
+    return action(op.kind).field
 
 
 def describe(op: Operation, arg: str | None) -> str:
     """The one-line comment saying what an operation does."""
-    kind = op.kind
-    what = arg or json.dumps(op.value or "")
-    if kind is ActionKind.goto:
-        return f"Open {op.value or '/'}"
-    if kind is ActionKind.press:
-        return f"Press {op.value or 'Enter'}" + (f' in the "{field_label(op)}" field' if op.locator else "")
-    if kind is ActionKind.assert_text:
-        return f"Check that the page shows {what}"
-    if kind is ActionKind.assert_value:
-        return f'Check that the "{field_label(op)}" element shows {what}'
-    if kind is ActionKind.fill:
-        return f'Type {what} into the "{field_label(op)}" field{_where(op)}'
-    if kind is ActionKind.select:
-        return f'Choose the option {what} in the "{field_label(op)}" dropdown{_where(op)}'
-    if kind in (ActionKind.check, ActionKind.uncheck):
-        verb = "Tick" if kind is ActionKind.check else "Untick"
-        return f'{verb} the "{field_label(op)}" {_noun(op) or "checkbox"}{_where(op)}'
-    noun = _noun(op)
-    return f'Click the "{element_name(op)}" {noun}{_where(op)}' if noun else f'Click "{element_name(op)}"{_where(op)}'
+    return action(op.kind).comment(op, arg or json.dumps(op.value or ""))
 
 
 # --- step text as segments: literal text and argument slots ------------------------------------------
 
 def _phrase(op: Operation, position: int, has_arg: bool) -> list[Segment]:
-    kind = op.kind
     slot: list[Segment] = [position] if has_arg else [json.dumps(op.value or "", ensure_ascii=False)]
-    if kind is ActionKind.goto:
-        return [f'Open the page "{op.value or "/"}"']
-    if kind is ActionKind.press:
-        where = f" in the {field_label(op)} field" if op.locator is not None else ""
-        return [f'Press "{op.value or "Enter"}"{where}']
-    if kind is ActionKind.click:
-        return [f'Click "{element_name(op)}"']
-    if kind is ActionKind.fill:
-        return ["Enter ", *slot, f" in the {field_label(op)} field"]
-    if kind is ActionKind.select:
-        return ["Select ", *slot, f" in the {field_label(op)} dropdown"]
-    if kind in (ActionKind.check, ActionKind.uncheck):
-        verb = "Check" if kind is ActionKind.check else "Uncheck"
-        return [f"{verb} the {field_label(op)} {_noun(op) or 'checkbox'}"]
-    if kind is ActionKind.assert_text:
-        return ["the page shows ", *slot]
-    if kind is ActionKind.assert_value:
-        return [f"the {field_label(op)} shows ", *slot]
-    raise ValueError(f"unknown action {kind!r}")
+    return action(op.kind).phrase(op, slot)
 
 
 def _lower_first(segments: list[Segment]) -> list[Segment]:
@@ -256,7 +171,7 @@ def _context_parts(context: str | None) -> list[str]:
 def form_name(ops: Sequence[Operation]) -> str:
     """How a person names the form the fields of these operations belong to: the innermost heading, legend or
     caption the fields share ("" when they share none). A trailing "form" is dropped ("Add Pet Form" -> "Add Pet")."""
-    fields = [op for op in ops if op.kind in _FIELD_KINDS]
+    fields = [op for op in ops if _is_field(op)]
     if not fields or any(op.target is None for op in fields):
         return ""
     common: list[str] | None = None
@@ -282,9 +197,9 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Seg
     if len({op.target.form for op in ops if op.target is not None}) != 1:
         return None
     last = ops[-1]
-    submit = last if last.kind in (ActionKind.click, ActionKind.press) else None
+    submit = last if action(last.kind).submits else None
     fields = list(ops[:-1]) if submit is not None else list(ops)
-    if not fields or any(op.kind not in _FIELD_KINDS for op in fields):
+    if not fields or any(not _is_field(op) for op in fields):
         return None
     if submit is None and len(fields) == 1:
         # One field alone says nothing about its form, and the same field (one locator) may sit in forms
@@ -295,17 +210,17 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Seg
         return None
     items: list[list[Segment]] = []
     for position, (op, has_arg) in enumerate(zip(fields, has_args[: len(fields)], strict=True)):
-        if op.kind in (ActionKind.fill, ActionKind.select):
+        if action(op.kind).valued:
             slot: list[Segment] = [position] if has_arg else [json.dumps(op.value or "", ensure_ascii=False)]
             items.append([*slot, f" as {field_label(op)}"])
         else:
-            items.append([f"{field_label(op)} {'checked' if op.kind is ActionKind.check else 'unchecked'}"])
+            items.append([f"{field_label(op)} {'checked' if op.kind == 'check' else 'unchecked'}"])
     out: list[Segment] = [f"Fill in the {name} form with "]
     for number, item in enumerate(items):
         if number:
             out.append(" and " if number == len(items) - 1 else ", ")
         out.extend(item)
-    if submit is not None and submit.kind is ActionKind.click:
+    if submit is not None and submit.kind == "click":
         out.append(f' and submit it with "{element_name(submit)}"')
     elif submit is not None:
         where = f" in the {field_label(submit)} field" if submit.locator is not None else ""
@@ -363,8 +278,8 @@ def _group_key(op: Operation) -> tuple:
 def _ends_group(op: Operation) -> bool:
     """A form's submit, a navigation and a goto end their step."""
     form = op.target.form if op.target is not None else None
-    submits = form is not None and op.kind in (ActionKind.click, ActionKind.press)
-    return submits or _navigated(op) or op.kind is ActionKind.goto
+    submits = form is not None and action(op.kind).submits
+    return submits or _navigated(op) or op.kind == "goto"
 
 
 def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
@@ -380,7 +295,7 @@ def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
         current, current_key = [], None
 
     for op in operations:
-        if op.kind.is_assertion:
+        if action(op.kind).is_assertion:
             close()
             groups.append([op])
             continue
@@ -410,11 +325,11 @@ def _locator_identity(locator: Locator | None) -> list | None:
     return identity
 
 
-def _identity(kind: ActionKind, locator: Locator | None, value: str | None, has_arg: bool) -> list:
+def _identity(kind: str, locator: Locator | None, value: str | None, has_arg: bool) -> list:
     """What makes two operations the same code: target, action, and a literal path or key (not parameters)."""
-    literal = (value or "") if kind in _LITERAL_KINDS and not has_arg else None
-    where = None if kind is ActionKind.goto else _locator_identity(locator)
-    return [where, kind.value, literal, has_arg]
+    literal = (value or "") if action(kind).literal and not has_arg else None
+    where = None if kind == "goto" else _locator_identity(locator)
+    return [where, kind, literal, has_arg]
 
 
 def signature_of(keyword: str, identities: Sequence[list]) -> str:
@@ -580,7 +495,7 @@ class StepBook:
         ops = [
             ScriptOp(
                 kind=op.kind,
-                locator=op.locator if op.kind is not ActionKind.goto else None,
+                locator=op.locator if op.kind != "goto" else None,
                 value=None if index in arg_names else op.value,
                 arg=arg_names.get(index),
                 comment=describe(op, arg_names.get(index)),
@@ -602,8 +517,8 @@ class StepBook:
 
 def _check_targets(scenario: Scenario, operations: Sequence[Operation]) -> None:
     for op in operations:
-        if op.kind.needs_target and op.locator is None:
-            raise ValueError(f"scenario {scenario.id}: kept operation {op.index} ({op.kind.value}) has no locator")
+        if action(op.kind).grounded and not action(op.kind).target_optional and op.locator is None:
+            raise ValueError(f"scenario {scenario.id}: kept operation {op.index} ({op.kind}) has no locator")
 
 
 def _prepare(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[Operation], Parameters, _Step]:
@@ -612,10 +527,10 @@ def _prepare(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[
     _check_targets(scenario, kept)
     start = _path(scenario.start)
     # The agent's own opening of the start page is what the Given step does.
-    if kept and kept[0].kind is ActionKind.goto and _path(kept[0].value) == start:
+    if kept and kept[0].kind == "goto" and _path(kept[0].value) == start:
         kept = kept[1:]
     parameters = parameterise(kept, scenario.data)
-    opening = Operation(index=-1, step_index=0, kind=ActionKind.goto, description=f"Open {start}", value=start)
+    opening = Operation(index=-1, step_index=0, kind="goto", description=f"Open {start}", value=start)
     return kept, parameters, _Step("Given", [opening], [None])
 
 
@@ -626,7 +541,7 @@ def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple
     position = {id(op): index for index, op in enumerate(kept)}
     steps = [opening]
     for group in group_operations(kept):
-        keyword: Keyword = "Then" if group[0].kind.is_assertion else "When"
+        keyword: Keyword = "Then" if action(group[0].kind).is_assertion else "When"
         params = [parameters.by_op.get(position[id(op)]) for op in group]
         steps.append(_Step(keyword, group, params))
     return steps, parameters
@@ -644,10 +559,10 @@ def _candidate_runs(kept: Sequence[Operation]) -> dict[int, list[int]]:
     could be one When step: acting operations only, at most MAX_STEP_OPERATIONS, never across an assertion."""
     runs: dict[int, list[int]] = {}
     for i, op in enumerate(kept):
-        if op.kind.is_assertion:
+        if action(op.kind).is_assertion:
             continue
         end = i
-        while end < len(kept) and end - i < MAX_STEP_OPERATIONS and not kept[end].kind.is_assertion:
+        while end < len(kept) and end - i < MAX_STEP_OPERATIONS and not action(kept[end].kind).is_assertion:
             end += 1
         runs[i] = list(range(end, i, -1))
     return runs
@@ -666,7 +581,7 @@ def _look_up(registry: StepRegistry, origin: str, signatures: Sequence[str]) -> 
 
 
 def _keyword(op: Operation) -> Keyword:
-    return "Then" if op.kind.is_assertion else "When"
+    return "Then" if action(op.kind).is_assertion else "When"
 
 
 @dataclass
@@ -708,7 +623,7 @@ def _plan(
     if registry is not None and origin:
         wanted = [_step_signatures(opening)[0], *(signature for signature, _ in plan.signed.values())]
         wanted += [_step_signatures(plan.step("Then", i, i + 1))[0] for i, op in enumerate(kept)
-                   if op.kind.is_assertion]
+                   if action(op.kind).is_assertion]
         book.offer(_look_up(registry, origin, wanted))
     return plan
 
@@ -735,7 +650,7 @@ def _place_by_rules(book: StepBook, plan: _Plan) -> tuple[list[StepUse], list[tu
     position = 0
     while position < len(plan.kept):
         op = plan.kept[position]
-        if op.kind.is_assertion:
+        if action(op.kind).is_assertion:
             close()
             put("Then", position, position + 1)
             position += 1
@@ -822,7 +737,7 @@ def _write(book: StepBook, plan: _Plan, proposal: Proposal, foreign: Sequence[St
     """The scenario's script as the proposal has it, defined in `book`; ProposalRejected when it breaks a rule
     (the book is then half-written: the caller throws it away)."""
     reserved = {op.param for op in plan.kept if op.param} | {key for row in plan.scenario.data for key in row}
-    checked = check_proposal(proposal, [op.kind.is_assertion for op in plan.kept], plan.parameters, reserved)
+    checked = check_proposal(proposal, [action(op.kind).is_assertion for op in plan.kept], plan.parameters, reserved)
     plan = replace(plan, parameters=checked.parameters)
     uses = [book.place(plan.opening)]
     for (start, end), text in zip(checked.spans, checked.texts, strict=True):
@@ -913,16 +828,10 @@ class _Writing:
 
 
 def _brief(position: int, op: Operation, parameter: str | None) -> OperationBrief:
-    kind = op.kind
-    if kind is ActionKind.click:
-        target: str | None = element_name(op)
-    elif kind in (*_FIELD_KINDS, ActionKind.assert_value) or (kind is ActionKind.press and op.locator is not None):
-        target = field_label(op)
-    else:
-        target = None
-    return OperationBrief(number=position + 1, kind=kind.value, description=describe(op, None), target=target,
-                          value=op.value, column=op.param, parameter=parameter, sentence=op.step_index + 1,
-                          assertion=kind.is_assertion)
+    spec = action(op.kind)
+    return OperationBrief(number=position + 1, kind=op.kind, description=describe(op, None),
+                          target=spec.brief_target(op), value=op.value, column=op.param, parameter=parameter,
+                          sentence=op.step_index + 1, assertion=spec.is_assertion)
 
 
 # --- a batch ----------------------------------------------------------------------------------------------------

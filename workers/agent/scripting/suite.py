@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+import shutil
 from pathlib import Path
 
 from shared.settings import CHROMIUM_ARGS
@@ -50,7 +51,7 @@ def suite_config(base_url: str) -> str:
 
 
 def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps_text: str,
-                base_url: str | None = None) -> Path:
+                base_url: str | None = None, files_dir: Path | None = None) -> Path:
     """Write (or overwrite) the suite's files into out_dir and return the .feature path.
 
     Layout: package.json, cucumber.js, README.md, features/<name>.feature,
@@ -73,4 +74,9 @@ def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    if files_dir is not None and Path(files_dir).is_dir():  # what the upload steps put into file fields
+        for source in sorted(Path(files_dir).iterdir()):
+            if source.is_file():
+                (root / "files").mkdir(exist_ok=True)
+                shutil.copyfile(source, root / "files" / source.name)
     return root / f"features/{slug(feature_name)}.feature"

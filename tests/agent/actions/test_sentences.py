@@ -1,0 +1,80 @@
+"""The sentences QA writers use, as the builtin brain reads them: (kind, target, role, value, place) per intent."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.scenarios import ScenarioStep
+from workers.agent.brains import BuiltinBrain
+
+
+def read(action: str, expected: str | None = None) -> list[tuple]:
+    decision = BuiltinBrain().decide(ScenarioStep(action=action, expected=expected), 0)
+    assert decision.unsupported is None, decision.unsupported
+    return [(i.kind, i.target, i.role_hint, i.value, i.anchor, i.section, i.ordinal) for i in decision.intents]
+
+
+def op(kind, target=None, role=None, value=None, anchor=None, section=None, ordinal=None) -> tuple:
+    return kind, target, role, value, anchor, section, ordinal
+
+
+FORMS = [
+    # absence
+    ('Verify "Water the plants" is no longer listed', [op("assert_absent", value="Water the plants")]),
+    ("Verify Water the plants is not shown", [op("assert_absent", value="Water the plants")]),
+    ("'Task 3' isn't displayed on the page", [op("assert_absent", value="Task 3")]),
+    ('The page does not show "Oops"', [op("assert_absent", value="Oops")]),
+    ('"Draft" has disappeared', [op("assert_absent", value="Draft")]),
+    ('Verify "Franklin" is removed from the list', [op("assert_absent", value="Franklin")]),
+    ("Verify the Delete button is not shown", [op("assert_absent", "Delete", "button")]),
+    # history
+    ("Go back", [op("history", value="back")]),
+    ("Return to the previous page", [op("history", value="back")]),
+    ("Click the browser back button", [op("history", value="back")]),
+    ("Go forward", [op("history", value="forward")]),
+    ("Reload the page", [op("history", value="reload")]),
+    # dialogs: the answer is set up before the action that opens the dialog
+    ("Click Delete and accept the confirmation", [op("accept_dialog"), op("click", "Delete")]),
+    ("Click Delete and dismiss the confirmation", [op("dismiss_dialog"), op("click", "Delete")]),
+    ('Click Rename and answer the prompt with "New name"', [op("accept_dialog", value="New name"),
+                                                            op("click", "Rename")]),
+    # non-native lists, type-ahead
+    ('Type "car" into the Assignee field and pick Carol Danvers from the suggestions',
+     [op("fill", "Assignee", "field", "car"), op("pick", value="Carol Danvers")]),
+    ("Choose Reports from the More menu", [op("pick", value="Reports")]),
+    ("Select Dog from Type", [op("select", "Type", "dropdown", "Dog")]),  # a native select stays a select
+    # hover, upload, tabs, waits
+    ("Hover over More", [op("hover", "More")]),
+    ("Hover over More and click Open help", [op("hover", "More"), op("click", "Open help")]),
+    ("Upload notes.txt as the Attachment", [op("upload", "Attachment", "field", "notes.txt")]),
+    ('In the new tab, verify "Help" is shown', [op("switch_tab", value="new"), op("assert_text", value="Help")]),
+    ("Switch back to the first tab", [op("switch_tab", value="first")]),
+    ("Close the tab", [op("switch_tab", value="close")]),
+    ('Wait until "Report ready" is shown', [op("wait_for", value="Report ready")]),
+    ('Wait for "Loading" to disappear', [op("wait_gone", value="Loading")]),
+    # targets named by their place, icon or order
+    ("Tick the checkbox of Water the plants", [op("check", "", "checkbox", anchor="Water the plants")]),
+    ('Type "Alice L." into the first field under Profile',
+     [op("fill", "", "field", "Alice L.", section="Profile", ordinal=0)]),
+    ('Type "x" into the second field under Sign up', [op("fill", "", "field", "x", section="Sign up", ordinal=1)]),
+    ("Click Remove next to Savings account", [op("click", "Remove", anchor="Savings account")]),
+    ("Click the trash icon in the row of Water the plants", [op("click", "trash", anchor="Water the plants")]),
+    ("Click the star icon of Water the plants", [op("click", "star", anchor="Water the plants")]),
+    ("Click python under Trending topics", [op("click", "python", section="Trending topics")]),
+    ("Click Save in the Billing panel", [op("click", "Save", section="Billing")]),
+    ("Click the second Delete button", [op("click", "Delete", "button", ordinal=1)]),
+    ("Click the last Edit link", [op("click", "Edit", "link", ordinal=-1)]),
+    ("Click the Water the plants row", [op("click", "Water the plants")]),
+    # names that only look like places or orders
+    ("Click the Terms of Service link", [op("click", "Terms of Service", "link")]),
+    ("Type Franklin into the last name field", [op("fill", "last name", "field", "Franklin")]),
+    # a check announced in the action cell, the check itself in the expected cell
+    ("Check the result", [op("assert_text", value="Saved")]),
+    ("Verify the page shows the heading Renew the TLS certificate", [op("assert_text", value="Renew the TLS certificate")]),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), FORMS, ids=[s for s, _ in FORMS])
+def test_sentence_forms(sentence: str, expected: list[tuple]) -> None:
+    cell = "'Saved' is shown" if sentence == "Check the result" else None
+    assert read(sentence, cell) == expected

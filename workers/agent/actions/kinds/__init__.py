@@ -1,0 +1,1 @@
+"""One module per action kind; each declares ACTION (see workers.agent.actions.base)."""

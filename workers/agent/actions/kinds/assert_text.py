@@ -1,0 +1,112 @@
+"""Check that the page shows a text ("'Order saved' is shown", "the page shows the heading X")."""
+
+from __future__ import annotations
+
+import re
+
+from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.brains.phrases import (
+    ABSENCE_UNCLEAR,
+    NEGATIVE,
+    PRONOUN,
+    SEVERAL,
+    TEXT_PREFIX,
+    VISIBLE,
+    WHERE,
+    Op,
+    Unsupported,
+    is_description,
+)
+
+def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
+    """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal)."""
+    x = TEXT_PREFIX.sub("", x.strip())
+    if kind == "assert_text" and NEGATIVE.search(x):
+        raise Unsupported(ABSENCE_UNCLEAR)
+    if SEVERAL.search(x):
+        raise Unsupported("it holds several checks")  # "A is shown and B is shown": split by the caller
+    listed = s.token_list(x)
+    if listed is not None:
+        if not all(t.strip() for t in listed):
+            raise Unsupported("an expected text is empty")
+        return [Op(kind, value=t) for t in listed]
+    if s.has_token(x):
+        raise Unsupported(f"cannot tell which text to look for in {s.show(x)!r}; quote each text on its own")
+    if is_description(x) or PRONOUN.fullmatch(x):
+        raise Unsupported(
+            f"{s.show(x)!r} describes something instead of giving the text to look for; quote the text, "
+            "e.g. Verify 'Order saved' is shown"
+        )
+    text = s.unmask(x)
+    if not text:
+        raise Unsupported("it names no text to look for")
+    return [Op(kind, value=text)]
+
+
+def _qualified(m, s):
+    """'X is shown at the top / in red / within 2 seconds': more than "it is shown"."""
+    q = m["q"].strip()
+    if re.match(r"(?:and|,|&)", q, re.I):
+        return []  # several checks: split by the caller
+    raise Unsupported(
+        f"{s.show(q)!r}: only that a text is shown can be checked, not where, how, when or how often; "
+        f"write Verify {s.show(m['x'].strip())} {'are' if len(s.token_list(m['x']) or []) > 1 else 'is'} shown"
+    )
+
+
+STATEMENTS = (
+    # the page shows X / the screen contains the text 'X' / the page shows the heading X
+    Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
+         r"(?:shows?|displays?|contains?|includes?|has|have|lists?|says?|reads?)\s+(?P<x>.+)",
+         lambda m, s: texts(m["x"], s), 110),
+    # X is shown / 'A' and 'B' are displayed on the page
+    Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
+         rf"{VISIBLE}{WHERE}", lambda m, s: texts(m["x"], s), 120),
+    # X is shown at the top / in red / within 2 seconds
+    Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
+         rf"{VISIBLE}\s+(?P<q>.+)", _qualified, 140),
+    # X appears / X shows up
+    Rule(r"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?)(?:\s+on\s+(?:the\s+)?(?:page|screen))?",
+         lambda m, s: texts(m["x"], s), 150),
+    # the text 'X'
+    Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>\S.*)", lambda m, s: texts(m["x"], s), 160),
+    # 'A' / 'A' and 'B'
+    Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
+    # shows X (the subject left out, as in an expected cell)
+    Rule(r"(?:it\s+)?(?:should\s+)?(?:shows?|displays?|lists?)\s+(?P<x>.+)", lambda m, s: texts(m["x"], s), 180),
+)  # fmt: skip
+
+
+class AssertText(Action):
+    name = "assert_text"
+    for_model = False
+    check_name = "text"
+    model_hint = "text: a text the page shows (value)"
+    is_assertion = True
+    grounded = False
+    valued = True
+    param_name = "expectedText"
+    reads = True
+    statements = STATEMENTS
+
+    def describe(self, target, role, value):
+        return f"Verify '{value}' is shown"
+
+    def check(self, act):
+        text = act.value or ""
+        if not text or not act.text_shown(text, act.settings.assertion_timeout_ms):
+            raise CheckFailed(f'the page does not show "{text}"')
+
+    def phrase(self, op, slot):
+        return ["the page shows ", *slot]
+
+    def comment(self, op, what):
+        return f"Check that the page shows {what}"
+
+    def javascript(self, op, target, value):
+        if target is None:
+            return f"await this.expectText({value});"
+        return f"await this.expectText({value}, {target});"
+
+
+ACTION = AssertText()

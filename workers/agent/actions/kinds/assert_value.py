@@ -1,0 +1,120 @@
+"""Check that a named element shows a value ("the Email field shows user@example.com")."""
+
+from __future__ import annotations
+
+import re
+
+from workers.agent.actions.base import Action, Rule
+from workers.agent.actions.elements import is_checkable, is_combo, is_headerish, is_textbox
+from workers.agent.actions.naming import field_label
+from workers.agent.brains.phrases import (
+    PAGE_LIKE,
+    PAGE_PROPERTY,
+    PRONOUN,
+    STATES,
+    VALUE_QUALIFIER,
+    Op,
+    Unsupported,
+    is_description,
+    split_role,
+    value_phrase,
+)
+
+
+def value_check(t: str, v: str, s) -> list[Op]:
+    masked_target, role = split_role(t)
+    target = s.unmask(masked_target)
+    if not target:
+        raise Unsupported("it names no element whose value to check")
+    if re.search(r"\bor\b", masked_target, re.I):
+        raise Unsupported(f"{s.show(t)!r} names more than one element; check one element per sentence")
+    if PRONOUN.match(masked_target):
+        raise Unsupported(
+            f"{s.show(t)!r} names no element; checking a state of the page is not supported, "
+            "only that a text is shown or that a named element shows a value"
+        )
+    if s.is_quoted(masked_target) and role is None:
+        raise Unsupported(
+            f"{s.show(t)} is a quoted text, not an element with a value; write Verify {s.show(t)} is shown "
+            "to look for the text, or name the element, e.g. Verify the Email field shows user@example.com"
+        )
+    if PAGE_PROPERTY.fullmatch(target):
+        raise Unsupported("checking the page's title or address is not supported; check a text on the page")
+    if PAGE_LIKE.search(target) or target.lower() in {"page", "screen", "it", "everything", "all", "result"}:
+        raise Unsupported(f"{s.show(t)!r} is not an element with a value; quote the text to look for instead")
+    if not s.is_quoted(v):
+        if v.strip().lower() in STATES:
+            raise Unsupported(f"{v.strip()!r} is a state, not a value the builtin brain can check")
+        if is_description(v) or s.has_token(v):
+            raise Unsupported(f"{s.show(v)!r} is not a literal value; quote the expected value")
+        if VALUE_QUALIFIER.search(v):
+            raise Unsupported(
+                f"{s.show(v)!r} is not a single literal value (only that an element shows exactly one value can "
+                "be checked); quote the expected value if these words are the value"
+            )
+    value = value_phrase(s, v)
+    return [Op("assert_value", target=target, role_hint=role, value=value)]
+
+
+def _in_field(m, s):
+    """'"Alice" is shown in the Name field': the value of that field (a field only, else other rules try)."""
+    masked_target, role = split_role(m["t"])
+    x = m["x"].strip()
+    if role not in ("field", "dropdown") or not masked_target or s.has_token(masked_target):
+        return []
+    if s.has_token(x) and not s.is_quoted(x):
+        raise Unsupported(f"{s.show(x)!r}: a field shows one value; check one value per field", final=True)
+    if re.search(r"\b(?:and|or)\b|,", masked_target, re.I):
+        raise Unsupported(f"{s.show(m['t'])!r} names several fields; check one field per sentence", final=True)
+    return value_check(m["t"], x, s)
+
+
+STATEMENTS = (
+    # 'Alice' is shown in the Name field: that field's value
+    Rule(r"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be)\s+"
+         r"(?:shown\s+|displayed\s+|entered\s+|filled\s+in\s+)?"
+         r"(?:in|inside|within)\s+(?P<t>.+)", _in_field, 130),
+    # the value of T is V
+    Rule(r"(?:the\s+)?value\s+(?:of|in)\s+(?:the\s+)?(?P<t>.+?)\s+(?:is|equals?|should\s+be|must\s+be|=)\s+(?P<v>.+)",
+         lambda m, s: value_check(m["t"], m["v"], s), 190),
+    # T shows V / T contains V / T is V / T has value V
+    Rule(r"(?P<t>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:shows?|contains?|displays?|reads?|equals?|is|"
+         r"has\s+(?:the\s+)?value(?:\s+of)?|should\s+be|must\s+be|be)\s+(?P<v>.+)",
+         lambda m, s: value_check(m["t"], m["v"], s), 195),
+)  # fmt: skip
+
+
+class AssertValue(Action):
+    name = "assert_value"
+    for_model = False
+    check_name = "value"
+    model_hint = "value: the named element (target) shows or holds the value"
+    is_assertion = True
+    valued = True
+    reads = True
+    statements = STATEMENTS
+
+    def describe(self, target, role, value):
+        return f"Verify the {target}{' ' + role if role else ''} shows '{value}'"
+
+    def eligible(self, node):
+        if is_textbox(node) or is_combo(node) or is_checkable(node):
+            return 1.0
+        if is_headerish(node):
+            return 0.45
+        return 1.0 if node.text else 0.5
+
+    def phrase(self, op, slot):
+        return [f"the {field_label(op)} shows ", *slot]
+
+    def comment(self, op, what):
+        return f'Check that the "{field_label(op)}" element shows {what}'
+
+    def brief_target(self, op):
+        return field_label(op)
+
+    def javascript(self, op, target, value):
+        return f"await this.expectValue({target}, {value});"
+
+
+ACTION = AssertValue()

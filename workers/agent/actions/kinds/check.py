@@ -1,0 +1,59 @@
+"""Tick a checkbox, a radio button or a switch."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Action, Rule
+from workers.agent.actions.elements import is_checkable
+from workers.agent.actions.naming import field_label, noun, where
+from workers.agent.brains.phrases import Op, Unsupported, target_phrase
+
+
+def toggle(kind: str):
+    def handler(m, s):
+        if kind == "check":
+            from workers.agent.brains.grammar import statement
+
+            try:  # "Check the Email field shows user@example.com": a check of the page, not a checkbox
+                return list(statement(m["t"], s))
+            except Unsupported:
+                pass
+        t = target_phrase(s, m["t"])
+        return [Op(kind, target=t.name, role_hint="radio" if t.role == "radio" else "checkbox", place=t.place)]
+
+    return handler
+
+
+class Check(Action):
+    name = "check"
+    model_hint = "check: tick the target checkbox or radio button"
+    field = True
+    verb = "Check"
+    rules = (Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),)
+
+    def describe(self, target, role, value):
+        return f"{self.verb} {f'the {target} {role}' if role and target else (target or '')}"
+
+    def eligible(self, node):
+        return 1.0 if is_checkable(node) else 0.0
+
+    def redundant(self, node, value, current_url, base_url):
+        return node is not None and node.checked is (self.name == "check")
+
+    def perform(self, act):
+        act.target.check()
+
+    def phrase(self, op, slot):
+        return [f"{self.verb} the {field_label(op)} {noun(op) or 'checkbox'}"]
+
+    def comment(self, op, what):
+        tick = "Tick" if self.name == "check" else "Untick"
+        return f'{tick} the "{field_label(op)}" {noun(op) or "checkbox"}{where(op)}'
+
+    def brief_target(self, op):
+        return field_label(op)
+
+    def javascript(self, op, target, value):
+        return f"await {target}.check();"
+
+
+ACTION = Check()

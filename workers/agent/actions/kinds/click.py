@@ -1,0 +1,58 @@
+"""Click an element: a button, a link, a row or card with a click handler, an icon-only control."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Action, Rule, thing
+from workers.agent.actions.naming import element_name, noun, where
+from workers.agent.brains.phrases import Op, Unsupported, target_phrase
+
+
+def _click(m, s):
+    t = target_phrase(s, m["t"])
+    return [Op.on("click", t)]
+
+
+def _select_alone(m, s):
+    """'Select the Alice row' / 'Choose Express shipping': a click, or a tick for a checkbox or radio."""
+    t = target_phrase(s, m["t"])
+    if t.role in ("checkbox", "radio"):
+        return [Op.on("check", t)]
+    return [Op.on("click", t)]
+
+
+def _nothing(m, s):
+    raise Unsupported("it names nothing to click")
+
+
+class Click(Action):
+    name = "click"
+    model_hint = "click: click the target"
+    submits = True
+    rules = (
+        Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
+        Rule(r"(?:click|tap|press|push|hit|activate|follow)(?:\s+on)?\s+(?P<t>.+)", _click, 700),
+        Rule(r"(?:click|tap|press|push|hit)", _nothing, 701),
+    )
+
+    def describe(self, target, role, value):
+        return f"Click {thing(target, role)}"
+
+    def perform(self, act):
+        act.target.click()
+
+    def phrase(self, op, slot):
+        return [f'Click "{element_name(op)}"']
+
+    def comment(self, op, what):
+        kind = noun(op)
+        name = element_name(op)
+        return f'Click the "{name}" {kind}{where(op)}' if kind else f'Click "{name}"{where(op)}'
+
+    def brief_target(self, op):
+        return element_name(op)
+
+    def javascript(self, op, target, value):
+        return f"await {target}.click();"
+
+
+ACTION = Click()

@@ -1,0 +1,85 @@
+"""Type a value into a text field (replacing what it holds), or clear it."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Action, ActionFailed, Rule, thing
+from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.naming import field_label, where
+from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
+
+
+def _fill(m, s):
+    t = target_phrase(s, m["t"], "field")
+    if t.role == "dropdown":  # "Set the Type dropdown to dog"
+        return [Op.on("select", t, value=literal_value(s, m["v"], option=True, what="option"))]
+    return [Op.on("fill", t, value=literal_value(s, m["v"]))]
+
+
+def _type_nowhere(m, s):
+    raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into the Name field')
+
+
+def _clear(m, s):
+    t = target_phrase(s, m["t"], "field")
+    if t.role in ("checkbox", "radio"):
+        return [Op.on("uncheck", t)]
+    return [Op.on("fill", t, value="")]
+
+
+class Fill(Action):
+    name = "fill"
+    model_hint = "fill: type the value into the target field (replacing its text)"
+    valued = True
+    field = True
+    rules = (
+        Rule(r"(?:type|enter|input|write|put|key\s+in)\s+(?P<v>.+?)\s+(?:into|in\s+to|in|inside|on)\s+(?P<t>.+)", _fill,
+             500),
+        Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
+        Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
+        Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
+        Rule(r"(?:type|enter|input|write)\s+(?P<v>.+)", _type_nowhere, 504),
+        Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),
+    )
+
+    def describe(self, target, role, value):
+        return f"Clear {thing(target, role)}" if value == "" else f"Type {value} into {thing(target, role)}"
+
+    def eligible(self, node):
+        return 1.0 if is_textbox(node) else 0.0
+
+    def refine(self, node):
+        # A field that reacts to keys (type-ahead, autocomplete) gets real key events, not one input event.
+        return "type" if node.typeahead else self.name
+
+    def redundant(self, node, value, current_url, base_url):
+        return node is not None and (node.value or "") == (value or "") and bool(value)
+
+    def perform(self, act):
+        act.target.fill(act.value or "")
+        if act.value and field_left_empty(act.target):
+            # The browser dropped the text: a date, time, number or email field that takes another format.
+            kind_of = act.target.get_attribute("type") or "this"
+            raise ActionFailed(f'the field did not take "{act.value}": a {kind_of} field left empty '
+                               "(the value's format is not one it accepts)")
+
+    def phrase(self, op, slot):
+        return ["Enter ", *slot, f" in the {field_label(op)} field"]
+
+    def comment(self, op, what):
+        return f'Type {what} into the "{field_label(op)}" field{where(op)}'
+
+    def brief_target(self, op):
+        return field_label(op)
+
+    def javascript(self, op, target, value):
+        return f"await {target}.fill({value});"
+
+
+def field_left_empty(target) -> bool:
+    try:
+        return target.input_value() == ""
+    except Exception:  # not a form control (contenteditable): nothing to compare
+        return False
+
+
+ACTION = Fill()

@@ -1,0 +1,89 @@
+"""Open a path of the application or a URL ("Go to /owners/find"); "Go to the Contact page" clicks its link."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urljoin, urlsplit
+
+from workers.agent.actions.base import Action, Rule
+from workers.agent.brains.phrases import Op, Unsupported, is_location, target_phrase
+
+HISTORY_WORDS = ("previous", "prior", "last", "earlier", "former", "original")
+_VAGUE_PLACE = re.compile(
+    r"(?:(?:the|a|an|this|that|some|any|my|your|our)\s+)?(?P<w>previous|prior|last|next|same|other|original|earlier|"
+    r"former|another|new|different|some|any|a|an)\b",
+    re.I,
+)
+
+
+def _go(m, s, *, verb="go"):
+    x = m["x"].strip()
+    place = s.unmask(x)
+    if is_location(place):
+        return [Op("goto", value=place)]
+    vague = _VAGUE_PLACE.match(x)
+    if vague and not s.is_quoted(x):
+        if vague["w"].lower() in HISTORY_WORDS:
+            return [Op("history", value="back")]  # "Go to the previous page"
+        raise Unsupported(
+            f"{s.show(x)!r} names no particular page or element; name the link or page, e.g. Go to the Contact page"
+        )
+    page = re.fullmatch(r"(?:the\s+)?(?P<n>.+?)\s*(?:web\s*)?(?:page|screen|tab|view)", x, re.I)
+    thing = re.fullmatch(r"(?:the\s+)?(?P<n>.+?)\s+(?:form|dialog|panel|window)", x, re.I)
+    if page:
+        name = s.unmask(page["n"])
+    elif verb == "open" and thing:  # "Open the Add Owner form": a click on what opens it
+        return [Op("click", target=s.unmask(thing["n"]))]
+    elif verb == "open":
+        t = target_phrase(s, x)
+        return [Op.on("click", t)]
+    else:
+        name = s.unmask(re.sub(r"^the\s+", "", x, flags=re.I))
+    if name.lower() in {"homepage", "home page"}:
+        name = "home"
+    if not name:
+        raise Unsupported("it names no page")
+    return [Op("click", target=name, role_hint="link")]
+
+
+def absolute_url(base_url: str, path_or_url: str) -> str:
+    if re.match(r"^[a-z][a-z0-9+.-]*:", path_or_url, re.I):
+        return path_or_url
+    return urljoin(base_url if base_url.endswith("/") else base_url + "/", path_or_url.lstrip("/"))
+
+
+class Goto(Action):
+    name = "goto"
+    model_hint = "goto: open a URL or path (value)"
+    grounded = False
+    literal = True
+    reads = True
+    rules = (
+        Rule(r"(?:go|navigate|browse|head|proceed|return)\s+to\s+(?P<x>.+)", _go, 300),
+        Rule(r"(?:open|launch)\s+(?P<x>.+)", lambda m, s: _go(m, s, verb="open"), 301),
+        Rule(r"(?:visit|load)\s+(?P<x>.+)", _go, 302),
+        Rule(r"(?:am|are|is|be)\s+on\s+(?P<x>.+)", _go, 303),
+    )
+
+    def describe(self, target, role, value):
+        return f"Go to {value}"
+
+    def redundant(self, node, value, current_url, base_url):
+        return value is not None and urlsplit(absolute_url(base_url, value))[:4] == urlsplit(current_url)[:4]
+
+    def perform(self, act):
+        status = act.open(absolute_url(act.base_url, act.value or "/"))
+        return status
+
+    def phrase(self, op, slot):
+        return [f'Open the page "{op.value or "/"}"']
+
+    def comment(self, op, what):
+        return f"Open {op.value or '/'}"
+
+    def javascript(self, op, target, value):
+        return f"await this.page.goto(this.url({json.dumps(op.value or '/')}));"
+
+
+ACTION = Goto()

@@ -1,0 +1,62 @@
+"""Choose an option of a native dropdown (<select>) by its visible label."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Action, ActionFailed, Rule, thing
+from workers.agent.actions.elements import is_combo
+from workers.agent.actions.naming import field_label, where
+from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
+
+
+def _select(m, s):
+    t = target_phrase(s, m["t"], "dropdown")
+    value = literal_value(s, m["v"], option=True, what="option")
+    if not value:
+        raise Unsupported("it names no option to select")
+    return [Op.on("select", t, value=value)]
+
+
+class Select(Action):
+    name = "select"
+    model_hint = "select: choose the option (value) of the target dropdown"
+    valued = True
+    field = True
+    rules = (
+        Rule(r"(?:select|choose|pick)\s+(?P<v>.+?)\s+(?:from|in|on|for|within|inside)\s+(?P<t>.+)", _select, 600),
+        Rule(r"(?:select|choose|pick)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _select, 601),
+    )
+
+    def describe(self, target, role, value):
+        return f"Select {value} from {thing(target, role)}"
+
+    def eligible(self, node):
+        return 1.0 if is_combo(node) else 0.0
+
+    def perform(self, act):
+        select_option(act.target, act.value or "")
+
+    def phrase(self, op, slot):
+        return ["Select ", *slot, f" in the {field_label(op)} dropdown"]
+
+    def comment(self, op, what):
+        return f'Choose the option {what} in the "{field_label(op)}" dropdown{where(op)}'
+
+    def brief_target(self, op):
+        return field_label(op)
+
+    def javascript(self, op, target, value):
+        return f"await {target}.selectOption({{ label: {value} }});"
+
+
+def select_option(target, wanted: str) -> None:
+    """Select by visible label, as the generated script does; a case-insensitive label match is accepted."""
+    labels: list[str] = target.evaluate("el => Array.from(el.options || []).map(o => o.label || o.text)")
+    exact = [label for label in labels if label == wanted]
+    loose = [label for label in labels if label.strip().lower() == wanted.strip().lower()]
+    chosen = (exact or loose or [None])[0]
+    if chosen is None:
+        raise ActionFailed(f"the dropdown has no option {wanted!r} (options: {', '.join(labels[:12])})")
+    target.select_option(label=chosen)
+
+
+ACTION = Select()

@@ -1,0 +1,22 @@
+"""Untick a checkbox or a switch."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Rule
+from workers.agent.actions.kinds.check import Check, toggle
+
+
+class Uncheck(Check):
+    name = "uncheck"
+    model_hint = "uncheck: untick the target checkbox"
+    verb = "Uncheck"
+    rules = (Rule(r"(?:uncheck|untick|deselect|unselect|un-check|un-tick)\s+(?P<t>.+)", toggle("uncheck"), 610),)
+
+    def perform(self, act):
+        act.target.uncheck()
+
+    def javascript(self, op, target, value):
+        return f"await {target}.uncheck();"
+
+
+ACTION = Uncheck()

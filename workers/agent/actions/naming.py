@@ -1,0 +1,68 @@
+"""How a person names the element an operation works on, for step texts and comments (no browser, no page)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from shared.records import Node, Operation
+
+MAX_NAME = 60
+_NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
+
+
+def clean(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    text = text.strip().rstrip(":*").strip()
+    if len(text) > MAX_NAME:
+        text = text[: MAX_NAME - 1].rstrip() + "…"
+    return text
+
+
+def context_name(context: str | None) -> str:
+    """The innermost part of a node's context ("Owner Information › Telephone" -> "Telephone")."""
+    parts = [p.strip() for p in re.split(r"[›»>|/]", context or "") if p.strip()]
+    return parts[-1] if parts else ""
+
+
+def field_label(op: Operation) -> str:
+    """How a person names the field an operation works on."""
+    target = op.target
+    names = () if target is None else (target.label, target.aria_label, target.placeholder, target.title,
+                                        target.name_attr, target.id_attr, context_name(target.context))
+    return _first_name(op, names, lambda t: t.input_type or t.role or t.tag, "page element")
+
+
+def element_name(op: Operation) -> str:
+    """How a person names the thing clicked: its text, else its accessible name, label, value or icon."""
+    target = op.target
+    names = () if target is None else (target.text, target.aria_label, target.label, target.title, target.value,
+                                        target.testid, target.icon)
+    return _first_name(op, names, lambda t: t.role or t.tag, "element")
+
+
+def _first_name(op: Operation, names: Sequence[str | None], kind: Callable[[Node], str], fallback: str) -> str:
+    """The first of the target's names that says something, else the locator's text, else its kind."""
+    for text in (*names, op.locator.value if op.locator and op.locator.strategy in _NAMED_BY else None):
+        if clean(text):
+            return clean(text)
+    return kind(op.target) if op.target is not None else fallback
+
+
+def noun(op: Operation) -> str:
+    """The kind of element as a word ("button", "checkbox"); "" when its role says nothing."""
+    role = (op.target.role if op.target else None) or (op.locator.role if op.locator else None) or ""
+    return {"menuitem": "menu item", "radio": "radio button", "switch": "switch", "tab": "tab", "link": "link",
+            "button": "button", "checkbox": "checkbox", "option": "option", "combobox": "dropdown",
+            "listbox": "dropdown", "textbox": "field"}.get(role, "")
+
+
+def where(op: Operation) -> str:
+    """' in the row of "Betty Davis"' when the locator is anchored on a row; ' in the "Owners" section' else."""
+    within = op.locator.within if op.locator is not None else None
+    if within is not None:  # the locator names the row: so does the comment
+        kind = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
+                '[role="option"]': "option"}.get(within.css, "item")
+        return f' in the {kind} of "{clean(within.text)}"'
+    context = clean(op.target.context) if op.target else ""
+    return f' in the "{context}" section' if context else ""

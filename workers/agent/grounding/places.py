@@ -1,0 +1,96 @@
+"""Targets named by their place: grounding's candidates kept to what the sentence's place allows.
+
+    anchor   "Delete next to Alice", "the checkbox of Water the plants": the candidate's nearest container whose
+             text holds the anchor must be the closest of all candidates' (the row of Alice, not the table)
+    section  "python under Trending topics", "the Name field in the Billing section": a heading, legend,
+             caption or label above the candidate names the section
+    ordinal  "the second Delete button": among the best candidates, in reading order
+
+A target with no name ("the second field under Profile", "the checkbox of X") starts from every element that
+fits the action and the role hint.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shared.records import Candidate, Intent, Node, PageSnapshot
+
+from .scoring import _action_compat, _hint, _hint_compat, is_candidate
+
+
+def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates the intent's place allows, best first (all of them when it names no place)."""
+    if intent.anchor is None and intent.section is None and intent.ordinal is None:
+        return candidates
+    if not (intent.target or "").strip():
+        candidates = _by_role(intent, snap)
+    if intent.anchor:
+        candidates = _nearest_to(snap, candidates, intent.anchor)
+    if intent.section:
+        candidates = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
+    if intent.ordinal is not None and candidates:
+        top = round(candidates[0].score, 6)
+        tied = sorted((c for c in candidates if round(c.score, 6) == top), key=lambda c: _reading(snap.node(c.node_id)))
+        index = intent.ordinal
+        return [tied[index]] if -len(tied) <= index < len(tied) else []
+    return candidates
+
+
+def _by_role(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
+    hint = _hint(intent)
+    out = []
+    for node in snap.nodes:
+        if not is_candidate(node, snap.root) or not node.operable:
+            continue
+        fit = _action_compat(intent.kind, node) * _hint_compat(hint, node)
+        if fit >= 0.9:
+            out.append(Candidate(node_id=node.id, score=round(fit, 6)))
+    return sorted(out, key=lambda c: (-c.score, _reading(snap.node(c.node_id))))
+
+
+def _words(text: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.I)
+
+
+def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) -> list[Candidate]:
+    """Candidates whose nearest container holding the anchor text is the closest (fewest levels up)."""
+    pattern = _words(anchor)
+    reach: list[tuple[int, Candidate]] = []
+    for candidate in candidates:
+        node = snap.node(candidate.node_id)
+        if pattern.search(node.text or ""):
+            continue  # the anchor names the row; the target is something else in it
+        levels, parent = 1, node.parent
+        while parent is not None:
+            holder = snap.node(parent)
+            if pattern.search(holder.text or "") or pattern.search(holder.aria_label or ""):
+                reach.append((levels, candidate))
+                break
+            levels, parent = levels + 1, holder.parent
+    if not reach:
+        return []
+    closest = min(levels for levels, _ in reach)
+    return [candidate for levels, candidate in reach if levels == closest]
+
+
+def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
+    """A heading, legend, caption or label of the node's context or of a container around it names the section."""
+    pattern = _words(section)
+    if pattern.search(node.context or ""):
+        return True
+    parent = node.parent
+    while parent is not None:
+        holder = snap.node(parent)
+        if pattern.search(holder.aria_label or "") or pattern.search(holder.label or ""):
+            return True
+        for child in holder.children:
+            c = snap.node(child)
+            if (c.role == "heading" or c.tag in ("legend", "caption")) and pattern.fullmatch((c.text or "").strip()):
+                return True
+        parent = holder.parent
+    return False
+
+
+def _reading(node: Node) -> tuple[float, float, int]:
+    return round(node.bbox[1], 1), round(node.bbox[0], 1), node.id
