@@ -101,7 +101,7 @@ class Decision(BaseModel):
 # --- grounding, execution, observation -----------------------------------------
 
 
-LocatorStrategy = Literal["id", "testid", "name", "label", "role", "text", "xpath", "css"]
+LocatorStrategy = Literal["id", "testid", "name", "label", "role", "text", "title", "xpath", "css"]
 
 
 class Within(BaseModel):

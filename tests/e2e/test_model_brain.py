@@ -165,3 +165,46 @@ def test_the_openai_brain_without_an_endpoint_is_a_clear_usage_error(tmp_path, p
     assert done.returncode == 2
     assert "the openai brain needs a model endpoint: set STEPFORGE_MODEL_BASE_URL" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+TEAMTASKS_TITLE = "Reports through the hover menu"
+TEAMTASKS_SCENARIOS = f"""
+scenarios:
+  - id: TT-M1
+    title: {TEAMTASKS_TITLE}
+    start: /login
+    steps:
+      - Fill Email with alice@example.com
+      - Fill Password with wonderland
+      - Click Sign in
+      - action: Hover over More and click Reports
+        expected: '"4 open tasks" is shown and "Mark done" is not'
+"""
+
+
+def test_the_model_s_new_kinds_are_performed_and_replayed(tmp_path, model):
+    """The model answers with a kind of this issue (hover) and an absence assertion: both are performed in Chromium,
+    written by their kind modules and replayed green by cucumber-js."""
+    from tests.apps.teamtasks import serve_in_thread
+
+    finish = act("click", "Reports", done=True, texts=["4 open tasks"])
+    finish["assertions"].append({"kind": "absent", "target": "", "value": "Mark done"})
+    script = {1: [act("fill", "Email", "alice@example.com")], 2: [act("fill", "Password", "wonderland")],
+              3: [act("click", "Sign in")], 4: [act("hover", "More"), finish]}
+    model.respond_with(ScriptedTester({TEAMTASKS_TITLE: script}))
+    app = serve_in_thread()
+    try:
+        path = tmp_path / "scenarios.yaml"
+        path.write_text(TEAMTASKS_SCENARIOS)
+        result = generate(path, app.web_url, tmp_path, None, ["--brain", "openai"])
+    finally:
+        app.stop()
+    outcome = json.loads(result.report.read_text())["scenarios"]["TT-M1"]
+    assert (result.exit_code, outcome["verdict"]) == (0, "passed"), outcome
+    offered = requests_named(model, "next_action")[0]["response_format"]["json_schema"]["schema"]
+    assert "hover" in offered["properties"]["action"]["properties"]["kind"]["enum"]
+    record = json.loads((result.artifacts / "TT-M1/attempt-1/run.json").read_text())
+    assert [op["kind"] for op in record["operations"] if op["ok"]][-4:] == ["hover", "click", "assert_text",
+                                                                            "assert_absent"]
+    steps = (result.suite / "features/step_definitions/steps.js").read_text()
+    assert ".hover();" in steps and "await this.expectNoText(" in steps

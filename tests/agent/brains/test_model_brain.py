@@ -121,6 +121,27 @@ def test_a_finished_step_brings_its_assertions_after_its_last_action(server, bra
     ]
 
 
+def test_the_answer_schema_offers_the_new_kinds_and_they_become_intents(server, brain):
+    server.script(reply(answer("hover", "More")), reply(answer("dismiss_dialog")),
+                  reply(answer("pick", "", "Carol Danvers")),
+                  reply(answer("history", "", "back", step_done=True,
+                               assertions=[("absent", "", "Task deleted"), ("text", "", "Water the plants")])))
+    decisions = [brain.decide(SCENARIO.steps[2], 2, PAGE, HISTORY) for _ in range(4)]
+    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
+    offered = schema["properties"]["action"]["properties"]["kind"]["enum"]
+    assert {"hover", "pick", "upload", "history", "accept_dialog", "dismiss_dialog", "switch_tab", "wait_for",
+            "wait_gone"} <= set(offered)
+    assert set(schema["properties"]["assertions"]["items"]["properties"]["kind"]["enum"]) == {"text", "value", "absent"}
+    assert "- hover: move the mouse over the target" in prompt_text(server.requests[0])
+    read = [[(i.kind, i.target, i.value) for i in d.intents] for d in decisions]
+    assert read == [
+        [("hover", "More", None)],
+        [("dismiss_dialog", None, None)],
+        [("pick", None, "Carol Danvers")],
+        [("history", None, "back"), ("assert_absent", None, "Task deleted"), ("assert_text", None, "Water the plants")],
+    ]
+
+
 def test_a_step_with_an_expected_result_is_not_done_without_assertions(server, brain):
     server.script(reply(answer(step_done=True)), reply(answer(step_done=True, assertions=[("text", "", "Updated")])))
     first = brain.decide(SCENARIO.steps[2], 2, PAGE, HISTORY)

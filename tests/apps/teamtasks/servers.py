@@ -112,7 +112,7 @@ def create_api_app(web_origin: str) -> Flask:
         if not title:
             return jsonify(error="Title is required"), 422
         with store.lock:
-            task = store.add(title, assignee or "Nobody")
+            task = store.add(title, assignee or "Nobody", bool(body.get("urgent")))
         return jsonify(task.as_json()), 201
 
     @app.get("/api/tasks/<int:task_id>")
@@ -145,6 +145,18 @@ def create_api_app(web_origin: str) -> Flask:
         with store.lock:
             task.attachments.append(upload.filename or "unnamed")
         return jsonify(task.as_json())
+
+    @app.post("/api/exports")
+    def start_export() -> tuple[Response, int]:
+        with store.lock:
+            job = len(store.exports) + 1
+            store.exports[job] = time.monotonic()
+        return jsonify(id=job), 202
+
+    @app.get("/api/exports/<int:job>")
+    def export_state(job: int) -> Response:
+        started = store.exports.get(job) or abort(404)
+        return jsonify(ready=time.monotonic() - started >= data.EXPORT_SECONDS, rows=len(store.tasks))
 
     @app.get("/api/people")
     def people() -> Response:

@@ -14,6 +14,8 @@ SEED_TASKS = [
     ("Book the team dinner", "Carol Danvers"),
     ("Renew the SSL certificate", "Dave Grohl"),
 ]
+# An export job takes this long on the server (longer than any check waits: "Wait until ..." is needed).
+EXPORT_SECONDS = 5.0
 SEED_ACTIVITY = ["Alice closed Fix the login page", "Bob commented on Water the plants",
                  "Carol created Book the team dinner"]
 
@@ -25,11 +27,12 @@ class Task:
     assignee: str
     done: bool = False
     starred: bool = False
+    urgent: bool = False
     attachments: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {"id": self.id, "title": self.title, "assignee": self.assignee, "done": self.done,
-                "starred": self.starred, "attachments": list(self.attachments)}
+                "starred": self.starred, "urgent": self.urgent, "attachments": list(self.attachments)}
 
 
 @dataclass
@@ -39,10 +42,11 @@ class Store:
     tokens: dict[str, str] = field(default_factory=dict)  # token -> user's name
     activity: list[str] = field(default_factory=list)
     profile: dict[str, str] = field(default_factory=dict)
+    exports: dict[int, float] = field(default_factory=dict)  # export job id -> when it was started (monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, title: str, assignee: str) -> Task:
-        task = Task(self.next_id, title, assignee)
+    def add(self, title: str, assignee: str, urgent: bool = False) -> Task:
+        task = Task(self.next_id, title, assignee, urgent=urgent)
         self.tasks[task.id] = task
         self.next_id += 1
         return task
@@ -65,6 +69,7 @@ def reset() -> None:
         store.next_id = 1
         store.tokens.clear()
         store.profile.clear()
+        store.exports.clear()
         store.activity[:] = SEED_ACTIVITY
         for title, assignee in SEED_TASKS:
             store.add(title, assignee)

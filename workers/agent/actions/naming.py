@@ -25,6 +25,52 @@ def context_name(context: str | None) -> str:
     return parts[-1] if parts else ""
 
 
+_ORDER = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_CONTAINER_WORDS = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
+                    '[role="option"]': "option", "section": "section", "fieldset": "section", "form": "form",
+                    "article": "article", "aside": "panel", "dialog": "dialog", '[role="region"]': "section",
+                    '[role="group"]': "group", '[role="dialog"]': "dialog"}
+
+
+def own_name(op: Operation) -> str:
+    """The target's own name (label, aria-label, placeholder, title, name or id), not its section's."""
+    t = op.target
+    if t is None:
+        return ""
+    return next((clean(v) for v in (t.label, t.aria_label, t.placeholder, t.title, t.name_attr, t.id_attr, t.icon)
+                 if clean(v)), "")
+
+
+def the_element(op: Operation, noun_word: str, name: str) -> str:
+    """'the Email field'; for an element named only by where it is: 'the second field in the "Profile" section',
+    'the checkbox in the row of "Water the plants"' (what its locator says)."""
+    locator = op.locator
+    if name and (own_name(op) or locator is None or locator.within is None):
+        return f"the {name} {noun_word}"
+    if locator is None or locator.within is None:
+        return f"the {noun_word}"
+    order = f"{_ORDER[locator.nth]} " if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
+    kind = _CONTAINER_WORDS.get(locator.within.css, "item")
+    text = clean(locator.within.text)
+    if kind in ("section", "form", "panel", "dialog", "group", "article"):
+        return f'the {order}{noun_word} in the "{text}" {kind}'
+    return f'the {order}{noun_word} in the {kind} of "{text}"'
+
+
+def placed(op: Operation) -> str:
+    """' in the row of "Alice"', ' (the second) in the "Profile" section': where the locator looks, for a step's
+    text; "" when the locator finds the element on the whole page."""
+    locator = op.locator
+    if locator is None or locator.within is None:
+        return ""
+    order = f" (the {_ORDER[locator.nth]})" if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
+    kind = _CONTAINER_WORDS.get(locator.within.css, "item")
+    text = clean(locator.within.text)
+    if kind in ("section", "form", "panel", "dialog", "group", "article"):
+        return f'{order} in the "{text}" {kind}'
+    return f'{order} in the {kind} of "{text}"'
+
+
 def field_label(op: Operation) -> str:
     """How a person names the field an operation works on."""
     target = op.target

@@ -69,11 +69,15 @@
   }
 
   // Elements the page listens to keys on (a type-ahead opens its suggestions on keyup): typed key by key.
+  // Elements with a click listener of their own are clickable, whatever their tag (an icon, a row, a card).
   const keyed = new WeakSet();
+  const clicked = new WeakSet();
   const originalListen = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function (type, listener, options) {
     if (type === "keyup" || type === "keydown" || type === "keypress") {
       try { if (this instanceof Element) keyed.add(this); } catch (error) { /* not an element */ }
+    } else if (type === "click" || type === "mousedown" || type === "pointerdown") {
+      try { if (this instanceof Element) clicked.add(this); } catch (error) { /* not an element */ }
     }
     return originalListen.call(this, type, listener, options);
   };
@@ -87,6 +91,7 @@
       },
       pending: () => pending,
       keyed: (element) => keyed.has(element),
+      clickable: (element) => clicked.has(element),
     }),
   });
 })();

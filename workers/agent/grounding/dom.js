@@ -112,6 +112,8 @@
     return norm(t);
   }
 
+  // Elements the page added a click listener to (settle.js notes them): clickable whatever their tag.
+  const listened = window.__stepforge && window.__stepforge.clickable;
   const recs = [];      // pre-order, visible subtrees only
   let lastHeading = null;
 
@@ -153,6 +155,9 @@
     if (!op && explicitRole && OP_ROLES.has(explicitRole)) op = true;
     if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
     if (!op && el.hasAttribute('onclick')) op = true;
+    // (not a page-sized container: frameworks listen on their root for every click below it)
+    if (!op && listened && listened(el) && tag !== 'body' && tag !== 'html'
+        && rect.width * rect.height < 0.5 * innerWidth * innerHeight) op = true;
     if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
     if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
     let own = false;

@@ -85,6 +85,8 @@ def _query(page: Page, locator: Locator) -> PWLocator:
         return root.get_by_role(locator.role, name=v, exact=True)  # type: ignore[arg-type]
     if s == "text":
         return root.get_by_text(v, exact=True)
+    if s == "title":
+        return root.get_by_title(v, exact=True)
     raise ValueError(f"unknown locator strategy {s!r}")
 
 
@@ -130,8 +132,12 @@ def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
         for name in _accessible_names(n):
             if len(name) <= 120:
                 yield Locator(strategy="role", role=n.role, value=name, frames=frames)
+        if n.icon and not n.text and len(n.icon) <= 120:  # named by an SVG <title> or an image's alt
+            yield Locator(strategy="role", role=n.role, value=n.icon, frames=frames)
     if n.text and len(n.text) <= 120 and n.tag not in ("input", "select", "textarea"):
         yield Locator(strategy="text", value=n.text, frames=frames)
+    if n.title and len(n.title) <= 120:  # an icon-only control named by its tooltip
+        yield Locator(strategy="title", value=" ".join(n.title.split()), frames=frames)
 
 
 # An XPath from the element's label rather than its content: a row header to its cell, a <dt> to its
@@ -196,12 +202,13 @@ _SHADOW_CSS_JS = """(el) => {
 # of its own that could name it, in reading order: a row's cells; else its text and the text of its children that
 # are neither controls nor hold the element. A card is an element whose parent holds two or more of its tag and
 # class.
-_CONTAINERS_JS = r"""(el) => {
+_CONTAINERS_JS = r"""(el, itself) => {
   const norm = (t) => (t || '').replace(/\s+/g, ' ').trim();
   const ident = /^[A-Za-z_][A-Za-z0-9_-]*$/;
   const controls = new Set(['input', 'select', 'textarea', 'button']);
   const out = [];
-  for (let cur = el.parentElement; cur && cur !== document.body && out.length < 3; cur = cur.parentElement) {
+  for (let cur = itself ? el : el.parentElement; cur && cur !== document.body && out.length < (itself ? 1 : 3);
+       cur = itself ? null : cur.parentElement) {
     const tag = cur.localName, role = cur.getAttribute('role');
     let css = null;
     if (tag === 'tr' || tag === 'li') css = tag;
@@ -211,6 +218,13 @@ _CONTAINERS_JS = r"""(el) => {
       const same = Array.from(cur.parentElement.children).filter((c) => c.localName === tag
         && classes.every((k) => c.classList.contains(k)));
       if (classes.length && same.length >= 2) css = tag + classes.map((k) => '.' + k).join('');
+    }
+    if (!css && !itself && (/^(section|fieldset|article|aside|form|dialog)$/.test(tag) || ['region', 'group', 'dialog'].includes(role))) {
+      // a section named by its heading: "the second field under Profile"
+      const heading = cur.querySelector('h1, h2, h3, h4, h5, h6, legend, caption, [role="heading"]');
+      const title = heading && !heading.contains(el) ? norm(heading.innerText || heading.textContent) : '';
+      if (title && title.length <= 80) out.push({ css: role && !/^(section|fieldset|article|aside|form|dialog)$/.test(tag) ? `[role="${role}"]` : tag, texts: [title] });
+      continue;
     }
     if (!css) continue;
     const parts = [];
@@ -243,7 +257,7 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
     by what it is: what people say ("Delete in the row of Betty Davis"), never a position. anchored: the element's
     text is the value under test, so the container is never named by it."""
     try:
-        containers = handle.evaluate(_CONTAINERS_JS)
+        containers = handle.evaluate(_CONTAINERS_JS, False)
     except Exception:
         return None
     inner = [loc for loc in _inner_candidates(n, anchored) if loc.strategy not in avoid]
@@ -257,6 +271,30 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
                 scoped = loc.model_copy(update={"frames": list(n.frame), "within": within})
                 if _is_target(page, scoped, handle):
                     return scoped
+            for loc in inner:  # named alike inside it: by their order there ("the second field under Profile")
+                scoped = loc.model_copy(update={"frames": list(n.frame), "within": within})
+                try:
+                    index = resolve(page, scoped).evaluate_all(_INDEX_OF_JS, handle)
+                except Exception:
+                    continue
+                if isinstance(index, int) and index >= 0:
+                    return scoped.model_copy(update={"nth": index})
+    return None
+
+
+def _row_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
+    """A clickable row, list item or card itself, by a text of its own ("the Water the plants row":
+    locator("tr").filter({ hasText: "Water the plants" })), not by all its text, which changes with its status."""
+    try:
+        own = handle.evaluate(_CONTAINERS_JS, True)
+    except Exception:
+        return None
+    for container in own:
+        for text in container["texts"]:
+            loc = Locator(strategy="css", value=":scope", frames=list(n.frame),
+                          within=Within(css=container["css"], text=text))
+            if _is_target(page, loc, handle):
+                return loc
     return None
 
 
@@ -294,7 +332,13 @@ def best_locator(
     handle = element_handle(page, snap, node_id)
     try:
         seen: set[tuple[str, str, str | None]] = set()
+        row_tried = not (n.operable and n.children and not anchored and "css" not in avoid)
         for loc in candidate_locators(n, anchored):
+            if not row_tried and loc.strategy in ("role", "text"):
+                row_tried = True  # a clickable container: one of its own texts names it better than all of them
+                row = _row_locator(page, n, handle)
+                if row is not None:
+                    return row
             key = (loc.strategy, loc.value, loc.role)
             if key in seen or loc.strategy in avoid:
                 continue

@@ -41,7 +41,7 @@ from functools import lru_cache
 
 from shared.records import Intent, Node, PageSnapshot
 from workers.agent.actions import action
-from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_headerish, is_textbox
+from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_file_input, is_headerish, is_textbox
 
 __all__ = [
     "THRESHOLD",
@@ -221,7 +221,7 @@ def _hint_compat(hint: str | None, n: Node) -> float:
             return 0.9
         return 0.8 if n.operable else 0.3
     if hint == "field":
-        if is_textbox(n):
+        if is_textbox(n) or is_file_input(n):
             return 1.0
         return 0.8 if is_combo(n) else 0.3
     if hint == "dropdown":

@@ -11,6 +11,7 @@ Locator -> JavaScript (the Python side builds the same element query from Locato
     label      this.page.getByLabel("value", { exact: true })
     role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is "")
     text       this.page.getByText("value", { exact: true })
+    title      this.page.getByTitle("value", { exact: true })
 
 frames (outermost first) prefix the query: this.page.frameLocator("f1").frameLocator("f2").<query>; a container
 (within) follows them: .locator("tr").filter({ hasText: "Betty Davis" }).<query>.
@@ -59,6 +60,8 @@ def _query_js(locator: Locator, page: str) -> str:
         return f"{root}.getByRole({role}, {{ name: {js_string(value)}, exact: true }})"
     if strategy == "text":
         return f"{root}.getByText({js_string(value)}, {{ exact: true }})"
+    if strategy == "title":
+        return f"{root}.getByTitle({js_string(value)}, {{ exact: true }})"
     raise ValueError(f"unknown locator strategy {strategy!r}")
 
 

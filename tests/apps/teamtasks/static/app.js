@@ -99,7 +99,7 @@ async function tasks() {
   const rows = list.map((task) => `
     <tr class="task" data-id="${task.id}">
       <td><input type="checkbox" class="pick"></td>
-      <td>${escape(task.title)}</td>
+      <td>${task.urgent ? "Urgent: " : ""}${escape(task.title)}</td>
       <td>${escape(task.assignee)}</td>
       <td>${task.done ? "Done" : "Open"}</td>
       <td><button class="icon star" title="${task.starred ? "Unstar" : "Star"}">
@@ -109,6 +109,7 @@ async function tasks() {
     </tr>`).join("");
   show(`<h1>Tasks</h1>
     <p>Welcome, ${escape(sessionStorage.getItem("name"))}</p>
+    <p id="starred">${list.filter((task) => task.starred).length} starred</p>
     <form hx-get="${API}/fragments/search" hx-target="#results">
       <label for="q">Search tasks</label> <input id="q" name="q"> <button>Search</button>
     </form>
@@ -151,6 +152,7 @@ function newTask() {
       <p><label for="title">Title</label><br><input id="title"></p>
       <p><label for="assignee">Assignee</label><br><input id="assignee" autocomplete="off">
          <ul id="people" class="suggestions" role="listbox"></ul></p>
+      <p><label><input type="checkbox" id="urgent"> <img src="/static/flag.svg" alt="Urgent" width="16" height="16"></label></p>
       <button type="submit">Create task</button>
       <p id="task-error" class="error"></p>
     </form>`);
@@ -171,7 +173,8 @@ function newTask() {
     event.preventDefault();
     try {
       await api("/api/tasks", { method: "POST", json: {
-        title: document.getElementById("title").value, assignee: assignee.value } });
+        title: document.getElementById("title").value, assignee: assignee.value,
+        urgent: document.getElementById("urgent").checked } });
       go("/tasks", "Task created");
     } catch (error) {
       document.getElementById("task-error").textContent = error.message;
@@ -210,12 +213,12 @@ async function taskDetail(id) {
 }
 
 function settings() {
-  // Inputs named only by the heading above them, as many back offices have.
+  // Inputs named only by the heading above them, and a Save button per section, as many back offices have.
   show(`<h1>Settings</h1>
     <section><h2>Profile</h2><input class="display-name"> <input class="team">
-      <button id="save-profile">Save profile</button></section>
+      <button id="save-profile">Save</button></section>
     <section><h2>Notifications</h2><input class="digest-email">
-      <button id="save-notifications">Save notifications</button></section>
+      <button id="save-notifications">Save</button></section>
     <p id="saved"></p>`);
   const save = async (fields, message) => {
     await api("/api/profile", { method: "POST", json: fields });
@@ -230,7 +233,20 @@ function settings() {
 async function reports() {
   const list = await api("/api/tasks");
   const open = list.filter((task) => !task.done).length;
-  show(`<h1>Reports</h1><p>${open} open tasks</p><p>${list.length - open} done tasks</p>`);
+  show(`<h1>Reports</h1><p>${open} open tasks</p><p>${list.length - open} done tasks</p>
+    <p><button id="export">Export CSV</button></p><p id="export-status"></p>`);
+  // The export is a job on the server: started, then asked about every half second until it is ready.
+  document.getElementById("export").addEventListener("click", async () => {
+    const status = document.getElementById("export-status");
+    status.textContent = "Exporting…";
+    const job = await api("/api/exports", { method: "POST" });
+    const poll = async () => {
+      const state = await api(`/api/exports/${job.id}`);
+      if (state.ready) status.textContent = `Export ready: ${state.rows} tasks`;
+      else setTimeout(poll, 500);
+    };
+    setTimeout(poll, 500);
+  });
 }
 
 render();

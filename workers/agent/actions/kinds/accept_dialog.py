@@ -50,7 +50,7 @@ class AcceptDialog(Action):
         return f"Answer the next dialog (a prompt) with {what}" if op.value else "Accept the next dialog (confirm or alert)"
 
     def javascript(self, op, target, value):
-        return f"this.answerNextDialog(true, {value});" if op.value else "this.answerNextDialog(true);"
+        return f"this.answerNextDialog(true, {value});" if op.arg or op.value else "this.answerNextDialog(true);"
 
 
 ACTION = AcceptDialog()

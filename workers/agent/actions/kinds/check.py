@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.elements import is_checkable
-from workers.agent.actions.naming import field_label, noun, where
+from workers.agent.actions.naming import field_label, noun, own_name, the_element, where
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
 
@@ -43,10 +43,12 @@ class Check(Action):
         act.target.check()
 
     def phrase(self, op, slot):
-        return [f"{self.verb} the {field_label(op)} {noun(op) or 'checkbox'}"]
+        return [f"{self.verb} {the_element(op, noun(op) or 'checkbox', field_label(op))}"]
 
     def comment(self, op, what):
         tick = "Tick" if self.name == "check" else "Untick"
+        if not own_name(op) and op.locator is not None and op.locator.within is not None:
+            return f"{tick} {the_element(op, noun(op) or 'checkbox', '')}"
         return f'{tick} the "{field_label(op)}" {noun(op) or "checkbox"}{where(op)}'
 
     def brief_target(self, op):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, thing
-from workers.agent.actions.naming import element_name, noun, where
+from workers.agent.actions.naming import element_name, noun, placed, where
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
 
@@ -41,7 +41,7 @@ class Click(Action):
         act.target.click()
 
     def phrase(self, op, slot):
-        return [f'Click "{element_name(op)}"']
+        return [f'Click "{element_name(op)}"{placed(op)}']
 
     def comment(self, op, what):
         kind = noun(op)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_textbox
-from workers.agent.actions.naming import field_label, where
+from workers.agent.actions.naming import field_label, own_name, the_element, where
 from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
 
 
@@ -63,9 +63,11 @@ class Fill(Action):
                                "(the value's format is not one it accepts)")
 
     def phrase(self, op, slot):
-        return ["Enter ", *slot, f" in the {field_label(op)} field"]
+        return ["Enter ", *slot, f" in {the_element(op, 'field', field_label(op))}"]
 
     def comment(self, op, what):
+        if not own_name(op) and op.locator is not None and op.locator.within is not None:
+            return f"Type {what} into {the_element(op, 'field', '')}"
         return f'Type {what} into the "{field_label(op)}" field{where(op)}'
 
     def brief_target(self, op):

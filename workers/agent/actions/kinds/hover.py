@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, thing
-from workers.agent.actions.naming import element_name, where
+from workers.agent.actions.naming import element_name, placed, where
 from workers.agent.brains.phrases import Op, target_phrase
 
 
@@ -29,7 +29,7 @@ class Hover(Action):
         act.target.hover()
 
     def phrase(self, op, slot):
-        return [f'Hover over "{element_name(op)}"']
+        return [f'Hover over "{element_name(op)}"{placed(op)}']
 
     def comment(self, op, what):
         return f'Move the mouse over "{element_name(op)}"{where(op)}'
