@@ -46,7 +46,9 @@ class Node(BaseModel):
     maxlength: int | None = None
     min: str | None = None
     max: str | None = None
-    icon: str | None = None  # an icon-only control's name: SVG <title>, image alt, or its icon's class words
+    icon: str | None = None  # an icon-only control nothing else names: its icon's class words ("trash")
+    # Chromium's accessible name, asked for when only a picture names the element (SVG <title>, image alt)
+    a11y_name: str | None = None
     typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     form: int | None = None  # node id of the enclosing <form>
     context: str | None = None  # nearest heading / legend / caption / row and column headers

@@ -37,7 +37,8 @@ def own_name(op: Operation) -> str:
     t = op.target
     if t is None:
         return ""
-    return next((clean(v) for v in (t.label, t.aria_label, t.placeholder, t.title, t.name_attr, t.id_attr, t.icon)
+    return next((clean(v) for v in (t.label, t.aria_label, t.a11y_name, t.placeholder, t.title, t.name_attr,
+                                    t.id_attr, t.icon)
                  if clean(v)), "")
 
 
@@ -74,16 +75,16 @@ def placed(op: Operation) -> str:
 def field_label(op: Operation) -> str:
     """How a person names the field an operation works on."""
     target = op.target
-    names = () if target is None else (target.label, target.aria_label, target.placeholder, target.title,
-                                        target.name_attr, target.id_attr, context_name(target.context))
+    names = () if target is None else (target.label, target.aria_label, target.a11y_name, target.placeholder,
+                                        target.title, target.name_attr, target.id_attr, context_name(target.context))
     return _first_name(op, names, lambda t: t.input_type or t.role or t.tag, "page element")
 
 
 def element_name(op: Operation) -> str:
     """How a person names the thing clicked: its text, else its accessible name, label, value or icon."""
     target = op.target
-    names = () if target is None else (target.text, target.aria_label, target.label, target.title, target.value,
-                                        target.testid, target.icon)
+    names = () if target is None else (target.text, target.aria_label, target.label, target.a11y_name, target.title,
+                                        target.value, target.testid, target.icon)
     return _first_name(op, names, lambda t: t.role or t.tag, "element")
 
 

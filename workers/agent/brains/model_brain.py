@@ -254,7 +254,7 @@ def operable_elements(snapshot: PageSnapshot) -> list[str]:
         if not node.operable:
             continue
         kind = f"<{node.tag}{' type=' + node.input_type if node.input_type and node.tag == 'input' else ''}>"
-        name = " ".join((node.label or node.aria_label or node.text or node.placeholder or node.title
+        name = " ".join((node.label or node.aria_label or node.a11y_name or node.text or node.placeholder or node.title
                          or node.name_attr or "").split())[:80]
         extra = f" options: {', '.join(node.options[:10])}" if node.options else ""
         value = f" value: {node.value!r}" if node.value and node.tag in ("input", "textarea") else ""

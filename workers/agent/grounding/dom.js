@@ -99,7 +99,6 @@
       else if (ch.nodeType === 1) {
         const t = ch.tagName;
         if (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA' || t === 'SCRIPT' || t === 'STYLE') continue;
-        if (t === 'IMG') { s += ' ' + (ch.getAttribute('alt') || '') + ' '; continue; }
         s += ' ' + labelText(ch) + ' ';
       }
     }
@@ -316,15 +315,12 @@
     return `${tag} >> nth=${Math.max(0, all.indexOf(el))}`;
   }
 
-  // An icon-only control's name: an SVG <title>, an image's alt, else its icon's class words ("icon-trash" -> trash).
+  // An icon-only control that nothing names (no text, label, title, alt or SVG title): its icon's class words
+  // ("fa fa-trash" -> trash), which people read as the icon they see.
   const ICON_NOISE = new Set(['icon', 'icons', 'fa', 'fas', 'far', 'fab', 'fal', 'fad', 'bi', 'glyphicon', 'mdi',
     'ti', 'material', 'symbols', 'outlined', 'rounded', 'sharp', 'btn', 'button', 'sm', 'lg', 'xs', 'solid',
     'regular', 'light', 'fw', 'inline', 'block', 'svg', 'ico', 'ion', 'ionicon', 'feather', 'lucide', 'heroicon']);
   function iconName(el) {
-    const t = el.querySelector('svg title');
-    if (t && norm(t.textContent)) return norm(t.textContent);
-    const img = el.querySelector('img[alt]');
-    if (img && norm(img.getAttribute('alt'))) return norm(img.getAttribute('alt'));
     const words = [];
     for (const e of [el, ...el.querySelectorAll('i, svg, span, use')]) {
       const cls = typeof e.className === 'string' ? e.className : (e.getAttribute('class') || '');
@@ -370,6 +366,11 @@
       }
       if (t) o.text = t;
       if (!t && r.op && !isCtl) { const n = iconName(el); if (n) o.icon = n; }
+      // Named only by a picture (an SVG <title>, an image's alt, in it or in its label): Chromium's own
+      // accessible name is asked for (tree.py), rather than computed here.
+      if (r.op && !t && !attr(el, 'aria-label') && !attr(el, 'title') && !attr(el, 'aria-labelledby')
+          && (el.querySelector('img, svg, [role="img"]')
+              || (el.labels && Array.from(el.labels).some((l) => !norm(labelText(l)) && l.querySelector('img, svg, [role="img"]'))))) o.ax = true;
     } else if (r.vis && !r.hidden) {
       // container: own direct text only
     }

@@ -92,7 +92,7 @@ def _query(page: Page, locator: Locator) -> PWLocator:
 
 def _accessible_names(n: Node) -> list[str]:
     names: list[str] = []
-    for v in (n.aria_label, n.label):
+    for v in (n.aria_label, n.label, n.a11y_name):
         if v:
             names.append(v)
     if n.role in _NAME_FROM_CONTENT and n.text:
@@ -132,8 +132,6 @@ def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
         for name in _accessible_names(n):
             if len(name) <= 120:
                 yield Locator(strategy="role", role=n.role, value=name, frames=frames)
-        if n.icon and not n.text and len(n.icon) <= 120:  # named by an SVG <title> or an image's alt
-            yield Locator(strategy="role", role=n.role, value=n.icon, frames=frames)
     if n.text and len(n.text) <= 120 and n.tag not in ("input", "select", "textarea"):
         yield Locator(strategy="text", value=n.text, frames=frames)
     if n.title and len(n.title) <= 120:  # an icon-only control named by its tooltip

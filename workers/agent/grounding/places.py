@@ -56,15 +56,16 @@ def _words(text: str) -> re.Pattern[str]:
 def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) -> list[Candidate]:
     """Candidates whose nearest container holding the anchor text is the closest (fewest levels up)."""
     pattern = _words(anchor)
+    texts: dict[int, str] = {}
     reach: list[tuple[int, Candidate]] = []
     for candidate in candidates:
         node = snap.node(candidate.node_id)
-        if pattern.search(node.text or ""):
+        if pattern.search(_text_of(snap, node.id, texts)):
             continue  # the anchor names the row; the target is something else in it
         levels, parent = 1, node.parent
         while parent is not None:
             holder = snap.node(parent)
-            if pattern.search(holder.text or "") or pattern.search(holder.aria_label or ""):
+            if pattern.search(_text_of(snap, parent, texts)) or pattern.search(holder.aria_label or ""):
                 reach.append((levels, candidate))
                 break
             levels, parent = levels + 1, holder.parent
@@ -72,6 +73,16 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) ->
         return []
     closest = min(levels for levels, _ in reach)
     return [candidate for levels, candidate in reach if levels == closest]
+
+
+def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
+    """All the text a node shows: its own and its descendants' (the snapshot keeps a container's own text only)."""
+    if node_id not in memo:
+        node = snap.node(node_id)
+        parts = [node.text] if node.text else []
+        parts += [_text_of(snap, child, memo) for child in node.children]
+        memo[node_id] = " ".join(p for p in parts if p)
+    return memo[node_id]
 
 
 def _under(snap: PageSnapshot, node: Node, section: str) -> bool:

@@ -248,6 +248,7 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (0.9, n.testid),
         (0.8, n.name_attr),
         (0.8, n.id_attr),
+        (1.0, n.a11y_name),
         (0.9, n.icon),
     ]
     if intent.kind == "assert_value":

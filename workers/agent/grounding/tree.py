@@ -23,12 +23,14 @@ frame's nodes in snapshot order, so node ``i`` is found again as the k-th node o
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import ElementHandle, Frame, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from shared.records import Node, PageSnapshot
 
@@ -117,6 +119,34 @@ def _collapse(r: _Raw, is_root: bool) -> _Raw:
     return r
 
 
+_CDP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _ask_chromium_for_names(page: Page, records: list[dict]) -> None:
+    """Chromium's own accessible name (its accessibility tree, through CDP) for the main frame's elements that only
+    a picture names (dom.js flags them `ax`: an SVG <title>, an image's alt, in the element or in its label)."""
+    wanted = [i for i, rec in enumerate(records) if rec.get("ax")]
+    if not wanted:
+        return
+    try:
+        session = _CDP.get(page)
+        if session is None:
+            session = _CDP[page] = page.context.new_cdp_session(page)
+        for i in wanted:
+            found = session.send("Runtime.evaluate", {"expression": f"window.__stepforge_nodes[{i}]",
+                                                      "objectGroup": "stepforge-names"})
+            object_id = found.get("result", {}).get("objectId")
+            if not object_id:
+                continue
+            tree = session.send("Accessibility.getPartialAXTree", {"objectId": object_id, "fetchRelatives": False})
+            name = next((n.get("name", {}).get("value") for n in tree.get("nodes", []) if not n.get("ignored")), None)
+            if name and name.strip():
+                records[i]["a11y_name"] = " ".join(name.split())[:200]
+        session.send("Runtime.releaseObjectGroup", {"objectGroup": "stepforge-names"})
+    except PlaywrightError:
+        return  # a page that went away, or a browser without CDP: grounding goes on with the names it has
+
+
 def snapshot(page: Page) -> PageSnapshot:
     """Walk the page (main frame, same-origin frames, open shadow roots) into a pruned tree."""
     main = page.main_frame
@@ -126,6 +156,7 @@ def snapshot(page: Page) -> PageSnapshot:
     if not res or not res.get("nodes"):
         return PageSnapshot(url=page.url, title=_title(page), nodes=[], root=0,
                             state=tuple(res["state"]) if res and res.get("state") else None)
+    _ask_chromium_for_names(page, res["nodes"])
     main_raws = _raws(res, 0, (), 0.0, 0.0)
     queue: list[tuple[Frame, list[_Raw]]] = [(main, main_raws)]
     while queue:
@@ -194,6 +225,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 id_attr=rec.get("id_attr"),
                 testid=rec.get("testid"),
                 icon=rec.get("icon"),
+                a11y_name=rec.get("a11y_name"),
                 typeahead=bool(rec.get("typeahead")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),

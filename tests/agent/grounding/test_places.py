@@ -1,0 +1,85 @@
+"""Targets people name by place, icon, picture and order, grounded on real pages (Chromium)."""
+
+from __future__ import annotations
+
+from shared.records import Intent, PageSnapshot
+from workers.agent.execution.page_scripts import SETTLE_SCRIPT
+from workers.agent.grounding.hte import ground
+from workers.agent.grounding.locators import best_locator
+from workers.agent.grounding.places import narrow
+from workers.agent.grounding.tree import snapshot
+
+
+def load(page, html: str) -> PageSnapshot:
+    """The page served from an address, with the script generation installs in every document."""
+    page.add_init_script(script=SETTLE_SCRIPT)
+    page.route("http://app.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto("http://app.test/")
+    return snapshot(page)
+
+
+def found(snap: PageSnapshot, **intent) -> list[int]:
+    wanted = Intent(description="", **intent)
+    return [c.node_id for c in narrow(wanted, snap, ground(wanted, snap))]
+
+
+ROWS = """<h2>Savings account</h2>
+<table>
+  <tr><td>Checking account</td><td><button>Remove</button></td><td><input type="checkbox"></td></tr>
+  <tr><td>Savings account</td><td><button>Remove</button></td><td><input type="checkbox"></td></tr>
+  <tr><td>Brokerage</td><td><button>Remove</button></td><td><input type="checkbox"></td></tr>
+</table>"""
+
+
+def test_a_row_s_own_text_anchors_its_control_not_the_heading_above(page):
+    snap = load(page, ROWS)
+    (remove,) = found(snap, kind="click", target="Remove", anchor="Savings account")
+    assert snap.node(remove).bbox[1] == snap.node(found(snap, kind="click", target="Remove", ordinal=1)[0]).bbox[1]
+    (box,) = found(snap, kind="check", target="", role_hint="checkbox", anchor="Brokerage")
+    locator = best_locator(page, snap, box)
+    assert (locator.within.css, locator.within.text, locator.role) == ("tr", "Brokerage", "checkbox")
+    assert found(snap, kind="click", target="Remove", anchor="Pension fund") == []
+
+
+SECTIONS = """<section><h2>Profile</h2><input class="name"> <input class="team"> <button>Save</button></section>
+<section><h2>Notifications</h2><input class="digest"> <button>Save</button></section>
+<aside><h3>Trending topics</h3><a href="#p1">python</a></aside><div><h3>Your topics</h3><a href="#p2">python</a></div>"""
+
+
+def test_sections_by_their_heading_and_fields_by_their_order_there(page):
+    snap = load(page, SECTIONS)
+    second = found(snap, kind="fill", target="", role_hint="field", section="Profile", ordinal=1)
+    assert [snap.node(n).xpath.endswith("input[2]") for n in second] == [True]
+    locator = best_locator(page, snap, second[0])
+    assert (locator.within.css, locator.within.text, locator.role, locator.nth) == ("section", "Profile", "textbox", 1)
+    (save,) = found(snap, kind="click", target="Save", section="Notifications")
+    assert "Notifications" in (snap.node(save).context or "")
+    (topic,) = found(snap, kind="click", target="python", section="Trending topics")
+    assert snap.node(topic).text == "python" and page.locator("a").nth(0).bounding_box()["y"] == snap.node(topic).bbox[1]
+    assert found(snap, kind="fill", target="", role_hint="field", section="Profile", ordinal=2) == []
+
+
+ICONS = """<table><tr class="task"><td>Water the plants</td>
+  <td><button title="Star"><svg viewBox="0 0 10 10" width="16" height="16"><polygon points="5,0 10,10 0,10"/></svg></button>
+      <button class="btn"><i class="fa fa-trash"></i></button>
+      <button><svg viewBox="0 0 10 10" width="16" height="16"><title>Archive</title><rect width="9" height="9"/></svg></button>
+  </td></tr></table>
+<label><input type="checkbox" id="urgent"> <img alt="Urgent" width="8" height="8" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></label>
+<ul><li class="card">Book the dinner</li><li class="card">Renew the certificate</li></ul>
+<script>for (const li of document.querySelectorAll("li.card")) li.addEventListener("click", () => li.remove());</script>"""
+
+
+def test_icons_pictures_and_clickable_items_are_named_as_a_user_sees_them(page):
+    snap = load(page, ICONS)
+    by = {n.icon or n.a11y_name or n.title: n for n in snap.nodes if n.operable and not n.text}
+    assert by["trash"].tag == "button"  # an icon named by nothing but its class words
+    assert by["Archive"].a11y_name == "Archive"  # Chromium's name from the SVG <title>
+    assert by["Urgent"].input_type == "checkbox"  # Chromium's name from the image in its label
+    assert snap.node(found(snap, kind="click", target="trash")[0]).icon == "trash"
+    assert snap.node(found(snap, kind="check", target="Urgent")[0]).id_attr == "urgent"
+    archive = best_locator(page, snap, found(snap, kind="click", target="Archive")[0])
+    assert (archive.strategy, archive.role, archive.value) == ("role", "button", "Archive")
+    # list items with a click listener of their own (no pointer, no role): clickable, found by their text
+    (card,) = [n for n in snap.nodes if n.text == "Renew the certificate"]
+    assert card.operable
+    assert found(snap, kind="click", target="Renew the certificate")[0] == card.id
