@@ -24,6 +24,7 @@ from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
 from workers.agent.brains.base import Brain
+from workers.agent.brains.builtin import where
 from workers.agent.execution.browser import BrowserSession, Tab, first_line
 from workers.agent.execution.executor import (
     ActionFailed,
@@ -292,10 +293,10 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
         view = take_snapshot(run)
         page, tree_ms = view.snapshot, run.timings["tree"]
     if not errors:
-        operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
+        operation = run.new_operation(intent, ok=False, error=f"no element matches {wanted(intent)}")
         operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
         run.keep(operation)
-        raise run.fail("action", f"{intent.description}: no element on the page matches {intent.target!r}")
+        raise run.fail("action", f"{intent.description}: no element on the page matches {wanted(intent)}")
     raise run.fail("action", f"{intent.description}: {errors[-1]}")
 
 
@@ -315,6 +316,12 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
             return candidates, view, ground_ms
         view = take_snapshot(run)
     return [], view, ground_ms
+
+
+def wanted(intent: Intent) -> str:
+    """What grounding looked for, as a message says it: 'Save', 'a checkbox in the row of "X"'."""
+    name = repr(intent.target) if intent.target else f"a {intent.role_hint or 'element'}"
+    return name + where(intent.ordinal, intent.anchor, intent.section)
 
 
 def element_key(node: Node) -> tuple[tuple[str, ...], str]:

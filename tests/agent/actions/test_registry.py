@@ -101,3 +101,14 @@ def test_a_new_kind_is_one_module(extra_kind) -> None:
     assert statement(op) == 'await this.page.getByText("Footer", { exact: true }).scrollIntoViewIfNeeded();'
     operation = Operation(index=1, step_index=0, kind="scroll_to", description="")
     assert describe(operation, None) == "Scroll the element into view"
+
+
+def test_kinds_and_the_emitters_import_no_browser() -> None:
+    """The emitters never import a browser, and neither do the kind modules they ask (perform goes through Act)."""
+    import subprocess
+
+    code = ("import sys, workers.agent.actions as a; a.all_actions(); import workers.agent.scripting.javascript, "
+            "workers.agent.scripting.steps, workers.agent.scripting.gherkin; "
+            "print(sorted(m for m in sys.modules if m.startswith('playwright')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

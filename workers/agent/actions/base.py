@@ -160,7 +160,9 @@ class Action:
 
 
 def _thing(target: str | None, role: str | None) -> str:
-    return f"the {target} {role}" if role and target else (target or "")
+    if role and target:
+        return f"the {target} {role}"
+    return target or (f"the {role}" if role else "")
 
 
 def thing(target: str | None, role: str | None) -> str:

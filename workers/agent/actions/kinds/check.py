@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workers.agent.actions.base import Action, Rule
+from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_checkable
 from workers.agent.actions.naming import field_label, noun, own_name, the_element, where
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
@@ -31,7 +31,7 @@ class Check(Action):
     rules = (Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),)
 
     def describe(self, target, role, value):
-        return f"{self.verb} {f'the {target} {role}' if role and target else (target or '')}"
+        return f"{self.verb} {thing(target, role)}"
 
     def eligible(self, node):
         return 1.0 if is_checkable(node) else 0.0
