@@ -155,8 +155,9 @@
     if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
     if (!op && el.hasAttribute('onclick')) op = true;
     // (not a page-sized container: frameworks listen on their root for every click below it)
+    let byListener = false;
     if (!op && listened && listened(el) && tag !== 'body' && tag !== 'html'
-        && rect.width * rect.height < 0.5 * innerWidth * innerHeight) op = true;
+        && rect.width * rect.height < 0.5 * innerWidth * innerHeight) op = byListener = true;
     if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
     if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
     let own = false;
@@ -170,7 +171,7 @@
       own = false;
     }
     const idx = recs.length;
-    const rec = { el, parent, vis, op, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op };
+    const rec = { el, parent, vis, op, byListener, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op };
     recs.push(rec);
     if (role === 'heading' && vis) {
       const t = cap(visibleText(el), 120);
@@ -226,6 +227,14 @@
   const baseCtx = { legend: null, caption: null, cell: null, dd: null };
   if (rootEl === document.documentElement) visit(rootEl, -1, '/html[1]', false, baseCtx, false, false);
   else visit(rootEl, -1, '/html[1]/' + xpathStep(rootEl) + '[1]', false, baseCtx, false, false);
+
+  // A click listener on an element that holds controls of its own is delegation (a form, a list, a toolbar that
+  // handles its children's clicks), not a control: only the listener's own clickable things count.
+  for (let i = recs.length - 1; i >= 0; i--) {
+    const r = recs[i];
+    if (r.op && !r.byListener) for (let p = r.parent; p >= 0; p = recs[p].parent) recs[p].holdsControl = true;
+    if (r.byListener && r.holdsControl) { r.op = false; if (r.parent >= 0) recs[r.parent].holdsControl = true; }
+  }
 
   // keep: visible and (operable or readable), or an ancestor of a kept element, or a same-origin iframe
   for (let i = recs.length - 1; i >= 0; i--) {

@@ -15,6 +15,7 @@ def _hover(m, s):
 class Hover(Action):
     name = "hover"
     model_hint = "hover: move the mouse over the target (a menu that opens on hover)"
+    reads = True  # what opens on hover is often a plain label, not a control
     verbs = frozenset({"hover"})
     rules = (Rule(r"(?:hover|mouse|move\s+the\s+(?:mouse|pointer|cursor))(?:\s+(?:over|on|onto|above))?\s+(?P<t>.+)",
                   _hover, 710),)
