@@ -3,7 +3,7 @@
 # generated suite with plain `npm install && npx cucumber-js`.
 #   bash infra/demo.sh              PetClinic (server-rendered), examples/petclinic.yaml, into suite/
 #   bash infra/demo.sh teamtasks    Teamtasks (a single-page app, its API on another port), examples/teamtasks.yaml,
-#                                   the scenarios today's sentences express, into suite-teamtasks/
+#                                   into suite-teamtasks/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 app="${1:-petclinic}"
@@ -13,7 +13,7 @@ case "$app" in
     serve=(.venv/bin/python -m tests.apps.petclinic --port "$port") ;;
   teamtasks)
     port="${STEPFORGE_DEMO_PORT:-8090}"; out=suite-teamtasks; artifacts=artifacts-teamtasks
-    only=(--only TT-1,TT-2,TT-3,TT-4,TT-5,TT-6)
+    only=()
     serve=(.venv/bin/python -m tests.apps.teamtasks --port "$port" --api-port "$((port + 1))") ;;
   *) echo "usage: bash infra/demo.sh [petclinic|teamtasks]" >&2; exit 2 ;;
 esac

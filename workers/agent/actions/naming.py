@@ -42,34 +42,47 @@ def own_name(op: Operation) -> str:
                  if clean(v)), "")
 
 
-def the_element(op: Operation, noun_word: str, name: str) -> str:
-    """'the Email field'; for an element named only by where it is: 'the second field in the "Profile" section',
-    'the checkbox in the row of "Water the plants"' (what its locator says)."""
+def named_by_place(op: Operation) -> bool:
+    """Nothing of its own names the element: its locator finds it by the row or section it is in."""
+    return not own_name(op) and op.locator is not None and op.locator.within is not None
+
+
+def _container(op: Operation) -> tuple[str, str]:
+    """(its order there: "second" or "", where: 'in the row of "Alice"' / 'in the "Profile" section')."""
     locator = op.locator
-    if name and (own_name(op) or locator is None or locator.within is None):
-        return f"the {name} {noun_word}"
-    if locator is None or locator.within is None:
-        return f"the {noun_word}"
-    order = f"{_ORDER[locator.nth]} " if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
+    assert locator is not None and locator.within is not None
+    order = _ORDER[locator.nth] if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
     kind = _CONTAINER_WORDS.get(locator.within.css, "item")
     text = clean(locator.within.text)
     if kind in ("section", "form", "panel", "dialog", "group", "article"):
-        return f'the {order}{noun_word} in the "{text}" {kind}'
-    return f'the {order}{noun_word} in the {kind} of "{text}"'
+        return order, f'in the "{text}" {kind}'
+    return order, f'in the {kind} of "{text}"'
+
+
+def the_element(op: Operation, noun_word: str, name: str) -> str:
+    """'the Email field'; for an element named only by where it is: 'the second field in the "Profile" section',
+    'the checkbox in the row of "Water the plants"' (what its locator says)."""
+    if named_by_place(op) or (not name and op.locator is not None and op.locator.within is not None):
+        order, where_words = _container(op)
+        return f"the {order + ' ' if order else ''}{noun_word} {where_words}"
+    return f"the {name} {noun_word}" if name else f"the {noun_word}"
+
+
+def the_field(op: Operation, noun_word: str) -> str:
+    """A field as a comment describes it: 'the "Email" field in the "Sign in" section', or by its place only:
+    'the checkbox in the row of "Water the plants"'."""
+    if named_by_place(op):
+        return the_element(op, noun_word, "")
+    return f'the "{field_label(op)}" {noun_word}{where(op)}'
 
 
 def placed(op: Operation) -> str:
     """' in the row of "Alice"', ' (the second) in the "Profile" section': where the locator looks, for a step's
     text; "" when the locator finds the element on the whole page."""
-    locator = op.locator
-    if locator is None or locator.within is None:
+    if op.locator is None or op.locator.within is None:
         return ""
-    order = f" (the {_ORDER[locator.nth]})" if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
-    kind = _CONTAINER_WORDS.get(locator.within.css, "item")
-    text = clean(locator.within.text)
-    if kind in ("section", "form", "panel", "dialog", "group", "article"):
-        return f'{order} in the "{text}" {kind}'
-    return f'{order} in the {kind} of "{text}"'
+    order, where_words = _container(op)
+    return f"{f' (the {order})' if order else ''} {where_words}"
 
 
 def field_label(op: Operation) -> str:

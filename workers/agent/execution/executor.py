@@ -229,18 +229,17 @@ def shown_text_pattern(text: str) -> re.Pattern[str]:
 
 def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:
     """The same check the generated suite makes: some visible element's text holds it as whole words."""
-    try:
-        page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state="visible",
-                                                                                        timeout=timeout_ms)
-        return True
-    except PlaywrightError:
-        return False
+    return _text_reaches(page, text, "visible", timeout_ms)
 
 
 def text_is_gone(page: Page, text: str, timeout_ms: int) -> bool:
     """No visible element's text holds it (waiting, up to the timeout, for the last one to go)."""
+    return _text_reaches(page, text, "detached", timeout_ms)
+
+
+def _text_reaches(page: Page, text: str, state: str, timeout_ms: int) -> bool:
     try:
-        page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state="detached",
+        page.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(state=state,  # type: ignore[arg-type]
                                                                                         timeout=timeout_ms)
         return True
     except PlaywrightError:

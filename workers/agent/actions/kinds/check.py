@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_checkable
-from workers.agent.actions.naming import field_label, noun, own_name, the_element, where
+from workers.agent.actions.naming import field_label, noun, the_element, the_field
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
 
@@ -46,10 +46,7 @@ class Check(Action):
         return [f"{self.verb} {the_element(op, noun(op) or 'checkbox', field_label(op))}"]
 
     def comment(self, op, what):
-        tick = "Tick" if self.name == "check" else "Untick"
-        if not own_name(op) and op.locator is not None and op.locator.within is not None:
-            return f"{tick} {the_element(op, noun(op) or 'checkbox', '')}"
-        return f'{tick} the "{field_label(op)}" {noun(op) or "checkbox"}{where(op)}'
+        return f"{'Tick' if self.name == 'check' else 'Untick'} {the_field(op, noun(op) or 'checkbox')}"
 
     def brief_target(self, op):
         return field_label(op)

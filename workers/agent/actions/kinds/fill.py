@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_textbox
-from workers.agent.actions.naming import field_label, own_name, the_element, where
+from workers.agent.actions.naming import field_label, the_element, the_field
 from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
 
 
@@ -66,9 +66,7 @@ class Fill(Action):
         return ["Enter ", *slot, f" in {the_element(op, 'field', field_label(op))}"]
 
     def comment(self, op, what):
-        if not own_name(op) and op.locator is not None and op.locator.within is not None:
-            return f"Type {what} into {the_element(op, 'field', '')}"
-        return f'Type {what} into the "{field_label(op)}" field{where(op)}'
+        return f"Type {what} into {the_field(op, 'field')}"
 
     def brief_target(self, op):
         return field_label(op)
