@@ -83,3 +83,21 @@ def test_icons_pictures_and_clickable_items_are_named_as_a_user_sees_them(page):
     (card,) = [n for n in snap.nodes if n.text == "Renew the certificate"]
     assert card.operable
     assert found(snap, kind="click", target="Renew the certificate")[0] == card.id
+
+
+DELEGATION = """<form id="login"><label for="e">Email</label><input id="e"><button>Sign in</button></form>
+<table><tr class="row"><td>Water the plants</td><td><input type="checkbox"></td></tr></table>
+<style>tr.row { cursor: pointer }</style>
+<script>
+  document.getElementById("login").addEventListener("click", () => {});  // delegation: it holds controls
+  document.querySelector("tr.row").addEventListener("click", () => {});  // a row that opens, with a pointer
+</script>"""
+
+
+def test_a_listener_on_an_element_holding_controls_is_delegation_unless_it_looks_clickable(page):
+    snap = load(page, DELEGATION)
+    form = next(n for n in snap.nodes if n.tag == "form")
+    row = next(n for n in snap.nodes if n.tag == "tr")
+    assert not form.operable and row.operable
+    assert snap.node(found(snap, kind="click", target="Sign in")[0]).tag == "button"
+    assert found(snap, kind="click", target="Water the plants")[0] == row.id

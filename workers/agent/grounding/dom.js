@@ -154,12 +154,13 @@
     if (!op && explicitRole && OP_ROLES.has(explicitRole)) op = true;
     if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
     if (!op && el.hasAttribute('onclick')) op = true;
-    // (not a page-sized container: frameworks listen on their root for every click below it)
+    if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
+    if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
+    // A click listener of its own, last: such an element may only be delegating its children's clicks (see below).
+    // Never a page-sized container: frameworks listen on their root for every click below it.
     let byListener = false;
     if (!op && listened && listened(el) && tag !== 'body' && tag !== 'html'
         && rect.width * rect.height < 0.5 * innerWidth * innerHeight) op = byListener = true;
-    if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
-    if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
     let own = false;
     if (!inControl) {
       for (const ch of el.childNodes) {
