@@ -11,6 +11,7 @@ the `Act` they are handed (the executor's port onto Playwright).
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -64,9 +65,9 @@ class Act(Protocol):
     def file_path(self, name: str) -> str: ...  # a file of the scenarios' files folder; ActionFailed if missing
 
 
-class Action:
-    """One action kind. Subclasses set `name` and override what differs from these defaults (a click-like
-    operation on a grounded element)."""
+class Action(ABC):
+    """One action kind. Subclasses set `name`, word and emit the operation (`phrase`, `comment`, `javascript`), and
+    override what differs from these defaults (a click-like operation on a grounded element)."""
 
     name: str = ""
     # One line for the model brain: what the kind does and what its value is.
@@ -103,7 +104,7 @@ class Action:
 
     def describe(self, target: str | None, role: str | None, value: str | None) -> str:
         """The intent in words, for the history and messages: "Click the Save button"."""
-        return f"{self.name.capitalize()} {_thing(target, role)}".strip()
+        return f"{self.name.capitalize()} {thing(target, role)}".strip()
 
     # --- grounding ----------------------------------------------------------------------------------------------
 
@@ -139,38 +140,28 @@ class Action:
 
     # --- scripts ------------------------------------------------------------------------------------------------
 
+    @abstractmethod
     def phrase(self, op: Operation, slot: list[Segment]) -> list[Segment]:
         """The operation as part of a Gherkin step; `slot` is its value (an argument or a quoted literal)."""
-        raise NotImplementedError(self.name)
 
+    @abstractmethod
     def comment(self, op: Operation, what: str) -> str:
         """The one-line comment above its statement: what it does, true wherever the step is used."""
-        raise NotImplementedError(self.name)
 
     def brief_target(self, op: Operation) -> str | None:
         """How the step writer is told the target is named (None: the operation has none)."""
         return None
 
+    @abstractmethod
     def javascript(self, op: ScriptOp, target: str | None, value: str) -> str:
         """One awaited playwright-core statement; `target` is the locator expression, `value` the value's."""
-        raise NotImplementedError(self.name)
 
     def __repr__(self) -> str:
         return f"<action {self.name}>"
 
 
-def _thing(target: str | None, role: str | None) -> str:
+def thing(target: str | None, role: str | None) -> str:
+    """'the Save button'; the target alone when the sentence named no kind of element; 'the checkbox' unnamed."""
     if role and target:
         return f"the {target} {role}"
     return target or (f"the {role}" if role else "")
-
-
-def thing(target: str | None, role: str | None) -> str:
-    """'the Save button', or the target alone when the sentence named no kind of element."""
-    return _thing(target, role)
-
-
-def needs_locator(op: ScriptOp, target: str | None) -> str:
-    if target is None:
-        raise ValueError(f"a {op.kind} operation needs a locator ({op.comment!r})")
-    return target

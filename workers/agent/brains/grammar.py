@@ -1,4 +1,5 @@
-"""Sentence rules of the builtin brain: one table of verb patterns, tried in order.
+"""Sentence rules of the builtin brain: this module's own (refusals, checks, form macros) and each action kind's
+(`Action.rules`, `Action.statements`), tried in order.
 
 Each rule is a regular expression over one normalised, quote-masked clause and a handler that
 turns the match into `Op`s (concrete intents) or a `Macro` (a high-level intent that needs the

@@ -108,7 +108,7 @@ VERBS = (
     "click", "tap", "press", "push", "hit", "type", "enter", "input", "write", "fill", "set", "clear",
     "select", "choose", "pick", "check", "uncheck", "tick", "untick", "go", "navigate", "open", "visit",
     "browse", "verify", "confirm", "ensure", "expect", "assert", "see", "submit", "search", "scroll",
-    "drag", "hover", "wait", "upload", "refresh", "reload", "complete",
+    "drag", "complete",
 )  # fmt: skip
 
 

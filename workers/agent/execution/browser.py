@@ -15,6 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from shared.settings import CHROMIUM_ARGS, Settings
 from shared.urls import UnsafeTargetError, application_hosts, check_target_url, is_third_party
+from workers.agent.actions.base import ActionFailed
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 
 
@@ -166,7 +167,7 @@ class Tab:
                 try:
                     page = self.context.wait_for_event("page", timeout=timeout_ms)
                 except PlaywrightError:
-                    raise PlaywrightError("no new tab or popup opened") from None
+                    raise ActionFailed("no new tab or popup opened") from None
             page.wait_for_load_state("load", timeout=timeout_ms)
             self.page = page
         elif which in ("first", "close"):

@@ -332,17 +332,15 @@
     'regular', 'light', 'fw', 'inline', 'block', 'svg', 'ico', 'ion', 'ionicon', 'feather', 'lucide', 'heroicon']);
   function iconName(el) {
     const words = [];
+    const add = (text) => {
+      for (const w of text.split(/[\s_-]+/)) {
+        const k = w.toLowerCase();
+        if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
+      }
+    };
     for (const e of [el, ...el.querySelectorAll('i, svg, span, use')]) {
-      const cls = typeof e.className === 'string' ? e.className : (e.getAttribute('class') || '');
-      for (const w of cls.split(/[\s_-]+/)) {
-        const k = w.toLowerCase();
-        if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
-      }
-      const href = e.tagName === 'use' ? (e.getAttribute('href') || e.getAttribute('xlink:href') || '') : '';
-      for (const w of href.replace(/^.*#/, '').split(/[\s_-]+/)) {
-        const k = w.toLowerCase();
-        if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
-      }
+      add(e.getAttribute('class') || '');  // the class of an SVG element is not a string property
+      if (e.tagName === 'use') add((e.getAttribute('href') || e.getAttribute('xlink:href') || '').replace(/^.*#/, ''));
     }
     return words.slice(0, 4).join(' ');
   }

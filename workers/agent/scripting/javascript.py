@@ -71,8 +71,11 @@ def _value(op: ScriptOp) -> str:
 
 def statement(op: ScriptOp) -> str:
     """One awaited playwright-core statement (or a few on one line) for one script operation: its kind's."""
+    spec = action(op.kind)
+    if op.locator is None and spec.grounded and not spec.target_optional:
+        raise ValueError(f"a {op.kind} operation needs a locator ({op.comment!r})")
     target = locator_js(op.locator) if op.locator is not None else None
-    return action(op.kind).javascript(op, target, _value(op))
+    return spec.javascript(op, target, _value(op))
 
 
 def _comment(text: str) -> str:

@@ -17,6 +17,7 @@ class History(Action):
     model_hint = 'history: go "back" or "forward" in the browser\'s history, or "reload" the page (value)'
     grounded = False
     literal = True
+    verbs = frozenset({"refresh", "reload"})
     rules = (
         Rule(r"(?:go|navigate|head|get|step|move|return|come|browse)\s+(?:back|backwards?)(?:\s+to\s+the\s+"
              r"(?:previous|last|prior)\s+page)?", _to("back"), 290),

@@ -32,7 +32,6 @@ class Pick(Action):
     valued = True
     field = True
     param_name = "option"
-    verbs = frozenset({"pick", "choose", "select"})
     rules = (Rule(rf"(?:select|choose|pick|click|take)\s+(?P<v>.+?)\s+(?:from|in|on|among|out\s+of)\s+{LIST}", _pick,
                   590),)
 
