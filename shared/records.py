@@ -230,6 +230,12 @@ class ScriptOp(BaseModel):
     value: str | None = None  # literal value when not parameterised
     arg: str | None = None  # step-definition argument carrying the value
     comment: str
+    # The name the step's text gives the element, when the locator does not carry it (a CSS selector): part of
+    # the operation's identity, so one definition never names two different elements.
+    name: str | None = None
+    # The step-definition argument carrying the record the locator finds the element by: the row's text when it
+    # looks inside a row or list item, else the element's name (see workers.agent.actions.naming.record_text).
+    record_arg: str | None = None
 
 
 class StepDefinition(BaseModel):
@@ -244,6 +250,8 @@ class StepUse(BaseModel):
     keyword: Literal["Given", "When", "Then", "And"]
     text: str  # Gherkin line with <placeholders> or quoted literals
     signature: str
+    # The tester's sentences behind the step whose words its text does not hold: comments above it in the feature.
+    said: list[str] = Field(default_factory=list)
 
 
 class ScenarioScript(BaseModel):
@@ -252,3 +260,4 @@ class ScenarioScript(BaseModel):
     tags: list[str] = Field(default_factory=list)
     steps: list[StepUse]
     examples: list[dict[str, str]] = Field(default_factory=list)  # one dict per row, same keys
+    feature: str | None = None  # the feature it belongs to (None: the suite's default feature)

@@ -34,6 +34,19 @@ def check_text(value: str, *, one_line: bool = False) -> str:
     raise ValueError(f"holds a control character (U+{ord(char):04X}) at position {found.start()}")
 
 
+def _feature_title(value: str) -> str:
+    value = " ".join(check_text(value, one_line=True).split())
+    if not re.search(r"[A-Za-z0-9]", value):
+        raise ValueError("must hold a letter or digit (it names a .feature file)")
+    return value
+
+
+def feature_title_of(path: str | Path) -> str:
+    """A feature title from a scenarios file's name: "checkout-flows.yaml" -> "Checkout flows"."""
+    words = " ".join(re.split(r"[-_.\s]+", Path(path).stem)).strip()
+    return (words[:1].upper() + words[1:]) if words else "Scenarios"
+
+
 class ScenarioStep(BaseModel):
     action: str = Field(min_length=1)
     expected: str | None = None
@@ -80,6 +93,8 @@ class Scenario(BaseModel):
     steps: list[ScenarioStep] = Field(default_factory=list)
     text: str | None = None
     data: list[dict[str, str]] = Field(default_factory=list)
+    # The feature (and .feature file) this scenario belongs to; None: the scenarios file's own feature.
+    feature: str | None = Field(default=None, min_length=1, max_length=200)
 
     @field_validator("id", mode="before")
     @classmethod
@@ -98,6 +113,11 @@ class Scenario(BaseModel):
     @classmethod
     def _plain_text(cls, value: str | None) -> str | None:
         return None if value is None else check_text(value)
+
+    @field_validator("feature")
+    @classmethod
+    def _one_line_feature(cls, value: str | None) -> str | None:
+        return None if value is None else _feature_title(value)
 
     @field_validator("steps", mode="before")
     @classmethod
@@ -160,7 +180,15 @@ class ScenarioFile(BaseModel):
     # This job's brain and grounding (the command line overrides them; see workers/agent/choice.py).
     brain: Literal["builtin", "openai"] | None = None
     grounding: Literal["hte", "som"] | None = None
+    # The title of the file's feature (its .feature file): scenarios without a `feature:` of their own go there.
+    # None: named after the scenarios file ("checkout-flows.yaml" -> "Checkout flows").
+    feature: str | None = Field(default=None, min_length=1, max_length=200)
     scenarios: list[Scenario] = Field(min_length=1)
+
+    @field_validator("feature")
+    @classmethod
+    def _one_line_feature(cls, value: str | None) -> str | None:
+        return None if value is None else _feature_title(value)
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ScenarioFile:
@@ -213,4 +241,7 @@ def load_scenarios(path: Path) -> ScenarioFile:
         raise ScenarioFileError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ScenarioFileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    return parse_scenarios(text, str(path))
+    scenario_file = parse_scenarios(text, str(path))
+    if scenario_file.feature is None:  # the file's feature is named after the file
+        scenario_file.feature = feature_title_of(path)
+    return scenario_file

@@ -28,7 +28,7 @@ from shared.step_registry import RegistryError, StepRegistry, origin_of
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
 from workers.agent.scenario_run import attempt_prefix, run_scenario
-from workers.agent.scripting.build import Suite, build_suite, new_steps
+from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
 from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.replay import replay_scenarios
@@ -148,7 +148,7 @@ def generate_suite(
     scenarios run in it and it stays open; without one, a browser is launched for this call and closed.
     """
     job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
-                   registry, project, agent or Agent())
+                   registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
@@ -190,6 +190,7 @@ class SuiteJob:
     verified: dict[str, str] = field(default_factory=dict)
     registered: int = 0  # new steps this run added to the registry
     registry_problem: str | None = None  # why the registry could not be used, if it could not
+    feature: str = DEFAULT_FEATURE  # the feature of scenarios that name none (the scenarios file's)
 
     @property
     def origin(self) -> str:
@@ -337,12 +338,12 @@ class SuiteJob:
         runs = [(s, self.records[s.id]) for s in self.scenarios if include(s)]
         try:
             suite = build_suite(runs, self.registry, self.origin if self.registry is not None else None,
-                                writer=self.agent.writer)
+                                writer=self.agent.writer, feature=self.feature)
         except RegistryError as exc:  # generation goes on without reuse rather than losing the run
             self.registry_problem = f"known steps could not be looked up, none were reused: {exc}"
             log.warning("registry.lookup_failed", error=str(exc))
             self.registry = None
-            suite = build_suite(runs, writer=self.agent.writer)
+            suite = build_suite(runs, writer=self.agent.writer, feature=self.feature)
         features = folder / "features"
         if features.exists():
             shutil.rmtree(features)

@@ -65,7 +65,7 @@ SENTENCES: list[tuple[str, list[Intent]]] = [
     ('Type "Tom and Jerry" into the Name field', [I("fill", "Type Tom and Jerry into the Name field", "Name", "field", "Tom and Jerry")]),
     ("Type 'x' into the name field in the Pet section",
      [I("fill", 'Type x into the name field under "Pet"', "name", "field", "x", section="Pet")]),
-    ("Clear the City field", [I("fill", "Clear the City field", "City", "field", "")]),
+    ("Clear the City field", [I("clear", "Clear the City field", "City", "field", None)]),
     # select
     ("Select Dog from the Type dropdown", [I("select", "Select Dog from the Type dropdown", "Type", "dropdown", "Dog")]),
     ("Select 'dog' as the type", [I("select", "Select dog from the type dropdown", "type", "dropdown", "dog")]),

@@ -9,9 +9,11 @@ from workers.agent.scripting.steps import build_scripts
 
 FEATURE = '''Feature: Owners
 
+  Background:
+    Given Open the page "/owners/find"
+
   @find-owner
   Scenario Outline: Find owners by last name
-    Given Open the page "/owners/find"
     When Enter "<lastName>" in the Last name field and click "Find Owner"
     Then the page shows "<owner>"
 
@@ -22,9 +24,8 @@ FEATURE = '''Feature: Owners
 
   @owner-details
   Scenario Outline: Show an owner's details
-    Given Open the page "/owners/find"
     When Enter "<lastName>" in the Last name field and click "Find Owner"
-    And Click "George Franklin"
+    And Click the "<expectedText>" link
     Then the Telephone shows "<telephoneShown>"
     And the page shows "<expectedText>"
 
@@ -41,9 +42,9 @@ Given("Open the page \\"\\\\/owners\\\\/find\\"", async function () {
 });
 
 When("Enter {string} in the Last name field and click \\"Find Owner\\"", async function (lastName) {
-  // Type lastName into the "Last name" field
+  // Type lastName into the "Last name" field (by its id)
   await this.page.locator("#lastName").fill(lastName);
-  // Click the "Find Owner" button
+  // Click the "Find Owner" button (by its role and name)
   await this.page.getByRole("button", { name: "Find Owner", exact: true }).click();
 });
 
@@ -52,13 +53,13 @@ Then("the page shows {string}", async function (owner) {
   await this.expectText(owner);
 });
 
-When("Click \\"George Franklin\\"", async function () {
-  // Click the "George Franklin" link in the "Owners" section
-  await this.page.getByRole("link", { name: "George Franklin", exact: true }).click();
+When("Click the {string} link", async function (expectedText) {
+  // Click the expectedText link (by its role and name)
+  await this.page.getByRole("link", { name: expectedText, exact: true }).click();
 });
 
 Then("the Telephone shows {string}", async function (telephoneShown) {
-  // Check that the "Telephone" element shows telephoneShown
+  // Check that the "Telephone" element shows telephoneShown (by XPath)
   await this.expectValue(this.page.locator("xpath=//th[text()=\\"Telephone\\"]/following-sibling::td"), telephoneShown);
 });
 '''

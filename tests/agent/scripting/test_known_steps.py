@@ -196,10 +196,19 @@ def test_runs_longer_than_eight_operations_are_not_matched_whole() -> None:
 def test_registry_steps_keep_their_wording(registry) -> None:  # noqa: ANN001
     suite1 = build_suite(runs((ONE, ONE_OPS)), registry=registry, origin=ORIGIN)
     registry.register(PROJECT, ORIGIN, new_steps(suite1.new_definitions))
-    # The page now calls the buttons otherwise; the targets (locators) are the same.
+    suite2 = build_suite(runs((TWO, TWO_OPS)), registry=registry, origin=ORIGIN)
+    assert texts(suite2.scripts[0]) == ['Open the page "/"', 'Click "A"', 'Click "B" and click "C"']
+    assert {s.signature for s in suite2.scripts[0].steps} <= suite2.reused
+
+
+def test_a_registry_step_never_lends_its_words_to_an_element_now_named_otherwise(registry) -> None:  # noqa: ANN001
+    suite1 = build_suite(runs((ONE, ONE_OPS)), registry=registry, origin=ORIGIN)
+    registry.register(PROJECT, ORIGIN, new_steps(suite1.new_definitions))
+    # The page now calls the buttons otherwise; the CSS selectors (which do not hold the names) are the same.
     renamed = [click(0, 0, "A", "Alpha"), click(1, 0, "B", "Beta"), click(2, 1, "C", "Gamma")]
     suite2 = build_suite(runs((TWO, renamed)), registry=registry, origin=ORIGIN)
-    assert texts(suite2.scripts[0]) == ['Open the page "/"', 'Click "A"', 'Click "B" and click "C"']
+    assert texts(suite2.scripts[0]) == ['Open the page "/"', 'Click "Alpha" and click "Beta"', 'Click "Gamma"']
+    assert [d.keyword for d in suite2.definitions if d.signature in suite2.reused] == ["Given"]
 
 
 def test_a_registry_step_whose_wording_clashes_with_this_runs_is_defined_anew(registry) -> None:  # noqa: ANN001
@@ -212,11 +221,11 @@ def test_a_registry_step_whose_wording_clashes_with_this_runs_is_defined_anew(re
 
     # In this run "Click \"Edit\"" is the pet's already: the registry's owner step would make it ambiguous.
     suite = build_suite(runs((TWO, [pet]), (ONE, [owner])), registry=registry, origin=ORIGIN)
-    assert [texts(s)[1] for s in suite.scripts] == ['Click "Edit"', 'Click "Edit" (variant 2)']
+    assert [texts(s)[1] for s in suite.scripts] == ['Click "Edit"', 'Click "Edit" (the button)']
     owner_step = first.definitions[1]
     assert suite.scripts[1].steps[1].signature == owner_step.signature
     assert owner_step.signature not in suite.reused
-    assert [d.pattern for d in suite.new_definitions] == ['Click "Edit"', 'Click "Edit" \\(variant 2\\)']
+    assert [d.pattern for d in suite.new_definitions] == ['Click "Edit"', 'Click "Edit" \\(the button\\)']
     # Registering it again is harmless: the registry keeps the step it has.
     kept = registry.register(PROJECT, ORIGIN, new_steps(suite.new_definitions))
     assert kept[owner_step.signature].definition == owner_step

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from shared.records import Node, Operation
+from shared.records import Locator, Node, Operation
 
 MAX_NAME = 60
 _NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
@@ -20,16 +20,41 @@ def clean(text: str | None) -> str:
 
 
 def context_name(context: str | None) -> str:
-    """The innermost part of a node's context ("Owner Information › Telephone" -> "Telephone")."""
+    """The innermost part of a node's context ("Owner Information › Telephone" -> "Telephone"), as a stable label
+    (see stable_label: never a record's data)."""
     parts = [p.strip() for p in re.split(r"[›»>|/]", context or "") if p.strip()]
-    return parts[-1] if parts else ""
+    return stable_label(parts[-1]) if parts else ""
 
 
 _ORDER = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_CONTAINER_WORDS = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
+CONTAINER_WORDS = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
                     '[role="option"]': "option", "section": "section", "fieldset": "section", "form": "form",
                     "article": "article", "aside": "panel", "dialog": "dialog", '[role="region"]': "section",
                     '[role="group"]': "group", '[role="dialog"]': "dialog"}
+
+
+# Containers that repeat once per record (a table row, a list item): their text is a record's data.
+_RECORD_CONTAINERS = ("tr", '[role="row"]', "li", '[role="listitem"]', '[role="option"]')
+_NAMING_STRATEGIES = ("role", "text", "title", "label")  # locators whose value is the element's name
+
+
+def record_anchored(locator: Locator) -> bool:
+    """The locator looks inside a row or list item found by its text (that text is the record's)."""
+    return locator.within is not None and locator.within.css in _RECORD_CONTAINERS and bool(locator.within.text)
+
+
+def record_text(op: Operation) -> tuple[str, bool] | None:
+    """The text by which the op's locator finds its element that may be a record's data: (the row's text, True)
+    when it looks inside a row or list item, else (the element's name, False) for a locator by name; None when
+    it has neither. Step texts give it as a parameter, never as a literal (see scripting.parameters)."""
+    locator = op.locator
+    if locator is None or op.kind == "goto":
+        return None
+    if record_anchored(locator):
+        return locator.within.text, True  # type: ignore[union-attr]
+    if locator.strategy in _NAMING_STRATEGIES and locator.value:
+        return locator.value, False
+    return None
 
 
 def own_name(op: Operation) -> str:
@@ -52,7 +77,7 @@ def _container(op: Operation) -> tuple[str, str]:
     locator = op.locator
     assert locator is not None and locator.within is not None
     order = _ORDER[locator.nth] if locator.nth is not None and 0 <= locator.nth < len(_ORDER) else ""
-    kind = _CONTAINER_WORDS.get(locator.within.css, "item")
+    kind = CONTAINER_WORDS.get(locator.within.css, "item")
     text = clean(locator.within.text)
     if kind in ("section", "form", "panel", "dialog", "group", "article"):
         return order, f'in the "{text}" {kind}'
@@ -118,11 +143,45 @@ def noun(op: Operation) -> str:
 
 
 def where(op: Operation) -> str:
-    """' in the row of "Betty Davis"' when the locator is anchored on a row; ' in the "Owners" section' else."""
+    """' in the row of "Betty Davis"' when the locator looks inside a container, else "": a comment says only what
+    the locator says, so it stays true on every page that uses the step (never the heading it was recorded under)."""
     within = op.locator.within if op.locator is not None else None
-    if within is not None:  # the locator names the row: so does the comment
-        kind = {"tr": "row", '[role="row"]': "row", "li": "list item", '[role="listitem"]': "list item",
-                '[role="option"]': "option"}.get(within.css, "item")
-        return f' in the {kind} of "{clean(within.text)}"'
-    context = clean(op.target.context) if op.target else ""
-    return f' in the "{context}" section' if context else ""
+    if within is None:
+        return ""
+    kind = CONTAINER_WORDS.get(within.css, "item")
+    if kind in ("section", "form", "panel", "dialog", "group", "article"):
+        return f' in the "{clean(within.text)}" {kind}'
+    return f' in the {kind} of "{clean(within.text)}"'
+
+
+_FOUND_BY = {"role": "by its role and name", "text": "by its text", "label": "by its label",
+             "title": "by its title", "testid": "by its test id", "css": "by CSS selector", "id": "by its id",
+             "name": "by its name attribute", "xpath": "by XPath"}
+
+
+def found_by(op: Operation) -> str:
+    """How the step's locator finds the element, for its comment: "by its role and name", "by CSS selector"."""
+    locator = op.locator
+    if locator is None:
+        return ""
+    how = _FOUND_BY.get(locator.strategy, f"by {locator.strategy}")
+    if locator.strategy == "role" and not locator.value:
+        how = "by its role"
+    if locator.nth is not None:
+        how = f"the {_ORDER[locator.nth] if 0 <= locator.nth < len(_ORDER) else f'#{locator.nth + 1}'} found {how}"
+    return how
+
+
+_LABEL_VALUE = re.compile(r"^(?P<label>[^:]{1,40}):\s+\S")
+
+
+def stable_label(text: str | None) -> str:
+    """A heading or legend as a name that reads the same for every record: "Owner: David Schroeder" -> "Owner";
+    "" for a text holding digits (an id, a date, a count) or nothing."""
+    text = clean(text)
+    found = _LABEL_VALUE.match(text)
+    if found:
+        text = found.group("label").strip()
+    if not text or re.search(r"\d", text):
+        return ""
+    return text

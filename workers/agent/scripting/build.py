@@ -19,14 +19,13 @@ from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
 from shared.step_registry import NewStep, StepRegistry
 from workers.agent.actions import action
-from workers.agent.scripting.gherkin import render_feature
+from workers.agent.scripting.gherkin import render_features
 from workers.agent.scripting.javascript import render_definition, render_steps
 from workers.agent.scripting.steps import definition_for_step, generate_scripts
 from workers.agent.scripting.suite import write_suite
 from workers.agent.scripting.writer import StepWriter
 
-FEATURE_NAME = "scenarios"
-FEATURE_TITLE = "Generated end-to-end scenarios"
+DEFAULT_FEATURE = "Scenarios"  # the feature of scenarios that name none, when the caller names no default
 
 
 @dataclass(frozen=True)
@@ -41,8 +40,9 @@ class ScenarioCounts:
 class Suite:
     scripts: list[ScenarioScript]
     definitions: list[StepDefinition]
-    feature_text: str
+    features: dict[str, str]  # "features/<name>.feature" -> its text, in order
     steps_text: str
+    title: str = DEFAULT_FEATURE  # the suite's name (its package.json and README)
     counts: dict[str, ScenarioCounts] = field(default_factory=dict)
     reused: frozenset[str] = frozenset()  # signatures of the definitions that came from the registry
     # With a step writer: scenario id -> the writer's name when its proposal was taken, else "builtin: <why>".
@@ -52,6 +52,11 @@ class Suite:
     def new_definitions(self) -> list[StepDefinition]:
         """The definitions this suite made (not taken from the registry): the ones to register."""
         return [d for d in self.definitions if d.signature not in self.reused]
+
+    @property
+    def feature_text(self) -> str:
+        """Every feature file's text, in order (one text to compare or digest)."""
+        return "\n".join(self.features.values())
 
     @property
     def operations_in_code(self) -> int:
@@ -71,7 +76,7 @@ class Suite:
         """The suite's files in out_dir; with base_url, stepforge.json makes it the suite's default address. When
         a step uploads files, the suite ships files_dir's files in its files/ folder."""
         uploads = any(op.kind == "upload" for d in self.definitions for op in d.ops)
-        return write_suite(out_dir, FEATURE_NAME, self.feature_text, self.steps_text, base_url=base_url,
+        return write_suite(out_dir, self.title, self.features, self.steps_text, base_url=base_url,
                            files_dir=files_dir if uploads else None)
 
 
@@ -89,7 +94,9 @@ def build_suite(
     registry: StepRegistry | None = None,
     origin: str | None = None,
     writer: StepWriter | None = None,
+    feature: str = DEFAULT_FEATURE,
 ) -> Suite:
+    """The suite of these runs; scenarios without a `feature:` of their own go into the `feature` one."""
     made = generate_scripts([(scenario, record.operations) for scenario, record in runs], registry=registry,
                             origin=origin, writer=writer)
     scripts, definitions = made.scripts, made.definitions
@@ -103,8 +110,9 @@ def build_suite(
     return Suite(
         scripts=scripts,
         definitions=definitions,
-        feature_text=render_feature(FEATURE_TITLE, scripts),
+        features=render_features(scripts, feature),
         steps_text=render_steps(definitions),
+        title=feature,
         counts=counts,
         reused=made.reused,
         writer_notes=made.notes,

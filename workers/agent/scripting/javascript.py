@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from shared.records import Locator, ScriptOp, StepDefinition
 from workers.agent.actions import action
+from workers.agent.actions.naming import record_anchored
 
 HEADER = 'const { Given, When, Then } = require("@cucumber/cucumber");\n'
 
@@ -35,33 +36,37 @@ def js_string(text: str) -> str:
     return json.dumps(text)
 
 
-def locator_js(locator: Locator, page: str = "this.page") -> str:
-    """The playwright-core expression that finds the locator's element."""
-    query = _query_js(locator, page)
+def locator_js(locator: Locator, page: str = "this.page", record_arg: str | None = None) -> str:
+    """The playwright-core expression that finds the locator's element; with `record_arg`, the row's text (or
+    the element's name) it finds it by is that argument (see naming.record_text)."""
+    query = _query_js(locator, page, record_arg)
     return f"{query}.nth({locator.nth})" if locator.nth is not None else query
 
 
-def _query_js(locator: Locator, page: str) -> str:
+def _query_js(locator: Locator, page: str, record_arg: str | None = None) -> str:
+    anchored = record_arg is not None and record_anchored(locator)
     root = page + "".join(f".frameLocator({js_string(frame)})" for frame in locator.frames)
     if locator.within is not None:
-        root += f".locator({js_string(locator.within.css)}).filter({{ hasText: {js_string(locator.within.text)} }})"
+        row = record_arg if anchored else js_string(locator.within.text)
+        root += f".locator({js_string(locator.within.css)}).filter({{ hasText: {row} }})"
     strategy, value = locator.strategy, locator.value
+    name = record_arg if record_arg is not None and not anchored else js_string(value)
     selector = locator.selector()  # the same selector the generation ran with
     if selector is not None:
         return f"{root}.locator({js_string(selector)})"
     if strategy == "testid":
         return f"{root}.getByTestId({js_string(value)})"
     if strategy == "label":
-        return f"{root}.getByLabel({js_string(value)}, {{ exact: true }})"
+        return f"{root}.getByLabel({name}, {{ exact: true }})"
     if strategy == "role":
         role = js_string(locator.role or "button")
         if not value:
             return f"{root}.getByRole({role})"
-        return f"{root}.getByRole({role}, {{ name: {js_string(value)}, exact: true }})"
+        return f"{root}.getByRole({role}, {{ name: {name}, exact: true }})"
     if strategy == "text":
-        return f"{root}.getByText({js_string(value)}, {{ exact: true }})"
+        return f"{root}.getByText({name}, {{ exact: true }})"
     if strategy == "title":
-        return f"{root}.getByTitle({js_string(value)}, {{ exact: true }})"
+        return f"{root}.getByTitle({name}, {{ exact: true }})"
     raise ValueError(f"unknown locator strategy {strategy!r}")
 
 
@@ -74,7 +79,7 @@ def statement(op: ScriptOp) -> str:
     spec = action(op.kind)
     if op.locator is None and spec.grounded and not spec.target_optional:
         raise ValueError(f"a {op.kind} operation needs a locator ({op.comment!r})")
-    target = locator_js(op.locator) if op.locator is not None else None
+    target = locator_js(op.locator, record_arg=op.record_arg) if op.locator is not None else None
     return spec.javascript(op, target, _value(op))
 
 

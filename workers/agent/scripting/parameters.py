@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from shared.records import Operation
 from workers.agent.actions import action
-from workers.agent.actions.naming import context_name
+from workers.agent.actions.naming import CONTAINER_WORDS, context_name, record_text
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class Parameters:
     """The parameters of one scenario: by position in the kept-operations list, and in order of first use."""
 
     by_op: dict[int, str] = field(default_factory=dict)
+    # By position: the parameter carrying the record its locator finds the element by (see record_text).
+    by_record: dict[int, str] = field(default_factory=dict)
     params: list[Parameter] = field(default_factory=list)
     examples: list[dict[str, str]] = field(default_factory=list)
 
@@ -81,7 +83,10 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
     Operation.param names the data column a value came from; that column's parameter is used only by the
     operations naming it. A literal value (no param) reuses an earlier literal parameter of equal value, never
     a column's: the column takes other values in other rows, which the literal does not.
-    goto paths, pressed keys and click targets stay literal and get no parameter.
+    goto paths, pressed keys and click targets stay literal and get no parameter, except a record's data the
+    locator finds the element by (see record_text): a row's text always becomes a parameter (a literal
+    parameter, or the column of equal value); a target named by a value the scenario uses elsewhere (a link
+    "George Franklin" that a later check expects) takes that value's parameter, so each Examples row opens its own.
     """
     result = Parameters()
     by_name: dict[str, Parameter] = {}
@@ -114,6 +119,20 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
                 base = field_name(op)
             name = add(_unique(base, set(by_name) | reserved), value, False)
         result.by_op[position] = name
+
+    values = {}
+    for param in result.params:
+        values.setdefault(param.value, param.name)
+    for position, op in enumerate(operations):
+        record = record_text(op)
+        if record is None:
+            continue
+        text, anchored = record
+        if text in values:
+            result.by_record[position] = values[text]
+        elif anchored and op.locator is not None and op.locator.within is not None:
+            base = camel_case(CONTAINER_WORDS.get(op.locator.within.css, "item"))
+            values[text] = result.by_record[position] = add(_unique(base, set(by_name) | reserved), text, False)
 
     rows = list(data) or [{}]
     for row in rows:

@@ -45,7 +45,8 @@ from shared.scenarios import Scenario
 from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.actions.naming import clean as _clean
-from workers.agent.actions.naming import element_name, field_label
+from workers.agent.actions.naming import (element_name, field_label, found_by, noun, record_anchored, record_text,
+                                         stable_label)
 from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
@@ -129,9 +130,15 @@ def _is_field(op: Operation) -> bool:
     return action(op.kind).field
 
 
-def describe(op: Operation, arg: str | None) -> str:
-    """The one-line comment saying what an operation does."""
-    return action(op.kind).comment(op, arg or json.dumps(op.value or ""))
+def describe(op: Operation, arg: str | None, record_arg: str | None = None) -> str:
+    """The one-line comment saying what an operation does, and how its locator finds the element; the record it
+    finds it by, when an argument carries it, is named by that argument."""
+    comment = action(op.kind).comment(op, arg or json.dumps(op.value or ""))
+    record = record_text(op) if record_arg else None
+    if record is not None:
+        comment = comment.replace(f'"{_clean(record[0])}"', record_arg, 1)
+    how = found_by(op) if op.kind != "goto" else ""
+    return f"{comment} ({how})" if how else comment
 
 
 # --- step text as segments: literal text and argument slots ------------------------------------------
@@ -170,7 +177,8 @@ def _context_parts(context: str | None) -> list[str]:
 
 def form_name(ops: Sequence[Operation]) -> str:
     """How a person names the form the fields of these operations belong to: the innermost heading, legend or
-    caption the fields share ("" when they share none). A trailing "form" is dropped ("Add Pet Form" -> "Add Pet")."""
+    caption the fields share ("" when they share none), as a stable label: never record data ("Owner: David
+    Schroeder" -> "Owner", a heading with digits -> ""). A trailing "form" is dropped ("Add Pet Form" -> "Add Pet")."""
     fields = [op for op in ops if _is_field(op)]
     if not fields or any(op.target is None for op in fields):
         return ""
@@ -184,7 +192,7 @@ def form_name(ops: Sequence[Operation]) -> str:
             while length < min(len(common), len(parts)) and common[length] == parts[length]:
                 length += 1
             common = common[:length]
-    name = _clean(common[-1]) if common else ""
+    name = stable_label(common[-1]) if common else ""
     name = re.sub(r"(?i)(?:^|\s+)form$", "", name).strip()
     return name
 
@@ -234,6 +242,31 @@ def step_segments(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Se
     if form is not None:
         return form
     return _join([_phrase(op, i, a) for i, (op, a) in enumerate(zip(ops, has_args, strict=True))])
+
+
+def with_records(segments: list[Segment], ops: Sequence[Operation], records: Sequence[str | None]
+                 ) -> list[Segment]:
+    """The wording with each record the step's locators find elements by (a row's text, a record's name) as an
+    argument slot (len(ops) + the operation's position) instead of the quoted literal: 'Click the "<owner>" link',
+    'Tick the checkbox in the row of "<row>"'."""
+    out = list(segments)
+    for position, (op, record) in enumerate(zip(ops, records, strict=True)):
+        found = record_text(op) if record is not None else None
+        if found is None:
+            continue
+        text, anchored = found
+        quoted, slot = f'"{_clean(text)}"', len(ops) + position
+        for index, segment in enumerate(out):
+            if not isinstance(segment, str) or quoted not in segment:
+                continue
+            before, after = segment.split(quoted, 1)
+            if not anchored and before.endswith(("Click ", "click ", "Hover over ", "hover over ")):
+                before, after = before + "the ", f" {noun(op) or 'item'}" + after  # Click the "<owner>" link
+            out[index : index + 1] = [part for part in (before, slot, after) if part != ""]
+            break
+        else:
+            out += [" (", slot, ")"]
+    return out
 
 
 def _pattern(segments: list[Segment]) -> str:
@@ -313,9 +346,17 @@ def group_operations(operations: Sequence[Operation]) -> list[list[Operation]]:
 # --- definitions and reuse ----------------------------------------------------------
 
 
-def _locator_identity(locator: Locator | None) -> list | None:
+def _locator_identity(locator: Locator | None, record: bool = False) -> list | None:
+    """The locator as identity; with `record`, its record text (row text or name) stands as "{record}": the same
+    code for every record."""
     if locator is None:
         return None
+    if record:
+        if record_anchored(locator):
+            assert locator.within is not None
+            locator = locator.model_copy(update={"within": locator.within.model_copy(update={"text": "{record}"})})
+        else:
+            locator = locator.model_copy(update={"value": "{record}"})
     identity = [locator.strategy, locator.role, locator.value, list(locator.frames)]
     # Appended only when set: the identities of the steps known before stay as they were.
     if locator.within is not None:
@@ -325,16 +366,46 @@ def _locator_identity(locator: Locator | None) -> list | None:
     return identity
 
 
-def _identity(kind: str, locator: Locator | None, value: str | None, has_arg: bool) -> list:
-    """What makes two operations the same code: target, action, and a literal path or key (not parameters)."""
+_NAMELESS = ("css", "id", "name", "xpath")  # locator strategies that do not carry the name a person reads
+
+
+def spoken_name(op: Operation) -> str | None:
+    """The name a step's text gives the element when its locator does not carry it (a CSS selector finds the
+    "Add Visit" button and, on another page, the "Submit" one): None when the locator holds the name itself."""
+    if op.locator is None or op.locator.strategy not in _NAMELESS or op.kind == "goto":
+        return None
+    return action(op.kind).brief_target(op)
+
+
+def _identity(kind: str, locator: Locator | None, value: str | None, has_arg: bool, name: str | None = None,
+              record: bool = False) -> list:
+    """What makes two operations the same code and the same words: target, action, a literal path or key (not
+    parameters), and the element's name when the locator does not carry it (one definition never names two
+    different elements)."""
     literal = (value or "") if action(kind).literal and not has_arg else None
-    where = None if kind == "goto" else _locator_identity(locator)
-    return [where, kind, literal, has_arg]
+    where = None if kind == "goto" else _locator_identity(locator, record)
+    identity = [where, kind, literal, has_arg]
+    if name:
+        identity.append(["name", name])
+    return identity
+
+
+def _op_identity(op: Operation, has_arg: bool, record: bool = False) -> list:
+    named_by_record = record and op.locator is not None and not record_anchored(op.locator)
+    return _identity(op.kind, op.locator, op.value, has_arg, None if named_by_record else spoken_name(op), record)
 
 
 def signature_of(keyword: str, identities: Sequence[list]) -> str:
     document = json.dumps([keyword, list(identities)], separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(document.encode("utf-8")).hexdigest()[:16]
+
+
+def _locator_text(locator: Locator) -> str:
+    """The locator in a few words, for a step that nothing else tells apart."""
+    text = locator.value if locator.strategy != "role" else f"{locator.role} {locator.value}".strip()
+    if locator.within is not None:
+        text += f" within {locator.within.css} {locator.within.text}"
+    return text + (f" #{locator.nth + 1}" if locator.nth is not None else "")
 
 
 def js_identifier(name: str) -> str:
@@ -349,6 +420,44 @@ class _Step:
     keyword: Keyword
     ops: list[Operation]
     params: list[str | None]  # per operation: the scenario parameter carrying its value
+    records: list[str | None] = field(default_factory=list)  # per operation: the parameter carrying its record
+    said: list[str] = field(default_factory=list)  # the tester's sentences behind it, in order
+
+
+# Words that say nothing about which element a sentence means: they need not reappear in the step's text.
+_FUNCTION_WORDS = frozenset("""
+a an the to on in into of for from at by with and or then i we user should shows show shown see sees is are be
+it its this that there their his her as page field button link box dropdown checkbox tab menu form section row
+item list click tap press push hit type enter input write fill set clear select choose pick check uncheck tick
+untick go navigate open visit browse verify confirm ensure expect assert submit search scroll complete
+""".split())
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def untold(uses: Sequence[StepUse], data_words: frozenset[str]) -> list[StepUse]:
+    """The steps with, above the first step of each tester's sentence, that sentence when the texts of its steps
+    do not hold its words for the targets (a shared step worded by another scenario, a button the tester named
+    by its purpose, a check phrased otherwise); `said` is emptied everywhere else."""
+    held: dict[str, set[str]] = {}
+    for use in uses:
+        for sentence in use.said:
+            held.setdefault(sentence, set()).update(_words(use.text))
+    shown: set[str] = set()
+    out = []
+    for use in uses:
+        said = []
+        for sentence in use.said:
+            if sentence in shown:
+                continue
+            shown.add(sentence)
+            if any(w not in held[sentence] and w not in _FUNCTION_WORDS and w not in data_words
+                   for w in _words(re.sub(r"<[^>]*>", " ", sentence))):
+                said.append(sentence)
+        out.append(use.model_copy(update={"said": said}))
+    return out
 
 
 def _sample(pattern: str) -> str:
@@ -363,7 +472,8 @@ def patterns_overlap(pattern: str, other: str) -> bool:
 
 
 def _definition_identities(definition: StepDefinition) -> list[list]:
-    return [_identity(op.kind, op.locator, op.value, op.arg is not None) for op in definition.ops]
+    return [_identity(op.kind, op.locator, op.value, op.arg is not None, op.name, op.record_arg is not None)
+            for op in definition.ops]
 
 
 class StepBook:
@@ -409,7 +519,7 @@ class StepBook:
             definition.signature == signature
             and definition.keyword == step.keyword
             and _definition_identities(definition) == identities
-            and sorted(definition.args) == sorted(op.arg for op in definition.ops if op.arg)
+            and sorted(definition.args) == sorted(a for op in definition.ops for a in (op.arg, op.record_arg) if a)
             and len(set(definition.args)) == len(definition.args)
             and definition.pattern.count("{string}") == len(definition.args)
         )
@@ -443,22 +553,30 @@ class StepBook:
         return self.clash(pattern) is not None
 
     def _unambiguous(self, segments: list[Segment], ops: Sequence[Operation]) -> list[Segment]:
+        """The wording, told apart from an existing definition's text by what differs in the code: the element's
+        kind ("(the button)"), then the locator itself ('(id "#edit-pet")'). Only what
+        the operations are decides it, never the page they were recorded on, so it reads the same every time."""
         if not self._collides(_pattern(segments)):
             return segments
-        contexts = [_clean(op.target.context) for op in ops if op.target is not None and _clean(op.target.context)]
-        candidates = [f' in the "{contexts[0]}" section'] if contexts else []
-        candidates += [f" (variant {n})" for n in range(2, 1000)]
+        last = next((op for op in reversed(ops) if op.locator is not None), None)
+        candidates: list[str] = []
+        if last is not None:
+            kind = noun(last)
+            if kind:
+                candidates.append(f" (the {kind})")
+            candidates.append(f" ({last.locator.strategy} {json.dumps(_locator_text(last.locator), ensure_ascii=False)})")
+        candidates.append(f" ({', '.join(op.kind for op in ops)})")
         for suffix in candidates:
             attempt = [*segments, suffix]
             if not self._collides(_pattern(attempt)):
                 return _join([attempt])
-        raise RuntimeError("could not find an unambiguous step pattern")
+        raise RuntimeError(f"no unambiguous wording for the step {_pattern(segments)!r}")
 
     def place(self, step: _Step, wording: Callable[[], list[Segment]] | None = None) -> StepUse:
         """The Gherkin line for a step, defining its step definition first when none matches: worded by
         `wording()` when given (a writer's, checked by it), else by the rules."""
         has_args = [p is not None for p in step.params]
-        identities = [_identity(op.kind, op.locator, op.value, a) for op, a in zip(step.ops, has_args, strict=True)]
+        identities = _step_identities(step)
         signature = signature_of(step.keyword, identities)
         ops_key = signature_of("", identities)
         if signature not in self.defs:
@@ -468,22 +586,27 @@ class StepBook:
             self._define(step, signature, ops_key, wording)
         definition = self._use(signature)
         quoted = {}
-        for op_def, param in zip(definition.ops, step.params, strict=True):
+        records = step.records or [None] * len(step.ops)
+        for op_def, param, record in zip(definition.ops, step.params, records, strict=True):
             if op_def.arg:
                 quoted[op_def.arg] = f'"<{param}>"' if param is not None else '""'
+            if op_def.record_arg:
+                quoted[op_def.record_arg] = f'"<{record}>"'
         text = pattern_text(definition.pattern, [quoted[arg] for arg in definition.args])
-        return StepUse(keyword=step.keyword, text=text, signature=signature)
+        return StepUse(keyword=step.keyword, text=text, signature=signature, said=step.said)
 
     def _define(
         self, step: _Step, signature: str, ops_key: str, wording: Callable[[], list[Segment]] | None = None
     ) -> None:
+        records = step.records or [None] * len(step.ops)
         if wording is not None:
             segments = wording()
         else:
-            segments = self._unambiguous(step_segments(step.ops, [p is not None for p in step.params]), step.ops)
+            segments = step_segments(step.ops, [p is not None for p in step.params])
+            segments = self._unambiguous(with_records(segments, step.ops, records), step.ops)
         arg_names: dict[int, str] = {}
         taken: set[str] = set()
-        for index, param in enumerate(step.params):
+        for index, param in enumerate([*step.params, *records]):
             if param is None:
                 continue
             base = js_identifier(param)
@@ -498,7 +621,10 @@ class StepBook:
                 locator=op.locator if op.kind != "goto" else None,
                 value=None if index in arg_names else op.value,
                 arg=arg_names.get(index),
-                comment=describe(op, arg_names.get(index)),
+                comment=describe(op, arg_names.get(index), arg_names.get(len(step.ops) + index)),
+                name=None if index + len(step.ops) in arg_names and not record_anchored(op.locator)  # type: ignore[arg-type]
+                else spoken_name(op),
+                record_arg=arg_names.get(len(step.ops) + index),
             )
             for index, op in enumerate(step.ops)
         ]
@@ -547,10 +673,15 @@ def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple
     return steps, parameters
 
 
+def _step_identities(step: _Step) -> list[list]:
+    records = step.records or [None] * len(step.ops)
+    return [_op_identity(op, p is not None, r is not None)
+            for op, p, r in zip(step.ops, step.params, records, strict=True)]
+
+
 def _step_signatures(step: _Step) -> tuple[str, str]:
     """(signature, keyword-free signature) of a step, as StepBook.place signs it."""
-    identities = [_identity(op.kind, op.locator, op.value, p is not None) for op, p in zip(step.ops, step.params,
-                                                                                          strict=True)]
+    identities = _step_identities(step)
     return signature_of(step.keyword, identities), signature_of("", identities)
 
 
@@ -597,15 +728,26 @@ class _Plan:
     signed: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
 
     def step(self, keyword: Keyword, start: int, end: int) -> _Step:
-        return _Step(keyword, self.kept[start:end], [self.parameters.by_op.get(p) for p in range(start, end)])
+        ops = self.kept[start:end]
+        indexes = sorted({op.step_index for op in ops if 0 <= op.step_index < len(self.scenario.steps)})
+        said = [self.scenario.steps[i].action for i in indexes]
+        return _Step(keyword, ops, [self.parameters.by_op.get(p) for p in range(start, end)],
+                     [self.parameters.by_record.get(p) for p in range(start, end)], said)
+
+    @property
+    def data_words(self) -> frozenset[str]:
+        values = [op.value or "" for op in self.kept]
+        values += [cell for row in self.scenario.data for cell in row.values()]
+        return frozenset(w for value in values for w in _words(value))
 
     def known_run(self, book: StepBook, start: int) -> int | None:
         """The end of the longest run starting at `start` that the book knows as a step (None: no such run)."""
         return next((end for end in self.candidates.get(start, ()) if book.knows(*self.signed[(start, end)])), None)
 
     def script(self, uses: list[StepUse]) -> ScenarioScript:
-        return ScenarioScript(scenario_id=self.scenario.id, title=self.scenario.title, steps=uses,
-                              examples=self.parameters.examples)
+        return ScenarioScript(scenario_id=self.scenario.id, title=self.scenario.title,
+                              steps=untold(uses, self.data_words),
+                              examples=self.parameters.examples, feature=self.scenario.feature)
 
 
 def _plan(
@@ -716,6 +858,9 @@ def _arguments(pattern: str, text: str) -> list[str] | None:
 def _proposed_wording(book: StepBook, step: _Step, text: str, foreign: Sequence[StepDefinition]) -> list[Segment]:
     """A proposed step text as segments, when it reads its own arguments back and no known step's text with
     other operations (here, or the registry's `foreign` steps) could match it or be matched by it."""
+    if any(step.records):
+        raise ProposalRejected(f"step text {text!r}: a step that finds an element by a record's data (a row's "
+                               "text, a record's name) is worded by the rules, which make that data a parameter")
     segments = step_wording(text, step.params)
     pattern = _pattern(segments)
     values = [f'"<{step.params[s]}>"' for s in segments if isinstance(s, int)]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from shared.settings import CHROMIUM_ARGS
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
+from workers.agent.scripting.gherkin import slug
 from workers.agent.scripting.dependencies import npm_dependencies
 
 TEMPLATES = "templates"
@@ -20,11 +21,6 @@ SUITE_CONFIG = "stepforge.json"
 def template(name: str) -> str:
     """A file from workers/agent/scripting/templates/."""
     return resources.files("workers.agent.scripting").joinpath(TEMPLATES, name).read_text(encoding="utf-8")
-
-
-def slug(text: str) -> str:
-    """A file and package name: lower case letters, digits and dashes."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "suite"
 
 
 def package_json(name: str) -> str:
@@ -50,23 +46,28 @@ def suite_config(base_url: str) -> str:
     return json.dumps({"base_url": base_url}, indent=2) + "\n"
 
 
-def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps_text: str,
+def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str, steps_text: str,
                 base_url: str | None = None, files_dir: Path | None = None) -> Path:
-    """Write (or overwrite) the suite's files into out_dir and return the .feature path.
+    """Write (or overwrite) the suite's files into out_dir and return the first .feature path.
 
-    Layout: package.json, cucumber.js, README.md, features/<name>.feature,
-    features/step_definitions/steps.js, features/support/world.js; with base_url also stepforge.json, whose
-    base_url world.js uses when STEPFORGE_BASE_URL is not set (without it, STEPFORGE_BASE_URL is required).
+    `features` maps "features/<name>.feature" to its text (a single text: one feature named after `title`).
+    Layout: package.json, cucumber.js, README.md, features/*.feature, features/step_definitions/steps.js,
+    features/support/world.js; with base_url also stepforge.json, whose base_url world.js uses when
+    STEPFORGE_BASE_URL is not set (without it, STEPFORGE_BASE_URL is required).
     """
     root = Path(out_dir)
+    if isinstance(features, str):
+        features = {f"features/{slug(title)}.feature": features}
+    first = next(iter(features))
     files = {
-        "package.json": package_json(feature_name),
+        "package.json": package_json(title),
         "cucumber.js": template("cucumber.js"),
-        "README.md": template("README.md").replace("{{title}}", feature_name.strip() or "stepforge suite"),
-        f"features/{slug(feature_name)}.feature": feature_text,
+        "README.md": template("README.md").replace("{{title}}", title.strip() or "stepforge suite")
+        .replace("{{example_feature}}", first).replace("{{example_tag}}", _first_tag(features[first])),
+        **features,
         "features/step_definitions/steps.js": steps_text,
         "features/support/world.js": world_js(),
-        ".gitignore": "node_modules/\nreports/\n",
+        ".gitignore": "node_modules/\nreports/\n@rerun.txt\n",
     }
     if base_url:
         files[SUITE_CONFIG] = suite_config(base_url)
@@ -79,4 +80,9 @@ def write_suite(out_dir: Path | str, feature_name: str, feature_text: str, steps
             if source.is_file():
                 (root / "files").mkdir(exist_ok=True)
                 shutil.copyfile(source, root / "files" / source.name)
-    return root / f"features/{slug(feature_name)}.feature"
+    return root / first
+
+
+def _first_tag(feature_text: str) -> str:
+    found = re.search(r"^\s*(@\S+)", feature_text, re.MULTILINE)
+    return found.group(1) if found else "@smoke"

@@ -1,4 +1,4 @@
-"""Type a value into a text field (replacing what it holds), or clear it."""
+"""Type a value into a text field (replacing what it holds)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,6 @@ def _type_nowhere(m, s):
     raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into the Name field')
 
 
-def _clear(m, s):
-    t = target_phrase(s, m["t"], "field")
-    if t.role in ("checkbox", "radio"):
-        return [Op.on("uncheck", t)]
-    return [Op.on("fill", t, value="")]
-
-
 class Fill(Action):
     name = "fill"
     model_hint = "fill: type the value into the target field (replacing its text)"
@@ -38,11 +31,10 @@ class Fill(Action):
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
         Rule(r"(?:type|enter|input|write)\s+(?P<v>.+)", _type_nowhere, 504),
-        Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),
     )
 
     def describe(self, target, role, value):
-        return f"Clear {thing(target, role)}" if value == "" else f"Type {value} into {thing(target, role)}"
+        return f"Type {value} into {thing(target, role)}"
 
     def eligible(self, node):
         return 1.0 if is_textbox(node) else 0.0

@@ -1,0 +1,48 @@
+"""Empty a text field: its own operation, never a fill with an empty value (which would become an empty Examples
+cell)."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import Action, Rule, thing
+from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.naming import field_label, the_element, the_field
+from workers.agent.brains.phrases import Op, target_phrase
+
+
+def _clear(m, s):
+    t = target_phrase(s, m["t"], "field")
+    if t.role in ("checkbox", "radio"):
+        return [Op.on("uncheck", t)]
+    return [Op.on("clear", t)]
+
+
+class Clear(Action):
+    name = "clear"
+    model_hint = "clear: empty the target text field"
+    field = True
+    verbs = frozenset({"empty", "erase"})
+    rules = (Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),)
+
+    def describe(self, target, role, value):
+        return f"Clear {thing(target, role)}"
+
+    def eligible(self, node):
+        return 1.0 if is_textbox(node) else 0.0
+
+    def perform(self, act):
+        act.target.fill("")
+
+    def phrase(self, op, slot):
+        return [f"Clear {the_element(op, 'field', field_label(op))}"]
+
+    def comment(self, op, what):
+        return f"Empty {the_field(op, 'field')}"
+
+    def brief_target(self, op):
+        return field_label(op)
+
+    def javascript(self, op, target, value):
+        return f'await {target}.fill("");'
+
+
+ACTION = Clear()
