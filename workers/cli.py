@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 import traceback
 import urllib.error
 import urllib.request
@@ -14,7 +15,8 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
+from rich.text import Text
 from pydantic import ValidationError
 from rich.table import Table
 
@@ -45,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--base-url", help="application under test (overrides the file's base_url)")
     generate.add_argument("--out", type=Path, default=Path("suite"), help="suite folder to write (default: suite)")
     generate.add_argument("--artifacts", type=Path,
-                          help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR or artifacts)")
+                          help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR, else 'artifacts' beside the "
+                               "suite folder: <out>/../artifacts)")
     generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
@@ -118,7 +121,9 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     if args.headed:
         overrides["headless"] = False
     if args.artifacts:
-        overrides["artifacts_dir"] = args.artifacts
+        overrides["artifacts_dir"] = args.artifacts.resolve()
+    elif "STEPFORGE_ARTIFACTS_DIR" not in os.environ:  # beside the suite, wherever the command runs
+        overrides["artifacts_dir"] = Path(args.out).resolve().parent / "artifacts"
     if "STEPFORGE_FILES_DIR" not in os.environ:  # files to upload lie beside the scenarios file
         overrides["files_dir"] = Path(args.scenarios).resolve().parent / "files"
     try:
@@ -134,12 +139,12 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("no base URL: pass --base-url or set base_url in the scenarios file")
     check_reachable(base_url, settings)
     reset_command = args.reset_command or scenario_file.reset_command
-    out_dir: Path = args.out
+    out_dir: Path = args.out.resolve()
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir} exists and is not a folder")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / SUITE_MARKER).exists():
         raise UsageError(f"--out {out_dir} is not empty and was not written by stepforge; choose a new folder")
-    report_path: Path = args.report or settings.artifacts_dir / "report.json"
+    report_path: Path = (args.report or settings.artifacts_dir / "report.json").resolve()
     if report_path.is_dir():
         raise UsageError(f"--report {report_path} is a folder; give a file name")
     store = open_artifact_store(settings)  # S3 when STEPFORGE_S3_BUCKET is set, else the artifacts folder
@@ -151,7 +156,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     registry = open_registry(settings)
     try:
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), ClockColumn(),
             console=console, transient=False,
         ) as bar:
             task = bar.add_task("generating", total=len(scenario_file.scenarios))
@@ -159,7 +164,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
             events = PipelineEvents(
                 on_phase=lambda text: bar.update(task, description=text),
                 on_scenario=lambda scenario_id, attempt: bar.update(
-                    task, description=f"{scenario_id} (attempt {attempt})"),
+                    task, description=f"generating {scenario_id} (attempt {attempt})"),
                 on_done=lambda scenario_id: (done.add(scenario_id), bar.update(task, completed=len(done))),
             )
             result = generate_suite(
@@ -181,23 +186,48 @@ def generate(args: argparse.Namespace, console: Console) -> int:
 
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(result.report_json())
-    artifacts = f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket else settings.artifacts_dir
-    print_summary(Console(), result, out_dir, artifacts, report_path)
+    artifacts = (f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket
+                 else settings.artifacts_dir.resolve())
+    print_summary(Console(soft_wrap=True), result, out_dir, artifacts, report_path)
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
+
+
+REASON_CHARS = 120
+
+
+def one_line(reason: str) -> str:
+    """A verdict's reason in one line for the summary table: its first line, cut at REASON_CHARS."""
+    line = next((part.strip() for part in (reason or "").splitlines() if part.strip()), "")
+    return line if len(line) <= REASON_CHARS else line[: REASON_CHARS - 1].rstrip() + "…"
+
+
+class ClockColumn(ProgressColumn):
+    """Wall time since the run began; it keeps running after the last scenario is counted, through the final
+    replays and the writing of the suite, until the run ends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = time.monotonic()
+
+    def render(self, task: Task) -> Text:
+        seconds = int(time.monotonic() - self.started)
+        return Text(f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}", style="progress.elapsed")
 
 
 def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifacts: Path | str, report: Path) -> None:
     table = Table(title="stepforge: generation summary")
     for column, justify in (("scenario", "left"), ("verdict", "left"), ("operations", "right"), ("steps", "right"),
                             ("seconds", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        # One line per scenario: a long reason is cut (report.json and the artifacts keep it whole).
+        table.add_column(column, justify=justify, no_wrap=True,  # type: ignore[arg-type]
+                         overflow="ellipsis" if column == "verdict" else "fold")
     for outcome in result.outcomes:
         verdict = outcome.verdict
         if verdict.status == "passed":
             shown = "[green]passed[/]"
         else:
             at = f" at step {verdict.step}" if verdict.step else ""
-            shown = f"[red]failed{at}[/] ({verdict.kind}): {verdict.reason}"
+            shown = f"[red]failed{at}[/] ({verdict.kind}): {escape(one_line(verdict.reason))}"
         table.add_row(outcome.scenario.id, shown, str(outcome.operations), str(outcome.steps), f"{outcome.seconds:.1f}")
     console.print(table)
     totals = result.totals()

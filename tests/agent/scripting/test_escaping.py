@@ -104,7 +104,7 @@ def test_same_wording_for_different_targets_is_disambiguated() -> None:
         (scenario("d"), [click(0, "Edit", Locator(strategy="id", value="#edit-more"))]),
     ]
     scripts, defs = build_scripts(runs)
-    # Told apart by what differs in the code, never by the page (its section) or a running number.
+    # Told apart by the element's kind, then its locator: never a running number.
     assert [s.steps[1].text for s in scripts] == [
         'Click "Edit"',
         'Click "Edit" (the button)',

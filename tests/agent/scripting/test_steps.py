@@ -286,7 +286,7 @@ def test_two_forms_with_the_same_wording_get_distinct_patterns() -> None:
     scripts, defs = build_scripts([(scenario("a"), form("a")), (scenario("b"), form("b"))])
     assert [s.steps[1].text for s in scripts] == [
         'Fill in the New Pet form with "<name>" as Name and submit it with "Add"',
-        'Fill in the New Pet form with "<name>" as Name and submit it with "Add" (id "#b-add")',
+        'Fill in the New Pet form with "<name>" as Name and submit it with "Add" in the "New Pet" section',
     ]
     assert len({d.pattern for d in defs}) == len(defs) == 3
 

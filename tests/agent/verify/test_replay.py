@@ -259,6 +259,7 @@ def test_settings_become_the_world_variables(monkeypatch) -> None:
         "STEPFORGE_RESET_COMMAND": "true",
         "STEPFORGE_RESET_TIMEOUT_MS": str(int(settings.reset_timeout_s * 1000)),
         "STEPFORGE_HEADED": "1",
+        "STEPFORGE_TRACE": "off",
     }
     readme = (Path(__file__).parents[3] / "workers/agent/scripting/templates/README.md").read_text()
     for name in env:

@@ -57,6 +57,16 @@ def record_text(op: Operation) -> tuple[str, bool] | None:
     return None
 
 
+def the_container(op: Operation) -> str | None:
+    """'the row of "Renew the SSL certificate"' when the element is the container its locator finds (a clickable
+    row), else None: its own text is the whole record, not a name."""
+    locator = op.locator
+    if locator is None or locator.within is None or locator.value != ":scope":
+        return None
+    kind = CONTAINER_WORDS.get(locator.within.css, "item")
+    return f'the {kind} of "{clean(locator.within.text)}"'
+
+
 def own_name(op: Operation) -> str:
     """The target's own name (label, aria-label, placeholder, title, name or id), not its section's."""
     t = op.target

@@ -45,8 +45,8 @@ from shared.scenarios import Scenario
 from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.actions.naming import clean as _clean
-from workers.agent.actions.naming import (element_name, field_label, found_by, noun, record_anchored, record_text,
-                                         stable_label)
+from workers.agent.actions.naming import (context_name, element_name, field_label, found_by, noun, record_anchored,
+                                         record_text, stable_label)
 from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
@@ -197,7 +197,14 @@ def form_name(ops: Sequence[Operation]) -> str:
     return name
 
 
-def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Segment] | None:
+def _holds_data(name: str, data: frozenset[str]) -> bool:
+    """The name holds one of the values as whole words (a heading that names a record: "Write the quarterly
+    report" above a task's upload form)."""
+    return any(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", name, re.IGNORECASE) for value in data)
+
+
+def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool], data: frozenset[str] = frozenset()
+                 ) -> list[Segment] | None:
     """`Fill in the <form> form with "<a>" as A and "<b>" as B and submit it with "<button>"`, for operations that
     fill fields of one named form and may end with its submit; None for any other group."""
     if not ops or any(op.target is None or op.target.form is None for op in ops):
@@ -214,7 +221,7 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Seg
         # of other pages that reuse this step: its plain wording stays true everywhere.
         return None
     name = form_name(fields)
-    if not name:
+    if not name or _holds_data(name, data):
         return None
     items: list[list[Segment]] = []
     for position, (op, has_arg) in enumerate(zip(fields, has_args[: len(fields)], strict=True)):
@@ -236,9 +243,11 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Seg
     return _join([out])
 
 
-def step_segments(ops: Sequence[Operation], has_args: Sequence[bool]) -> list[Segment]:
-    """A step's wording before disambiguation: the form sentence when it fits, else one phrase per operation."""
-    form = _form_phrase(ops, has_args)
+def step_segments(ops: Sequence[Operation], has_args: Sequence[bool], data: frozenset[str] = frozenset()
+                  ) -> list[Segment]:
+    """A step's wording before disambiguation: the form sentence when it fits (its form named by a heading that
+    holds none of the scenario's `data`), else one phrase per operation."""
+    form = _form_phrase(ops, has_args, data)
     if form is not None:
         return form
     return _join([_phrase(op, i, a) for i, (op, a) in enumerate(zip(ops, has_args, strict=True))])
@@ -422,6 +431,7 @@ class _Step:
     params: list[str | None]  # per operation: the scenario parameter carrying its value
     records: list[str | None] = field(default_factory=list)  # per operation: the parameter carrying its record
     said: list[str] = field(default_factory=list)  # the tester's sentences behind it, in order
+    data: frozenset[str] = frozenset()  # the scenario's values: never part of a literal name in its wording
 
 
 # Words that say nothing about which element a sentence means: they need not reappear in the step's text.
@@ -553,17 +563,23 @@ class StepBook:
         return self.clash(pattern) is not None
 
     def _unambiguous(self, segments: list[Segment], ops: Sequence[Operation]) -> list[Segment]:
-        """The wording, told apart from an existing definition's text by what differs in the code: the element's
-        kind ("(the button)"), then the locator itself ('(id "#edit-pet")'). Only what
-        the operations are decides it, never the page they were recorded on, so it reads the same every time."""
+        """The wording, told apart from an existing definition's text: by the element's kind ("(the button)") when
+        the other's differs, else the heading it sits under (a stable label, never a record's data), else the locator
+        itself ('(id "#edit-pet")'); never a running number, so the same operations read the same every time."""
         if not self._collides(_pattern(segments)):
             return segments
         last = next((op for op in reversed(ops) if op.locator is not None), None)
+        clash = self.clash(_pattern(segments))
+        other = next((op.locator for op in reversed(clash.ops) if op.locator is not None), None) if clash else None
         candidates: list[str] = []
         if last is not None:
             kind = noun(last)
-            if kind:
+            role = last.locator.role or (last.target.role if last.target is not None else None)  # type: ignore[union-attr]
+            if kind and (other is None or other.role != role):
                 candidates.append(f" (the {kind})")
+            section = context_name(last.target.context) if last.target is not None else ""
+            if section:
+                candidates.append(f' in the "{section}" section')
             candidates.append(f" ({last.locator.strategy} {json.dumps(_locator_text(last.locator), ensure_ascii=False)})")
         candidates.append(f" ({', '.join(op.kind for op in ops)})")
         for suffix in candidates:
@@ -602,7 +618,7 @@ class StepBook:
         if wording is not None:
             segments = wording()
         else:
-            segments = step_segments(step.ops, [p is not None for p in step.params])
+            segments = step_segments(step.ops, [p is not None for p in step.params], step.data)
             segments = self._unambiguous(with_records(segments, step.ops, records), step.ops)
         arg_names: dict[int, str] = {}
         taken: set[str] = set()
@@ -732,13 +748,18 @@ class _Plan:
         indexes = sorted({op.step_index for op in ops if 0 <= op.step_index < len(self.scenario.steps)})
         said = [self.scenario.steps[i].action for i in indexes]
         return _Step(keyword, ops, [self.parameters.by_op.get(p) for p in range(start, end)],
-                     [self.parameters.by_record.get(p) for p in range(start, end)], said)
+                     [self.parameters.by_record.get(p) for p in range(start, end)], said, self.data_values)
+
+    @property
+    def data_values(self) -> frozenset[str]:
+        """Values of the scenario (typed, expected, a row's text, its data cells): a record's data."""
+        values = [op.value or "" for op in self.kept] + [p.value for p in self.parameters.params]
+        values += [cell for row in self.scenario.data for cell in row.values()]
+        return frozenset(v.strip() for v in values if len(v.strip()) >= 4)
 
     @property
     def data_words(self) -> frozenset[str]:
-        values = [op.value or "" for op in self.kept]
-        values += [cell for row in self.scenario.data for cell in row.values()]
-        return frozenset(w for value in values for w in _words(value))
+        return frozenset(w for value in self.data_values for w in _words(value))
 
     def known_run(self, book: StepBook, start: int) -> int | None:
         """The end of the longest run starting at `start` that the book knows as a step (None: no such run)."""

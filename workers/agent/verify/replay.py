@@ -70,6 +70,8 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
         STEPFORGE_THIRD_PARTY_TIMEOUT_MS=str(settings.third_party_timeout_ms),
         STEPFORGE_VIEWPORT_WIDTH=str(settings.viewport_width),
         STEPFORGE_VIEWPORT_HEIGHT=str(settings.viewport_height),
+        # The verdict needs no trace: tracing every scenario of every replay would only slow generation down.
+        STEPFORGE_TRACE="off",
         FORCE_COLOR="0",
         NO_COLOR="1",
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, thing
-from workers.agent.actions.naming import element_name, noun, placed, where
+from workers.agent.actions.naming import element_name, noun, placed, the_container, where
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
 
@@ -41,9 +41,13 @@ class Click(Action):
         act.target.click()
 
     def phrase(self, op, slot):
-        return [f'Click "{element_name(op)}"{placed(op)}']
+        container = the_container(op)
+        return [f"Click {container}"] if container else [f'Click "{element_name(op)}"{placed(op)}']
 
     def comment(self, op, what):
+        container = the_container(op)
+        if container:
+            return f"Click {container}"
         kind = noun(op)
         name = element_name(op)
         return f'Click the "{name}" {kind}{where(op)}' if kind else f'Click "{name}"{where(op)}'
