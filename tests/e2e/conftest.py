@@ -37,6 +37,11 @@ class Generation:
     report: Path
 
 
+def feature_text(suite: Path) -> str:
+    """Every .feature file of a generated suite, in name order."""
+    return "\n".join(path.read_text() for path in sorted((suite / "features").glob("*.feature")))
+
+
 def generate(scenarios: Path, base_url: str, work: Path, reset_command: str | None = None,
              extra: list[str] | None = None) -> Generation:
     suite, artifacts = work / "suite", work / "artifacts"

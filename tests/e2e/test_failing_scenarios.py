@@ -11,7 +11,7 @@ from shared.records import RunRecord
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
 
-from .conftest import generate
+from .conftest import generate, feature_text
 
 pytestmark = pytest.mark.e2e
 
@@ -102,7 +102,7 @@ def test_unsupported_sentence_is_named_not_guessed(failing_run):
 
 def test_failed_scenarios_stay_out_of_the_suite_and_it_still_passes(failing_run, petclinic, reset_command):
     run, _ = failing_run
-    feature = (run.suite / "features/scenarios.feature").read_text()
+    feature = feature_text(run.suite)
     assert "@GOOD" in feature
     for scenario_id in ("NO-TEXT", "NO-BUTTON", "WRONG-VALUE", "UNSUPPORTED"):
         assert f"@{scenario_id}" not in feature

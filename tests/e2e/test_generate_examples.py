@@ -16,7 +16,7 @@ from shared.records import RunRecord
 from workers.agent.actions import action
 from shared.scenarios import load_scenarios
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, feature_text
 
 pytestmark = pytest.mark.e2e
 
@@ -68,12 +68,12 @@ def test_suite_layout_and_readable_locators(examples_run):
     # Only the suite: replays ran in a staging folder, nothing links into stepforge's own npm packages.
     assert sorted(p.name for p in suite.iterdir()) == [
         ".gitignore", ".stepforge-suite", "README.md", "cucumber.js", "features", "package.json"]
-    for relative in ("package.json", "cucumber.js", "features/scenarios.feature",
+    for relative in ("package.json", "cucumber.js", "features/petclinic.feature",
                      "features/step_definitions/steps.js", "features/support/world.js"):
         assert (suite / relative).is_file(), relative
     package = json.loads((suite / "package.json").read_text())
     assert package["devDependencies"]["@cucumber/cucumber"].startswith("^12.")
-    feature = (suite / "features/scenarios.feature").read_text()
+    feature = feature_text(suite)
     assert feature.count("Scenario Outline:") == 13 and "@OWN-12" in feature
     assert "| Franklin | Middleton | Owner Values Updated |" in feature
     assert "| Coleman  | Verona    | Owner Values Updated |" in feature

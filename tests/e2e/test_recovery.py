@@ -10,7 +10,7 @@ import pytest
 from shared.records import RunRecord
 from tests.http_site import SiteHandler, serve
 
-from .conftest import generate
+from .conftest import generate, feature_text
 
 pytestmark = pytest.mark.e2e
 
@@ -90,7 +90,7 @@ def test_attempts_are_bounded_and_the_verdict_says_why(site, tmp_path, monkeypat
     assert generation.exit_code == 1
     assert (entry["verdict"], entry["attempts"], entry["failure_kind"]) == ("failed", 1, "action")
     assert entry["reason"].startswith("the generated script failed its replay at 'When Click \"Next\"'")
-    assert "@WIZ" not in (generation.suite / "features/scenarios.feature").read_text()
+    assert "@WIZ" not in feature_text(generation.suite)
 
 
 def test_a_target_fitting_two_different_elements_is_refused(site, tmp_path):

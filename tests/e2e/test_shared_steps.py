@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .conftest import generate
+from .conftest import generate, feature_text
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +38,7 @@ def run(tmp_path, name, base_url, reset_command, project, monkeypatch, database)
     report = json.loads(generation.report.read_text())
     assert generation.exit_code == 0, report
     steps = (generation.suite / "features/step_definitions/steps.js").read_text()
-    feature = (generation.suite / "features/scenarios.feature").read_text()
+    feature = feature_text(generation.suite)
     return report["summary"], steps, feature
 
 

@@ -147,3 +147,15 @@ def test_failing_variants_fail_at_the_right_step_with_the_right_kind(teamtasks, 
         entry = report[sid]
         assert (entry["verdict"], entry["failed_step"], entry["failure_kind"]) == ("failed", step, kind), (sid, entry)
         assert reason in entry["reason"], (sid, entry["reason"])
+
+
+def test_the_feature_reads_the_same_for_every_record_and_keeps_the_tester_s_words(run):
+    from .test_suite_ownership import assert_no_record_data_in_step_texts, assert_tester_words_kept
+
+    scenarios = load_scenarios(EXAMPLES).scenarios
+    feature = (run.suite / "features/teamtasks.feature").read_text()
+    assert feature.startswith('Feature: Teamtasks\n\n  Background:\n    Given Open the page "/login"\n')
+    # Rows are found by their text as a parameter: one step serves every row.
+    assert 'Check the checkbox in the row of "<row>"' in feature
+    assert_no_record_data_in_step_texts(run.suite, scenarios)
+    assert_tester_words_kept(run.suite, scenarios)

@@ -77,6 +77,12 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}{number}"
 
 
+def _holds_value(text: str, values: dict[str, str]) -> bool:
+    """The text holds one of the values (4 characters or more) as whole words."""
+    return any(len(value) >= 4 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE)
+               for value in values)
+
+
 def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = ()) -> Parameters:
     """Name a parameter for every fill/select value and every expected string of the (kept) operations.
 
@@ -86,7 +92,8 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
     goto paths, pressed keys and click targets stay literal and get no parameter, except a record's data the
     locator finds the element by (see record_text): a row's text always becomes a parameter (a literal
     parameter, or the column of equal value); a target named by a value the scenario uses elsewhere (a link
-    "George Franklin" that a later check expects) takes that value's parameter, so each Examples row opens its own.
+    "George Franklin" that a later check expects) takes that value's parameter, so each Examples row opens its own;
+    one whose name holds such a value ("Betty Davis" after a search for "Davis") gets a parameter of its own.
     """
     result = Parameters()
     by_name: dict[str, Parameter] = {}
@@ -130,9 +137,14 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
         text, anchored = record
         if text in values:
             result.by_record[position] = values[text]
-        elif anchored and op.locator is not None and op.locator.within is not None:
+            continue
+        if anchored and op.locator is not None and op.locator.within is not None:
             base = camel_case(CONTAINER_WORDS.get(op.locator.within.css, "item"))
-            values[text] = result.by_record[position] = add(_unique(base, set(by_name) | reserved), text, False)
+        elif _holds_value(text, values):  # "Betty Davis" after a search for "Davis"
+            base = camel_case(context_name(op.target.context if op.target else None)) or "target"
+        else:
+            continue
+        values[text] = result.by_record[position] = add(_unique(base, set(by_name) | reserved), text, False)
 
     rows = list(data) or [{}]
     for row in rows:

@@ -263,10 +263,19 @@ Before(function () {
 const SYSTEM_BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
   "/usr/bin/google-chrome-stable", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"];
 
+function isExecutable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch (error) {
+    return false;
+  }
+}
+
 function browserPath() {
   const chosen = process.env.STEPFORGE_BROWSER_PATH;
   if (chosen) {
-    if (!fs.existsSync(chosen)) throw new Error(`STEPFORGE_BROWSER_PATH is ${chosen}, which does not exist: point it at a Chromium or Chrome executable`);
+    if (!isExecutable(chosen)) throw new Error(`STEPFORGE_BROWSER_PATH is ${chosen}, which does not exist or is not an executable file: point it at a Chromium or Chrome executable`);
     return chosen;
   }
   let own = null;
@@ -275,8 +284,8 @@ function browserPath() {
   } catch (error) {
     own = null;
   }
-  if (own && fs.existsSync(own)) return undefined;
-  const system = SYSTEM_BROWSERS.find((candidate) => fs.existsSync(candidate));
+  if (own && isExecutable(own)) return undefined;
+  const system = SYSTEM_BROWSERS.find(isExecutable);
   if (system) return system;
   throw new Error("no Chromium found: install Playwright's own (npx playwright-core install chromium), or a system " +
     "one (Debian/Ubuntu: apt install chromium), or set STEPFORGE_BROWSER_PATH to a Chromium or Chrome executable");

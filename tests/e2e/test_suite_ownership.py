@@ -1,0 +1,142 @@
+"""A suite a QA team keeps: the same scenarios give byte-identical files, step texts never carry a record's data,
+the tester's words stay in the feature file, and a red run explains itself (screenshot, trace, HTML report), with a
+clear message when no browser can be found."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from shared.scenarios import Scenario, load_scenarios
+from shared.settings import Settings
+from workers.agent.scripting.steps import _FUNCTION_WORDS
+from workers.agent.verify.node_runtime import ensure_runtime
+from workers.agent.verify.replay import cucumber_command
+
+from .conftest import EXAMPLES, ROOT, Generation
+
+pytestmark = pytest.mark.e2e
+
+
+def generate_with_registry(base_url: str, work: Path, database: Path, reset_command: str) -> Generation:
+    suite, artifacts = work / "suite", work / "artifacts"
+    work.mkdir(parents=True, exist_ok=True)  # the command runs from there: artifacts go beside the suite anyway
+    env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{database}")
+    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", base_url,
+                           "--out", str(suite), "--reset-command", reset_command], cwd=work, env=env, timeout=1500)
+    return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
+
+
+def suite_texts(suite: Path) -> dict[str, bytes]:
+    files = sorted(suite.glob("features/**/*.feature")) + [suite / "features/step_definitions/steps.js"]
+    return {str(path.relative_to(suite)): path.read_bytes() for path in files}
+
+
+def step_lines(feature: str) -> list[str]:
+    return [line.strip() for line in feature.splitlines()
+            if re.match(r"\s+(Given|When|Then|And|But) ", line)]
+
+
+def assert_no_record_data_in_step_texts(suite: Path, scenarios: list[Scenario]) -> None:
+    """No step text holds, outside its <placeholders>, a value of an Examples row (a record's data)."""
+    for path in suite.glob("features/*.feature"):
+        text = path.read_text()
+        for block in re.split(r"\n(?=  @)", text):
+            lines = step_lines(block)
+            rows = [line for line in block.splitlines() if line.strip().startswith("|")]
+            cells = {cell.strip() for row in rows[1:] for cell in row.strip().strip("|").split("|")}
+            for line in lines:
+                literal = re.sub(r'"<[^>]*>"', '""', line)
+                held = [cell for cell in cells
+                        if len(cell) >= 4 and re.search(rf"(?<!\w){re.escape(cell)}(?!\w)", literal)]
+                assert not held, f"{path.name}: {line!r} holds the record data {held}"
+
+
+def assert_tester_words_kept(suite: Path, scenarios: list[Scenario]) -> None:
+    """Every word a tester used for a target appears in the feature file (a step's text or a comment above it)."""
+    feature = "\n".join(path.read_text() for path in suite.glob("features/*.feature")).lower()
+    words = set(re.findall(r"[a-z0-9]+", feature))
+    for scenario in scenarios:
+        for step in scenario.steps:
+            said = re.findall(r"[a-z0-9]+", re.sub(r"<[^>]*>", " ", step.action.lower()))
+            missing = [w for w in said if w not in words and w not in _FUNCTION_WORDS]
+            assert not missing, f"{scenario.id}: {step.action!r} lost {missing}"
+
+
+def test_two_generations_give_byte_identical_suites(petclinic, reset_command, tmp_path):
+    database = tmp_path / "registry.db"
+    first = generate_with_registry(petclinic, tmp_path / "first", database, reset_command)  # empty registry
+    second = generate_with_registry(petclinic, tmp_path / "second", database, reset_command)  # the first's steps
+    assert first.exit_code == second.exit_code == 0
+    assert suite_texts(first.suite) == suite_texts(second.suite)
+    assert list(suite_texts(first.suite)) == ["features/petclinic.feature", "features/step_definitions/steps.js"]
+    # Artifacts lie beside the suite (<out>/../artifacts), wherever the command ran.
+    assert first.report.is_file() and second.report.is_file()
+    feature = (first.suite / "features/petclinic.feature").read_text()
+    assert feature.startswith("Feature: Petclinic\n\n  Background:\n    Given Open the page \"/\"\n")
+    assert "(variant" not in feature and "@OWN-1\n" in feature
+    scenarios = load_scenarios(EXAMPLES).scenarios
+    assert_no_record_data_in_step_texts(first.suite, scenarios)
+    assert_tester_words_kept(first.suite, scenarios)
+    steps = (first.suite / "features/step_definitions/steps.js").read_text()
+    assert " section" not in "".join(line for line in steps.splitlines() if line.strip().startswith("//"))
+
+
+def test_a_failed_step_leaves_a_screenshot_a_trace_and_an_html_report(examples_run, petclinic, tmp_path):
+    suite = tmp_path / "suite"
+    shutil.copytree(examples_run.suite, suite, ignore=shutil.ignore_patterns("node_modules", "reports"))
+    steps = suite / "features/step_definitions/steps.js"
+    broken = steps.read_text().replace('{ name: "Find owners", exact: true }', '{ name: "Find our owners", exact: true }')
+    assert broken != steps.read_text()
+    steps.write_text(broken)
+    settings = Settings()
+    cli, extra = cucumber_command(suite, ensure_runtime(settings))
+    env = dict(os.environ, **extra, STEPFORGE_BASE_URL=petclinic, STEPFORGE_BROWSER_PATH=settings.browser_path,
+               STEPFORGE_ACTION_TIMEOUT_MS="1500", NO_COLOR="1")
+    env.pop("STEPFORGE_TRACE", None)
+    done = subprocess.run([str(cli), "--tags", "@OWN-1"], cwd=suite, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    reports = suite / "reports"
+    html = (reports / "cucumber.html").read_text()
+    assert 'Click \\"Find owners\\"' in html or 'Click "Find owners"' in html
+    assert "image/png" in html  # the screenshot is attached to the failed scenario
+    assert (reports / "screenshots/OWN-1.png").read_bytes().startswith(b"\x89PNG")
+    with zipfile.ZipFile(reports / "traces/OWN-1.zip") as trace:
+        assert any(name.endswith(".trace") for name in trace.namelist())
+    assert "<failure" in (reports / "junit.xml").read_text()
+    assert "features/petclinic.feature:" in (suite / "@rerun.txt").read_text()
+
+
+def run_without_browser(suite: Path, env: dict[str, str], wrap: list[str]) -> subprocess.CompletedProcess:
+    cli, extra = cucumber_command(suite, ensure_runtime(Settings()))
+    return subprocess.run([*wrap, str(cli), "--tags", "@OWN-1"], cwd=suite, env=dict(env, **extra),
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_no_browser_found_says_how_to_get_one(examples_run, petclinic, tmp_path):
+    suite = tmp_path / "suite"
+    shutil.copytree(examples_run.suite, suite, ignore=shutil.ignore_patterns("node_modules", "reports"))
+    env = dict(os.environ, STEPFORGE_BASE_URL=petclinic, NO_COLOR="1", PLAYWRIGHT_BROWSERS_PATH=str(tmp_path / "none"))
+    env["STEPFORGE_BROWSER_PATH"] = str(tmp_path / "no-such-chromium")
+    done = run_without_browser(suite, env, [])
+    assert done.returncode == 1
+    assert f"STEPFORGE_BROWSER_PATH is {tmp_path / 'no-such-chromium'}, which does not exist or is not an executable file" in done.stdout + done.stderr
+    # A machine with neither Playwright's own Chromium nor a system one: /usr/bin/chromium hidden in a mount
+    # namespace of the run's own.
+    env.pop("STEPFORGE_BROWSER_PATH")
+    hide = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+            'for b in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do '
+            '[ -e "$b" ] && mount --bind /dev/null "$b"; done; exec "$@"', "hide"]
+    if subprocess.run([*hide, "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot hide the system browser here (no mount namespace)")
+    done = run_without_browser(suite, env, hide)
+    assert done.returncode == 1
+    assert "no Chromium found: install Playwright's own (npx playwright-core install chromium)" in done.stdout + done.stderr
