@@ -155,13 +155,9 @@ def noun(op: Operation) -> str:
 def where(op: Operation) -> str:
     """' in the row of "Betty Davis"' when the locator looks inside a container, else "": a comment says only what
     the locator says, so it stays true on every page that uses the step (never the heading it was recorded under)."""
-    within = op.locator.within if op.locator is not None else None
-    if within is None:
+    if op.locator is None or op.locator.within is None:
         return ""
-    kind = CONTAINER_WORDS.get(within.css, "item")
-    if kind in ("section", "form", "panel", "dialog", "group", "article"):
-        return f' in the "{clean(within.text)}" {kind}'
-    return f' in the {kind} of "{clean(within.text)}"'
+    return " " + _container(op)[1]
 
 
 _FOUND_BY = {"role": "by its role and name", "text": "by its text", "label": "by its label",
