@@ -20,7 +20,7 @@ def test_write_suite_lays_out_a_cucumber_project(tmp_path: Path) -> None:
     assert package["devDependencies"] == {"@cucumber/cucumber": "^12.9.0", "playwright-core": f"~{major}.{minor}.0"}
     config = (tmp_path / "cucumber.js").read_text()
     assert 'paths: ["features/**/*.feature"]' in config and '"json:reports/cucumber.json"' in config
-    world = (tmp_path / "features/support/world.js").read_text()
+    world = (tmp_path / "features/support/world.js").read_text() + (tmp_path / "features/support/stepforge.js").read_text()
     for needle in ("STEPFORGE_BROWSER_PATH", "STEPFORGE_BASE_URL", "STEPFORGE_RESET_COMMAND", "STEPFORGE_HEADED",
                    "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync",
                    "STEPFORGE_VIEWPORT_WIDTH", "STEPFORGE_VIEWPORT_HEIGHT", "url(path)", "dialog.accept()"):
@@ -50,5 +50,5 @@ def test_a_suite_written_with_a_base_url_carries_it_as_its_default(tmp_path: Pat
     assert not (tmp_path / "plain" / "stepforge.json").exists()  # the CLI's suites: STEPFORGE_BASE_URL as before
     write_suite(tmp_path / "known", "Owners", "Feature: x\n", "// steps\n", base_url="http://127.0.0.1:8080")
     assert json.loads((tmp_path / "known" / "stepforge.json").read_text()) == {"base_url": "http://127.0.0.1:8080"}
-    world = (tmp_path / "known" / "features/support/world.js").read_text()
+    world = (tmp_path / "known" / "features/support/stepforge.js").read_text()
     assert 'process.env.STEPFORGE_BASE_URL || DEFAULTS.base_url' in world and '"stepforge.json"' in world

@@ -105,7 +105,7 @@ def test_an_app_below_the_host_root(tmp_path: Path, prefixed_site: str, settings
 
 
 def _world_function(name: str) -> str:
-    source = template("world.js")
+    source = template("stepforge.js")
     match = re.search(rf"^function {name}\(.*?^}}\n", source, re.DOTALL | re.MULTILINE)
     assert match, name
     return match.group(0)
@@ -125,7 +125,7 @@ TEXT_CASES = ["1 owner", "Owner  Information", " a.b*c(d)[e]{f}|g^h$i?j+k\\l/m "
 
 
 def test_node_and_python_agree(tmp_path: Path) -> None:
-    """resolveUrl and textPattern in world.js give what the generation (executor.py) computes."""
+    """resolveUrl and textPattern in stepforge.js give what the generation (executor.py) computes."""
     script = tmp_path / "probe.js"
     script.write_text(
         _world_function("resolveUrl") + _world_function("escapeRegExp") + _world_function("textPattern")

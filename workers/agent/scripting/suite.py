@@ -35,10 +35,10 @@ def package_json(name: str) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-def world_js() -> str:
-    """The suite's world, launching Chromium with the same flags, and settling pages with the same script, as the
-    generation."""
-    return (template("world.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
+def stepforge_js() -> str:
+    """What the steps need whichever runner runs them: Chromium launched with the same flags, and pages settled
+    with the same script, as the generation."""
+    return (template("stepforge.js").replace("__CHROMIUM_ARGS__", json.dumps(list(CHROMIUM_ARGS), indent=2))
             .replace("__SETTLE_SCRIPT__", json.dumps(SETTLE_SCRIPT)))
 
 
@@ -66,7 +66,8 @@ def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str,
         .replace("{{example_feature}}", first).replace("{{example_tag}}", _first_tag(features[first])),
         **features,
         "features/step_definitions/steps.js": steps_text,
-        "features/support/world.js": world_js(),
+        "features/support/world.js": template("world.js"),
+        "features/support/stepforge.js": stepforge_js(),
         ".gitignore": "node_modules/\nreports/\n@rerun.txt\n",
     }
     if base_url:
