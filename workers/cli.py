@@ -30,6 +30,7 @@ from workers.agent.execution.browser import BrowserUnavailableError
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.registry import open_registry
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
+from workers.agent.scripting.suite import FORMATS
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 
 EXIT_ALL_PASSED, EXIT_SOME_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--report", type=Path, help="report file (default: <artifacts>/report.json)")
     generate.add_argument("--reset-command", help="shell command run before each scenario's generation and replay")
     generate.add_argument("--headed", action="store_true", help="show the browser while generating")
+    generate.add_argument("--format", choices=FORMATS, default="cucumber-js", dest="suite_format",
+                          help="the suite's project: cucumber-js (default), or playwright-bdd (Playwright Test: "
+                               "npx bddgen && npx playwright test), verified by its own runner too")
     generate.add_argument("--only", action="append", metavar="ID[,ID...]",
                           help="generate only these scenarios of the file (repeatable)")
     generate.add_argument("--project", help="project the steps are registered for (default: the scenarios file's name)")
@@ -178,6 +182,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
                 registry=registry,
                 project=project,
                 agent=agent,
+                suite_format=args.suite_format,
             )
             bar.update(task, description="done")
     finally:

@@ -140,3 +140,42 @@ def test_no_browser_found_says_how_to_get_one(examples_run, petclinic, tmp_path)
     done = run_without_browser(suite, env, hide)
     assert done.returncode == 1
     assert "no Chromium found: install Playwright's own (npx playwright-core install chromium)" in done.stdout + done.stderr
+
+
+def test_a_playwright_bdd_suite_is_verified_and_runs_with_playwright_s_runner(petclinic, reset_command, tmp_path):
+    work = tmp_path / "bdd"
+    work.mkdir()
+    env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}")
+    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", petclinic,
+                           "--out", "suite", "--reset-command", reset_command, "--format", "playwright-bdd"],
+                          cwd=work, env=env, timeout=1500)
+    assert done.returncode == 0
+    suite = work / "suite"
+    assert sorted(p.name for p in suite.iterdir()) == [".gitignore", ".stepforge-suite", "README.md", "features",
+                                                       "package.json", "playwright.config.js", "steps"]
+    assert "defineBddConfig" in (suite / "playwright.config.js").read_text()
+    assert (suite / "steps/steps.js").read_text().startswith('const { Given, When, Then } = require("./fixtures");')
+    assert "createBdd(test, { worldFixture: \"world\" })" in (suite / "steps/fixtures.js").read_text()
+
+    # As a team on Playwright Test runs it: its own install, bddgen, Playwright's runner, Debian's Chromium.
+    from .test_generate_examples import installed_copy
+
+    copy = installed_copy(suite, tmp_path)
+    run_env = dict(os.environ, STEPFORGE_BASE_URL=petclinic, STEPFORGE_RESET_COMMAND=reset_command, NO_COLOR="1")
+    ran = subprocess.run("npx bddgen && npx playwright test", shell=True, cwd=copy, env=run_env,
+                         capture_output=True, text=True, timeout=900)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "14 passed" in ran.stdout  # OWN-12 has two Examples rows
+    assert (copy / "reports/html/index.html").is_file() and (copy / "reports/junit.xml").is_file()
+
+    # A broken step: the verification names the step, as for cucumber-js, and the others stay green.
+    from workers.agent.verify.bdd_replay import replay_playwright_bdd
+
+    steps = copy / "steps/steps.js"
+    steps.write_text(steps.read_text().replace('{ name: "Find owners", exact: true }',
+                                               '{ name: "Find our owners", exact: true }'))
+    settings = Settings(action_timeout_ms=1500)
+    results = replay_playwright_bdd(copy, ["OWN-1", "OWN-4"], petclinic, settings, reset_command)
+    assert not results["OWN-1"].passed and results["OWN-1"].failed_step == 'When Click "Find owners"'
+    assert "Find our owners" in (results["OWN-1"].error or "")
+    assert results["OWN-4"].passed

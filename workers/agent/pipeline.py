@@ -31,6 +31,7 @@ from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
 from workers.agent.verify.node_runtime import NodeRuntimeError
+from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
 
 SUITE_MARKER = ".stepforge-suite"  # marks a folder stepforge wrote, so --out never overwrites anything else
@@ -140,28 +141,35 @@ def generate_suite(
     project: str = "default",
     agent: Agent | None = None,
     session: BrowserSession | None = None,
+    suite_format: str = "cucumber-js",
 ) -> SuiteResult:
     """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
 
     With a registry, steps already known for the application's origin are reused, and the verified
     suite's new steps are registered for the project. With a session (a worker's pooled browser), the
     scenarios run in it and it stays open; without one, a browser is launched for this call and closed.
+    With suite_format "playwright-bdd", the verified suite is written as a Playwright Test project and replayed
+    once more by Playwright's runner; a scenario red there fails and is left out.
     """
     job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
-                   registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE)
+                   registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE,
+                   suite_format=suite_format)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
     try:
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
             suite = job.generate_and_verify(browser, staging)
+        if suite_format == "playwright-bdd":
+            suite = job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
     finally:
+        shutil.rmtree(staging.with_name(staging.name + "-bdd"), ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
     job.events.on_phase("writing the suite")
     features = out_dir / "features"
     if features.exists():
         shutil.rmtree(features)  # a scenario dropped since the last write must not linger
-    suite.write(out_dir, files_dir=settings.files_dir)
+    suite.write(out_dir, files_dir=settings.files_dir, suite_format=suite_format)
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
     job.register(suite)
     return job.result(suite)
@@ -191,6 +199,7 @@ class SuiteJob:
     registered: int = 0  # new steps this run added to the registry
     registry_problem: str | None = None  # why the registry could not be used, if it could not
     feature: str = DEFAULT_FEATURE  # the feature of scenarios that name none (the scenarios file's)
+    suite_format: str = "cucumber-js"  # the project the suite is written as (see suite.FORMATS)
 
     @property
     def origin(self) -> str:
@@ -334,7 +343,32 @@ class SuiteJob:
                     log.info("final_replay.red", scenario_id=scenario.id, attempt=self.attempts(scenario))
                     regenerate.append(scenario)
 
-    def write(self, folder: Path, include: Callable[[Scenario], bool]) -> Suite:
+    def verify_with_playwright_bdd(self, folder: Path) -> Suite:
+        """The verified suite written as a Playwright Test project and replayed by Playwright's runner; a scenario
+        red there fails with the step and reason it gave, and the suite is written again without it."""
+        while True:
+            suite = self.write(folder, lambda s: s.id in self.verified, suite_format="playwright-bdd")
+            ids = [s.id for s in self.scenarios if s.id in self.verified]
+            if not ids:
+                return suite
+            self.events.on_phase(f"replaying {len(ids)} scenario(s) with playwright-bdd")
+            results = replay_playwright_bdd(folder, ids, self.base_url, self.settings, self.reset_command)
+            red = [s for s in self.scenarios if s.id in ids and not results[s.id].passed]
+            if not red:
+                return suite
+            for scenario in red:
+                record, result = self.records[scenario.id], results[scenario.id]
+                verdict = replay_verdict(record, suite, result)
+                verdict.reason = verdict.reason.replace("the generated script failed its replay",
+                                                        "the playwright-bdd suite failed its replay", 1)
+                record.verdict = verdict
+                self.verified.pop(scenario.id, None)
+                prefix = attempt_prefix(scenario.id, record.attempt)
+                put_model(self.store, f"{prefix}/replay-playwright-bdd.json", result)
+                put_model(self.store, f"{prefix}/run.json", record)
+                log.info("playwright_bdd_replay.red", scenario_id=scenario.id, error=result.error)
+
+    def write(self, folder: Path, include: Callable[[Scenario], bool], suite_format: str = "cucumber-js") -> Suite:
         runs = [(s, self.records[s.id]) for s in self.scenarios if include(s)]
         try:
             suite = build_suite(runs, self.registry, self.origin if self.registry is not None else None,
@@ -347,7 +381,7 @@ class SuiteJob:
         features = folder / "features"
         if features.exists():
             shutil.rmtree(features)
-        suite.write(folder, files_dir=self.settings.files_dir)
+        suite.write(folder, files_dir=self.settings.files_dir, suite_format=suite_format)
         return suite
 
     def result(self, suite: Suite) -> SuiteResult:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from shared.settings import Settings
-from workers.agent.scripting.dependencies import npm_dependencies
+from workers.agent.scripting.dependencies import runtime_dependencies
 from workers.agent.verify.node_runtime import ensure_runtime
 
 
@@ -19,7 +19,7 @@ def test_installed_runtime_is_reused_quickly(settings: Settings, node_modules: P
     assert time.monotonic() - started < 1
     assert (node_modules / ".bin" / "cucumber-js").exists()
     package = json.loads((node_modules.parent / "package.json").read_text())
-    assert package["devDependencies"] == npm_dependencies()
+    assert package["devDependencies"] == runtime_dependencies()
 
 
 def fake_npm(folder: Path, script: str) -> None:
@@ -46,7 +46,7 @@ def test_install_runs_npm_with_the_offline_friendly_flags_once(tmp_path: Path, m
     calls = tmp_path / "calls"
     # A stand-in npm that records its arguments and lays out what a real install leaves behind.
     fake_npm(bin_dir, f'echo "$@" >> "{calls}"; mkdir -p node_modules/.bin node_modules/playwright-core; '
-                      'touch node_modules/.bin/cucumber-js; echo "{{}}" > node_modules/playwright-core/package.json')
+                      'touch node_modules/.bin/cucumber-js node_modules/.bin/bddgen; echo "{{}}" > node_modules/playwright-core/package.json')
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     settings = Settings(node_runtime_dir=tmp_path / "runtime")
     first = ensure_runtime(settings)

@@ -20,7 +20,7 @@ from shared.scenarios import Scenario
 from shared.step_registry import NewStep, StepRegistry
 from workers.agent.actions import action
 from workers.agent.scripting.gherkin import render_features
-from workers.agent.scripting.javascript import render_definition, render_steps
+from workers.agent.scripting.javascript import PLAYWRIGHT_BDD_HEADER, render_definition, render_steps
 from workers.agent.scripting.steps import definition_for_step, generate_scripts
 from workers.agent.scripting.suite import write_suite
 from workers.agent.scripting.writer import StepWriter
@@ -72,12 +72,16 @@ class Suite:
         definition = self.step_definition(gherkin_step)
         return [op.locator for op in definition.ops if op.locator is not None] if definition else []
 
-    def write(self, out_dir: Path, base_url: str | None = None, files_dir: Path | None = None) -> Path:
-        """The suite's files in out_dir; with base_url, stepforge.json makes it the suite's default address. When
-        a step uploads files, the suite ships files_dir's files in its files/ folder."""
+    def write(self, out_dir: Path, base_url: str | None = None, files_dir: Path | None = None,
+              suite_format: str = "cucumber-js") -> Path:
+        """The suite's files in out_dir, as a cucumber-js project or (suite_format "playwright-bdd") a Playwright
+        Test one; with base_url, stepforge.json makes it the suite's default address. When a step uploads files,
+        the suite ships files_dir's files in its files/ folder."""
         uploads = any(op.kind == "upload" for d in self.definitions for op in d.ops)
-        return write_suite(out_dir, self.title, self.features, self.steps_text, base_url=base_url,
-                           files_dir=files_dir if uploads else None)
+        steps = render_steps(self.definitions, PLAYWRIGHT_BDD_HEADER) if suite_format == "playwright-bdd" \
+            else self.steps_text
+        return write_suite(out_dir, self.title, self.features, steps, base_url=base_url,
+                           files_dir=files_dir if uploads else None, suite_format=suite_format)
 
 
 def _user_ops(definition: StepDefinition) -> int:

@@ -17,3 +17,16 @@ def playwright_core_range() -> str:
 
 def npm_dependencies() -> dict[str, str]:
     return {"@cucumber/cucumber": CUCUMBER_RANGE, "playwright-core": playwright_core_range()}
+
+
+# The packages of a suite written for Playwright Test (`--format playwright-bdd`).
+PLAYWRIGHT_BDD_RANGE = "^9.2.1"
+
+
+def playwright_bdd_dependencies() -> dict[str, str]:
+    return {"@playwright/test": playwright_core_range(), "playwright-bdd": PLAYWRIGHT_BDD_RANGE}
+
+
+def runtime_dependencies() -> dict[str, str]:
+    """What the shared replay runtime installs: both formats' runners."""
+    return {**npm_dependencies(), **playwright_bdd_dependencies()}

@@ -29,6 +29,8 @@ from workers.agent.actions import action
 from workers.agent.actions.naming import record_anchored
 
 HEADER = 'const { Given, When, Then } = require("@cucumber/cucumber");\n'
+# The same definitions for Playwright Test: playwright-bdd's Given/When/Then with the world fixture (fixtures.js).
+PLAYWRIGHT_BDD_HEADER = 'const { Given, When, Then } = require("./fixtures");\n'
 
 
 def js_string(text: str) -> str:
@@ -96,6 +98,7 @@ def render_definition(definition: StepDefinition) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_steps(defs: Sequence[StepDefinition]) -> str:
-    """The steps.js file: the cucumber import, then each definition, separated by a blank line."""
-    return HEADER + "".join("\n" + render_definition(definition) for definition in defs)
+def render_steps(defs: Sequence[StepDefinition], header: str = HEADER) -> str:
+    """The steps.js file: the import of Given/When/Then (cucumber-js's, or playwright-bdd's with
+    PLAYWRIGHT_BDD_HEADER), then each definition, separated by a blank line."""
+    return header + "".join("\n" + render_definition(definition) for definition in defs)

@@ -1,4 +1,4 @@
-"""One shared install of cucumber-js and playwright-core that every replay uses."""
+"""One shared install of cucumber-js, playwright-core and playwright-bdd that every replay uses."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from shared.settings import Settings
-from workers.agent.scripting.dependencies import npm_dependencies
+from workers.agent.scripting.dependencies import runtime_dependencies
 
 NPM_INSTALL = ("npm", "install", "--no-audit", "--no-fund", "--prefer-offline")
 INSTALL_TIMEOUT_S = 900.0
@@ -27,8 +27,8 @@ def runtime_package_json() -> str:
     document = {
         "name": "stepforge-node-runtime",
         "private": True,
-        "description": "cucumber-js and playwright-core used by stepforge to replay generated suites",
-        "devDependencies": npm_dependencies(),
+        "description": "cucumber-js, playwright-core and playwright-bdd used by stepforge to replay generated suites",
+        "devDependencies": runtime_dependencies(),
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -40,6 +40,7 @@ def _installed(root: Path, wanted: str) -> bool:
         and stamp.read_text(encoding="utf-8").strip() == wanted
         and (root / "node_modules" / ".bin" / "cucumber-js").exists()
         and (root / "node_modules" / "playwright-core" / "package.json").is_file()
+        and (root / "node_modules" / ".bin" / "bddgen").exists()
     )
 
 
@@ -90,8 +91,9 @@ def ensure_runtime(settings: Settings) -> Path:
             if done.returncode != 0:
                 detail = _last_lines(done.stderr or done.stdout) or "(no output)"
                 raise NodeRuntimeError(f"npm install in {root} failed (exit {done.returncode}):\n{detail}")
-            if not (root / "node_modules" / ".bin" / "cucumber-js").exists():
-                raise NodeRuntimeError(f"npm install in {root} succeeded but node_modules/.bin/cucumber-js is missing")
+            for program in ("cucumber-js", "bddgen"):
+                if not (root / "node_modules" / ".bin" / program).exists():
+                    raise NodeRuntimeError(f"npm install in {root} succeeded but node_modules/.bin/{program} is missing")
             (root / STAMP).write_text(wanted + "\n", encoding="utf-8")
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)

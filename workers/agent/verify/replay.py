@@ -20,7 +20,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _STACK = re.compile(r"^\s+at ")
 
 
-def _first_lines(text: str, count: int = ERROR_LINES) -> str:
+def first_lines(text: str, count: int = ERROR_LINES) -> str:
     lines = [line.rstrip() for line in _ANSI.sub("", text).splitlines() if line.strip() and not _STACK.match(line)]
     return "\n".join(lines[:count])
 
@@ -96,7 +96,7 @@ def _config(report: Path) -> str:
     return json.dumps(document, indent=2)
 
 
-def _kill(process: subprocess.Popen) -> None:
+def stop_process_group(process: subprocess.Popen) -> None:
     """Stop cucumber-js and everything it started (its browser, a reset command): its whole process group."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
@@ -147,7 +147,7 @@ def _scenario_failure(element: dict) -> tuple[str | None, str | None, bool]:
         elif status == "pending":
             message = "the step is pending"
         else:
-            message = _first_lines(result.get("error_message") or status or "failed")
+            message = first_lines(result.get("error_message") or status or "failed")
         if where:
             message = f"{where}: {message}"
         return text, message, target_resolved(result.get("error_message") or "")
@@ -236,12 +236,12 @@ def replay_scenarios(
         try:
             output, _ = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            _kill(process)
+            stop_process_group(process)
             output = process.communicate()[0] if process.stdout else ""
             return every(f"the replay did not finish within {timeout:g} s and was stopped")
         except BaseException:
             # Interrupted (Ctrl-C included): leave no cucumber-js or browser behind.
-            _kill(process)
+            stop_process_group(process)
             if process.stdout:
                 process.stdout.close()
             raise
@@ -253,13 +253,13 @@ def replay_scenarios(
             except json.JSONDecodeError:
                 report = None
         if report is None:
-            detail = _first_lines(output or "") or f"exit status {process.returncode}"
+            detail = first_lines(output or "") or f"exit status {process.returncode}"
             return every(f"cucumber-js wrote no report: {detail}")
         results = read_report(report, scenario_ids)
         for scenario_id in scenario_ids:
             if scenario_id not in results:
                 results[scenario_id] = ReplayResult(passed=False, error=f"no scenario tagged @{scenario_id} in {suite}")
         if process.returncode != 0 and all(r.passed for r in results.values()):
-            error = _first_lines(output or "", 12) or f"cucumber-js exited {process.returncode}"
+            error = first_lines(output or "", 12) or f"cucumber-js exited {process.returncode}"
             return every(error)
         return results
