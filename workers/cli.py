@@ -221,11 +221,18 @@ class ClockColumn(ProgressColumn):
 
 def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifacts: Path | str, report: Path) -> None:
     table = Table(title="stepforge: generation summary")
+    widest_id = max((len(o.scenario.id) for o in result.outcomes), default=8)
+    # What the other columns and the borders leave of the terminal (at least enough for a verdict's start).
+    verdict_width = max(24, console.width - max(widest_id, 8) - len("operationsstepsseconds") - 16)
     for column, justify in (("scenario", "left"), ("verdict", "left"), ("operations", "right"), ("steps", "right"),
                             ("seconds", "right")):
-        # One line per scenario: a long reason is cut (report.json and the artifacts keep it whole).
+        # One line per scenario: a long reason is cut (report.json and the artifacts keep it whole); the other
+        # columns keep their width.
+        fixed = widest_id if column == "scenario" else len(column)
         table.add_column(column, justify=justify, no_wrap=True,  # type: ignore[arg-type]
-                         overflow="ellipsis" if column == "verdict" else "fold")
+                         overflow="ellipsis" if column == "verdict" else "fold",
+                         min_width=None if column == "verdict" else max(fixed, 8 if column == "scenario" else 0),
+                         max_width=verdict_width if column == "verdict" else None)
     for outcome in result.outcomes:
         verdict = outcome.verdict
         if verdict.status == "passed":

@@ -4,6 +4,7 @@ clear message when no browser can be found."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -27,10 +28,10 @@ pytestmark = pytest.mark.e2e
 
 def generate_with_registry(base_url: str, work: Path, database: Path, reset_command: str) -> Generation:
     suite, artifacts = work / "suite", work / "artifacts"
-    work.mkdir(parents=True, exist_ok=True)  # the command runs from there: artifacts go beside the suite anyway
+    work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{database}")
     done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", base_url,
-                           "--out", str(suite), "--reset-command", reset_command], cwd=work, env=env, timeout=1500)
+                           "--out", str(suite), "--reset-command", reset_command], cwd=work.parent, env=env, timeout=1500)
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
 
 
@@ -77,8 +78,8 @@ def test_two_generations_give_byte_identical_suites(petclinic, reset_command, tm
     assert first.exit_code == second.exit_code == 0
     assert suite_texts(first.suite) == suite_texts(second.suite)
     assert list(suite_texts(first.suite)) == ["features/petclinic.feature", "features/step_definitions/steps.js"]
-    # Artifacts lie beside the suite (<out>/../artifacts), wherever the command ran.
-    assert first.report.is_file() and second.report.is_file()
+    # Artifacts lie beside the suite (<out>/../artifacts), not in the folder the command ran from.
+    assert first.report.is_file() and second.report.is_file() and not (tmp_path / "artifacts").exists()
     feature = (first.suite / "features/petclinic.feature").read_text()
     assert feature.startswith("Feature: Petclinic\n\n  Background:\n    Given Open the page \"/\"\n")
     assert "(variant" not in feature and "@OWN-1\n" in feature
@@ -179,3 +180,17 @@ def test_a_playwright_bdd_suite_is_verified_and_runs_with_playwright_s_runner(pe
     assert not results["OWN-1"].passed and results["OWN-1"].failed_step == 'When Click "Find owners"'
     assert "Find our owners" in (results["OWN-1"].error or "")
     assert results["OWN-4"].passed
+
+
+def test_a_scenario_red_under_playwright_s_runner_fails_and_is_left_out(petclinic, reset_command, tmp_path):
+    # Green under cucumber-js, red under Playwright's runner: a whole-test time limit of 1 ms there.
+    env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}",
+               STEPFORGE_TEST_TIMEOUT_MS="1")
+    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", petclinic,
+                           "--out", "suite", "--reset-command", reset_command, "--format", "playwright-bdd",
+                           "--only", "VET-20"], cwd=tmp_path, env=env, timeout=900)
+    assert done.returncode == 1
+    report = json.loads((tmp_path / "artifacts/report.json").read_text())
+    vet = report["scenarios"]["VET-20"]
+    assert vet["verdict"] == "failed" and "the playwright-bdd suite failed its replay" in vet["reason"]
+    assert "@VET-20" not in "".join(p.read_text() for p in (tmp_path / "suite/features").glob("*.feature"))
