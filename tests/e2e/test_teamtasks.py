@@ -71,17 +71,17 @@ def test_the_steps_say_it_in_playwright_s_terms(run):
         # type-ahead: real key events, then the suggestion by its text
         '.fill(""); await this.page.locator("#assignee").pressSequentially(assignee);',
         "await this.pickOption(option);",
-        # icon-only controls in the row named by the row's own text
-        'locator("tr").filter({ hasText: "Water the plants" }).getByTitle("Delete", { exact: true }).click();',
+        # icon-only controls in the row named by the row's own text, an argument: one step for every row
+        'locator("tr").filter({ hasText: absentText }).getByTitle("Delete", { exact: true }).click();',
         'getByRole("button", { name: "Star", exact: true }).click();',
         # dialogs answered as the step says, set up before the click
         "this.answerNextDialog(true);", "this.answerNextDialog(false);", "this.answerNextDialog(true, promptAnswer);",
         # a clickable row by a text of its own, not all its cells
-        'locator("tr").filter({ hasText: "Renew the SSL certificate" }).locator(":scope").click();',
+        'locator("tr").filter({ hasText: rowText }).locator(":scope").click();',
         # unnamed fields by their section's heading and their order there
         'locator("section").filter({ hasText: "Profile" }).getByRole("textbox").nth(1)',
         # an unnamed checkbox by its row
-        'locator("tr").filter({ hasText: "Book the team dinner" }).getByRole("checkbox").check();',
+        'locator("tr").filter({ hasText: rowText }).getByRole("checkbox").check();',
         ".hover();", 'await this.switchTab("new");', 'await this.switchTab("first");',
         "await this.page.goBack();", "await this.page.goForward();", "await this.page.reload();",
         ".setInputFiles(this.file(fileName));", "await this.waitForText(awaitedText);",
@@ -156,6 +156,7 @@ def test_the_feature_reads_the_same_for_every_record_and_keeps_the_tester_s_word
     feature = (run.suite / "features/teamtasks.feature").read_text()
     assert feature.startswith('Feature: Teamtasks\n\n  Background:\n    Given Open the page "/login"\n')
     # Rows are found by their text as a parameter: one step serves every row.
-    assert 'Check the checkbox in the row of "<row>"' in feature
+    assert 'Check the checkbox in the row of "<rowText>"' in feature
+    assert 'Click the row of "<rowText>"' in feature  # a clickable row, by its own text
     assert_no_record_data_in_step_texts(run.suite, scenarios)
     assert_tester_words_kept(run.suite, scenarios)

@@ -24,6 +24,7 @@ FEATURE = '''Feature: Owners
 
   @owner-details
   Scenario Outline: Show an owner's details
+    # Search for the owner Franklin
     When Enter "<lastName>" in the Last name field and click "Find Owner"
     And Click the "<expectedText>" link
     Then the Telephone shows "<telephoneShown>"

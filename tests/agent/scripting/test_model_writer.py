@@ -121,7 +121,8 @@ def test_a_good_reply_words_the_steps_and_names_the_parameters(server: FakeOpenA
     assert suite.writer_notes == {"owner-details": "model"}
     assert [f"{u.keyword} {u.text}" for u in suite.scripts[0].steps] == [
         'Given Open the page "/owners/find"',
-        'When Look up the owner named "<ownerLastName>" and open "George Franklin"',
+        # The record the model quoted ("George Franklin", a value the scenario expects) is a parameter.
+        'When Look up the owner named "<ownerLastName>" and open "<ownerFullName>"',
         'Then the telephone number is "<telephone>"',
         'Then the owner "<ownerFullName>" is shown',
     ]
@@ -129,8 +130,8 @@ def test_a_good_reply_words_the_steps_and_names_the_parameters(server: FakeOpenA
         {"ownerLastName": "Franklin", "telephone": "6085551023", "ownerFullName": "George Franklin"}
     ]
     assert "| ownerLastName | telephone  | ownerFullName   |" in suite.feature_text
-    assert ('When("Look up the owner named {string} and open \\"George Franklin\\"", '
-            "async function (ownerLastName) {") in suite.steps_text
+    assert ('When("Look up the owner named {string} and open {string}", '
+            "async function (ownerLastName, ownerFullName) {") in suite.steps_text
     assert "// Type ownerLastName into the \"Last name\" field" in suite.steps_text
     assert 'Then("the telephone number is {string}", async function (telephone) {' in suite.steps_text
     assert suite.counts["owner-details"].operations == 3 and suite.counts["owner-details"].steps == 1
@@ -216,14 +217,14 @@ def test_a_known_signature_keeps_its_step_whatever_the_model_calls_it(
     assert suite.writer_notes == {"owner-details": "model"}
     assert [u.text for u in suite.scripts[0].steps[1:]] == [
         'Enter "<ownerLastName>" in the Last name field and click "Find Owner"',  # the registry's wording
-        'Open the owner "George Franklin"',
+        'Open the owner "<ownerFullName>"',
         'the telephone number is "<telephone>"',
         'the page shows "<ownerFullName>"',  # the registry's wording
     ]
     assert suite.scripts[0].steps[1].signature == known_search.signature
     assert {known_search.signature, known_shows.signature} <= suite.reused
     assert known_search in suite.definitions and known_shows in suite.definitions
-    assert [d.pattern for d in suite.new_definitions] == ['Open the owner "George Franklin"',
+    assert [d.pattern for d in suite.new_definitions] == ["Open the owner {string}",
                                                           "the telephone number is {string}"]
     assert_consistent(suite)
 
@@ -431,7 +432,7 @@ def test_a_suite_worded_by_the_model_passes_in_cucumber(tmp_path: Path, server: 
     suite = build_suite(runs(*RUNS), writer=ModelStepWriter(client))
     assert suite.writer_notes == {"find-owner": "model", "owner-details": "model"}
     assert [u.text for u in suite.scripts[1].steps[1:]] == [
-        'Search the owners for "<ownerLastName>"', 'Open the owner "George Franklin"',
+        'Search the owners for "<ownerLastName>"', 'Open the owner "<ownerFullName>"',
         'the telephone number is "<telephone>"', 'the results list "<ownerFullName>"']
     assert_consistent(suite)
     suite.write(tmp_path)

@@ -24,7 +24,9 @@ PLAYWRIGHT_BDD_RANGE = "^9.2.1"
 
 
 def playwright_bdd_dependencies() -> dict[str, str]:
-    return {"@playwright/test": playwright_core_range(), "playwright-bdd": PLAYWRIGHT_BDD_RANGE}
+    # playwright-core too: the suite's stepforge.js requires it (npm hoists it; stricter installers do not).
+    return {"@playwright/test": playwright_core_range(), "playwright-bdd": PLAYWRIGHT_BDD_RANGE,
+            "playwright-core": playwright_core_range()}
 
 
 def runtime_dependencies() -> dict[str, str]:

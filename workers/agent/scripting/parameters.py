@@ -139,7 +139,7 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
             result.by_record[position] = values[text]
             continue
         if anchored and op.locator is not None and op.locator.within is not None:
-            base = camel_case(CONTAINER_WORDS.get(op.locator.within.css, "item"))
+            base = camel_case(CONTAINER_WORDS.get(op.locator.within.css, "item")) + "Text"  # rowText
         elif _holds_value(text, values):  # "Betty Davis" after a search for "Davis"
             base = camel_case(context_name(op.target.context if op.target else None)) or "target"
         else:

@@ -46,7 +46,7 @@ from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.actions.naming import clean as _clean
 from workers.agent.actions.naming import (context_name, element_name, field_label, found_by, noun, record_anchored,
-                                         record_text, stable_label)
+                                         record_text, stable_label, the_container)
 from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
@@ -228,6 +228,8 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool], data: froze
         if action(op.kind).valued:
             slot: list[Segment] = [position] if has_arg else [json.dumps(op.value or "", ensure_ascii=False)]
             items.append([*slot, f" as {field_label(op)}"])
+        elif op.kind == "clear":
+            items.append([f"{field_label(op)} cleared"])
         else:
             items.append([f"{field_label(op)} {'checked' if op.kind == 'check' else 'unchecked'}"])
     out: list[Segment] = [f"Fill in the {name} form with "]
@@ -264,9 +266,13 @@ def with_records(segments: list[Segment], ops: Sequence[Operation], records: Seq
         if found is None:
             continue
         text, anchored = found
-        quoted, slot = f'"{_clean(text)}"', len(ops) + position
+        slot = len(ops) + position
+        # The record as the wording quotes it: cleaned or raw; for a name, the one the phrase gave the element.
+        names = [text, _clean(text)] + ([] if anchored else [element_name(op), field_label(op)])
+        forms = [f'"{name}"' for name in dict.fromkeys(names) if name]
         for index, segment in enumerate(out):
-            if not isinstance(segment, str) or quoted not in segment:
+            quoted = next((form for form in forms if isinstance(segment, str) and form in segment), None)
+            if quoted is None:
                 continue
             before, after = segment.split(quoted, 1)
             if not anchored and before.endswith(("Click ", "click ", "Hover over ", "hover over ")):
@@ -361,11 +367,7 @@ def _locator_identity(locator: Locator | None, record: bool = False) -> list | N
     if locator is None:
         return None
     if record:
-        if record_anchored(locator):
-            assert locator.within is not None
-            locator = locator.model_copy(update={"within": locator.within.model_copy(update={"text": "{record}"})})
-        else:
-            locator = locator.model_copy(update={"value": "{record}"})
+        locator = _record_masked(locator)
     identity = [locator.strategy, locator.role, locator.value, list(locator.frames)]
     # Appended only when set: the identities of the steps known before stay as they were.
     if locator.within is not None:
@@ -375,15 +377,32 @@ def _locator_identity(locator: Locator | None, record: bool = False) -> list | N
     return identity
 
 
+def _record_masked(locator: Locator) -> Locator:
+    """The locator with the record text it finds the element by (a row's text, a record's name) as "{record}"."""
+    if record_anchored(locator):
+        assert locator.within is not None
+        return locator.model_copy(update={"within": locator.within.model_copy(update={"text": "{record}"})})
+    return locator.model_copy(update={"value": "{record}"})
+
+
 _NAMELESS = ("css", "id", "name", "xpath")  # locator strategies that do not carry the name a person reads
 
 
 def spoken_name(op: Operation) -> str | None:
     """The name a step's text gives the element when its locator does not carry it (a CSS selector finds the
     "Add Visit" button and, on another page, the "Submit" one): None when the locator holds the name itself."""
-    if op.locator is None or op.locator.strategy not in _NAMELESS or op.kind == "goto":
-        return None
+    if op.locator is None or op.locator.strategy not in _NAMELESS or op.kind == "goto" or the_container(op):
+        return None  # a clickable row is named by its row's text, which its locator carries
     return action(op.kind).brief_target(op)
+
+
+def _spoken(op: Operation, record: bool) -> str | None:
+    """spoken_name, but never a record's data: with a record parameter, a name holding the record text is none."""
+    name = spoken_name(op)
+    found = record_text(op) if record else None
+    if name and found is not None and (not found[1] or _clean(found[0]) in name or found[0] in name):
+        return None
+    return name
 
 
 def _identity(kind: str, locator: Locator | None, value: str | None, has_arg: bool, name: str | None = None,
@@ -400,8 +419,7 @@ def _identity(kind: str, locator: Locator | None, value: str | None, has_arg: bo
 
 
 def _op_identity(op: Operation, has_arg: bool, record: bool = False) -> list:
-    named_by_record = record and op.locator is not None and not record_anchored(op.locator)
-    return _identity(op.kind, op.locator, op.value, has_arg, None if named_by_record else spoken_name(op), record)
+    return _identity(op.kind, op.locator, op.value, has_arg, _spoken(op, record), record)
 
 
 def signature_of(keyword: str, identities: Sequence[list]) -> str:
@@ -410,8 +428,10 @@ def signature_of(keyword: str, identities: Sequence[list]) -> str:
 
 
 def _locator_text(locator: Locator) -> str:
-    """The locator in a few words, for a step that nothing else tells apart."""
+    """The locator in a few words, for a step that nothing else tells apart (a record's text masked)."""
     text = locator.value if locator.strategy != "role" else f"{locator.role} {locator.value}".strip()
+    if locator.frames:
+        text = " > ".join(locator.frames) + " > " + text
     if locator.within is not None:
         text += f" within {locator.within.css} {locator.within.text}"
     return text + (f" #{locator.nth + 1}" if locator.nth is not None else "")
@@ -439,7 +459,7 @@ _FUNCTION_WORDS = frozenset("""
 a an the to on in into of for from at by with and or then i we user should shows show shown see sees is are be
 it its this that there their his her as page field button link box dropdown checkbox tab menu form section row
 item list click tap press push hit type enter input write fill set clear select choose pick check uncheck tick
-untick go navigate open visit browse verify confirm ensure expect assert submit search scroll complete
+untick go navigate open visit browse verify confirm ensure expect assert
 """.split())
 
 
@@ -562,17 +582,20 @@ class StepBook:
     def _collides(self, pattern: str) -> bool:
         return self.clash(pattern) is not None
 
-    def _unambiguous(self, segments: list[Segment], ops: Sequence[Operation]) -> list[Segment]:
+    def _unambiguous(self, segments: list[Segment], ops: Sequence[Operation], records: Sequence[str | None],
+                     signature: str) -> list[Segment]:
         """The wording, told apart from an existing definition's text: by the element's kind ("(the button)") when
-        the other's differs, else the heading it sits under (a stable label, never a record's data), else the locator
-        itself ('(id "#edit-pet")'); never a running number, so the same operations read the same every time."""
+        the other's differs, else the heading it sits under (a stable label, never a record's data), else the
+        locators, last operation first ('(id "#edit-pet")', a record's text masked), else the signature's start;
+        never a running number, so the same operations read the same every time."""
         if not self._collides(_pattern(segments)):
             return segments
-        last = next((op for op in reversed(ops) if op.locator is not None), None)
+        located = [op for op in ops if op.locator is not None]
         clash = self.clash(_pattern(segments))
         other = next((op.locator for op in reversed(clash.ops) if op.locator is not None), None) if clash else None
         candidates: list[str] = []
-        if last is not None:
+        if located:
+            last = located[-1]
             kind = noun(last)
             role = last.locator.role or (last.target.role if last.target is not None else None)  # type: ignore[union-attr]
             if kind and (other is None or other.role != role):
@@ -580,8 +603,16 @@ class StepBook:
             section = context_name(last.target.context) if last.target is not None else ""
             if section:
                 candidates.append(f' in the "{section}" section')
-            candidates.append(f" ({last.locator.strategy} {json.dumps(_locator_text(last.locator), ensure_ascii=False)})")
+        # The locators that differ from the other step's, last first (all of them when it has other operations).
+        theirs = [op.locator for op in clash.ops] if clash is not None and len(clash.ops) == len(ops) else None
+        for position in reversed(range(len(ops))):
+            op, record = ops[position], records[position]
+            if op.locator is None or (theirs is not None and theirs[position] == op.locator):
+                continue
+            locator = _record_masked(op.locator) if record is not None else op.locator
+            candidates.append(f" ({locator.strategy} {json.dumps(_locator_text(locator), ensure_ascii=False)})")
         candidates.append(f" ({', '.join(op.kind for op in ops)})")
+        candidates.append(f" (step {signature[:8]})")
         for suffix in candidates:
             attempt = [*segments, suffix]
             if not self._collides(_pattern(attempt)):
@@ -619,7 +650,7 @@ class StepBook:
             segments = wording()
         else:
             segments = step_segments(step.ops, [p is not None for p in step.params], step.data)
-            segments = self._unambiguous(with_records(segments, step.ops, records), step.ops)
+            segments = self._unambiguous(with_records(segments, step.ops, records), step.ops, records, signature)
         arg_names: dict[int, str] = {}
         taken: set[str] = set()
         for index, param in enumerate([*step.params, *records]):
@@ -638,8 +669,7 @@ class StepBook:
                 value=None if index in arg_names else op.value,
                 arg=arg_names.get(index),
                 comment=describe(op, arg_names.get(index), arg_names.get(len(step.ops) + index)),
-                name=None if index + len(step.ops) in arg_names and not record_anchored(op.locator)  # type: ignore[arg-type]
-                else spoken_name(op),
+                name=_spoken(op, index + len(step.ops) in arg_names),
                 record_arg=arg_names.get(len(step.ops) + index),
             )
             for index, op in enumerate(step.ops)
@@ -879,12 +909,13 @@ def _arguments(pattern: str, text: str) -> list[str] | None:
 def _proposed_wording(book: StepBook, step: _Step, text: str, foreign: Sequence[StepDefinition]) -> list[Segment]:
     """A proposed step text as segments, when it reads its own arguments back and no known step's text with
     other operations (here, or the registry's `foreign` steps) could match it or be matched by it."""
-    if any(step.records):
-        raise ProposalRejected(f"step text {text!r}: a step that finds an element by a record's data (a row's "
-                               "text, a record's name) is worded by the rules, which make that data a parameter")
     segments = step_wording(text, step.params)
+    records = step.records or [None] * len(step.ops)
+    if any(records):  # the record the proposal quotes becomes its argument, as in the rules' wording
+        segments = with_records(segments, step.ops, records)
     pattern = _pattern(segments)
-    values = [f'"<{step.params[s]}>"' for s in segments if isinstance(s, int)]
+    names = [*step.params, *records]
+    values = [f'"<{names[s]}>"' for s in segments if isinstance(s, int)]
     if _arguments(pattern, pattern_text(pattern, values)) != values:
         raise ProposalRejected(f"step text {text!r} does not read back its own arguments (stray quotes?)")
     clash = book.clash(pattern)

@@ -195,6 +195,7 @@ def renamed(parameters: Parameters, renames: dict[str, str]) -> Parameters:
     """The same parameters, values and Examples rows under other names (every name in `renames`)."""
     return Parameters(
         by_op={position: renames[name] for position, name in parameters.by_op.items()},
+        by_record={position: renames[name] for position, name in parameters.by_record.items()},
         params=[replace(p, name=renames[p.name]) for p in parameters.params],
         examples=[{renames[name]: value for name, value in row.items()} for row in parameters.examples],
     )

@@ -33,7 +33,7 @@ def read_report(report: dict, scenario_ids: list[str]) -> dict[str, ReplayResult
                 results = test.get("results") or [{}]
                 last = results[-1]
                 seconds = sum(r.get("duration", 0) for r in results) / 1000
-                passed = last.get("status") in ("passed", "skipped") and test.get("status") != "unexpected"
+                passed = last.get("status") == "passed" and test.get("status") == "expected"
                 message = (last.get("error") or {}).get("message") or last.get("status") or "failed"
                 failed_step = next((f"{step['title']}" for step in last.get("steps", []) if step.get("error")), None)
                 for scenario_id in scenario_ids:

@@ -287,7 +287,7 @@ function withHelpers(Base) {
 
     // A file the suite ships in its files/ folder.
     file(name) {
-      return path.join(__dirname, "..", "..", "files", name);
+      return path.join(ROOT, "files", name);
     }
 
     // Passes once the element shows `expected`: a control's value (a select's chosen label), else its text.

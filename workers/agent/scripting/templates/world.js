@@ -55,11 +55,13 @@ AfterStep(async function () {
   if (this.page) await stepforge.settle(this.page);
 });
 
-// A file name for a scenario: its id tag (@OWN-1 -> OWN-1), else its name; a second example gets "-2", ...
+// A file name for a scenario: its id tag (@OWN-1 -> OWN-1), else its name; a second example gets "-2", ...;
+// under the parallel profile each worker's files carry its number, so no two workers write one file.
 const usedNames = new Map();
+const WORKER = process.env.CUCUMBER_WORKER_ID ? `-worker${process.env.CUCUMBER_WORKER_ID}` : "";
 function scenarioFileName(pickle) {
   const tag = (pickle.tags || []).map((t) => t.name.replace(/^@/, "")).find(Boolean);
-  const base = (tag || pickle.name).replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "") || "scenario";
+  const base = ((tag || pickle.name).replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "") || "scenario") + WORKER;
   const count = (usedNames.get(base) || 0) + 1;
   usedNames.set(base, count);
   return count === 1 ? base : `${base}-${count}`;
