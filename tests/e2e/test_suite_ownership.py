@@ -194,3 +194,30 @@ def test_a_scenario_red_under_playwright_s_runner_fails_and_is_left_out(petclini
     vet = report["scenarios"]["VET-20"]
     assert vet["verdict"] == "failed" and "the playwright-bdd suite failed its replay" in vet["reason"]
     assert "@VET-20" not in "".join(p.read_text() for p in (tmp_path / "suite/features").glob("*.feature"))
+
+
+def test_with_only_playwright_s_own_chromium_the_suite_runs(examples_run, petclinic, reset_command, tmp_path):
+    """No system browser, no STEPFORGE_BROWSER_PATH: the suite launches the Chromium where playwright-core keeps its
+    own (PLAYWRIGHT_BROWSERS_PATH). Its download needs the internet, so Debian's binary stands in at that place."""
+    suite = tmp_path / "suite"
+    shutil.copytree(examples_run.suite, suite, ignore=shutil.ignore_patterns("node_modules", "reports"))
+    node_modules = ensure_runtime(Settings())
+    browsers = tmp_path / "ms-playwright"
+    env = dict(os.environ, STEPFORGE_BASE_URL=petclinic, STEPFORGE_RESET_COMMAND=reset_command, NO_COLOR="1",
+               PLAYWRIGHT_BROWSERS_PATH=str(browsers), NODE_PATH=str(node_modules))
+    env.pop("STEPFORGE_BROWSER_PATH", None)
+    own = subprocess.run(["node", "-e", 'console.log(require("playwright-core").chromium.executablePath())'],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert own.startswith(str(browsers))
+    Path(own).parent.mkdir(parents=True)
+    Path(own).symlink_to("/usr/lib/chromium/chromium")
+    hide = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+            'for b in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do '
+            '[ -e "$b" ] && mount --bind /dev/null "$b"; done; exec "$@"', "hide"]
+    if subprocess.run([*hide, "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot hide the system browser here (no mount namespace)")
+    cli, extra = cucumber_command(suite, node_modules)
+    done = subprocess.run([*hide, str(cli), "--tags", "@VET-20 or @OWN-1"], cwd=suite, env=dict(env, **extra),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 scenarios (2 passed)" in done.stdout
