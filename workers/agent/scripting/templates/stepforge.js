@@ -150,7 +150,7 @@ function optionPattern(text) {
 }
 
 // The browser to launch: STEPFORGE_BROWSER_PATH when set; else Playwright's own Chromium when it is installed
-// (npx playwright-core install chromium); else a system Chromium or Chrome. Undefined: Playwright's own.
+// (npx playwright-core install chromium); else a system Chromium or Chrome.
 const SYSTEM_BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
   "/usr/bin/google-chrome-stable", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"];
 
@@ -175,7 +175,9 @@ function browserPath() {
   } catch (error) {
     own = null;
   }
-  if (own && isExecutable(own)) return undefined;
+  // Named, not left to Playwright: headless, it would look for its separate headless shell, which an install of
+  // Chromium alone does not bring.
+  if (own && isExecutable(own)) return own;
   const system = SYSTEM_BROWSERS.find(isExecutable);
   if (system) return system;
   throw new Error("no Chromium found: install Playwright's own (npx playwright-core install chromium), or a system " +
