@@ -13,7 +13,8 @@ from pathlib import Path
 from shared.records import ReplayResult
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
-from workers.agent.verify.replay import first_lines, replay_environment, stop_process_group, target_resolved
+from workers.agent.verify.replay import (all_failed, first_lines, replay_environment, replay_timeout, run_to_end,
+                                         target_resolved)
 
 
 def tags_pattern(scenario_ids: list[str]) -> str:
@@ -71,8 +72,7 @@ def replay_playwright_bdd(
     env = replay_environment(base_url, settings, reset_command)
 
     def every(error: str) -> dict[str, ReplayResult]:
-        seconds = round(time.monotonic() - started, 3)
-        return {i: ReplayResult(passed=False, error=error, seconds=seconds) for i in scenario_ids}
+        return all_failed(scenario_ids, started, error)
 
     # The suite's require("@playwright/test") must be the runner's own instance: the suite's own packages when
     # it has them (a user's `npm install`), else the runtime's, linked for the run.
@@ -97,15 +97,10 @@ def replay_playwright_bdd(
             process = subprocess.Popen(command, cwd=suite, env=env, stdin=subprocess.DEVNULL,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                        start_new_session=True)
-            timeout = settings.replay_timeout_s * max(1, len(scenario_ids))
-            try:
-                output, _ = process.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                stop_process_group(process)
-                return every(f"the replay did not finish within {timeout:g} s and was stopped")
-            except BaseException:
-                stop_process_group(process)
-                raise
+            output = run_to_end(process, settings, len(scenario_ids))
+            if output is None:
+                return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and "
+                             "was stopped")
             try:
                 report = json.loads(report_path.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError):

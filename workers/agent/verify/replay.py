@@ -118,6 +118,32 @@ def stop_process_group(process: subprocess.Popen) -> None:
         pass
 
 
+def replay_timeout(settings: Settings, scenario_ids: list[str]) -> float:
+    """Each scenario gets the whole replay timeout: a suite of many scenarios takes longer than one."""
+    return settings.replay_timeout_s * max(1, len(scenario_ids))
+
+
+def run_to_end(process: subprocess.Popen, settings: Settings, scenarios: int) -> str | None:
+    """The runner's output once it ends; None when it ran past the replay timeout and was stopped with all it
+    started. Interrupted (Ctrl-C included), it leaves no runner or browser behind."""
+    try:
+        return process.communicate(timeout=settings.replay_timeout_s * max(1, scenarios))[0] or ""
+    except subprocess.TimeoutExpired:
+        stop_process_group(process)
+        return None
+    except BaseException:
+        stop_process_group(process)
+        if process.stdout:
+            process.stdout.close()
+        raise
+
+
+def all_failed(scenario_ids: list[str], started: float, error: str) -> dict[str, ReplayResult]:
+    """The same failed result for every scenario of a replay that could not run them."""
+    seconds = round(time.monotonic() - started, 3)
+    return {i: ReplayResult(passed=False, error=error, seconds=seconds) for i in scenario_ids}
+
+
 # Playwright's call log names the element a locator resolved to; "resolved to 2 elements" is a strict-mode error.
 _RESOLVED_TO_ONE = re.compile(r"locator resolved to <")
 
@@ -206,8 +232,7 @@ def replay_scenarios(
     env.update(extra_env)
 
     def every(error: str) -> dict[str, ReplayResult]:
-        seconds = round(time.monotonic() - started, 3)
-        return {i: ReplayResult(passed=False, error=error, seconds=seconds) for i in scenario_ids}
+        return all_failed(scenario_ids, started, error)
 
     with tempfile.TemporaryDirectory(prefix="stepforge-replay-") as scratch:
         report_path = Path(scratch) / "report.json"
@@ -231,20 +256,10 @@ def replay_scenarios(
             )
         except OSError as exc:
             return every(f"cannot start cucumber-js ({cli}): {exc.strerror or exc}")
-        # Each scenario gets the whole timeout: a suite of many scenarios takes longer than one.
-        timeout = settings.replay_timeout_s * max(1, len(scenario_ids))
-        try:
-            output, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            stop_process_group(process)
-            output = process.communicate()[0] if process.stdout else ""
-            return every(f"the replay did not finish within {timeout:g} s and was stopped")
-        except BaseException:
-            # Interrupted (Ctrl-C included): leave no cucumber-js or browser behind.
-            stop_process_group(process)
-            if process.stdout:
-                process.stdout.close()
-            raise
+        output = run_to_end(process, settings, len(scenario_ids))
+        if output is None:
+            return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and was "
+                         "stopped")
 
         report = None
         if report_path.is_file() and report_path.stat().st_size:
