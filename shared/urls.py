@@ -1,4 +1,6 @@
-"""Target URL safety: http(s) only; link-local and cloud-metadata never; private and loopback by setting."""
+"""Target URL safety: http(s) only; link-local, multicast, reserved and cloud-metadata never; every other
+non-global address (private, loopback, shared, unique-local) only by setting. An IPv4 address embedded in an IPv6
+form (IPv4-mapped or -compatible, 6to4, Teredo, NAT64) is judged by the embedded address's rules."""
 
 from __future__ import annotations
 
@@ -30,14 +32,39 @@ def check_target_url(url: str, *, allow_private: bool) -> str:
     except ValueError:
         raise UnsafeTargetError(f"{url!r}: invalid port") from None
     for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if address.is_link_local or address.is_multicast or address.is_unspecified or address.is_reserved:
-            raise UnsafeTargetError(f"{url!r}: {address} is a link-local or reserved address (refused)")
-        if not allow_private and (address.is_private or address.is_loopback):
+        found = ipaddress.ip_address(info[4][0].split("%")[0])
+        address = embedded_ipv4(found) or found
+        shown = str(found) if address == found else f"{found} (that is {address})"
+        if address.is_loopback:
+            pass  # judged with the private addresses below; ::1 is in IPv6's reserved ::/8 but is loopback
+        elif address.is_link_local or address.is_multicast or address.is_unspecified or address.is_reserved:
+            raise UnsafeTargetError(f"{url!r}: {shown} is a link-local or reserved address (refused)")
+        if not allow_private and not address.is_global:
             raise UnsafeTargetError(
-                f"{url!r}: {address} is a private or loopback address; set STEPFORGE_ALLOW_PRIVATE_TARGETS=true to allow it"
+                f"{url!r}: {shown} is a private or loopback address (not a global one); set "
+                "STEPFORGE_ALLOW_PRIVATE_TARGETS=true to allow it"
             )
     return url
+
+
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+def embedded_ipv4(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries (IPv4-mapped, 6to4, Teredo client, NAT64, IPv4-compatible), which
+    is the host a connection to it reaches; None for any other address."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address.teredo is not None:
+        return address.teredo[1]
+    if address in _NAT64 or (address in _IPV4_COMPATIBLE and int(address) > 1):  # not :: nor ::1
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
 
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
