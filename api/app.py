@@ -12,6 +12,8 @@ a 422, a constraint violation (IntegrityError) a 409, and only a connection prob
 
 from __future__ import annotations
 
+import json
+
 import uuid
 from collections.abc import Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -99,6 +101,11 @@ class JsonBodyRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def route(request: Request) -> Response:
+            body = await request.body()  # kept by the request: the handler reads these same bytes
+            encoding = json.detect_encoding(body) if body else "utf-8"
+            if encoding not in ("utf-8", "utf-8-sig"):  # json.loads would take UTF-16 and UTF-32 bytes too
+                raise ApiError(422, f"body: not UTF-8 (it is encoded as {encoding.upper()}); send JSON encoded as "
+                                    "UTF-8")
             try:
                 return await handler(request)
             except StarletteHTTPException as error:

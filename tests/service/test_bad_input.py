@@ -97,6 +97,9 @@ def test_control_characters_in_stored_strings_are_422_naming_the_field(api, petc
 
 @pytest.mark.parametrize(("body", "detail"), [
     ('{"name": "caf\xe9"}'.encode("latin-1"), "body: not valid UTF-8 (byte "),
+    ('{"scenarios": [{"external_id": "A"}]}'.encode("utf-16"), "body: not UTF-8 (it is encoded as UTF-16"),
+    ('{"scenarios": [{"external_id": "A"}]}'.encode("utf-16-le"), "body: not UTF-8 (it is encoded as UTF-16-LE)"),
+    ('{"scenarios": [{"external_id": "A"}]}'.encode("utf-32-be"), "body: not UTF-8 (it is encoded as UTF-32-BE)"),
     (b'{"scenarios": [{"external_id": "A", "version": ' + b"9" * 5000 + b"}]}", "body: not valid JSON: Exceeds"),
     (b"[" * 3000 + b"]" * 3000, "body: not valid JSON: nested too deeply"),
 ])
