@@ -121,12 +121,16 @@ def registry_project(project: Project) -> str:
 
 
 def definition_of(scenario: ScenarioDefinition) -> dict:
-    """The stored definition: the validated scenario without its id (the external id is a column)."""
-    return scenario.model_dump(mode="json", exclude={"id"})
+    """The stored definition: the scenario as it was given, without its id (the external id is a column). A
+    scenario given as `text` is stored as its text alone: its steps are derived from it again when it is read."""
+    return scenario.model_dump(mode="json", exclude={"id", "steps"} if scenario.text else {"id"})
 
 
 def scenario_from_row(row: Scenario) -> ScenarioDefinition:
-    return ScenarioDefinition.model_validate({**row.definition, "id": row.external_id})
+    definition = dict(row.definition)
+    if definition.get("text"):
+        definition.pop("steps", None)  # stored beside its text by earlier versions: derived, not given
+    return ScenarioDefinition.model_validate({**definition, "id": row.external_id})
 
 
 def latest_scenario(session: Session, project_id: int, external_id: str, version: int | None = None) -> Scenario | None:
