@@ -142,4 +142,4 @@ def test_a_page_that_never_loads_gets_a_verdict(tmp_path, monkeypatch):
     entry = json.loads(run.report.read_text())["scenarios"]["SLOW"]
     assert run.exit_code == 1
     assert (entry["verdict"], entry["failure_kind"]) == ("failed", "error")
-    assert entry["reason"] == f"could not open the start page: {base}/slow did not load within 1.5 s"
+    assert entry["reason"] == f"could not open the start page: {base}/slow did not load within 1.5 s (the server did not answer)"

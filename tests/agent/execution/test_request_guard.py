@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -57,3 +59,39 @@ def test_private_targets_are_refused_inside_the_browser_too_when_not_allowed(pag
     with pytest.raises(PlaywrightError, match="ERR_BLOCKED_BY_CLIENT"):
         page.goto(site)  # even a direct navigation the executor did not check
     assert "private or loopback address" in events.refused[0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_refused_connection_fails_at_once_and_says_so(page):
+    """Refused, unresolvable and silent servers are told apart; the first fails in well under the load timeout."""
+    guarded(page, allow_private=True)
+    port = free_port()
+    settings = Settings(allow_private_targets=True, navigation_timeout_ms=15000)
+    page.context.set_default_navigation_timeout(settings.navigation_timeout_ms)
+    started = time.monotonic()
+    with pytest.raises(ActionFailed) as refused:
+        open_url(page, f"http://127.0.0.1:{port}/", settings)
+    assert str(refused.value) == f"http://127.0.0.1:{port}/ refused the connection (nothing listens on 127.0.0.1:{port})"
+    assert time.monotonic() - started < 10  # the load timeout is 15 s: it did not wait for it
+    with pytest.raises(ActionFailed, match="does not resolve"):
+        open_url(page, "http://no-such-host.invalid/", settings)
+
+
+def test_a_server_that_never_answers_is_a_timeout(page):
+    guarded(page, allow_private=True)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(5)  # accepts connections, never answers
+    try:
+        settings = Settings(allow_private_targets=True, navigation_timeout_ms=1500)
+        page.context.set_default_navigation_timeout(settings.navigation_timeout_ms)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/"
+        with pytest.raises(ActionFailed, match=r"did not load within 1\.5 s \(the server did not answer\)"):
+            open_url(page, url, settings)
+    finally:
+        silent.close()

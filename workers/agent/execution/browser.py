@@ -93,7 +93,11 @@ class RequestGuard:
                 return
             refusal = self.refusal(request.url)
             if refusal is None and request.is_navigation_request():
-                response = route.fetch(max_redirects=0)
+                try:
+                    response = route.fetch(max_redirects=0)
+                except PlaywrightError as exc:  # the server cannot be reached: fail the navigation now, as it is
+                    route.abort(network_error(str(exc)))
+                    return
                 location = response.headers.get("location")
                 if 300 <= response.status < 400 and location:
                     refusal = self.refusal(urljoin(request.url, location))
@@ -142,6 +146,21 @@ class RequestGuard:
         self.stalled_hosts.add(host)
         self.events.stalled.append(what)
         route.abort("timedout")
+
+
+def network_error(message: str) -> str:
+    """The abort code for a fetch that failed, so the page sees the error it would have seen itself: a refused
+    connection, a name that does not resolve, a timeout, else a plain failure."""
+    text = message.upper()
+    if "ECONNREFUSED" in text:
+        return "connectionrefused"
+    if "ENOTFOUND" in text or "EAI_AGAIN" in text:
+        return "namenotresolved"
+    if "ECONNRESET" in text:
+        return "connectionreset"
+    if "TIMEOUT" in text or "ETIMEDOUT" in text:
+        return "timedout"
+    return "failed"
 
 
 # Resolving a third-party host name in a thread lets the guard give up on it in time (getaddrinfo has no timeout).

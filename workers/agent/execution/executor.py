@@ -101,11 +101,20 @@ def open_url(page: Page, url: str, settings: Settings) -> int | None:
     except PlaywrightError as exc:
         message = first_line(str(exc))
         if "Timeout" in message:
-            message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s"
+            message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s (the server did not answer)"
+        elif "ERR_CONNECTION_REFUSED" in message:
+            message = f"{url} refused the connection (nothing listens on {_host_port(url)})"
+        elif "ERR_NAME_NOT_RESOLVED" in message:
+            message = f"{url}: the host name does not resolve"
         elif "ERR_BLOCKED_BY_CLIENT" in message:
             message = f"{url} led to an address the target policy refuses (a redirect to it was stopped)"
         raise ActionFailed(message) from None
     return response.status if response is not None else None
+
+
+def _host_port(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
 
 
 def is_redundant(kind: str, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
