@@ -22,12 +22,15 @@ def _redact(_: object, __: str, event: dict) -> dict:
 
 def configure_logging(settings: Settings) -> None:
     renderer = structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)
+    # JSON lines carry the traceback of log.exception(...) as "exception" (the console renderer prints it itself).
+    tracebacks = [structlog.processors.format_exc_info] if settings.log_json else []
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso"),
             _redact,
+            *tracebacks,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if settings.log_json else logging.WARNING),

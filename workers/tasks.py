@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic
@@ -17,6 +18,7 @@ import structlog
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlmodel import col, select
 
+from shared.artifacts import ArtifactStore
 from shared.logging import log
 from shared.models import Outbox, Project
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
@@ -42,7 +44,7 @@ from workers.service import (
     undelivered_events,
     writing,
 )
-from workers.service_run import LeaseLost, TimeLimitReached, run_job
+from workers.service_run import LeaseLost, TimeLimitReached, claim_store, run_job
 from workers.service_settings import ServiceSettings, get_service_settings
 
 BROWSER_CRASH_RETRIES = 2
@@ -112,9 +114,23 @@ def generate_job(self, job_id: int) -> str:
                           reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
     except Exception as error:  # noqa: BLE001 - the batch must finish whatever happens to one job
         bound.exception("generate_job.crashed")
-        verdict = Verdict("failed", failure_kind="error", reason=f"internal error ({type(error).__name__}: {error})")
+        verdict = Verdict("failed", failure_kind="error",
+                          reason=internal_error(error, claim_store(resources.store(), claim), traceback.format_exc()))
     _finish(engine, job_id, owner, verdict, bound, attempt)
     return verdict.state
+
+
+def internal_error(error: Exception, job_store: ArtifactStore, details: str) -> str:
+    """The one-line reason of a job's internal error; its traceback is kept as the attempt's error.txt (when the
+    store can take it)."""
+    first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+    reason = f"internal error ({type(error).__name__}: {first[:200]})" if first else f"internal error ({type(error).__name__})"
+    try:
+        job_store.put_bytes("error.txt", details.encode(), "text/plain")
+    except Exception as failure:  # noqa: BLE001 - the verdict is written whatever the store does
+        log.warning("generate_job.error_txt_not_written", error=str(failure))
+        return reason
+    return f"{reason}; details in error.txt"
 
 
 def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, attempt: int | None = None) -> None:

@@ -198,3 +198,36 @@ def _count_jobs(settings) -> int:
 def _job(settings, job_id: int) -> Job:
     with reading(engine_for(settings.database_url)) as session:
         return session.get(Job, job_id)
+
+
+def test_an_internal_error_in_a_job_leaves_a_one_line_reason_a_traceback_and_error_txt(client, worker, project,
+                                                                                        settings):
+    """A stored scenario that can no longer be read (its row edited by hand) is the job's internal error: the
+    verdict says it in one line, the worker's log line holds the traceback, and the attempt keeps error.txt."""
+    put = client.put("/v1/scenarios/BROKEN-1", json={"title": "t", "steps": ["Go to /owners/find"]},
+                     headers=project.headers)
+    assert put.status_code == 201, put.text
+    from sqlalchemy import update
+
+    from shared.models import Scenario as ScenarioRow
+
+    with engine_for(settings.database_url).begin() as connection:
+        connection.execute(update(ScenarioRow).where(ScenarioRow.external_id == "BROKEN-1")
+                           .values(definition={"title": "t"}))  # neither steps nor text
+    accepted = client.post("/v1/batches", json={"scenarios": [{"external_id": "BROKEN-1"}]},
+                           headers={**project.headers, "Idempotency-Key": "broken-row"})
+    assert accepted.status_code == 202, accepted.text
+    batch_id = accepted.json()["id"]
+    (job,) = wait_finished(client, project.headers, batch_id)[-1]["jobs"]
+    verdict = job["verdict"]
+    assert (job["state"], verdict["kind"]) == ("failed", "error")
+    assert verdict["reason"].startswith("internal error (ValidationError: ") and "\n" not in verdict["reason"]
+    assert verdict["reason"].endswith("; details in error.txt")
+    line = worker.wait_for_line("generate_job.crashed", f'"job_id": {job["id"]}', timeout_s=30)
+    assert "Traceback (most recent call last)" in line and '"exc_info": true' not in line
+    listed = client.get(f"/v1/batches/{batch_id}/jobs/{job['id']}/artifacts", headers=project.headers)
+    assert listed.status_code == 200, listed.text
+    keys = [artifact["key"] for artifact in listed.json()["artifacts"]]
+    assert "error.txt" in keys, keys
+    text = client.get(f"/v1/batches/{batch_id}/jobs/{job['id']}/artifacts/error.txt", headers=project.headers)
+    assert "ValidationError" in text.text and "Traceback" in text.text

@@ -93,8 +93,8 @@ class RequestGuard:
                 return
             refusal = self.refusal(request.url)
             if refusal is None and request.is_navigation_request():
-                try:
-                    response = route.fetch(max_redirects=0)
+                try:  # no time limit of its own: the navigation's timeout governs a server that does not answer
+                    response = route.fetch(max_redirects=0, timeout=0)
                 except PlaywrightError as exc:  # the server cannot be reached: fail the navigation now, as it is
                     route.abort(network_error(str(exc)))
                     return

@@ -100,7 +100,7 @@ def open_url(page: Page, url: str, settings: Settings) -> int | None:
         response = page.goto(url, wait_until="load")
     except PlaywrightError as exc:
         message = first_line(str(exc))
-        if "Timeout" in message:
+        if "Timeout" in message or "ERR_TIMED_OUT" in message:
             message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s (the server did not answer)"
         elif "ERR_CONNECTION_REFUSED" in message:
             message = f"{url} refused the connection (nothing listens on {_host_port(url)})"
