@@ -48,7 +48,7 @@ from api.deps import (
     not_found,
     require_admin,
 )
-from api.http import BodyLimit, field_name, validation_response
+from api.http import BodyLimit, answer_405_with_every_method, field_name, validation_response
 from api.suites import changes, suite_zip
 from shared.artifacts import ArtifactNotFoundError, ArtifactStoreError, check_key
 from shared.logging import configure_logging, log
@@ -492,6 +492,8 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
 
 
 def _error_handlers(app: FastAPI) -> None:
+    answer_405_with_every_method(app)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return validation_response(error, UNION_TAGS, shown=5)

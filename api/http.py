@@ -1,13 +1,18 @@
-"""HTTP pieces both FastAPI apps use (the service API and the step registry): a request body size limit, and
-422 answers whose detail names each bad field ("scenarios[0].title: ...")."""
+"""HTTP pieces both FastAPI apps use (the service API and the step registry): a request body size limit, 422
+answers whose detail names each bad field ("scenarios[0].title: ..."), and 405 answers whose Allow header lists
+every method the path takes."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any
 
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 
 def field_name(loc: tuple | list, ignore: Collection[str] = ()) -> str:
@@ -34,6 +39,37 @@ def validation_response(error: RequestValidationError, ignore: Collection[str] =
     ]
     detail = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:shown]) or "invalid request"
     return JSONResponse({"detail": detail, "errors": problems}, status_code=422)
+
+
+# --- 405 --------------------------------------------------------------------------------------------------------
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """Every method the app's OpenAPI document gives the path (Starlette's own 405 names only the first route that
+    matched it): the Allow header and the document agree."""
+    patterns = getattr(app.state, "allow_patterns", None)
+    if patterns is None:
+        patterns = [(compile_path(template)[0], sorted(method.upper() for method in operations))
+                    for template, operations in app.openapi().get("paths", {}).items()]
+        app.state.allow_patterns = patterns
+    methods: set[str] = set()
+    for regex, allowed in patterns:
+        if regex.match(path):
+            methods.update(allowed)
+    return sorted(methods)
+
+
+def answer_405_with_every_method(app: FastAPI) -> None:
+    """A 405's Allow header lists every method the path takes; other HTTP errors are answered as FastAPI does."""
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code != 405:
+            return await http_exception_handler(request, error)
+        allowed = allowed_methods(request.app, request.url.path) or [
+            m.strip() for m in (error.headers or {}).get("Allow", "").split(",") if m.strip()]
+        return JSONResponse({"detail": f"method {request.method} not allowed here; allowed: {', '.join(allowed)}"},
+                            status_code=405, headers={**(error.headers or {}), "Allow": ", ".join(allowed)})
 
 
 # --- body size limit ----------------------------------------------------------------------------

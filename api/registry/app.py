@@ -19,7 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
-from api.http import BodyLimit, validation_response
+from api.http import BodyLimit, answer_405_with_every_method, validation_response
 from api.registry.service import MAX_PAGE, RegistryService
 from api.registry.settings import RegistrySettings
 from api.registry.validation import (
@@ -138,6 +138,8 @@ def create_app(settings: RegistrySettings) -> FastAPI:
         ):
             raise HTTPException(401, "missing or wrong service token (Authorization: Bearer <token>)",
                                 headers={"WWW-Authenticate": "Bearer"})
+
+    answer_405_with_every_method(app)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -251,3 +252,20 @@ def test_more_requests_at_once_than_database_connections_are_all_answered(settin
         codes, seconds = thread.submit(asyncio.run, burst()).result()
     assert sorted(set(codes)) == [200, 201] and codes.count(201) == 20, codes
     assert seconds < 20, f"60 requests on 2 connections took {seconds:.1f} s"
+
+
+@pytest.mark.parametrize(("method", "path", "allowed"), [
+    ("DELETE", "/v1/projects/me", "GET, PATCH"),  # two routes on one path: Starlette alone said "GET"
+    ("DELETE", "/v1/scenarios/X", "PUT"),
+    ("PUT", "/v1/batches/1", "GET"),
+    ("GET", "/v1/batches", "POST"),
+    ("POST", "/healthz", "GET"),
+])
+def test_a_405_lists_every_method_the_path_takes(client, method, path, allowed):
+    response = client.request(method, path)
+    assert response.status_code == 405
+    assert response.headers["allow"] == allowed
+    assert response.json()["detail"] == f"method {method} not allowed here; allowed: {allowed}"
+    document = client.get("/openapi.json").json()["paths"]
+    template = next(t for t in document if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", t), path))
+    assert sorted(m.upper() for m in document[template]) == allowed.split(", ")  # the document agrees
