@@ -166,9 +166,6 @@ def my_project(caller: CallerDep) -> schemas.ProjectPublic:
 def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: ServicesDep) -> schemas.ProjectUpdated:
     with caller.project_session() as (project, session):
         updates = body.model_dump(exclude_unset=True, exclude={"rotate_webhook_secret"})
-        for field in ("name", "base_url", "default_brain", "default_grounding"):
-            if field in updates and updates[field] is None:
-                raise ApiError(422, f"{field}: may not be null")
         if updates.get("base_url"):
             services.check_url("base_url", updates["base_url"])
         if updates.get("webhook_url"):

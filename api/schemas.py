@@ -57,10 +57,11 @@ class ProjectCreate(BaseModel):
 class ProjectUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Name | None = None
-    base_url: Url | None = None
-    default_brain: Brain | None = None
-    default_grounding: Grounding | None = None
+    # Optional but never null (the document says so: leave a field out to keep it).
+    name: Name = None  # type: ignore[assignment]
+    base_url: Url = None  # type: ignore[assignment]
+    default_brain: Brain = None  # type: ignore[assignment]
+    default_grounding: Grounding = None  # type: ignore[assignment]
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
     nightly_hour_utc: int | None = Field(default=None, ge=0, le=23)
@@ -109,7 +110,7 @@ class ScenarioBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    title: str
+    title: str = Field(min_length=1, max_length=500)
     start: str = "/"
     steps: list[Step] = Field(default_factory=list, description="Sentences or {action, expected}")
     text: str | None = Field(default=None, description="Free text instead of steps")

@@ -199,8 +199,20 @@ def test_malformed_json_and_bad_ids_are_422_not_500(client, owner):
     assert response.status_code == 422 and "JSON" in response.json()["detail"]
     response = client.get("/v1/batches/abc", headers=owner.headers)
     assert response.status_code == 422 and response.json()["detail"].startswith("path parameter batch_id")
-    response = client.patch("/v1/projects/me", json={"name": None}, headers=owner.headers)
-    assert response.status_code == 422 and response.json()["detail"] == "name: may not be null"
+    for field in ("name", "base_url", "default_brain", "default_grounding"):
+        response = client.patch("/v1/projects/me", json={field: None}, headers=owner.headers)
+        assert response.status_code == 422 and response.json()["detail"].startswith(f"{field}: "), response.text
+
+
+def test_the_openapi_document_says_what_validation_refuses(client, owner):
+    """A schema-valid request is never refused: optional project fields are not nullable, a title not empty."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    update = schemas["ProjectUpdate"]["properties"]
+    for field in ("name", "base_url", "default_brain", "default_grounding"):
+        assert "anyOf" not in update[field] and update[field].get("type") != "null", update[field]
+    assert schemas["ScenarioBody"]["properties"]["title"]["minLength"] == 1
+    response = client.put("/v1/scenarios/EMPTY-1", json={"title": "", "steps": ["Go to /"]}, headers=owner.headers)
+    assert response.status_code == 422 and response.json()["detail"].startswith("title: "), response.text
 
 
 def test_regenerating_a_project_without_scenarios_is_422(client, petclinic):
