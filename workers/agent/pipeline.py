@@ -157,13 +157,14 @@ def generate_suite(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
     staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
+    staging_bdd = staging.with_name(staging.name + "-bdd")  # the same suite as a Playwright Test project
     try:
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
             suite = job.generate_and_verify(browser, staging)
         if suite_format == "playwright-bdd":
-            suite = job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
+            suite = job.verify_with_playwright_bdd(staging_bdd)
     finally:
-        shutil.rmtree(staging.with_name(staging.name + "-bdd"), ignore_errors=True)
+        shutil.rmtree(staging_bdd, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
     job.events.on_phase("writing the suite")
     features = out_dir / "features"

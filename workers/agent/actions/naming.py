@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from shared.records import Locator, Node, Operation
 
@@ -176,6 +176,13 @@ def found_by(op: Operation) -> str:
     if locator.nth is not None:
         how = f"the {_ORDER[locator.nth] if 0 <= locator.nth < len(_ORDER) else f'#{locator.nth + 1}'} found {how}"
     return how
+
+
+def holds_value(text: str, values: Iterable[str]) -> bool:
+    """The text holds one of the values of 4 characters or more as whole words, any case: a record's data ("Betty
+    Davis" holds "Davis"; a heading "Write the quarterly report" holds that task's title)."""
+    return any(len(value) >= 4 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE)
+               for value in values)
 
 
 _LABEL_VALUE = re.compile(r"^(?P<label>[^:]{1,40}):\s+\S")

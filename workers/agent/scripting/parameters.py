@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from shared.records import Operation
 from workers.agent.actions import action
-from workers.agent.actions.naming import CONTAINER_WORDS, context_name, record_text
+from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,6 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}{number}"
 
 
-def _holds_value(text: str, values: dict[str, str]) -> bool:
-    """The text holds one of the values (4 characters or more) as whole words."""
-    return any(len(value) >= 4 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE)
-               for value in values)
-
-
 def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = ()) -> Parameters:
     """Name a parameter for every fill/select value and every expected string of the (kept) operations.
 
@@ -140,7 +134,7 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
             continue
         if anchored and op.locator is not None and op.locator.within is not None:
             base = camel_case(CONTAINER_WORDS.get(op.locator.within.css, "item")) + "Text"  # rowText
-        elif _holds_value(text, values):  # "Betty Davis" after a search for "Davis"
+        elif holds_value(text, values):  # "Betty Davis" after a search for "Davis"
             base = camel_case(context_name(op.target.context if op.target else None)) or "target"
         else:
             continue

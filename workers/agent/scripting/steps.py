@@ -37,6 +37,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -45,8 +46,8 @@ from shared.scenarios import Scenario
 from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.actions.naming import clean as _clean
-from workers.agent.actions.naming import (context_name, element_name, field_label, found_by, noun, record_anchored,
-                                         record_text, stable_label, the_container)
+from workers.agent.actions.naming import (context_name, element_name, field_label, found_by, holds_value, noun,
+                                         record_anchored, record_text, stable_label, the_container)
 from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
@@ -197,12 +198,6 @@ def form_name(ops: Sequence[Operation]) -> str:
     return name
 
 
-def _holds_data(name: str, data: frozenset[str]) -> bool:
-    """The name holds one of the values as whole words (a heading that names a record: "Write the quarterly
-    report" above a task's upload form)."""
-    return any(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", name, re.IGNORECASE) for value in data)
-
-
 def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool], data: frozenset[str] = frozenset()
                  ) -> list[Segment] | None:
     """`Fill in the <form> form with "<a>" as A and "<b>" as B and submit it with "<button>"`, for operations that
@@ -221,7 +216,7 @@ def _form_phrase(ops: Sequence[Operation], has_args: Sequence[bool], data: froze
         # of other pages that reuse this step: its plain wording stays true everywhere.
         return None
     name = form_name(fields)
-    if not name or _holds_data(name, data):
+    if not name or holds_value(name, data):  # a heading that names a record ("Write the quarterly report")
         return None
     items: list[list[Segment]] = []
     for position, (op, has_arg) in enumerate(zip(fields, has_args[: len(fields)], strict=True)):
@@ -453,6 +448,10 @@ class _Step:
     said: list[str] = field(default_factory=list)  # the tester's sentences behind it, in order
     data: frozenset[str] = frozenset()  # the scenario's values: never part of a literal name in its wording
 
+    def __post_init__(self) -> None:
+        if not self.records:  # no record parameters: one None per operation
+            self.records = [None] * len(self.ops)
+
 
 # Words that say nothing about which element a sentence means: they need not reappear in the step's text.
 _FUNCTION_WORDS = frozenset("""
@@ -622,7 +621,6 @@ class StepBook:
     def place(self, step: _Step, wording: Callable[[], list[Segment]] | None = None) -> StepUse:
         """The Gherkin line for a step, defining its step definition first when none matches: worded by
         `wording()` when given (a writer's, checked by it), else by the rules."""
-        has_args = [p is not None for p in step.params]
         identities = _step_identities(step)
         signature = signature_of(step.keyword, identities)
         ops_key = signature_of("", identities)
@@ -633,8 +631,7 @@ class StepBook:
             self._define(step, signature, ops_key, wording)
         definition = self._use(signature)
         quoted = {}
-        records = step.records or [None] * len(step.ops)
-        for op_def, param, record in zip(definition.ops, step.params, records, strict=True):
+        for op_def, param, record in zip(definition.ops, step.params, step.records, strict=True):
             if op_def.arg:
                 quoted[op_def.arg] = f'"<{param}>"' if param is not None else '""'
             if op_def.record_arg:
@@ -645,7 +642,7 @@ class StepBook:
     def _define(
         self, step: _Step, signature: str, ops_key: str, wording: Callable[[], list[Segment]] | None = None
     ) -> None:
-        records = step.records or [None] * len(step.ops)
+        records = step.records
         if wording is not None:
             segments = wording()
         else:
@@ -720,9 +717,8 @@ def scenario_steps(scenario: Scenario, operations: Sequence[Operation]) -> tuple
 
 
 def _step_identities(step: _Step) -> list[list]:
-    records = step.records or [None] * len(step.ops)
     return [_op_identity(op, p is not None, r is not None)
-            for op, p, r in zip(step.ops, step.params, records, strict=True)]
+            for op, p, r in zip(step.ops, step.params, step.records, strict=True)]
 
 
 def _step_signatures(step: _Step) -> tuple[str, str]:
@@ -780,14 +776,14 @@ class _Plan:
         return _Step(keyword, ops, [self.parameters.by_op.get(p) for p in range(start, end)],
                      [self.parameters.by_record.get(p) for p in range(start, end)], said, self.data_values)
 
-    @property
+    @cached_property
     def data_values(self) -> frozenset[str]:
         """Values of the scenario (typed, expected, a row's text, its data cells): a record's data."""
         values = [op.value or "" for op in self.kept] + [p.value for p in self.parameters.params]
         values += [cell for row in self.scenario.data for cell in row.values()]
         return frozenset(v.strip() for v in values if len(v.strip()) >= 4)
 
-    @property
+    @cached_property
     def data_words(self) -> frozenset[str]:
         return frozenset(w for value in self.data_values for w in _words(value))
 
@@ -910,7 +906,7 @@ def _proposed_wording(book: StepBook, step: _Step, text: str, foreign: Sequence[
     """A proposed step text as segments, when it reads its own arguments back and no known step's text with
     other operations (here, or the registry's `foreign` steps) could match it or be matched by it."""
     segments = step_wording(text, step.params)
-    records = step.records or [None] * len(step.ops)
+    records = step.records
     if any(records):  # the record the proposal quotes becomes its argument, as in the rules' wording
         segments = with_records(segments, step.ops, records)
     pattern = _pattern(segments)
