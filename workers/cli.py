@@ -26,7 +26,7 @@ from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.step_registry import RegistryError
 from shared.urls import UnsafeTargetError, check_target_url
-from workers.agent.execution.browser import BrowserUnavailableError
+from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.registry import open_registry
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
@@ -97,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
             AgentChoiceError, ArtifactStoreError) as exc:
         error(str(exc))
         return EXIT_BAD_INPUT
+    except BrowserCrashedError as exc:  # the machine's failure, not the application's: say so, no traceback
+        error(f"the browser crashed: {exc}; run again")
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]")
         return 130

@@ -26,7 +26,12 @@ from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
 from workers.agent.choice import Agent
-from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
+from workers.agent.execution.browser import (
+    BrowserCrashedError,
+    BrowserSession,
+    BrowserUnavailableError,
+    RendererCrashedError,
+)
 from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
@@ -34,6 +39,7 @@ from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
 
+RENDERER_CRASH_RETRIES = 2  # a scenario whose renderer crashed runs again on a fresh context, this many times
 SUITE_MARKER = ".stepforge-suite"  # marks a folder stepforge wrote, so --out never overwrites anything else
 
 
@@ -291,11 +297,7 @@ class SuiteJob:
                                                                f"exhausted ({exhausted})")
                 put_model(self.store, f"{attempt_prefix(scenario.id, attempt)}/run.json", record)
             else:
-                record = run_scenario(
-                    scenario, self.agent.brain_for(scenario), session, base_url=self.base_url,
-                    settings=self.settings, store=self.store, attempt=attempt, reset_command=self.reset_command,
-                    avoid=self.avoid.get(scenario.id, {}), grounder=self.agent.grounder,
-                )
+                record = self.run_on_fresh_context(scenario, attempt, session)
                 record.model_usage = usage_since(before, self.agent.usage())
                 if record.model_usage:
                     put_model(self.store, f"{attempt_prefix(scenario.id, attempt)}/run.json", record)
@@ -312,6 +314,23 @@ class SuiteJob:
         self.records[scenario.id] = record
         self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + time.perf_counter() - started
         bound.info("scenario.generated", verdict=record.verdict.status if record.verdict else None)
+
+    def run_on_fresh_context(self, scenario: Scenario, attempt: int, session: BrowserSession) -> RunRecord:
+        """run_scenario; a renderer that crashed under it is the machine's failure, so the scenario runs again on a
+        fresh context (RENDERER_CRASH_RETRIES times) before the crash ends the run."""
+        crashes = 0
+        while True:
+            try:
+                return run_scenario(
+                    scenario, self.agent.brain_for(scenario), session, base_url=self.base_url,
+                    settings=self.settings, store=self.store, attempt=attempt, reset_command=self.reset_command,
+                    avoid=self.avoid.get(scenario.id, {}), grounder=self.agent.grounder,
+                )
+            except RendererCrashedError as exc:
+                crashes += 1
+                if crashes > RENDERER_CRASH_RETRIES:
+                    raise
+                log.warning("scenario.renderer_crashed", scenario_id=scenario.id, attempt=attempt, error=str(exc))
 
     def record_replay(self, scenario: Scenario, result: ReplayResult, suite: Suite, replays: int = 1) -> None:
         record = self.records[scenario.id]

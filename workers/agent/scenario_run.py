@@ -25,7 +25,7 @@ from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
 from workers.agent.brains.base import Brain
 from workers.agent.brains.builtin import where
-from workers.agent.execution.browser import BrowserSession, Tab, first_line
+from workers.agent.execution.browser import BrowserSession, RendererCrashedError, Tab, first_line
 from workers.agent.execution.executor import (
     ActionFailed,
     check_page,
@@ -183,6 +183,13 @@ def run_scenario(
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"model budget exhausted: {exc}")
                 except ModelError as exc:
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"the model failed: {exc}")
+                except Exception:
+                    if crash := tab.renderer_crash():
+                        raise RendererCrashedError(crash) from None
+                    raise
+                # A renderer that died made the step fail: the machine's fault, so no verdict on the application.
+                if record.verdict.status != "passed" and (crash := tab.renderer_crash()):
+                    raise RendererCrashedError(crash)
         except ResetFailed as exc:
             record.verdict = Verdict.failed(None, "error", str(exc))
         if trace.exists():

@@ -27,6 +27,11 @@ class BrowserCrashedError(RuntimeError):
     """A pooled Chromium crashed or disconnected while a job was using it; the next job gets a new one."""
 
 
+class RendererCrashedError(BrowserCrashedError):
+    """The page's renderer process died under a scenario (Chromium's "Target crashed"): the machine's failure,
+    never the application's. The scenario runs again on a fresh context."""
+
+
 @dataclass
 class PageEvents:
     """What the page did on its own between two observations."""
@@ -39,6 +44,7 @@ class PageEvents:
     # How to answer the next dialogs, in order: (accept, prompt text). Without one, a dialog is accepted.
     dialog_answers: list[tuple[bool, str | None]] = field(default_factory=list)
     dialogs_answered: int = 0  # every dialog of the run so far
+    crashed: list[str] = field(default_factory=list)  # pages whose renderer died (kept for the run)
 
     def drain(self) -> PageEvents:
         taken = PageEvents(list(self.dialogs), list(self.new_pages), list(self.page_errors))
@@ -198,6 +204,19 @@ class Tab:
         else:
             raise ValueError(f"unknown tab {which!r}")
 
+    def renderer_crash(self) -> str | None:
+        """What says a page's renderer died during the run, else None. Playwright's crash event may arrive after
+        the failed call it caused, so the page is also asked directly: a crashed page cannot evaluate."""
+        if not self.events.crashed:
+            try:
+                self.page.evaluate("1")
+            except PlaywrightError as exc:
+                if "crash" in str(exc).lower():
+                    self.events.crashed.append(self.page.url)
+        if not self.events.crashed:
+            return None
+        return f"the browser's renderer crashed on {self.events.crashed[0]}"
+
 
 class BrowserSession:
     def __init__(self, settings: Settings) -> None:
@@ -273,6 +292,7 @@ class BrowserSession:
         def watch(page: Page) -> None:
             page.on("dialog", on_dialog)
             page.on("pageerror", lambda error: events.page_errors.append(first_line(str(error))))
+            page.on("crash", lambda crashed: events.crashed.append(crashed.url or "about:blank"))
 
         def on_page(new: Page) -> None:
             events.new_pages.append(new.url or "about:blank")
