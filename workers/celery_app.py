@@ -15,6 +15,7 @@ from celery.signals import worker_process_init, worker_process_shutdown
 from shared.artifacts import ArtifactStore, open_artifact_store
 from shared.logging import configure_logging, log
 from shared.step_registry import StepRegistry
+from workers.lifetime import die_with_parent
 from workers.pool import BrowserPool
 from workers.service import dispose_engines
 from workers.service_settings import ServiceSettings, get_service_settings
@@ -41,8 +42,9 @@ def make_celery(settings: ServiceSettings) -> Celery:
         task_soft_time_limit=settings.task_soft_time_limit_s,
         task_time_limit=settings.task_hard_time_limit_s,
         broker_transport_options={"visibility_timeout": visibility_timeout},
-        # A broker blip must not leave late-ack tasks running while their messages are redelivered elsewhere.
-        worker_cancel_long_running_tasks_on_connection_loss=True,
+        # A broker blip does not cancel the jobs running: each finishes and writes its verdict to the database. A
+        # copy of its message delivered again meanwhile finds the job's lease held, then the job finished.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         # State is in the database; nothing reads Celery results.
         task_ignore_result=True,
         # Generation jobs go to settings.queue; webhook deliveries and the sweep to their own queue, so a backlog
@@ -110,6 +112,7 @@ resources = WorkerResources()
 @worker_process_init.connect
 def _start_process(**_: object) -> None:
     # Init handlers are killed after 4 s: the pool launches Chromium on the first job, not here.
+    die_with_parent()  # a SIGKILLed main worker takes its children, and so their browsers, with it
     settings = get_service_settings()
     configure_logging(settings)
     # httpx logs every request's full URL at INFO; a webhook URL may carry a token in its query string.

@@ -8,11 +8,13 @@ at most about the budget, whatever the number of messages.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 
 from celery import Celery
+from kombu import Connection
 from sqlmodel import Session
 
 from shared.logging import log
@@ -21,25 +23,66 @@ from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB
 from workers.service import mark_events_sent, mark_jobs_sent
 
 
-def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: float) -> int:
+# The time the broker's current life began, kept in the broker itself: a broker that restarts without its data
+# (no persistence) or is flushed loses this key with the messages, so a missing key says every message sent before
+# is gone. Every send writes it when it is missing; so does the sweep, which then re-sends what was sent before.
+BROKER_LIFE_KEY = "stepforge:broker-life"
+
+
+@contextlib.contextmanager
+def _broker(celery: Celery, budget_s: float) -> Iterator[Connection]:
+    """A connection tried once (no kombu retry loop), every socket operation timing out after half the budget."""
+    socket_timeout = max(budget_s / 2, 0.05)
+    connection = celery.connection_for_write(
+        connect_timeout=socket_timeout,
+        transport_options={"max_retries": 0, "connect_retries_timeout": budget_s,
+                           "socket_connect_timeout": socket_timeout, "socket_timeout": socket_timeout},
+    )
+    with connection:
+        connection.ensure_connection(max_retries=0, timeout=budget_s)
+        yield connection
+
+
+def _redis(connection: Connection):  # noqa: ANN202 - redis.Redis, or None for another transport
+    return getattr(connection.default_channel, "client", None) if connection.transport.driver_type == "redis" else None
+
+
+def _mark_life(client, moment: datetime) -> datetime:  # noqa: ANN001
+    """The broker's life start; `moment` (the time the caller records its sends at) when it was missing."""
+    client.set(BROKER_LIFE_KEY, repr(moment.timestamp()), nx=True)
+    return datetime.fromtimestamp(float(client.get(BROKER_LIFE_KEY)), UTC)
+
+
+def broker_life_start(celery: Celery, now: datetime, *, budget_s: float) -> datetime | None:
+    """When the broker's current life began (see BROKER_LIFE_KEY): messages sent before it are lost. A broker
+    found without the mark begins its life at `now` (the time the caller records its re-sends at; never ahead of
+    the clock). None when it cannot be told (a broker other than Redis, or one that cannot be reached now)."""
+    try:
+        with _broker(celery, budget_s) as connection:
+            client = _redis(connection)
+            return _mark_life(client, min(now, utcnow())) if client is not None else None
+    except Exception as error:  # noqa: BLE001 - kombu and redis raise many kinds; the sweep goes on without it
+        log.warning("broker_life.unknown", error=(str(error).splitlines() or [type(error).__name__])[0])
+        return None
+
+
+def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: float,
+            moment: datetime | None = None) -> int:
     """Send `task` once per argument tuple, in order, over one connection; stop at the first failure or when
     `budget_s` has passed. The number sent (always the first ones). The queue comes from the app's task_routes.
+    `moment` is the time the caller records the sends at (BROKER_LIFE_KEY, when missing, takes it).
 
     Connecting is tried once (no kombu retry loop), and every socket operation times out after half the budget, so
     a broker that refuses, or accepts and never answers, costs at most about 1.5 x budget_s."""
     if not args_list:
         return 0
     deadline = time.monotonic() + budget_s
-    socket_timeout = max(budget_s / 2, 0.05)
     sent = 0
-    connection = celery.connection_for_write(
-        connect_timeout=socket_timeout,
-        transport_options={"max_retries": 0, "connect_retries_timeout": budget_s,
-                           "socket_connect_timeout": socket_timeout, "socket_timeout": socket_timeout},
-    )
     try:
-        with connection:
-            connection.ensure_connection(max_retries=0, timeout=budget_s)
+        with _broker(celery, budget_s) as connection:
+            if (client := _redis(connection)) is not None:
+                # These messages belong to the broker's current life (the mark is never set ahead of the clock).
+                _mark_life(client, min(moment or utcnow(), utcnow()))
             producer = celery.amqp.Producer(connection, auto_declare=False)
             for args in args_list:
                 if time.monotonic() > deadline:
@@ -59,7 +102,7 @@ def send_jobs(celery: Celery, session: Session, job_ids: Sequence[int], *, budge
     """Send generate_job for these (committed) jobs and record which were sent (at `moment`, default now: taken
     before publishing, as a worker may take the job before the mark is written); the others wait for the sweep."""
     moment = moment or utcnow()
-    sent = publish(celery, GENERATE_JOB, [(job_id,) for job_id in job_ids], budget_s=budget_s)
+    sent = publish(celery, GENERATE_JOB, [(job_id,) for job_id in job_ids], budget_s=budget_s, moment=moment)
     mark_jobs_sent(session, job_ids[:sent], moment)
     return sent
 
@@ -68,6 +111,7 @@ def send_events(celery: Celery, session: Session, event_ids: Sequence[str], *, b
                 moment: datetime | None = None) -> int:
     """Send deliver_webhook for these (committed) events and record which were sent, as send_jobs does."""
     moment = moment or utcnow()
-    sent = publish(celery, DELIVER_WEBHOOK, [(event_id,) for event_id in event_ids], budget_s=budget_s)
+    sent = publish(celery, DELIVER_WEBHOOK, [(event_id,) for event_id in event_ids], budget_s=budget_s,
+                   moment=moment)
     mark_events_sent(session, event_ids[:sent], moment)
     return sent

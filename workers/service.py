@@ -474,16 +474,20 @@ def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: Verdict,
 
 
 def stale_jobs(engine: Engine, requeue_after_s: int, *, now: datetime | None = None,
-               unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000) -> list[int]:
+               unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000, lost_before: datetime | None = None
+               ) -> list[int]:
     """Jobs whose message may be lost, by when it was last sent (job.sent_at), so that a job is re-sent at most
     once per `requeue_after_s` however often the sweep runs:
     - queued and never sent (the broker was down when it was accepted), once `unsent_grace_s` old;
-    - queued and not sent for `requeue_after_s`;
+    - queued and not sent for `requeue_after_s`, or sent before `lost_before` (the broker lost every message sent
+      before then: it restarted without its data);
     - running on a lease that expired (its worker died) and not sent since the lease ran out, or not for
       `requeue_after_s`.
     Mark what was sent with `mark_jobs_sent`."""
     now = now or utcnow()
     resend_before = now - timedelta(seconds=requeue_after_s)
+    if lost_before is not None:
+        resend_before = max(resend_before, min(lost_before, now))
     never_sent = and_(col(Job.sent_at).is_(None), col(Job.created_at) < now - timedelta(seconds=unsent_grace_s))
     with reading(engine) as session:
         query = select(Job.id).where(or_(
@@ -547,12 +551,16 @@ def deliveries_of(session: Session, event_id: str) -> list[WebhookDelivery]:
 
 
 def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | None = None,
-                       unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000) -> list[str]:
+                       unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000, lost_before: datetime | None = None
+                       ) -> list[str]:
     """Events to deliver whose message may be lost: never sent since they were written or reopened for a
     redelivery (once `unsent_grace_s` old), or sent more than `older_than_s` ago and not attempted since (the
-    message was lost; an event being retried has attempts, and its retries are deliver_webhook's own). Mark what
-    was sent with `mark_events_sent`."""
+    message was lost; an event being retried has attempts, and its retries are deliver_webhook's own), or sent
+    before `lost_before` and not attempted since (the broker lost it). Mark what was sent with `mark_events_sent`."""
     now = now or utcnow()
+    sent_before = now - timedelta(seconds=older_than_s)
+    if lost_before is not None:
+        sent_before = max(sent_before, min(lost_before, now))
     attempted_since_sent = (
         select(WebhookDelivery.id)
         .where(WebhookDelivery.event_id == Outbox.id, col(WebhookDelivery.at) >= col(Outbox.sent_at))
@@ -563,7 +571,7 @@ def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | Non
             col(Outbox.delivered_at).is_(None), col(Outbox.gave_up_at).is_(None),
             or_(
                 and_(col(Outbox.sent_at).is_(None), col(Outbox.created_at) < now - timedelta(seconds=unsent_grace_s)),
-                and_(col(Outbox.sent_at) < now - timedelta(seconds=older_than_s), ~attempted_since_sent),
+                and_(col(Outbox.sent_at) < sent_before, ~attempted_since_sent),
             ),
         ).order_by(col(Outbox.created_at)).limit(limit)
         return list(session.exec(query).all())

@@ -31,12 +31,14 @@ class ServiceSettings(Settings):
     task_soft_time_limit_s: int = Field(default=840, ge=10)
     # ... and its worker process is killed after this long.
     task_hard_time_limit_s: int = Field(default=900, ge=11)
-    # A running job's lease; its worker renews it every third of this, so a dead worker's job is taken over soon.
-    job_lease_s: int = Field(default=60, ge=5)
+    # A running job's lease; its worker renews it every third of this, so a dead worker's job is taken over soon
+    # (the lease's end, then the next sweep: under 45 s with the defaults).
+    job_lease_s: int = Field(default=30, ge=5)
     # Queued jobs whose message may have been lost (an enqueue after commit that failed) are sent again after this.
     requeue_after_s: int = Field(default=600, ge=30)
-    # How often beat looks for nightly regenerations that are due and for stale jobs.
-    nightly_check_interval_s: int = Field(default=300, ge=10)
+    # How often beat sweeps: nightly regenerations that are due, jobs whose worker died, messages a broker lost.
+    # A sweep is a few indexed queries and one broker round trip.
+    nightly_check_interval_s: int = Field(default=10, ge=5)
     max_batch_scenarios: int = Field(default=200, ge=1)
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     webhook_timeout_s: float = Field(default=15.0, gt=0)

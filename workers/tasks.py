@@ -23,7 +23,7 @@ from shared.logging import log
 from shared.models import Outbox, Project
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
 from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, app, resources
-from workers.dispatch import send_events, send_jobs
+from workers.dispatch import broker_life_start, send_events, send_jobs
 from workers.pool import BrowserCrashedError
 from workers.service import (
     Verdict,
@@ -230,10 +230,13 @@ def sweep_once(engine, settings: ServiceSettings, now: datetime, celery=None) ->
             send_jobs(celery, session, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
 
     nightly = enqueue_nightly(engine, now, send_job_ids, window_s=nightly_window_s(settings))
-    jobs = stale_jobs(engine, settings.requeue_after_s, now=now)
+    # A broker that lost its data (restarted without persistence) holds none of the messages sent before its
+    # life began: those jobs and events are sent again now, not requeue_after_s later.
+    lost_before = broker_life_start(celery, now, budget_s=EVENT_SEND_BUDGET_S)
+    jobs = stale_jobs(engine, settings.requeue_after_s, now=now, lost_before=lost_before)
     if jobs:
         send_job_ids(jobs)
-    events = undelivered_events(engine, settings.requeue_after_s, now=now)
+    events = undelivered_events(engine, settings.requeue_after_s, now=now, lost_before=lost_before)
     if events:
         with writing(engine) as session:
             send_events(celery, session, events, budget_s=SWEEP_SEND_BUDGET_S, moment=now)

@@ -17,6 +17,7 @@ from shared.models import Batch, Job, Project, utcnow
 from shared.scenarios import Scenario as ScenarioDefinition
 from tests.service.test_jobs import make_batch
 from workers.celery_app import GENERATE_JOB, make_celery
+from workers.dispatch import BROKER_LIFE_KEY, send_jobs
 from workers.service import (
     UNSENT_GRACE_S,
     claim_job,
@@ -142,3 +143,24 @@ def test_a_sweep_window_longer_than_an_hour_still_fires_once_across_midnight():
 def _job_ids(engine, batch_id: int) -> set[int]:
     with reading(engine) as session:
         return set(session.exec(select(Job.id).where(Job.batch_id == batch_id)).all())
+
+
+def test_a_broker_that_lost_its_data_has_every_message_sent_before_sent_again_at_once(settings, private_queues):
+    """A broker restarted without persistence holds none of the messages sent before: the next sweep sends those
+    jobs again at once (not requeue_after_s later), once; a broker that kept its data gets nothing twice."""
+    own, celery, sent_job_ids = private_queues
+    engine = engine_for(settings.database_url)
+    _batch_id, (first, second) = make_batch(engine)
+    with writing(engine) as session:
+        assert send_jobs(celery, session, [first, second], budget_s=5) == 2
+    ours = {first, second}
+    sweep_once(engine, own, utcnow(), celery)  # the broker kept everything: a long queue is not sent again
+    assert sorted(i for i in sent_job_ids() if i in ours) == sorted(ours)
+
+    client = redis.Redis.from_url(settings.broker_url)
+    client.delete(own.queue, BROKER_LIFE_KEY)  # what a restart without persistence does to this broker
+    client.close()
+    assert not sent_job_ids()
+    sweep_once(engine, own, utcnow(), celery)
+    sweep_once(engine, own, utcnow(), celery)
+    assert sorted(i for i in sent_job_ids() if i in ours) == sorted(ours)
