@@ -13,7 +13,6 @@ a 422, a constraint violation (IntegrityError) a 409, and only a connection prob
 from __future__ import annotations
 
 import json
-
 import uuid
 from collections.abc import Callable, Coroutine
 from contextlib import asynccontextmanager

@@ -10,7 +10,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-
 # The name of an action kind ("click", "fill", "assert_text", ...). What each kind means, how it runs and how it
 # is written lives in one module per kind: workers/agent/actions/kinds/<name>.py.
 ActionKind = str

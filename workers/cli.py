@@ -13,12 +13,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
-from rich.text import Text
-from pydantic import ValidationError
 from rich.table import Table
+from rich.text import Text
 
 from shared.artifacts import ArtifactStoreError, open_artifact_store
 from shared.logging import configure_logging
@@ -26,10 +26,10 @@ from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.step_registry import RegistryError
 from shared.urls import UnsafeTargetError, check_target_url
-from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.choice import AgentChoiceError, open_agent
-from workers.agent.registry import open_registry
+from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
+from workers.agent.registry import open_registry
 from workers.agent.scripting.suite import FORMATS
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 

@@ -22,7 +22,6 @@ from shared.models import utcnow
 from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB
 from workers.service import mark_events_sent, mark_jobs_sent
 
-
 # The time the broker's current life began, kept in the broker itself: a broker that restarts without its data
 # (no persistence) or is flushed loses this key with the messages, so a missing key says every message sent before
 # is gone. Every send writes it when it is missing; so does the sweep, which then re-sends what was sent before.

@@ -3,7 +3,8 @@
 Linux's parent-death signal (prctl PR_SET_PDEATHSIG) has the kernel send SIGKILL to a process when its parent
 dies, however the parent died (SIGKILL included, where no handler of the parent's can run). A prefork child that
 is killed this way closes its pipe to Playwright's driver, and the driver closes its browsers when that pipe
-closes; so the whole tree under a killed main worker goes.
+closes; so the whole tree under a killed main worker goes. (Celery's prefork pool sets it on its children too.)
+The programs a job starts in sessions of their own get it through `bound_to_this_process`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import shutil
 import signal
 import sys
 
@@ -29,3 +31,13 @@ def die_with_parent() -> bool:
     if os.getppid() != parent:  # the parent died between getppid() and prctl(): no signal will come
         os._exit(1)
     return True
+
+
+def bound_to_this_process(command: list[str]) -> list[str]:
+    """`command`, set to be SIGKILLed when this process dies (util-linux's setpriv, where there is one). For the
+    programs a job starts (cucumber-js replays, the reset command): in a session of their own so that a timeout
+    can stop their whole group, they would otherwise go on running, with their browsers, after a killed worker
+    until they next write to their closed output. Chromium, when the program driving it dies, sees its DevTools
+    pipe close and exits."""
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    return [setpriv, "--pdeathsig", "KILL", "--", *command] if setpriv else command

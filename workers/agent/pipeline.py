@@ -35,8 +35,8 @@ from workers.agent.execution.browser import (
 from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
-from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
+from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.replay import replay_scenarios
 
 RENDERER_CRASH_RETRIES = 2  # a scenario whose renderer crashed runs again on a fresh context, this many times

@@ -41,8 +41,9 @@ from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
 from workers.agent.grounding.places import narrow
-from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
+from workers.agent.model.errors import BudgetExhausted, ModelError
+from workers.lifetime import bound_to_this_process
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
@@ -62,8 +63,8 @@ def run_reset_command(command: str | None, settings: Settings) -> None:
     if not command:
         return
     # A session of its own, so a timeout stops the command's children too, not only the shell.
-    process = subprocess.Popen(command, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               stdin=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(bound_to_this_process(["/bin/sh", "-c", command]), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         output, _ = process.communicate(timeout=settings.reset_timeout_s)
     except BaseException as exc:

@@ -15,7 +15,6 @@ from shared.records import Node, PageSnapshot
 from .phrases import Op, Unsupported
 from .values import control_words, is_placeholder_option, option_for, value_for, words
 
-
 _NOT_FILLABLE = {"hidden", "submit", "button", "reset", "image", "file"}
 _TEXT_INPUTS = {None, "", "text", "search"}
 _SEARCH_WORDS = {"search", "find", "filter", "lookup", "query", "look"}

@@ -50,8 +50,8 @@ from workers.agent.model.client import ModelClient
 
 from .crops import (
     CHOICE_SCHEMA,
-    DecisionCache,
     MAX_SIDE,
+    DecisionCache,
     GroundingStats,
     Picture,
     blank_png,

@@ -41,7 +41,7 @@ from functools import lru_cache
 
 from shared.records import Intent, Node, PageSnapshot
 from workers.agent.actions import action
-from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_file_input, is_headerish, is_textbox
+from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_file_input, is_textbox
 
 __all__ = [
     "THRESHOLD",

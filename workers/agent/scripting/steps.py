@@ -46,8 +46,18 @@ from shared.scenarios import Scenario
 from shared.step_registry import RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.actions.naming import clean as _clean
-from workers.agent.actions.naming import (context_name, element_name, field_label, found_by, holds_value, noun,
-                                         record_anchored, record_text, stable_label, the_container)
+from workers.agent.actions.naming import (
+    context_name,
+    element_name,
+    field_label,
+    found_by,
+    holds_value,
+    noun,
+    record_anchored,
+    record_text,
+    stable_label,
+    the_container,
+)
 from workers.agent.scripting.parameters import Parameters, kept_operations, parameterise
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,

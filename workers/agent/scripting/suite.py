@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 import shutil
+from importlib import resources
 from pathlib import Path
 
 from shared.settings import CHROMIUM_ARGS
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
-from workers.agent.scripting.gherkin import slug
 from workers.agent.scripting.dependencies import npm_dependencies, playwright_bdd_dependencies
+from workers.agent.scripting.gherkin import slug
 
 TEMPLATES = "templates"
 # The suite's own settings, read by world.js: {"base_url": ...}, the default when STEPFORGE_BASE_URL is not set.

@@ -13,8 +13,15 @@ from pathlib import Path
 from shared.records import ReplayResult
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
-from workers.agent.verify.replay import (all_failed, first_lines, replay_environment, replay_timeout, run_to_end,
-                                         target_resolved)
+from workers.agent.verify.replay import (
+    all_failed,
+    first_lines,
+    replay_environment,
+    replay_timeout,
+    run_to_end,
+    target_resolved,
+)
+from workers.lifetime import bound_to_this_process
 
 
 def tags_pattern(scenario_ids: list[str]) -> str:
@@ -84,7 +91,7 @@ def replay_playwright_bdd(
     bin_dir = link / ".bin"
     try:
         with tempfile.TemporaryDirectory(prefix="stepforge-bdd-replay-") as scratch:
-            generated = subprocess.run([str(bin_dir / "bddgen")], cwd=suite, env=env,
+            generated = subprocess.run(bound_to_this_process([str(bin_dir / "bddgen")]), cwd=suite, env=env,
                                        stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                        timeout=settings.replay_timeout_s)
             if generated.returncode != 0:
@@ -94,7 +101,7 @@ def replay_playwright_bdd(
             env["STEPFORGE_PARALLEL"] = "1"
             command = [str(bin_dir / "playwright"), "test", "--reporter=json",
                        "--grep", tags_pattern(scenario_ids)]
-            process = subprocess.Popen(command, cwd=suite, env=env, stdin=subprocess.DEVNULL,
+            process = subprocess.Popen(bound_to_this_process(command), cwd=suite, env=env, stdin=subprocess.DEVNULL,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                        start_new_session=True)
             output = run_to_end(process, settings, len(scenario_ids))

@@ -14,6 +14,7 @@ from pathlib import Path
 from shared.records import ReplayResult
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
+from workers.lifetime import bound_to_this_process
 
 ERROR_LINES = 6
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -245,7 +246,7 @@ def replay_scenarios(
         command = [str(cli), "--config", config_arg, "--tags", tags]
         try:
             process = subprocess.Popen(
-                command,
+                bound_to_this_process(command),
                 cwd=suite,
                 env=env,
                 stdin=subprocess.DEVNULL,

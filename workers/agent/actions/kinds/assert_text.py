@@ -18,6 +18,7 @@ from workers.agent.brains.phrases import (
     is_description,
 )
 
+
 def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
     """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal)."""
     x = TEXT_PREFIX.sub("", x.strip())
