@@ -53,6 +53,7 @@ from shared.artifacts import ArtifactNotFoundError, ArtifactStoreError, check_ke
 from shared.logging import configure_logging, log
 from shared.models import JOB_STATES, Batch, Job, Project
 from shared.models import Scenario as ScenarioRow
+from shared.scenarios import ID_PATTERN
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.webhooks import new_secret
 from workers.service import (
@@ -87,6 +88,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 # Stored in a text column: printable characters only (no control characters, which PostgreSQL may refuse).
 IDEMPOTENCY_KEY_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+# An artifact key as shared.artifacts.check_key takes it: relative, segments neither empty nor "." nor "..", no
+# backslash or control character.
+_SEGMENT = r"(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f]+"
+ArtifactKey = Annotated[str, Path(json_schema_extra={"pattern": rf"^(?:{_SEGMENT}/)*{_SEGMENT}$"})]
 IdempotencyKey = Annotated[str, Header(alias="Idempotency-Key", min_length=1, max_length=200,
                                        pattern=IDEMPOTENCY_KEY_PATTERN,
                                        description="Same key again: the same batch, nothing new")]
@@ -188,7 +193,8 @@ def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: Ser
 @v1.put("/scenarios/{external_id}", response_model=schemas.ScenarioPublic, tags=["scenarios"],
         responses={201: {"model": schemas.ScenarioPublic, "description": "A new version was stored"}},
         summary="Store a scenario; a changed definition becomes its next version (200 when unchanged)")
-def put_scenario(external_id: Annotated[str, Path(max_length=200)], body: schemas.ScenarioBody,
+def put_scenario(external_id: Annotated[str, Path(max_length=200, json_schema_extra={"pattern": ID_PATTERN})],
+                 body: schemas.ScenarioBody,
                  caller: CallerDep, response: Response) -> schemas.ScenarioPublic:
     with caller.project_session() as (project, session):
         scenario = validated_scenario({**body.model_dump(exclude_unset=True), "id": external_id})
@@ -203,14 +209,16 @@ def put_scenario(external_id: Annotated[str, Path(max_length=200)], body: schema
 
 
 @v1.post("/batches", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
-         summary="Submit scenarios; answers at once with the batch id (the same Idempotency-Key: the same batch)")
+         summary="Submit scenarios; answers at once with the batch id (the same Idempotency-Key: the same batch)",
+         responses={409: {"model": schemas.ErrorBody, "description": "Two items name one scenario, or the "
+                                                                     "Idempotency-Key was used for another request"}})
 def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: ServicesDep,
                  response: Response, idempotency_key: IdempotencyKey, background: BackgroundTasks
                  ) -> schemas.BatchAccepted:
     with caller.project_session() as (project, session):
         limit = services.settings.max_batch_scenarios
         if len(body.scenarios) > limit:
-            raise ApiError(413, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
+            raise ApiError(422, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
         fingerprint = request_hash(body.model_dump(mode="json"))
         existing = batch_by_key(session, project.id, idempotency_key)
         if existing is not None:
@@ -238,19 +246,20 @@ def scenario_rows(session: Session, project: Project, items: list) -> list[Scena
             row = latest_scenario(session, project.id, item.external_id, item.version)
             if row is None:
                 version = f" version {item.version}" if item.version else ""
-                raise ApiError(422, f"scenarios[{i}].external_id: no scenario {item.external_id!r}{version} "
+                raise ApiError(404, f"scenarios[{i}].external_id: no scenario {item.external_id!r}{version} "
                                     "in this project")
         else:
             row = next(upserted)
         if row.external_id in seen:
-            raise ApiError(422, f"scenarios[{i}]: scenario {row.external_id!r} appears twice in the batch")
+            raise ApiError(409, f"scenarios[{i}]: scenario {row.external_id!r} appears twice in the batch")
         seen.add(row.external_id)
         rows.append(row)
     return rows
 
 
 @v1.post("/projects/me/regenerate", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
-         summary="Regenerate the project's whole suite (every scenario's latest version) as a new batch")
+         summary="Regenerate the project's whole suite (every scenario's latest version) as a new batch",
+         responses={409: {"model": schemas.ErrorBody, "description": "The project has no scenarios yet"}})
 def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
                background: BackgroundTasks, body: schemas.RegenerateRequest | None = None,
                idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200,
@@ -260,7 +269,7 @@ def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
         body = body or schemas.RegenerateRequest()
         scenarios = latest_scenarios(session, project.id)
         if not scenarios:
-            raise ApiError(422, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
+            raise ApiError(409, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
         base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
         services.check_brain(body.brain)
         batch, created = create_batch(
@@ -305,7 +314,8 @@ def job_artifacts(batch_id: IdPath, job_id: IdPath, caller: CallerDep, services:
 
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts/{key:path}", tags=["artifacts"], response_class=Response,
         summary="One artifact's bytes, through the API (for stores without presigned URLs)")
-def job_artifact(batch_id: IdPath, job_id: IdPath, key: str, caller: CallerDep, services: ServicesDep) -> Response:
+def job_artifact(batch_id: IdPath, job_id: IdPath, key: ArtifactKey, caller: CallerDep,
+                 services: ServicesDep) -> Response:
     with caller.project_id_session(read_only=True) as (project_id, session):
         job = own_job(session, project_id, batch_id, job_id)
     try:
@@ -484,7 +494,22 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     _error_handlers(app)
     app.include_router(health)
     app.include_router(v1)
+    _document_limits(app, settings)
     return app
+
+
+def _document_limits(app: FastAPI, settings: ServiceSettings) -> None:
+    """The OpenAPI document states this deployment's batch size limit (a bigger batch is a 422)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            scenarios = document["components"]["schemas"]["BatchCreate"]["properties"]["scenarios"]
+            scenarios["maxItems"] = settings.max_batch_scenarios
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _error_handlers(app: FastAPI) -> None:

@@ -46,17 +46,17 @@ def validation_response(error: RequestValidationError, ignore: Collection[str] =
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:
     """Every method the app's OpenAPI document gives the path (Starlette's own 405 names only the first route that
-    matched it): the Allow header and the document agree."""
+    matched it): the Allow header and the document agree. A path the document names as such (/v1/steps/lookup)
+    is that path only, not also an instance of a template beside it (/v1/steps/{step_id}), as OpenAPI reads it."""
     patterns = getattr(app.state, "allow_patterns", None)
     if patterns is None:
-        patterns = [(compile_path(template)[0], sorted(method.upper() for method in operations))
+        patterns = [(compile_path(template)[0], "{" in template, sorted(method.upper() for method in operations))
                     for template, operations in app.openapi().get("paths", {}).items()]
         app.state.allow_patterns = patterns
-    methods: set[str] = set()
-    for regex, allowed in patterns:
-        if regex.match(path):
-            methods.update(allowed)
-    return sorted(methods)
+    matches = [(templated, allowed) for regex, templated, allowed in patterns if regex.match(path)]
+    if any(not templated for templated, _ in matches):
+        matches = [(templated, allowed) for templated, allowed in matches if not templated]
+    return sorted({method for _, allowed in matches for method in allowed})
 
 
 def answer_405_with_every_method(app: FastAPI) -> None:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StrictBool, Tag
 
-from shared.scenarios import Scenario, ScenarioStep, check_text
+from shared.scenarios import (
+    FILLED_TEXT_PATTERN,
+    ID_PATTERN,
+    ONE_LINE_PATTERN,
+    TEXT_PATTERN,
+    Scenario,
+    ScenarioStep,
+    check_text,
+    data_rows_schema,
+)
 
 # Every integer that reaches an INTEGER column is bounded here (PostgreSQL int4, and SQLite cannot even bind an
 # integer above 2**63 - 1): out of range is a 422 naming the field, never a database error.
@@ -28,11 +38,31 @@ def _no_whitespace(value: str) -> str:
 Brain = Literal["builtin", "openai"]
 Grounding = Literal["hte", "som"]
 # Stored strings refuse control characters (NUL among them: PostgreSQL cannot store it) at validation.
-Url = Annotated[str, Field(min_length=1, max_length=2048, description="An http(s) URL"), AfterValidator(_no_whitespace)]
-Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_one_line)]
-ExternalId = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$",
-                                  description="The test-management system's id: letters, digits and _ . : -")]
-Version = Annotated[int, Field(ge=1, le=INT4_MAX)]
+# "target-url": an http(s) URL whose host resolves to addresses the service may visit (README, "Targets"); the
+# API refuses any other with a 422 naming the field.
+Url = Annotated[str, Field(min_length=1, max_length=2048, description="An http(s) URL the service may visit",
+                           json_schema_extra={"format": "target-url"}),
+                AfterValidator(_no_whitespace)]
+Name = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": ONE_LINE_PATTERN}),
+                 AfterValidator(_one_line)]
+def _tag_id(value: str) -> str:
+    if not re.fullmatch(ID_PATTERN, value):
+        raise ValueError("may hold only letters, digits and _ . : - with at least one letter or digit")
+    return value
+
+
+ExternalId = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": ID_PATTERN},
+                                  description="The test-management system's id: letters, digits and _ . : -, with "
+                                              "at least one letter or digit"), AfterValidator(_tag_id)]
+def _json_integer(value: Any) -> Any:
+    """JSON Schema's integer: a number without a fraction (3 or 3.0), never true or "3"."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be an integer")
+    return value
+
+
+Version = Annotated[int, Field(ge=1, le=INT4_MAX), BeforeValidator(_json_integer)]
+Hour = Annotated[int, Field(ge=0, le=23), BeforeValidator(_json_integer)]
 
 
 class ErrorBody(BaseModel):
@@ -50,7 +80,7 @@ class ProjectCreate(BaseModel):
     default_brain: Brain = "builtin"
     default_grounding: Grounding = "hte"
     webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
-    nightly_hour_utc: int | None = Field(default=None, ge=0, le=23,
+    nightly_hour_utc: Hour | None = Field(default=None,
                                          description="Regenerate the whole suite every night at this hour (UTC)")
 
 
@@ -64,8 +94,8 @@ class ProjectUpdate(BaseModel):
     default_grounding: Grounding = None  # type: ignore[assignment]
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
-    nightly_hour_utc: int | None = Field(default=None, ge=0, le=23)
-    rotate_webhook_secret: bool = Field(default=False, description="Issue a new webhook secret (returned once)")
+    nightly_hour_utc: Hour | None = None
+    rotate_webhook_secret: StrictBool = Field(default=False, description="Issue a new webhook secret (returned once)")
 
 
 class ProjectPublic(BaseModel):
@@ -102,19 +132,30 @@ def _step_kind(value: Any) -> str:
 
 
 # A sentence, or an {action, expected} pair; one error for a bad step, not one per alternative.
-Step = Annotated[Annotated[str, Tag("sentence")] | Annotated[ScenarioStep, Tag("pair")], Discriminator(_step_kind)]
+Sentence = Annotated[str, Field(min_length=1, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})]
+Step = Annotated[Annotated[Sentence, Tag("sentence")] | Annotated[ScenarioStep, Tag("pair")], Discriminator(_step_kind)]
+
+
+# A scenario has steps or a text, never both (the document says so too).
+STEPS_OR_TEXT = {"oneOf": [
+    {"required": ["steps"], "properties": {"steps": {"minItems": 1}, "text": {"type": "null"}}},
+    {"required": ["text"], "properties": {"text": {"type": "string", "pattern": FILLED_TEXT_PATTERN},
+                                          "steps": {"maxItems": 0}}},
+]}
 
 
 class ScenarioBody(BaseModel):
     """A scenario as in a scenarios file, without its id (the path gives it)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=STEPS_OR_TEXT)
 
-    title: str = Field(min_length=1, max_length=500)
-    start: str = "/"
+    title: str = Field(min_length=1, max_length=500, json_schema_extra={"pattern": TEXT_PATTERN})
+    start: str = Field(default="/", json_schema_extra={"pattern": TEXT_PATTERN})
     steps: list[Step] = Field(default_factory=list, description="Sentences or {action, expected}")
-    text: str | None = Field(default=None, description="Free text instead of steps")
-    data: list[dict[str, Any]] = Field(default_factory=list, description="Rows of the Examples table")
+    text: str | None = Field(default=None, description="Free text instead of steps",
+                             json_schema_extra={"pattern": TEXT_PATTERN})
+    data: list[dict[str, Any]] = Field(default_factory=list, description="Rows of the Examples table",
+                                       json_schema_extra=data_rows_schema)
 
 
 class ScenarioPublic(BaseModel):
@@ -127,7 +168,7 @@ class ScenarioPublic(BaseModel):
 class InlineScenario(Scenario):
     """A scenario given in full: upserted (versioned) before the batch is made."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=STEPS_OR_TEXT)
 
 
 class ScenarioRef(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 # The name of an action kind ("click", "fill", "assert_text", ...). What each kind means, how it runs and how it
 # is written lives in one module per kind: workers/agent/actions/kinds/<name>.py.
@@ -119,7 +119,8 @@ class Locator(BaseModel):
     role: str | None = None  # for strategy "role"
     frames: list[str] = Field(default_factory=list)  # iframe selectors, outermost first
     within: Within | None = None  # inside this container (after the frames)
-    nth: int | None = None  # the (nth+1)-th of the elements the locator finds: "the second Delete button"
+    # The (nth+1)-th of the elements the locator finds: "the second Delete button". Strict: true is not 1.
+    nth: StrictInt | None = None
 
     def selector(self) -> str | None:
         """The Playwright selector for id, name, css and xpath locators (value is a whole CSS selector or

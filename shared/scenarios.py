@@ -47,9 +47,37 @@ def feature_title_of(path: str | Path) -> str:
     return (words[:1].upper() + words[1:]) if words else "Scenarios"
 
 
+# What the checks below accept, for JSON Schema (the API's OpenAPI document): text without control characters
+# (tab and line breaks allowed), a one-line text, a text with something besides spaces, a tag-like id.
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+ONE_LINE_PATTERN = r"^[^\x00-\x1f\x7f]*$"
+FILLED_TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+ID_PATTERN = r"^[A-Za-z0-9_.:\-]*[A-Za-z0-9][A-Za-z0-9_.:\-]*$"
+FEATURE_PATTERN = r"^[^\x00-\x1f\x7f]*[A-Za-z0-9][^\x00-\x1f\x7f]*$"
+
+
+def _id_schema(schema: dict[str, Any]) -> None:
+    """An id is a tag-like string, or a number written as one (YAML reads `id: 123` as a number)."""
+    string = {key: schema.pop(key) for key in ("type", "minLength", "maxLength") if key in schema}
+    schema["anyOf"] = [{**string, "pattern": ID_PATTERN}, {"type": "integer"}]
+
+
+def _steps_schema(schema: dict[str, Any]) -> None:
+    """A step is a sentence, or an {action, expected} pair."""
+    schema["items"] = {"anyOf": [{"type": "string", "minLength": 1, "pattern": FILLED_TEXT_PATTERN},
+                                 schema["items"]]}
+
+
+def data_rows_schema(schema: dict[str, Any]) -> None:
+    """Rows of name -> value; a value may be written as a number, a boolean or null (it is read as text)."""
+    schema["items"] = {"type": "object", "propertyNames": {"pattern": ONE_LINE_PATTERN},
+                       "additionalProperties": {"anyOf": [{"type": "string", "pattern": TEXT_PATTERN},
+                                                          {"type": ["number", "boolean", "null"]}]}}
+
+
 class ScenarioStep(BaseModel):
-    action: str = Field(min_length=1)
-    expected: str | None = None
+    action: str = Field(min_length=1, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})
+    expected: str | None = Field(default=None, json_schema_extra={"pattern": TEXT_PATTERN})
 
     @field_validator("action")
     @classmethod
@@ -87,19 +115,20 @@ def split_sentences(text: str) -> list[str]:
 
 
 class Scenario(BaseModel):
-    id: str = Field(min_length=1, max_length=200)
-    title: str = Field(min_length=1, max_length=500)
-    start: str = "/"
-    steps: list[ScenarioStep] = Field(default_factory=list)
-    text: str | None = None
-    data: list[dict[str, str]] = Field(default_factory=list)
+    id: str = Field(min_length=1, max_length=200, json_schema_extra=_id_schema)
+    title: str = Field(min_length=1, max_length=500, json_schema_extra={"pattern": TEXT_PATTERN})
+    start: str = Field(default="/", json_schema_extra={"pattern": TEXT_PATTERN})
+    steps: list[ScenarioStep] = Field(default_factory=list, json_schema_extra=_steps_schema)
+    text: str | None = Field(default=None, json_schema_extra={"pattern": TEXT_PATTERN})
+    data: list[dict[str, str]] = Field(default_factory=list, json_schema_extra=data_rows_schema)
     # The feature (and .feature file) this scenario belongs to; None: the scenarios file's own feature.
-    feature: str | None = Field(default=None, min_length=1, max_length=200)
+    feature: str | None = Field(default=None, min_length=1, max_length=200,
+                                json_schema_extra={"pattern": FEATURE_PATTERN})
 
     @field_validator("id", mode="before")
     @classmethod
     def _id_as_text(cls, value: Any) -> Any:
-        return str(value) if isinstance(value, int) else value
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
     @field_validator("id")
     @classmethod
@@ -129,11 +158,15 @@ class Scenario(BaseModel):
     @field_validator("data", mode="before")
     @classmethod
     def _cells_as_text(cls, value: Any) -> Any:
+        """A cell written as a number, true/false or null (YAML reads them so) is its text; a list or a mapping
+        is refused (left as it is, so that validation names it)."""
+        def cell(v: Any) -> Any:
+            if v is None:
+                return ""
+            return str(v) if isinstance(v, int | float | bool) else v
+
         if isinstance(value, list):
-            return [
-                {str(k): "" if v is None else str(v) for k, v in row.items()} if isinstance(row, dict) else row
-                for row in value
-            ]
+            return [{str(k): cell(v) for k, v in row.items()} if isinstance(row, dict) else row for row in value]
         return value
 
     @field_validator("data")

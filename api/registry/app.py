@@ -23,20 +23,32 @@ from api.http import BodyLimit, answer_405_with_every_method, validation_respons
 from api.registry.service import MAX_PAGE, RegistryService
 from api.registry.settings import RegistrySettings
 from api.registry.validation import (
+    MAX_CODE,
     MAX_LOOKUP,
+    MAX_PATTERN,
     MAX_REGISTER,
-    InvalidInput,
+    ORIGIN_PATTERN,
+    PROJECT_RE,
+    SIGNATURE_RE,
+    Conflict,
     ServiceError,
     check_origin,
     check_project,
     check_signature,
 )
 from shared.db import make_engine
+from shared.records import StepDefinition
 from shared.step_registry import NewStep, RegisteredStep
 
-Origin = Annotated[str, AfterValidator(lambda v: _field_check(check_origin, v))]
-Project = Annotated[str, AfterValidator(lambda v: _field_check(check_project, v))]
-Signature = Annotated[str, AfterValidator(lambda v: _field_check(check_signature, v))]
+# Each pattern says in the OpenAPI document exactly what its check accepts.
+Origin = Annotated[str, Field(json_schema_extra={"pattern": ORIGIN_PATTERN}),  # the check below enforces it
+                   AfterValidator(lambda v: _field_check(check_origin, v))]
+Project = Annotated[str, Field(pattern=rf"^{PROJECT_RE.pattern}$"),
+                    AfterValidator(lambda v: _field_check(check_project, v))]
+Signature = Annotated[str, Field(pattern=rf"^{SIGNATURE_RE.pattern}$"),
+                      AfterValidator(lambda v: _field_check(check_signature, v))]
+# Ids are PostgreSQL integers.
+MAX_ID = 2**31 - 1
 
 
 def _field_check(check: Callable[[str], str], value: str) -> str:
@@ -54,7 +66,14 @@ class LookupRequest(BaseModel):
     signatures: list[Signature] = Field(max_length=MAX_LOOKUP, description=f"At most {MAX_LOOKUP}.")
 
 
+class StepDefinitionIn(StepDefinition):
+    pattern: str = Field(max_length=MAX_PATTERN)
+    signature: Signature
+
+
 class NewStepIn(NewStep):
+    definition: StepDefinitionIn
+    code: str = Field(max_length=MAX_CODE)
     signature: Signature | None = Field(
         default=None, description="The step's key; when given it must equal definition.signature."
     )
@@ -99,6 +118,7 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "The body cannot be parsed"},
     401: {"model": ErrorBody, "description": "Missing or wrong service token"},
     413: {"model": ErrorBody, "description": "Request body too large"},
     422: {"model": ErrorBody, "description": "Invalid input; the detail names the field"},
@@ -167,24 +187,26 @@ def create_app(settings: RegistrySettings) -> FastAPI:
         return StepsBySignature(steps=service.lookup(body.origin, body.signatures))
 
     @v1.post("/steps", response_model=StepsBySignature,
-             summary="Register steps (idempotent); counts one use of each by the project")
+             summary="Register steps (idempotent); counts one use of each by the project",
+             responses={409: {"model": ErrorBody, "description": "A step's key differs from its definition's "
+                                                                 "signature, or one signature has two definitions"}})
     def register(body: RegisterRequest) -> StepsBySignature:
         for i, step in enumerate(body.steps):
             if step.signature is not None and step.signature != step.definition.signature:
-                raise InvalidInput(f"steps[{i}].definition.signature",
-                                       f"{step.definition.signature!r} differs from the key steps[{i}].signature "
-                                       f"{step.signature!r}")
+                raise Conflict(f"steps[{i}].definition.signature",
+                               f"{step.definition.signature!r} differs from the key steps[{i}].signature "
+                               f"{step.signature!r}")
         steps = [NewStep(definition=s.definition, code=s.code) for s in body.steps]
         return StepsBySignature(steps=service.register(body.project, body.origin, steps))
 
-    @v1.get("/steps/{step_id}", response_model=RegisteredStep, summary="One step",
+    @v1.get("/steps/{step_id:int}", response_model=RegisteredStep, summary="One step",
             responses={404: {"model": ErrorBody}})
-    def step(step_id: Annotated[int, Path(ge=1)]) -> RegisteredStep:
+    def step(step_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> RegisteredStep:
         return service.step(step_id)
 
-    @v1.get("/steps/{step_id}/users", response_model=StepUsers, summary="The projects using one step version",
+    @v1.get("/steps/{step_id:int}/users", response_model=StepUsers, summary="The projects using one step version",
             responses={404: {"model": ErrorBody}})
-    def users(step_id: Annotated[int, Path(ge=1)]) -> StepUsers:
+    def users(step_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> StepUsers:
         found = service.step(step_id)
         return StepUsers(
             step_id=found.id, origin=found.origin, signature=found.signature, version=found.version,
@@ -195,7 +217,7 @@ def create_app(settings: RegistrySettings) -> FastAPI:
     @v1.get("/origins/steps", response_model=StepList, summary="An origin's steps, with usage counts")
     def origin_steps(
         origin: Annotated[Origin, Query()],
-        after: Annotated[int, Query(ge=0, description="Only steps with a greater id")] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_ID, description="Only steps with a greater id")] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1000,
     ) -> StepList:
         found = service.origin_steps(origin, after=after, limit=limit)
@@ -206,11 +228,38 @@ def create_app(settings: RegistrySettings) -> FastAPI:
     def project_steps(
         project: Annotated[Project, Path()],
         origin: Annotated[Origin | None, Query()] = None,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1000,
     ) -> StepList:
         found = service.project_steps(project, origin=origin, after=after, limit=limit)
         return StepList(steps=found, next_after=found[-1].id if len(found) == limit else None)
 
     app.include_router(v1)
+    _document_no_nul(app)
     return app
+
+
+NO_NUL_PATTERN = r"^[^\x00]*$"
+
+
+def _document_no_nul(app: FastAPI) -> None:
+    """PostgreSQL stores no NUL character, so a step holding one is a 422: every string of the OpenAPI document
+    without a pattern of its own says so."""
+    generate = app.openapi
+
+    def mark(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "string" and "pattern" not in node and "enum" not in node and "const" not in node:
+                node["pattern"] = NO_NUL_PATTERN
+            for value in node.values():
+                mark(value)
+        elif isinstance(node, list):
+            for value in node:
+                mark(value)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            mark(generate()["components"]["schemas"])
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -28,6 +28,7 @@ from api.registry.validation import (
     MAX_LOOKUP,
     MAX_PATTERN,
     MAX_REGISTER,
+    Conflict,
     InvalidInput,
     NotFound,
     check_origin,
@@ -199,14 +200,16 @@ class RegistryService:
                     raise InvalidInput(f"steps[{i}]", str(error).splitlines()[0]) from None
             definition = new.definition
             signature = check_signature(definition.signature, f"steps[{i}].definition.signature")
+            if "\\u0000" in definition.model_dump_json() or "\x00" in new.code:
+                raise InvalidInput(f"steps[{i}]", "holds a NUL character (U+0000), which cannot be stored")
             if len(definition.pattern) > MAX_PATTERN:
                 raise InvalidInput(f"steps[{i}].definition.pattern", f"longer than {MAX_PATTERN} characters")
             if len(new.code) > MAX_CODE:
                 raise InvalidInput(f"steps[{i}].code", f"longer than {MAX_CODE} characters")
             earlier = unique.get(signature)
             if earlier is not None and (earlier.definition != definition or earlier.code != new.code):
-                raise InvalidInput(f"steps[{i}].definition.signature",
-                                   f"{signature!r} appears twice in this request with different definitions")
+                raise Conflict(f"steps[{i}].definition.signature",
+                               f"{signature!r} appears twice in this request with different definitions")
             unique.setdefault(signature, new)
         return unique
 

@@ -8,6 +8,13 @@ from shared.step_registry import origin_of
 
 PROJECT_RE = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 SIGNATURE_RE = re.compile(r"[0-9a-f]{16,64}")
+# A canonical origin: lower-case http(s)://host[:port], the host of letters, digits, dots and hyphens, no default
+# port. The OpenAPI document states it as this pattern (pydantic's regex engine has no look-ahead, so it is
+# checked here).
+PORT_PATTERN = r"(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
+ORIGIN_PATTERN = (rf"^(?:http://[a-z0-9.-]+(?::(?!80$){PORT_PATTERN})?"
+                  rf"|https://[a-z0-9.-]+(?::(?!443$){PORT_PATTERN})?)$")
+ORIGIN_RE = re.compile(ORIGIN_PATTERN)
 MAX_LOOKUP = 1000
 MAX_REGISTER = 500
 MAX_PATTERN = 4000
@@ -30,6 +37,13 @@ class InvalidInput(ServiceError):
         self.field = field
 
 
+class Conflict(InvalidInput):
+    """Two parts of the request disagree (a key and its definition, one signature with two definitions): a
+    contradiction no schema can describe, so not a 422."""
+
+    status = 409
+
+
 class NotFound(ServiceError):
     status = 404
 
@@ -49,6 +63,9 @@ def check_origin(origin: object, field: str = "origin") -> str:
     if canonical != origin:
         raise InvalidInput(field, f"{_show(origin)} is not a canonical origin: use {canonical!r} "
                                   "(lower-case scheme://host[:port], no default port, path, query or trailing slash)")
+    if not ORIGIN_RE.fullmatch(origin):
+        raise InvalidInput(field, f"{_show(origin)} is not an http(s) origin: its host may hold only letters, digits, "
+                                  "dots and hyphens")
     return origin
 
 

@@ -109,10 +109,10 @@ def test_malformed_signature_is_422_naming_the_field(client, origin, sig) -> Non
     assert "steps[0].definition.signature" in response.json()["detail"]
 
 
-def test_signature_differing_from_its_key_is_422(client, origin, sig) -> None:
+def test_signature_differing_from_its_key_is_a_409_conflict(client, origin, sig) -> None:
     step = {**new_step(sig()).model_dump(mode="json"), "signature": sig()}
     response = client.post("/v1/steps", json={"project": "p", "origin": origin, "steps": [step]})
-    assert response.status_code == 422
+    assert response.status_code == 409
     assert "steps[0].definition.signature" in response.json()["detail"]
     assert "differs from the key" in response.json()["detail"]
 

@@ -43,7 +43,7 @@ def inline(**fields: object) -> dict:
      "scenarios[0].version: Input should be less than or equal to 2147483647"),
     ({"scenarios": [{"external_id": "A", "version": 10**20}]},
      "scenarios[0].version: Input should be less than or equal to 2147483647"),
-    ({"scenarios": [{"external_id": "A\x00"}]}, "scenarios[0].external_id: String should match pattern"),
+    ({"scenarios": [{"external_id": "A\x00"}]}, "scenarios[0].external_id: may hold only letters"),
     ({"scenarios": [inline(title="a\x00b")]}, "scenarios[0].title: holds a control character (U+0000)"),
     ({"scenarios": [inline(steps=["Go to /\x00"])]}, "scenarios[0].steps[0].action: holds a control character"),
     ({"scenarios": [inline(steps=[{"action": "Go to /", "expected": "\x07"}])]},

@@ -1,0 +1,53 @@
+"""schemathesis hooks for the conformance tests (SCHEMATHESIS_HOOKS=tests.schemathesis_hooks): the values of the
+formats the OpenAPI documents declare beyond JSON Schema's own.
+
+"target-url" is an http(s) URL the service may visit; the test servers allow loopback targets, and these hosts
+resolve without a network."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import schemathesis
+from hypothesis import strategies as st
+
+schemathesis.openapi.format(
+    "target-url",
+    st.builds(lambda scheme, host, port, path: f"{scheme}://{host}{port}{path}",
+              st.sampled_from(["http", "https"]), st.sampled_from(["127.0.0.1", "localhost", "[::1]"]),
+              st.sampled_from(["", ":8080", ":65535"]), st.sampled_from(["", "/", "/app/", "/a?b=c"])),
+)
+
+
+PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+
+
+def _scenarios(body: Any) -> list[dict]:
+    if not isinstance(body, dict):
+        return []
+    items = body.get("scenarios")
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else [body]
+
+
+def _coherent(scenario: dict) -> bool:
+    """The two rules a scenario's JSON Schema cannot state: every data row has the first row's columns, and a
+    <placeholder> in a step names one of them."""
+    rows = scenario.get("data")
+    if not isinstance(rows, list) or not rows:
+        return not PLACEHOLDER.search(json.dumps(scenario.get("steps", ""), ensure_ascii=False))
+    if not all(isinstance(row, dict) for row in rows):
+        return True  # a wrong type: the schema says so itself
+    columns = list(rows[0])
+    if any(list(row) != columns for row in rows):
+        return False
+    steps = json.dumps([scenario.get("steps"), scenario.get("text")], ensure_ascii=False)
+    return set(PLACEHOLDER.findall(steps)) <= set(columns)
+
+
+@schemathesis.hook
+def filter_body(ctx: Any, body: Any) -> bool:
+    """Requests are generated only where the cross-field rules hold; those rules have tests of their own
+    (tests/shared/test_scenarios.py, tests/service/test_api.py)."""
+    return all(_coherent(scenario) for scenario in _scenarios(body))
