@@ -37,6 +37,7 @@ from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import schemas
+from api.changes import changes
 from api.deps import (
     ApiError,
     CallerDep,
@@ -48,17 +49,17 @@ from api.deps import (
     require_admin,
 )
 from api.http import BodyLimit, answer_405_with_every_method, field_name, validation_response
-from api.suites import changes, suite_zip
 from shared.artifacts import ArtifactNotFoundError, ArtifactStoreError, check_key
 from shared.logging import configure_logging, log
 from shared.models import JOB_STATES, Batch, Job, Project
 from shared.models import Scenario as ScenarioRow
 from shared.scenarios import ID_PATTERN
 from shared.scenarios import Scenario as ScenarioDefinition
-from shared.webhooks import new_secret
-from workers.service import (
+from shared.service_settings import ServiceSettings, get_service_settings
+from shared.store import (
     Conflict,
     batch_by_key,
+    batch_prefix,
     create_batch,
     create_project,
     deliveries_of,
@@ -73,11 +74,10 @@ from workers.service import (
     read_batch_progress,
     reopen_event,
     request_hash,
-    scenario_from_row,
     upsert_scenario,
     upsert_scenarios,
 )
-from workers.service_settings import ServiceSettings, get_service_settings
+from shared.webhooks import new_secret
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": schemas.ErrorBody, "description": "Missing or wrong API key"},
@@ -328,18 +328,20 @@ def job_artifact(batch_id: IdPath, job_id: IdPath, key: ArtifactKey, caller: Cal
 
 
 @v1.get("/batches/{batch_id}/suite.zip", tags=["batches"], response_class=Response,
-        responses={200: {"content": {"application/zip": {}}}, 409: {"model": schemas.ErrorBody}},
-        summary="The batch's suite: unzip, cd suite, npm install && npx cucumber-js")
+        responses={200: {"content": {"application/zip": {}}},
+                   409: {"model": schemas.ErrorBody, "description": "The batch or its suite is not finished yet"}},
+        summary="The batch's suite, built and replayed as a whole: unzip, cd suite, npm install && npx cucumber-js")
 def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
     with caller.project_id_session(read_only=True) as (project_id, session):
         batch = own_batch(session, project_id, batch_id)
-        if batch.state != "finished":
-            raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
-        passed = [job for job in jobs_of(session, batch.id) if job.state == "passed"]
-        if not passed:
-            raise not_found(f"suite of batch {batch_id} (no scenario passed)")
-        scenarios = [(job, scenario_from_row(session.get(ScenarioRow, job.scenario_id))) for job in passed]
-    data = suite_zip(batch, scenarios, services.store(), services.registry())
+    if batch.state != "finished":
+        raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
+    if batch.suite_state == "empty":
+        raise not_found(f"suite of batch {batch_id} (no scenario passed)")
+    if batch.suite_state != "ready":
+        raise ApiError(409, f"the suite of batch {batch_id} is being built and replayed; ask again in a moment",
+                       headers={"Retry-After": "5"})
+    data = services.store().get_bytes(batch_prefix(batch.project_id, batch.id) + "suite.zip")
     return Response(data, media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="batch-{batch_id}-suite.zip"'})
 

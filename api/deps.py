@@ -15,14 +15,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from shared.artifacts import ArtifactStore, open_artifact_store
-from shared.logging import log
+from shared.job_queue import make_celery, send_events, send_jobs
 from shared.models import Project
-from shared.step_registry import RegistryError, StepRegistry
+from shared.service_settings import ServiceSettings
+from shared.store import engine_for, hash_key, project_by_hash, project_id_by_hash
 from shared.urls import UnsafeTargetError, check_target_url
-from workers.celery_app import make_celery
-from workers.dispatch import send_events, send_jobs
-from workers.service import engine_for, hash_key, project_by_hash, project_id_by_hash
-from workers.service_settings import ServiceSettings
 
 KEYS_REMEMBERED = 10_000
 KEY_REMEMBERED_S = 60
@@ -55,7 +52,6 @@ class Services:
                                                                                 ttl=KEY_REMEMBERED_S)
         self._key_lock = threading.Lock()
         self._store: ArtifactStore | None = None
-        self._registry: StepRegistry | None = None
 
     def session(self, *, read_only: bool = False) -> Session:
         """A session for one request's work; read_only: autocommit, for routes that only read."""
@@ -73,18 +69,6 @@ class Services:
         if self._store is None:
             self._store = open_artifact_store(self.settings)
         return self._store
-
-    def registry(self) -> StepRegistry | None:
-        """The step registry, for the suite zip to word steps as the jobs did; None when it cannot be opened."""
-        if self._registry is None:
-            from workers.agent.registry import open_registry
-
-            try:
-                self._registry = open_registry(self.settings)
-            except RegistryError as error:
-                log.warning("api.registry_unavailable", error=str(error))
-                return None
-        return self._registry
 
     def send_jobs(self, session: Session, job_ids: list[int], budget_s: float | None = None) -> int:
         """Send committed jobs to the workers: one connection, one try, STEPFORGE_ENQUEUE_BUDGET_S (or `budget_s`)
@@ -108,8 +92,7 @@ class Services:
                                 "(STEPFORGE_MODEL_BASE_URL); use builtin")
 
     def close(self) -> None:
-        if self._registry is not None:
-            self._registry.close()
+        """Nothing of the API's own to close (engines are shared per URL)."""
 
 
 # Dependencies that do no I/O are async: FastAPI runs a sync dependency in a pool thread of its own, and a request

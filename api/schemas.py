@@ -262,6 +262,11 @@ class BatchProgress(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    suite_state: str | None = Field(description="The batch's one suite, once the batch has finished: building (built and "
+                                                "replayed as a whole by a worker), ready (suite.zip), empty (no "
+                                                "scenario passed)")
+    suite_failed: dict[str, str] | None = Field(description="Scenarios red in the suite's combined replay, id -> "
+                                                            "reason (they stay in the suite)")
     counts: dict[str, int] = Field(description="Jobs per state: queued, running, passed, failed, cancelled")
     model_usage: dict[str, float] = Field(description="Model calls, tokens and cost summed over the jobs")
     jobs: list[JobView]

@@ -75,12 +75,12 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from shared.artifacts import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.records import Candidate, Intent, RunRecord  # noqa: E402
-from workers.agent.actions import action  # noqa: E402
 from shared.scenarios import Scenario, load_scenarios, parse_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from tests.apps.petclinic import serve_in_thread  # noqa: E402
 from tests.model.fake_openai import FakeOpenAI, prompt_text, reply, schema_name  # noqa: E402
 from tests.model.scripted_tester import ScriptedTester  # noqa: E402
+from workers.agent.actions import action  # noqa: E402
 from workers.agent.brains.builtin import BuiltinBrain  # noqa: E402
 from workers.agent.choice import open_agent  # noqa: E402
 from workers.agent.execution.browser import BrowserSession  # noqa: E402

@@ -32,9 +32,9 @@ sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
 
-from api.registry.local import LocalStepRegistry  # noqa: E402
 from shared.db import create_database, drop_database  # noqa: E402
 from shared.records import Locator, ScriptOp, StepDefinition  # noqa: E402
+from shared.registry.local import LocalStepRegistry  # noqa: E402
 from shared.step_registry import HttpStepRegistry, NewStep, StepRegistry  # noqa: E402
 
 ORIGIN = "http://bench.test:8080"

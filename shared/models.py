@@ -135,6 +135,12 @@ class Batch(ServiceTable, table=True):
     created_at: datetime = _created()
     started_at: datetime | None = _moment()
     finished_at: datetime | None = _moment()
+    # The batch's one suite, built and replayed as a whole by a worker once the batch has finished: "building"
+    # from then on, "ready" when suite.zip is stored, "empty" when no scenario passed. suite_failed names the
+    # scenarios red in the combined replay (id -> reason); suite_sent_at is when the build was last sent.
+    suite_state: str | None = Field(default=None, sa_column=Column(String(16), nullable=True))
+    suite_failed: dict | None = Field(default=None, sa_column=Column(_json(), nullable=True))
+    suite_sent_at: datetime | None = _moment()
 
 
 class Job(ServiceTable, table=True):

@@ -5,7 +5,7 @@ A step is keyed by (application origin, signature): the signature hashes its key
 same origin share steps; other origins never see them.
 
 - `HttpStepRegistry` (workers, over HTTP to the registry service, with timeouts and retries) and
-- the in-process registry of embedded mode (api.registry.local.LocalStepRegistry, SQLite)
+- the in-process registry of embedded mode (shared.registry.local.LocalStepRegistry, SQLite)
 both implement `StepRegistry`.
 """
 

@@ -1,8 +1,14 @@
-"""Shared fixtures: real services started once per session."""
+"""Shared fixtures: real services started once per session; and the two markers of the slow tiers.
+
+`pytest -m "not e2e and not service"` is the fast tier for development (well under a minute): what drives a real
+Chromium or cucumber-js is marked e2e, what needs PostgreSQL, Redis, an S3 server or service processes is marked
+service, here by folder. `.ci/run` runs everything.
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -53,3 +59,18 @@ def s3_endpoint() -> str:
     host, port = server.get_host_and_port()
     yield f"http://{host}:{port}"
     server.stop()
+
+
+TESTS = Path(__file__).resolve().parent
+SERVICE = ("service/", "faults/", "registry/", "shared/test_s3_artifacts.py")
+BROWSER = ("e2e/", "agent/verify/", "agent/execution/", "agent/grounding/", "apps/", "workers/test_pool.py",
+           "agent/scripting/test_model_writer.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
+        if where.startswith(SERVICE):
+            item.add_marker(pytest.mark.service)
+        if where.startswith(BROWSER):
+            item.add_marker(pytest.mark.e2e)

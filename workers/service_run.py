@@ -13,12 +13,12 @@ from shared.records import Locator
 from shared.scenarios import ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import StepRegistry
+from shared.store import Claim, Verdict, attempt_artifact_prefix, registry_project, scenario_from_row
 from shared.urls import check_target_url
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
 from workers.agent.scripting.build import Suite
-from workers.service import Claim, Verdict, attempt_artifact_prefix, registry_project, scenario_from_row
 
 
 class LeaseLost(RunStopped):

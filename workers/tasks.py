@@ -19,13 +19,20 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlmodel import col, select
 
 from shared.artifacts import ArtifactStore
+from shared.job_queue import (
+    BUILD_SUITE,
+    DELIVER_WEBHOOK,
+    GENERATE_JOB,
+    SWEEP,
+    broker_life_start,
+    send_events,
+    send_jobs,
+    send_suites,
+)
 from shared.logging import log
-from shared.models import Outbox, Project
-from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
-from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, app, resources
-from workers.dispatch import broker_life_start, send_events, send_jobs
-from workers.pool import BrowserCrashedError
-from workers.service import (
+from shared.models import Batch, Outbox, Project
+from shared.service_settings import ServiceSettings, get_service_settings
+from shared.store import (
     Verdict,
     batch_by_key,
     claim_job,
@@ -33,6 +40,7 @@ from workers.service import (
     deliver_event,
     engine_for,
     finish_job,
+    finish_suite,
     give_up,
     latest_scenarios,
     queued_job_ids,
@@ -41,11 +49,16 @@ from workers.service import (
     renew_lease,
     request_hash,
     stale_jobs,
+    suite_jobs,
+    unbuilt_suites,
     undelivered_events,
     writing,
 )
+from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
+from workers.batch_suite import assemble
+from workers.celery_app import app, resources
+from workers.pool import BrowserCrashedError
 from workers.service_run import LeaseLost, TimeLimitReached, claim_store, run_job
-from workers.service_settings import ServiceSettings, get_service_settings
 
 BROWSER_CRASH_RETRIES = 2
 # The sweep may hand many messages to the broker; the worker's own sends (one event) are short.
@@ -82,7 +95,7 @@ def generate_job(self, job_id: int) -> str:
         verdict = Verdict("failed", failure_kind="error",
                           reason=f"the job was started {claim.job.attempt} times and never finished "
                                  "(worker killed or time limit exceeded)")
-        _finish(engine, job_id, None, verdict, bound)
+        _finish(engine, job_id, None, verdict, bound, batch_id=claim.job.batch_id)
         return "abandoned"
     ids = {"project_id": claim.job.project_id, "batch_id": claim.job.batch_id, "job_id": job_id}
     attempt = claim.job.attempt
@@ -116,7 +129,7 @@ def generate_job(self, job_id: int) -> str:
         bound.exception("generate_job.crashed")
         verdict = Verdict("failed", failure_kind="error",
                           reason=internal_error(error, claim_store(resources.store(), claim), traceback.format_exc()))
-    _finish(engine, job_id, owner, verdict, bound, attempt)
+    _finish(engine, job_id, owner, verdict, bound, attempt, batch_id=claim.job.batch_id)
     return verdict.state
 
 
@@ -133,16 +146,40 @@ def internal_error(error: Exception, job_store: ArtifactStore, details: str) -> 
     return f"{reason}; details in error.txt"
 
 
-def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, attempt: int | None = None) -> None:
+def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, attempt: int | None = None, *,
+            batch_id: int) -> None:
     finished = finish_job(engine, job_id, owner, verdict, attempt)
     if not finished.owned:
         bound.warning("generate_job.lease_lost", detail="another worker took the job over; this result is dropped")
         return
     bound.info("generate_job.finished", state=verdict.state, failure_kind=verdict.failure_kind)
-    if finished.event_id is not None:  # sent after the commit: the event row exists when the task runs
+    if finished.event_id is not None:  # sent after the commit: the rows exist when the tasks run
         bound.info("batch.completed", event_id=finished.event_id)
-        with writing(engine) as session:  # not sent (broker down): the event stays unsent and the sweep sends it
+        with writing(engine) as session:  # not sent (broker down): they stay unsent and the sweep sends them
             send_events(app, session, [finished.event_id], budget_s=EVENT_SEND_BUDGET_S)
+            send_suites(app, session, [batch_id], budget_s=EVENT_SEND_BUDGET_S)
+
+
+# --- build_suite ----------------------------------------------------------------------------------------------
+
+
+@app.task(bind=True, name=BUILD_SUITE, max_retries=None)
+def build_batch_suite(self, batch_id: int) -> str:
+    """Build the finished batch's one suite, replay it as a whole, store it (workers/batch_suite.py). Running twice
+    is harmless: the second finds it built, or builds the same bytes again."""
+    settings = get_service_settings()
+    engine = _engine(settings)
+    bound = log.bind(batch_id=batch_id, task_id=self.request.id)
+    with reading(engine) as session:
+        batch = session.get(Batch, batch_id)
+        if batch is None or batch.suite_state != "building":
+            return "nothing to build"
+        jobs = suite_jobs(session, batch_id)
+    with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
+        built = assemble(batch, jobs, resources.store(), resources.registry(), settings)
+    finish_suite(engine, batch_id, built.state, built.failed)
+    bound.info("build_suite.done", state=built.state, scenarios=len(jobs), failed=sorted(built.failed))
+    return built.state
 
 
 class LeaseKeeper:
@@ -240,9 +277,15 @@ def sweep_once(engine, settings: ServiceSettings, now: datetime, celery=None) ->
     if events:
         with writing(engine) as session:
             send_events(celery, session, events, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
-    if nightly or jobs or events:
-        log.info("sweep.done", nightly_batches=nightly, requeued_jobs=len(jobs), requeued_events=len(events))
-    return {"nightly_batches": nightly, "requeued_jobs": len(jobs), "requeued_events": len(events)}
+    suites = unbuilt_suites(engine, settings.requeue_after_s, now=now, lost_before=lost_before)
+    if suites:
+        with writing(engine) as session:
+            send_suites(celery, session, suites, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
+    if nightly or jobs or events or suites:
+        log.info("sweep.done", nightly_batches=nightly, requeued_jobs=len(jobs), requeued_events=len(events),
+                 requeued_suites=len(suites))
+    return {"nightly_batches": nightly, "requeued_jobs": len(jobs), "requeued_events": len(events),
+            "requeued_suites": len(suites)}
 
 
 def nightly_window_s(settings: ServiceSettings) -> int:

@@ -20,9 +20,11 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.http import BodyLimit, answer_405_with_every_method, validation_response
-from api.registry.service import MAX_PAGE, RegistryService
 from api.registry.settings import RegistrySettings
-from api.registry.validation import (
+from shared.db import make_engine
+from shared.records import StepDefinition
+from shared.registry.service import MAX_PAGE, RegistryService
+from shared.registry.validation import (
     MAX_CODE,
     MAX_LOOKUP,
     MAX_PATTERN,
@@ -36,8 +38,6 @@ from api.registry.validation import (
     check_project,
     check_signature,
 )
-from shared.db import make_engine
-from shared.records import StepDefinition
 from shared.step_registry import NewStep, RegisteredStep
 
 # Each pattern says in the OpenAPI document exactly what its check accepts.

@@ -395,7 +395,7 @@ def test_no_secret_outside_secret_objects():
 def test_setting_names_are_ones_the_service_reads():
     """A mistyped STEPFORGE_* name would be ignored silently (the settings classes ignore extras)."""
     from api.registry.settings import RegistrySettings
-    from workers.service_settings import ServiceSettings
+    from shared.service_settings import ServiceSettings
 
     known = {"STEPFORGE_" + field.upper() for field in ServiceSettings.model_fields}
     known |= {"STEPFORGE_REGISTRY_" + field.upper() for field in RegistrySettings.model_fields}
@@ -459,8 +459,8 @@ def worker_queues(args: list[str]) -> list[str]:
 
 
 def expected_worker_queues() -> list[str]:
-    """Generation jobs and webhook deliveries: the service's default queue names (workers/service_settings.py)."""
-    from workers.service_settings import ServiceSettings
+    """Generation jobs and webhook deliveries: the service's default queue names (shared/service_settings.py)."""
+    from shared.service_settings import ServiceSettings
 
     defaults = ServiceSettings.model_fields
     return [defaults["queue"].default, defaults["webhook_queue"].default]

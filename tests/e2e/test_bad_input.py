@@ -10,6 +10,7 @@ import time
 from http.server import ThreadingHTTPServer
 
 import pytest
+
 from tests.http_site import SiteHandler
 
 from .conftest import ROOT, generate

@@ -11,7 +11,7 @@ from shared.records import RunRecord
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
 
-from .conftest import generate, feature_text
+from .conftest import feature_text, generate
 
 pytestmark = pytest.mark.e2e
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from shared.records import RunRecord
-from workers.agent.actions import action
 from shared.scenarios import load_scenarios
+from workers.agent.actions import action
 
 from .conftest import EXAMPLES, feature_text
 

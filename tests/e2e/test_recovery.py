@@ -10,7 +10,7 @@ import pytest
 from shared.records import RunRecord
 from tests.http_site import SiteHandler, serve
 
-from .conftest import generate, feature_text
+from .conftest import feature_text, generate
 
 pytestmark = pytest.mark.e2e
 

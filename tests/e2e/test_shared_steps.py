@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .conftest import generate, feature_text
+from .conftest import feature_text, generate
 
 pytestmark = pytest.mark.e2e
 

@@ -21,7 +21,7 @@ from workers.agent.scripting.steps import _FUNCTION_WORDS
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import cucumber_command
 
-from .conftest import EXAMPLES, ROOT, Generation
+from .conftest import EXAMPLES, Generation
 
 pytestmark = pytest.mark.e2e
 

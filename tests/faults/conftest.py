@@ -26,6 +26,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from shared.service_settings import ServiceSettings
 from tests.service.conftest import (  # noqa: F401 - fixtures shared with the service tests
     ADMIN_TOKEN,
     ROOT,
@@ -33,7 +34,6 @@ from tests.service.conftest import (  # noqa: F401 - fixtures shared with the se
     service_db,
     webhook_receiver,
 )
-from workers.service_settings import ServiceSettings
 
 START_TIMEOUT_S = 60
 

@@ -59,7 +59,7 @@ class ServerThread:
 
 def register_in_process(database_url: str, project: str, origin: str, signature: str, barrier, results) -> None:  # noqa: ANN001
     """Run in a spawned process: one LocalStepRegistry, wait for the others, register one signature."""
-    from api.registry.local import LocalStepRegistry
+    from shared.registry.local import LocalStepRegistry
 
     try:
         registry = LocalStepRegistry(database_url)

@@ -8,8 +8,8 @@ from threading import Barrier
 
 from sqlalchemy import func, select
 
-from api.registry.models import step_table, usage_table
 from shared.db import make_engine
+from shared.registry.models import step_table, usage_table
 from shared.step_registry import HttpStepRegistry
 from tests.registry.helpers import TOKEN, new_step, register_in_process
 

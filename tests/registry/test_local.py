@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.registry.local import LocalStepRegistry
+from shared.registry.local import LocalStepRegistry
 from shared.step_registry import RegistryError, StepRegistry
 from tests.registry.helpers import new_step
 

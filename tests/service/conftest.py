@@ -29,8 +29,8 @@ from sqlalchemy import create_engine, text
 from api.app import create_app
 from shared.db import create_database, drop_database, normalize_url
 from shared.migrate import upgrade
+from shared.service_settings import ServiceSettings
 from tests.apps.petclinic import serve_in_thread
-from workers.service_settings import ServiceSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_URL = os.environ.get("STEPFORGE_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")

@@ -9,8 +9,8 @@ import pytest
 
 from shared.models import Outbox
 from shared.scenarios import Scenario as ScenarioDefinition
+from shared.store import create_batch, engine_for, jobs_of, new_event_id, upsert_scenario, writing
 from tests.service.conftest import ADMIN_TOKEN, new_project
-from workers.service import create_batch, engine_for, jobs_of, new_event_id, upsert_scenario, writing
 
 # Every /v1 route with a body good enough to get past validation; {batch}, {job} and {event} are filled in.
 ROUTES = [

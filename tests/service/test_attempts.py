@@ -13,8 +13,7 @@ from sqlalchemy import update
 
 from shared.models import Job, Project, utcnow
 from shared.scenarios import Scenario as ScenarioDefinition
-from tests.service.conftest import new_project
-from workers.service import (
+from shared.store import (
     Verdict,
     claim_job,
     create_batch,
@@ -25,6 +24,7 @@ from workers.service import (
     upsert_scenario,
     writing,
 )
+from tests.service.conftest import new_project
 from workers.service_run import LeaseLost, claim_store
 from workers.tasks import LeaseKeeper
 

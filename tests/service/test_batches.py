@@ -18,13 +18,13 @@ from sqlalchemy import func
 from sqlmodel import select
 from standardwebhooks.webhooks import Webhook
 
+from shared.job_queue import GENERATE_JOB
 from shared.models import Job, Outbox
 from shared.scenarios import load_scenarios
+from shared.store import engine_for, reading
 from tests.service.conftest import ROOT, new_project
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import cucumber_command, replay_scenarios
-from workers.celery_app import GENERATE_JOB
-from workers.service import engine_for, reading
 
 SCENARIO_IDS = ("OWN-1", "OWN-2", "VET-20")
 FINISH_TIMEOUT_S = 150
@@ -47,6 +47,20 @@ def wait_finished(client, headers: dict, batch_id: int, timeout_s: float = FINIS
             return snapshots
         time.sleep(0.3)
     raise AssertionError(f"batch {batch_id} did not finish in {timeout_s} s: {snapshots[-1]}")
+
+
+def wait_suite(client, headers: dict, batch_id: int, timeout_s: float = FINISH_TIMEOUT_S) -> dict:
+    """Poll the finished batch until its suite is built and replayed (ready) or known empty; the last snapshot."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        batch = client.get(f"/v1/batches/{batch_id}", headers=headers).json()
+        if batch["suite_state"] in ("ready", "empty"):
+            return batch
+        pending = client.get(f"/v1/batches/{batch_id}/suite.zip", headers=headers)
+        if pending.status_code == 409:  # else it was built meanwhile: the next look says so
+            assert pending.headers["retry-after"] == "5", pending.text
+        time.sleep(0.3)
+    raise AssertionError(f"the suite of batch {batch_id} was not built in {timeout_s} s")
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +120,18 @@ def test_artifacts_are_listed_with_working_presigned_urls(client, project, batch
     assert via_api.status_code == 200 and via_api.content == downloaded.content
 
 
+def test_the_batch_suite_is_built_and_replayed_as_a_whole_by_a_worker(client, project, batch_run, worker):
+    """The API serves the bytes a worker stored; the combined replay passed, so no scenario is named as red."""
+    batch_id = batch_run["response"]["id"]
+    built = wait_suite(client, project.headers, batch_id)
+    assert built["suite_state"] == "ready" and built["suite_failed"] is None, built
+    line = worker.wait_for_line("build_suite.done", f'"batch_id": {batch_id}')
+    assert '"failed": []' in line and '"scenarios": 3' in line, line
+
+
 def test_the_suite_zip_runs_with_cucumber_js(client, project, batch_run, settings, petclinic, tmp_path: Path):
     batch_id = batch_run["response"]["id"]
+    wait_suite(client, project.headers, batch_id)
     response = client.get(f"/v1/batches/{batch_id}/suite.zip", headers=project.headers)
     assert response.status_code == 200 and response.headers["content-type"] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
@@ -118,6 +142,9 @@ def test_the_suite_zip_runs_with_cucumber_js(client, project, batch_run, setting
     feature = next(n for n in names if n.endswith(".feature"))
     text = (tmp_path / feature).read_text()
     assert all(f"@{scenario_id}" in text for scenario_id in SCENARIO_IDS)
+    steps = (tmp_path / "suite/features/step_definitions/steps.js").read_text()
+    patterns = re.findall(r"^(?:Given|When|Then)\((\S.*?), async", steps, re.MULTILINE)
+    assert patterns and len(patterns) == len(set(patterns)), "a step is defined twice"
     # What `npm install && npx cucumber-js` does, with the replay runtime's packages (no download here).
     results = replay_scenarios(tmp_path / "suite", list(SCENARIO_IDS), petclinic, settings)
     assert {i: r.passed for i, r in results.items()} == dict.fromkeys(SCENARIO_IDS, True), results
@@ -129,6 +156,7 @@ def test_the_suite_zip_runs_with_plain_npx_cucumber_js(client, project, batch_ru
                                                       tmp_path: Path):
     """No STEPFORGE_BASE_URL: the zip names the batch's base URL itself (stepforge.json), as `npm install && npx
     cucumber-js` in the unzipped folder needs; the suite's own cucumber.js profile, its own reports/."""
+    wait_suite(client, project.headers, batch_run["response"]["id"])
     response = client.get(f"/v1/batches/{batch_run['response']['id']}/suite.zip", headers=project.headers)
     with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
         archive.extractall(tmp_path)

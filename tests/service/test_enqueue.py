@@ -15,11 +15,10 @@ from fastapi.testclient import TestClient
 from sqlmodel import select
 
 from api.app import create_app
+from shared.job_queue import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, make_celery, publish
 from shared.models import Job, utcnow
+from shared.store import UNSENT_GRACE_S, engine_for, reading
 from tests.service.conftest import new_project
-from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, make_celery
-from workers.dispatch import publish
-from workers.service import UNSENT_GRACE_S, engine_for, reading
 from workers.tasks import sweep_once
 
 SCENARIOS = 50

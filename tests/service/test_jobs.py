@@ -11,8 +11,7 @@ from sqlmodel import func, select
 
 from shared.models import Job, Outbox, utcnow
 from shared.scenarios import Scenario as ScenarioDefinition
-from shared.webhooks import DeliveryAttempt, new_secret
-from workers.service import (
+from shared.store import (
     MAX_CLAIMS,
     UNSENT_GRACE_S,
     Verdict,
@@ -33,6 +32,7 @@ from workers.service import (
     upsert_scenarios,
     writing,
 )
+from shared.webhooks import DeliveryAttempt, new_secret
 
 PASSED = Verdict("passed", generation_attempts=1, timings={"seconds": 1.0})
 

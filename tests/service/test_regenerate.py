@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 
 from sqlmodel import select
 
-from api.suites import changes
+from api.changes import changes
 from shared.models import Batch, Job
+from shared.store import engine_for, reading, writing
 from tests.service.conftest import new_project
-from tests.service.test_batches import demo_scenarios, wait_finished
-from workers.service import engine_for, reading, writing
+from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 from workers.tasks import enqueue_nightly
 
 
@@ -45,6 +45,7 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
     assert [(c["external_id"], c["before"]["state"], c["after"]["state"], c["after"]["failed_step"])
             for c in report["verdicts"]] == [("VET-20", "passed", "failed", 1)]
     assert report["added"] == [] and report["removed"] == []
+    assert wait_suite(client, project.headers, final["id"])["suite_state"] == "empty"
     assert client.get(f"/v1/batches/{final['id']}/suite.zip", headers=project.headers).status_code == 404
 
     # One webhook per batch; a redelivery sends the same event (same webhook-id) once more.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.models import Scenario
 from shared.scenarios import Scenario as ScenarioDefinition
-from workers.service import definition_of, scenario_from_row
+from shared.store import definition_of, scenario_from_row
 
 TEXT = "Go to the Find Owners page. Type McTavish into the last name field and press Enter. Verify \"2387 S. Fair Way\" is shown."
 

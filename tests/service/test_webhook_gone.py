@@ -11,10 +11,7 @@ import pytest
 
 from shared.models import Project
 from shared.scenarios import Scenario as ScenarioDefinition
-from shared.webhooks import deliver_once
-from tests.service.conftest import new_project
-from tests.service.test_jobs import PASSED
-from workers.service import (
+from shared.store import (
     claim_job,
     create_batch,
     deliver_event,
@@ -25,6 +22,9 @@ from workers.service import (
     upsert_scenario,
     writing,
 )
+from shared.webhooks import deliver_once
+from tests.service.conftest import new_project
+from tests.service.test_jobs import PASSED
 
 
 @pytest.fixture

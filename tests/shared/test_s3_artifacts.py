@@ -18,12 +18,12 @@ from botocore.config import Config
 from pydantic import ValidationError
 
 from shared.artifacts import (
-    MiB,
     ArtifactInfo,
     ArtifactNotFoundError,
     ArtifactStoreError,
     InvalidArtifactKeyError,
     LocalArtifactStore,
+    MiB,
     S3ArtifactStore,
     open_artifact_store,
     put_json,

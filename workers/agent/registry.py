@@ -12,7 +12,7 @@ def open_registry(settings: Settings) -> StepRegistry:
     if settings.registry_url:
         token = settings.registry_token.get_secret_value() if settings.registry_token else ""
         return HttpStepRegistry(settings.registry_url, token, timeout_s=settings.registry_timeout_s)
-    from api.registry.local import LocalStepRegistry  # embedded mode only: workers reach it over HTTP
+    from shared.registry.local import LocalStepRegistry  # embedded mode only: workers reach it over HTTP
 
     if settings.database_url.startswith("sqlite:///"):
         Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)

@@ -184,12 +184,12 @@ def run_scenario(
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"model budget exhausted: {exc}")
                 except ModelError as exc:
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"the model failed: {exc}")
-                except Exception:
-                    if crash := tab.renderer_crash():
+                except Exception as exc:
+                    if crash := tab.renderer_crash(str(exc)):
                         raise RendererCrashedError(crash) from None
                     raise
                 # A renderer that died made the step fail: the machine's fault, so no verdict on the application.
-                if record.verdict.status != "passed" and (crash := tab.renderer_crash()):
+                if record.verdict.status != "passed" and (crash := tab.renderer_crash(record.verdict.reason or "")):
                     raise RendererCrashedError(crash)
         except ResetFailed as exc:
             record.verdict = Verdict.failed(None, "error", str(exc))

@@ -12,8 +12,7 @@ import workers.agent.actions as actions
 from shared.records import Locator, Operation, ScriptOp
 from shared.scenarios import ScenarioStep
 from workers.agent.actions import UnknownAction, action, all_actions
-from workers.agent.brains import BuiltinBrain
-from workers.agent.brains import grammar, phrases
+from workers.agent.brains import BuiltinBrain, grammar, phrases
 from workers.agent.brains.model_brain import answer_schema, guidance
 from workers.agent.scripting.javascript import statement
 from workers.agent.scripting.steps import describe

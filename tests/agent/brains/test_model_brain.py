@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.records import ActionKind, Node, Observation, Operation, PageSnapshot
+from shared.records import Node, Observation, Operation, PageSnapshot
 from shared.scenarios import parse_scenarios
 from tests.model.fake_openai import FakeOpenAI, prompt_images, prompt_text, reply, schema_name
 from workers.agent.brains.model_brain import ModelBrain

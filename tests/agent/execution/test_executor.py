@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from shared.records import ActionKind, Node
+from shared.records import Node
 from workers.agent.execution.browser import first_line
 from workers.agent.execution.executor import absolute_url, is_redundant, shown_value, text_is_shown
 

@@ -15,7 +15,7 @@ from typing import TypeVar
 import pytest
 
 from shared.artifacts import LocalArtifactStore
-from shared.records import ActionKind, RunRecord
+from shared.records import RunRecord
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from tests.apps.silent_host import start_silent_host

@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-
 import pytest
 
-from shared.records import ActionKind, Intent, PageSnapshot
+from shared.records import Intent, PageSnapshot
 from workers.agent.grounding.hte import ground
 from workers.agent.grounding.locators import best_locator, resolve
 from workers.agent.grounding.scoring import THRESHOLD, score, score_region, tokenize

@@ -11,7 +11,7 @@ import io
 import pytest
 from PIL import Image
 
-from shared.records import ActionKind, Intent
+from shared.records import Intent
 from tests.model.fake_openai import prompt_images, prompt_text, reply, schema_name, status
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.crops import CHOICE_SCHEMA, ScreenshotError, eligible_counts, summarize
@@ -20,6 +20,7 @@ from workers.agent.model import ModelRequestRejected
 
 from . import model_pages as pages
 from .conftest import LINE, pick, view_of
+
 
 def node_by(view: PageView, **fields):
     return next(n for n in view.snapshot.nodes if all(getattr(n, k) == v for k, v in fields.items()))

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from shared.records import ActionKind, Intent
+from shared.records import Intent
 from tests.model.fake_openai import prompt_images, prompt_text, reply, schema_name
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.crops import CHOICE_SCHEMA, ScreenshotError, describe

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from shared.records import ActionKind, Locator, Node, Operation, ScenarioScript, StepUse
+from shared.records import Locator, Node, Operation, ScenarioScript, StepUse
 from shared.scenarios import Scenario
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps

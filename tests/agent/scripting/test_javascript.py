@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from shared.records import ActionKind, Locator, ScriptOp, StepDefinition, Within
+from shared.records import Locator, ScriptOp, StepDefinition, Within
 from workers.agent.scripting.javascript import locator_js, render_steps, statement
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from api.registry.local import LocalStepRegistry
-from shared.records import ActionKind, Locator, Node, Operation, RunRecord, StepDefinition
+from shared.records import Locator, Node, Operation, RunRecord, StepDefinition
+from shared.registry.local import LocalStepRegistry
 from shared.scenarios import Scenario
 from shared.step_registry import origin_of
 from tests.agent.scripting.example import RUNS

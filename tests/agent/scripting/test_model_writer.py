@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from api.registry.local import LocalStepRegistry
-from shared.records import ActionKind, Operation, RunRecord
+from shared.records import Operation, RunRecord
+from shared.registry.local import LocalStepRegistry
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from shared.step_registry import origin_of

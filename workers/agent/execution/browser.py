@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -173,6 +174,10 @@ def network_error(message: str) -> str:
 _RESOLVER = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="stepforge-resolve")
 
 
+# Playwright's words for a page whose renderer died: "Target crashed", "Navigation failed because page crashed!".
+_CRASHED = re.compile(r"\b(?:Target|page) crashed\b", re.IGNORECASE)
+
+
 @dataclass
 class Tab:
     """The page a scenario drives, and what it emitted."""
@@ -204,15 +209,12 @@ class Tab:
         else:
             raise ValueError(f"unknown tab {which!r}")
 
-    def renderer_crash(self) -> str | None:
-        """What says a page's renderer died during the run, else None. Playwright's crash event may arrive after
-        the failed call it caused, so the page is also asked directly: a crashed page cannot evaluate."""
-        if not self.events.crashed:
-            try:
-                self.page.evaluate("1")
-            except PlaywrightError as exc:
-                if "crash" in str(exc).lower():
-                    self.events.crashed.append(self.page.url)
+    def renderer_crash(self, evidence: str = "") -> str | None:
+        """What says a page's renderer died during the run, else None: Playwright's crash event, or the failure
+        itself ("Target crashed", "page crashed"; the event may arrive after the failed call it caused). The page
+        is not asked: a page still loading would hold the question for the whole navigation timeout."""
+        if not self.events.crashed and _CRASHED.search(evidence):
+            self.events.crashed.append(self.page.url or "about:blank")
         if not self.events.crashed:
             return None
         return f"the browser's renderer crashed on {self.events.crashed[0]}"

@@ -1,4 +1,5 @@
-"""Handing task messages to the broker without ever waiting long for it.
+"""The job queue: the Celery app's configuration and task names, and handing messages to the broker by task name
+without ever waiting long for it (the API and beat's sweep send; workers/ holds the tasks themselves).
 
 The rows a message refers to are committed first; then `publish` sends the messages over one broker connection
 and one producer, one try each, within a total time budget. What it could not send stays unsent in the database
@@ -19,8 +20,60 @@ from sqlmodel import Session
 
 from shared.logging import log
 from shared.models import utcnow
-from workers.celery_app import DELIVER_WEBHOOK, GENERATE_JOB
-from workers.service import mark_events_sent, mark_jobs_sent
+from shared.service_settings import ServiceSettings
+from shared.store import mark_events_sent, mark_jobs_sent, mark_suites_sent
+
+GENERATE_JOB = "stepforge.generate_job"
+DELIVER_WEBHOOK = "stepforge.deliver_webhook"
+SWEEP = "stepforge.sweep"
+BUILD_SUITE = "stepforge.build_suite"
+
+
+def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celery:
+    """The configured Celery app. The API's sends tasks by name and loads no task code (include empty); the
+    worker's includes workers.tasks."""
+    celery = Celery("stepforge", broker=settings.broker_url, include=list(include))
+    # Above the hard limit: a message a worker still runs must not be handed to another one by Redis. ETA
+    # messages (webhook retries, up to an hour away) also wait unacked in the worker, so above those too.
+    visibility_timeout = max(settings.task_hard_time_limit_s + 300, 2 * 3600)
+    celery.conf.update(
+        # Ack after the task returns, not when it starts: a worker that dies mid-job leaves its message queued.
+        task_acks_late=True,
+        # ... and a child killed by a signal (OOM killer, hard time limit) does not ack it either.
+        task_reject_on_worker_lost=True,
+        # Reserve only the job being run: with late acks, prefetched jobs would wait behind a long one.
+        worker_prefetch_multiplier=1,
+        # SoftTimeLimitExceeded first (the browser context closes, the trace is saved), then the process is killed.
+        task_soft_time_limit=settings.task_soft_time_limit_s,
+        task_time_limit=settings.task_hard_time_limit_s,
+        broker_transport_options={"visibility_timeout": visibility_timeout},
+        # A broker blip does not cancel the jobs running: each finishes and writes its verdict to the database. A
+        # copy of its message delivered again meanwhile finds the job's lease held, then the job finished.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
+        # State is in the database; nothing reads Celery results.
+        task_ignore_result=True,
+        # Generation jobs go to settings.queue; webhook deliveries and the sweep to their own queue, so a backlog
+        # of 15-minute jobs never holds them up (the worker consumes both: -Q <queue>,<webhook_queue>).
+        task_default_queue=settings.queue,
+        task_routes={
+            GENERATE_JOB: {"queue": settings.queue},
+            BUILD_SUITE: {"queue": settings.queue},  # a replay of the whole suite: minutes, like a job
+            DELIVER_WEBHOOK: {"queue": settings.webhook_queue},
+            SWEEP: {"queue": settings.webhook_queue},
+        },
+        task_serializer="json",
+        accept_content=["json"],
+        broker_connection_retry_on_startup=True,
+        # structlog writes JSON lines to stderr, which the worker captures: keep them at their own level.
+        worker_redirect_stdouts_level="INFO",
+        # Beat: nightly regenerations that are due, and messages that may have been lost (stale jobs, events).
+        beat_schedule={
+            "nightly-and-sweep": {"task": SWEEP, "schedule": float(settings.nightly_check_interval_s)},
+        },
+        timezone="UTC",
+    )
+    return celery
+
 
 # The time the broker's current life began, kept in the broker itself: a broker that restarts without its data
 # (no persistence) or is flushed loses this key with the messages, so a missing key says every message sent before
@@ -113,4 +166,13 @@ def send_events(celery: Celery, session: Session, event_ids: Sequence[str], *, b
     sent = publish(celery, DELIVER_WEBHOOK, [(event_id,) for event_id in event_ids], budget_s=budget_s,
                    moment=moment)
     mark_events_sent(session, event_ids[:sent], moment)
+    return sent
+
+
+def send_suites(celery: Celery, session: Session, batch_ids: Sequence[int], *, budget_s: float,
+                moment: datetime | None = None) -> int:
+    """Send build_suite for these finished batches and record which were sent, as send_jobs does."""
+    moment = moment or utcnow()
+    sent = publish(celery, BUILD_SUITE, [(batch_id,) for batch_id in batch_ids], budget_s=budget_s, moment=moment)
+    mark_suites_sent(session, batch_ids[:sent], moment)
     return sent

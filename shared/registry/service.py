@@ -22,8 +22,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from api.registry.models import metadata, step_table, usage_table
-from api.registry.validation import (
+from shared.records import StepDefinition
+from shared.registry.models import metadata, step_table, usage_table
+from shared.registry.validation import (
     MAX_CODE,
     MAX_LOOKUP,
     MAX_PATTERN,
@@ -35,7 +36,6 @@ from api.registry.validation import (
     check_project,
     check_signature,
 )
-from shared.records import StepDefinition
 from shared.step_registry import NewStep, RegisteredStep
 
 T = TypeVar("T")

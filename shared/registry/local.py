@@ -8,9 +8,9 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from api.registry.service import RegistryService
-from api.registry.validation import ServiceError
 from shared.db import make_engine
+from shared.registry.service import RegistryService
+from shared.registry.validation import ServiceError
 from shared.step_registry import NewStep, RegisteredStep, RegistryError
 
 T = TypeVar("T")

@@ -1,0 +1,83 @@
+"""The service's data access, one module per aggregate: projects and their keys, versioned scenarios, batches and jobs
+(claim, lease, finish), the outbox and its delivery log. The API routes and the Celery tasks both call it.
+
+Two rules hold everywhere:
+- a batch finishes in the transaction that finishes its last job, decided from the job rows (never from
+  Celery chords), and that same transaction writes the batch.completed outbox event;
+- messages are sent only after the transaction that created their rows has committed (the caller's job), and
+  `mark_jobs_sent` / `mark_events_sent` record when; a message that could not be sent, or was lost, is found again
+  by `stale_jobs` / `undelivered_events` (beat's sweep), which re-send only what was not sent for a while.
+"""
+
+from shared.store.batches import (  # noqa: F401
+    BATCH_PROGRESS_COLUMNS,
+    JOB_PROGRESS_COLUMNS,
+    artifact_prefix,
+    attempt_artifact_prefix,
+    batch_by_key,
+    batch_prefix,
+    create_batch,
+    find_batch,
+    job_artifacts_prefix,
+    jobs_of,
+    previous_batch_id,
+    queued_job_ids,
+    read_batch_progress,
+    request_hash,
+)
+from shared.store.jobs import (  # noqa: F401
+    Claim,
+    Finished,
+    Verdict,
+    claim_job,
+    finish_job,
+    mark_jobs_sent,
+    release_job,
+    renew_lease,
+    stale_jobs,
+)
+from shared.store.outbox import (  # noqa: F401
+    Delivery,
+    batch_summary,
+    deliver_event,
+    deliveries_of,
+    disable_webhook,
+    events_of_batch,
+    find_event,
+    give_up,
+    mark_events_sent,
+    new_event_id,
+    reopen_event,
+    undelivered_events,
+)
+from shared.store.projects import (  # noqa: F401
+    create_project,
+    hash_key,
+    project_by_hash,
+    project_id_by_hash,
+    registry_project,
+)
+from shared.store.scenarios import (  # noqa: F401
+    definition_of,
+    latest_scenario,
+    latest_scenarios,
+    scenario_from_row,
+    upsert_scenario,
+    upsert_scenarios,
+)
+from shared.store.sessions import (  # noqa: F401
+    API_KEY_PREFIX,
+    MAX_CLAIMS,
+    UNSENT_GRACE_S,
+    Conflict,
+    dispose_engines,
+    engine_for,
+    reading,
+    writing,
+)
+from shared.store.suites import (  # noqa: F401
+    finish_suite,
+    mark_suites_sent,
+    suite_jobs,
+    unbuilt_suites,
+)

@@ -1,0 +1,180 @@
+"""The outbox (batch.completed events) and its delivery log."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, or_, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from shared.logging import log
+from shared.models import (
+    Batch,
+    Outbox,
+    Project,
+    WebhookDelivery,
+    as_utc,
+    utcnow,
+)
+from shared.store.sessions import UNSENT_GRACE_S, reading, writing
+from shared.webhooks import DeliveryAttempt
+
+
+def new_event_id() -> str:
+    return "evt_" + uuid.uuid4().hex
+
+
+def batch_summary(batch: Batch) -> dict:
+    """The batch.completed event's data."""
+    return {
+        "batch_id": batch.id,
+        "project_id": batch.project_id,
+        "kind": batch.kind,
+        "state": batch.state,
+        "jobs": {"total": batch.jobs_total, "passed": batch.jobs_passed, "failed": batch.jobs_failed},
+        "created_at": _iso(batch.created_at),
+        "finished_at": _iso(batch.finished_at),
+        "links": {
+            "batch": f"/v1/batches/{batch.id}",
+            "suite": f"/v1/batches/{batch.id}/suite.zip",
+            "changes": f"/v1/batches/{batch.id}/changes",
+        },
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    moment = as_utc(moment)
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def find_event(session: Session, project_id: int, event_id: str) -> Outbox | None:
+    event = session.get(Outbox, event_id)
+    return event if event is not None and event.project_id == project_id else None
+
+
+def events_of_batch(session: Session, batch_id: int) -> list[Outbox]:
+    return list(session.exec(select(Outbox).where(Outbox.batch_id == batch_id).order_by(col(Outbox.created_at))).all())
+
+
+def deliveries_of(session: Session, event_id: str) -> list[WebhookDelivery]:
+    query = select(WebhookDelivery).where(WebhookDelivery.event_id == event_id).order_by(col(WebhookDelivery.id))
+    return list(session.exec(query).all())
+
+
+def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | None = None,
+                       unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000, lost_before: datetime | None = None
+                       ) -> list[str]:
+    """Events to deliver whose message may be lost: never sent since they were written or reopened for a
+    redelivery (once `unsent_grace_s` old), or sent more than `older_than_s` ago and not attempted since (the
+    message was lost; an event being retried has attempts, and its retries are deliver_webhook's own), or sent
+    before `lost_before` and not attempted since (the broker lost it). Mark what was sent with `mark_events_sent`."""
+    now = now or utcnow()
+    sent_before = now - timedelta(seconds=older_than_s)
+    if lost_before is not None:
+        sent_before = max(sent_before, min(lost_before, now))
+    attempted_since_sent = (
+        select(WebhookDelivery.id)
+        .where(WebhookDelivery.event_id == Outbox.id, col(WebhookDelivery.at) >= col(Outbox.sent_at))
+        .exists()
+    )
+    with reading(engine) as session:
+        query = select(Outbox.id).where(
+            col(Outbox.delivered_at).is_(None), col(Outbox.gave_up_at).is_(None),
+            or_(
+                and_(col(Outbox.sent_at).is_(None), col(Outbox.created_at) < now - timedelta(seconds=unsent_grace_s)),
+                and_(col(Outbox.sent_at) < sent_before, ~attempted_since_sent),
+            ),
+        ).order_by(col(Outbox.created_at)).limit(limit)
+        return list(session.exec(query).all())
+
+
+def mark_events_sent(session: Session, event_ids: Sequence[str], moment: datetime | None = None) -> None:
+    """Record that these events' deliver_webhook messages were handed to the broker now; commits."""
+    if event_ids:
+        session.execute(update(Outbox).where(col(Outbox.id).in_(list(event_ids))).values(sent_at=moment or utcnow()))
+        session.commit()
+
+
+@dataclass
+class Delivery:
+    """One run of deliver_webhook: "delivered", "failed" (see attempt.retryable), "skipped" (no webhook URL),
+    "already" (delivered, and no redelivery asked since), "missing"."""
+
+    status: str
+    attempt: DeliveryAttempt | None = None
+
+
+def deliver_event(engine: Engine, event_id: str, send: Callable[[str, str, Outbox], DeliveryAttempt]) -> Delivery:
+    """Send one event once through `send(url, secret, event)` and log the attempt, holding the event's row lock
+    meanwhile so that two tasks never send one event at the same time.
+
+    A task that finds the row locked waits for the lock rather than skipping the event: the holder may be another
+    delivery (then this one finds it delivered), but also the sender of this very message still marking it sent,
+    or a redelivery being asked (skipping would drop the message that asked for it)."""
+    with writing(engine) as session:
+        event = session.exec(select(Outbox).where(Outbox.id == event_id).with_for_update()).first()
+        if event is None:
+            return Delivery("missing")
+        if event.delivered_at is not None:
+            return Delivery("already")
+        project = session.get(Project, event.project_id)
+        number = len(deliveries_of(session, event_id)) + 1
+        skipped = None
+        if project is None or not project.webhook_url or not project.webhook_secret:
+            skipped = "the project has no webhook URL"
+        elif project.webhook_disabled_at is not None:
+            skipped = (f"the project's webhook is disabled ({project.webhook_disabled_reason}); set webhook_url again "
+                       "with PATCH /v1/projects/me to enable it")
+        if skipped:
+            session.add(WebhookDelivery(event_id=event_id, attempt=number, status="skipped", error=skipped))
+            session.commit()
+            return Delivery("skipped")
+        url = project.webhook_url
+        attempt = send(url, project.webhook_secret, event)
+        session.add(WebhookDelivery(event_id=event_id, attempt=number, status="delivered" if attempt.ok else "failed",
+                                    status_code=attempt.status_code, error=attempt.error,
+                                    duration_ms=attempt.duration_ms, at=attempt.attempted_at))
+        if attempt.ok:
+            event.delivered_at, event.gave_up_at = attempt.attempted_at, None
+            session.add(event)
+        disabled = attempt.endpoint_gone and disable_webhook(session, project.id, url, event_id, attempt.attempted_at)
+        session.commit()
+        if disabled:
+            log.warning("webhook.disabled", project_id=project.id, event_id=event_id,
+                        reason="the receiver answered HTTP 410 Gone")
+        return Delivery("delivered" if attempt.ok else "failed", attempt)
+
+
+def disable_webhook(session: Session, project_id: int, url: str, event_id: str, moment: datetime) -> bool:
+    """The receiver answered 410 Gone: stop sending to it until the project sets its webhook_url again. Only when
+    the URL that answered is still the project's (a PATCH meanwhile wins). Does not commit."""
+    reason = f"HTTP 410 Gone from the receiver when delivering {event_id} at {_iso(moment)}"
+    changed = session.execute(
+        update(Project).where(Project.id == project_id, Project.webhook_url == url,
+                              col(Project.webhook_disabled_at).is_(None))
+        .values(webhook_disabled_at=moment, webhook_disabled_reason=reason)
+    ).rowcount
+    return bool(changed)
+
+
+def give_up(engine: Engine, event_id: str) -> None:
+    with writing(engine) as session:
+        session.execute(update(Outbox).where(Outbox.id == event_id, col(Outbox.delivered_at).is_(None))
+                        .values(gave_up_at=utcnow()))
+        session.commit()
+
+
+def reopen_event(session: Session, event: Outbox) -> None:
+    """A redelivery asked through the API: the event is pending again until it is delivered (even after a success
+    or after giving up); its attempts so far stay in the log."""
+    # One UPDATE of all three columns, not the ORM's changed attributes: an event loaded while a worker was still
+    # delivering it looks undelivered here, so `delivered_at = None` would be no change and the worker's success,
+    # committed meanwhile, would stay and make the redelivery "already delivered".
+    session.execute(update(Outbox).where(Outbox.id == event.id).values(delivered_at=None, gave_up_at=None,
+                                                                        sent_at=None))
+    session.commit()
+    session.refresh(event)

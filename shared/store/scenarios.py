@@ -1,0 +1,102 @@
+"""Versioned scenarios: a changed definition is stored as the scenario's next version."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import and_, func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from shared.models import (
+    Scenario,
+)
+from shared.scenarios import Scenario as ScenarioDefinition
+from shared.store.sessions import Conflict
+
+
+def definition_of(scenario: ScenarioDefinition) -> dict:
+    """The stored definition: the scenario as it was given, without its id (the external id is a column). A
+    scenario given as `text` is stored as its text alone: its steps are derived from it again when it is read."""
+    return scenario.model_dump(mode="json", exclude={"id", "steps"} if scenario.text else {"id"})
+
+
+def scenario_from_row(row: Scenario) -> ScenarioDefinition:
+    definition = dict(row.definition)
+    if definition.get("text"):
+        definition.pop("steps", None)  # stored beside its text by earlier versions: derived, not given
+    return ScenarioDefinition.model_validate({**definition, "id": row.external_id})
+
+
+def latest_scenario(session: Session, project_id: int, external_id: str, version: int | None = None) -> Scenario | None:
+    query = select(Scenario).where(Scenario.project_id == project_id, Scenario.external_id == external_id)
+    if version is not None:
+        return session.exec(query.where(Scenario.version == version)).first()
+    return session.exec(query.order_by(col(Scenario.version).desc()).limit(1)).first()
+
+
+def upsert_scenario(session: Session, project_id: int, scenario: ScenarioDefinition) -> tuple[Scenario, bool]:
+    """The scenario's latest version when its definition is unchanged, else a new version; (row, created).
+
+    Flushes, does not commit. Two writers of one external id at once: the unique (project, external id, version)
+    makes one of them retry on the next version number.
+    """
+    definition = definition_of(scenario)
+    for _ in range(5):
+        latest = latest_scenario(session, project_id, scenario.id)
+        if latest is not None and latest.definition == definition:
+            return latest, False
+        row = Scenario(project_id=project_id, external_id=scenario.id, definition=definition,
+                       version=(latest.version + 1) if latest else 1)
+        try:
+            with session.begin_nested():
+                session.add(row)
+        except IntegrityError:
+            continue
+        return row, True
+    raise Conflict(f"scenario {scenario.id!r} is being changed by several requests at once; try again")
+
+
+def upsert_scenarios(session: Session, project_id: int, scenarios: Sequence[ScenarioDefinition]) -> list[Scenario]:
+    """`upsert_scenario` for many at once (a batch of a thousand): one query for their latest versions, one
+    insert of the new ones. Flushes, does not commit. When another writer adds a version meanwhile, the
+    scenarios are upserted one by one instead."""
+    ids = [scenario.id for scenario in scenarios]
+    latest = {row.external_id: row for row in latest_scenarios(session, project_id, ids)} if ids else {}
+    rows: list[Scenario] = []
+    fresh: list[Scenario] = []
+    for scenario in scenarios:
+        definition = definition_of(scenario)
+        known = latest.get(scenario.id)
+        if known is not None and known.definition == definition:
+            rows.append(known)
+            continue
+        row = Scenario(project_id=project_id, external_id=scenario.id, definition=definition,
+                       version=(known.version + 1) if known else 1)
+        rows.append(row)
+        fresh.append(row)
+    if not fresh:
+        return rows
+    try:
+        with session.begin_nested():
+            session.add_all(fresh)
+    except IntegrityError:
+        return [upsert_scenario(session, project_id, scenario)[0] for scenario in scenarios]
+    return rows
+
+
+def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[str] | None = None) -> list[Scenario]:
+    """Every scenario's latest version (or those of `external_ids`), by external id."""
+    newest = select(Scenario.external_id, func.max(Scenario.version).label("version")).where(
+        Scenario.project_id == project_id
+    )
+    if external_ids is not None:
+        newest = newest.where(col(Scenario.external_id).in_(list(external_ids)))
+    newest = newest.group_by(Scenario.external_id).subquery()
+    query = (
+        select(Scenario)
+        .join(newest, and_(Scenario.external_id == newest.c.external_id, Scenario.version == newest.c.version))
+        .where(Scenario.project_id == project_id)
+        .order_by(Scenario.external_id)
+    )
+    return list(session.exec(query).all())

@@ -1,0 +1,54 @@
+"""A finished batch's one suite: which batches still need theirs built, the jobs it is built from, its outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, or_, update
+from sqlmodel import Session, col, select
+
+from shared.models import Batch, Job, Scenario, utcnow
+from shared.scenarios import Scenario as ScenarioDefinition
+from shared.store.scenarios import scenario_from_row
+from shared.store.sessions import UNSENT_GRACE_S, reading, writing
+
+
+def suite_jobs(session: Session, batch_id: int) -> list[tuple[Job, ScenarioDefinition]]:
+    """The batch's passed jobs, in id order, each with the scenario version it ran."""
+    rows = session.exec(select(Job, Scenario).join(Scenario, col(Scenario.id) == col(Job.scenario_id))
+                        .where(Job.batch_id == batch_id, Job.state == "passed").order_by(col(Job.id))).all()
+    return [(job, scenario_from_row(scenario)) for job, scenario in rows]
+
+
+def finish_suite(engine, batch_id: int, state: str, failed: dict[str, str]) -> None:  # noqa: ANN001
+    """Record the built suite: "ready" with the scenarios red in the combined replay, or "empty"."""
+    with writing(engine) as session:
+        session.execute(update(Batch).where(col(Batch.id) == batch_id)
+                        .values(suite_state=state, suite_failed=failed or None))
+        session.commit()
+
+
+def unbuilt_suites(engine, requeue_after_s: int, *, now: datetime | None = None,  # noqa: ANN001
+                   unsent_grace_s: int = UNSENT_GRACE_S, lost_before: datetime | None = None,
+                   limit: int = 1000) -> list[int]:
+    """Finished batches whose suite build may be lost, by when it was last sent (as stale_jobs does for jobs):
+    never sent once `unsent_grace_s` after the batch finished, or sent more than `requeue_after_s` ago (or before
+    `lost_before`, when the broker lost what it held) and still building."""
+    now = now or utcnow()
+    resend_before = now - timedelta(seconds=requeue_after_s)
+    if lost_before is not None:
+        resend_before = max(resend_before, min(lost_before, now))
+    with reading(engine) as session:
+        query = select(Batch.id).where(Batch.suite_state == "building", or_(
+            and_(col(Batch.suite_sent_at).is_(None), col(Batch.finished_at) < now - timedelta(seconds=unsent_grace_s)),
+            col(Batch.suite_sent_at) < resend_before,
+        )).order_by(col(Batch.id)).limit(limit)
+        return list(session.exec(query).all())
+
+
+def mark_suites_sent(session: Session, batch_ids: Sequence[int], moment: datetime | None = None) -> None:
+    """Record that these batches' suite builds were handed to the broker now; commits."""
+    if batch_ids:
+        session.execute(update(Batch).where(col(Batch.id).in_(list(batch_ids))).values(suite_sent_at=moment or utcnow()))
+        session.commit()
