@@ -30,6 +30,7 @@ from shared.service_settings import ServiceSettings
 from tests.service.conftest import (  # noqa: F401 - fixtures shared with the service tests
     ADMIN_TOKEN,
     ROOT,
+    Worker,
     petclinic,
     service_db,
     webhook_receiver,
@@ -113,29 +114,12 @@ def environment(settings: ServiceSettings) -> dict[str, str]:
 
 
 @dataclass
-class Process:
+class Process(Worker):
     """A Celery worker or beat, in a process group of its own; its log in a file."""
-
-    process: subprocess.Popen
-    log: Path
 
     @property
     def pid(self) -> int:
         return self.process.pid
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def wait_for_line(self, *needles: str, timeout_s: float = 60) -> str:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            for line in self.output().splitlines():
-                if all(needle in line for needle in needles):
-                    return line
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.1)
-        raise AssertionError(f"no log line with {needles}; the log ends:\n{self.output()[-3000:]}")
 
     def tree(self) -> list[psutil.Process]:
         """The process and every descendant now (prefork children, Playwright's drivers, Chromium's processes)."""

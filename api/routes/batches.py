@@ -1,0 +1,163 @@
+"""Batches: submit, regenerate, progress, the suite zip, what changed."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import BackgroundTasks, Header, Response
+from sqlmodel import Session
+
+from api import schemas
+from api.changes import changes
+from api.deps import (
+    ApiError,
+    CallerDep,
+    IdPath,
+    ServicesDep,
+    not_found,
+)
+from api.routes.common import (
+    IDEMPOTENCY_KEY_PATTERN,
+    IdempotencyKey,
+    accepted,
+    job_view,
+    links,
+    own_batch,
+    start,
+    usage_total,
+    v1,
+)
+from shared.models import JOB_STATES, Project
+from shared.models import Scenario as ScenarioRow
+from shared.store import (
+    Conflict,
+    batch_by_key,
+    batch_prefix,
+    create_batch,
+    jobs_of,
+    latest_scenario,
+    latest_scenarios,
+    read_batch_progress,
+    request_hash,
+    upsert_scenarios,
+)
+
+
+@v1.post("/batches", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
+         summary="Submit scenarios; answers at once with the batch id (the same Idempotency-Key: the same batch)",
+         responses={409: {"model": schemas.ErrorBody, "description": "Two items name one scenario, or the "
+                                                                     "Idempotency-Key was used for another request"}})
+def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: ServicesDep,
+                 response: Response, idempotency_key: IdempotencyKey, background: BackgroundTasks
+                 ) -> schemas.BatchAccepted:
+    with caller.project_session() as (project, session):
+        limit = services.settings.max_batch_scenarios
+        if len(body.scenarios) > limit:
+            raise ApiError(422, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
+        fingerprint = request_hash(body.model_dump(mode="json"))
+        existing = batch_by_key(session, project.id, idempotency_key)
+        if existing is not None:
+            if existing.request_hash != fingerprint:
+                raise Conflict(f"Idempotency-Key {idempotency_key!r} was used for batch {existing.id} with another request")
+            return accepted(existing, response, replayed=True)
+        base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
+        services.check_brain(body.brain)
+        rows = scenario_rows(session, project, body.scenarios)
+        batch, created = create_batch(session, project, idempotency_key=idempotency_key, fingerprint=fingerprint,
+                                      scenarios=rows, base_url=base_url, brain=body.brain or project.default_brain,
+                                      grounding=body.grounding or project.default_grounding)
+        if created:
+            background.add_task(start, services, batch.id)
+        return accepted(batch, response, replayed=not created)
+
+
+def scenario_rows(session: Session, project: Project, items: list) -> list[ScenarioRow]:
+    """The stored scenario version of each item: inline ones upserted (all at once), references looked up."""
+    inline = [item for item in items if not isinstance(item, schemas.ScenarioRef)]
+    upserted = iter(upsert_scenarios(session, project.id, inline))
+    rows, seen = [], set()
+    for i, item in enumerate(items):
+        if isinstance(item, schemas.ScenarioRef):
+            row = latest_scenario(session, project.id, item.external_id, item.version)
+            if row is None:
+                version = f" version {item.version}" if item.version else ""
+                raise ApiError(404, f"scenarios[{i}].external_id: no scenario {item.external_id!r}{version} "
+                                    "in this project")
+        else:
+            row = next(upserted)
+        if row.external_id in seen:
+            raise ApiError(409, f"scenarios[{i}]: scenario {row.external_id!r} appears twice in the batch")
+        seen.add(row.external_id)
+        rows.append(row)
+    return rows
+
+
+@v1.post("/projects/me/regenerate", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
+         summary="Regenerate the project's whole suite (every scenario's latest version) as a new batch",
+         responses={409: {"model": schemas.ErrorBody, "description": "The project has no scenarios yet"}})
+def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
+               background: BackgroundTasks, body: schemas.RegenerateRequest | None = None,
+               idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200,
+                                                             pattern=IDEMPOTENCY_KEY_PATTERN)] = None
+               ) -> schemas.BatchAccepted:
+    with caller.project_session() as (project, session):
+        body = body or schemas.RegenerateRequest()
+        scenarios = latest_scenarios(session, project.id)
+        if not scenarios:
+            raise ApiError(409, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
+        base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
+        services.check_brain(body.brain)
+        batch, created = create_batch(
+            session, project, idempotency_key=idempotency_key or f"regenerate-{uuid.uuid4().hex}",
+            fingerprint=request_hash({"regenerate": body.model_dump(mode="json")}), scenarios=scenarios,
+            base_url=base_url, brain=body.brain or project.default_brain,
+            grounding=body.grounding or project.default_grounding, kind="regenerate",
+        )
+        if created:
+            background.add_task(start, services, batch.id)
+        return accepted(batch, response, replayed=not created)
+
+
+@v1.get("/batches/{batch_id}", response_model=schemas.BatchProgress, tags=["batches"],
+        summary="Progress: jobs per state, each job's verdict, timings and model usage")
+def batch_progress(batch_id: IdPath, caller: CallerDep) -> schemas.BatchProgress:
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        found = read_batch_progress(session, project_id, batch_id)
+    if found is None:
+        raise not_found(f"batch {batch_id}")
+    batch, jobs = found
+    counts = dict.fromkeys(JOB_STATES, 0)
+    for job in jobs:
+        counts[job.state] = counts.get(job.state, 0) + 1
+    return schemas.BatchProgress(**batch, counts=counts, model_usage=usage_total(jobs),
+                                 jobs=[job_view(job) for job in jobs], links=links(batch["id"]))
+
+
+@v1.get("/batches/{batch_id}/suite.zip", tags=["batches"], response_class=Response,
+        responses={200: {"content": {"application/zip": {}}},
+                   409: {"model": schemas.ErrorBody, "description": "The batch or its suite is not finished yet"}},
+        summary="The batch's suite, built and replayed as a whole: unzip, cd suite, npm install && npx cucumber-js")
+def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        batch = own_batch(session, project_id, batch_id)
+    if batch.state != "finished":
+        raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
+    if batch.suite_state == "empty":
+        raise not_found(f"suite of batch {batch_id} (no scenario passed)")
+    if batch.suite_state != "ready":
+        raise ApiError(409, f"the suite of batch {batch_id} is being built and replayed; ask again in a moment",
+                       headers={"Retry-After": "5"})
+    data = services.store().get_bytes(batch_prefix(batch.project_id, batch.id) + "suite.zip")
+    return Response(data, media_type="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="batch-{batch_id}-suite.zip"'})
+
+
+@v1.get("/batches/{batch_id}/changes", response_model=schemas.Changes, tags=["batches"],
+        summary="What changed since the previous batch: verdicts and step locators")
+def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
+    with caller.project_id_session(read_only=True) as (project_id, session):
+        batch = own_batch(session, project_id, batch_id)
+        previous = jobs_of(session, batch.previous_batch_id) if batch.previous_batch_id else []
+        report = changes(previous, jobs_of(session, batch.id))
+        return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)

@@ -1,0 +1,60 @@
+"""Projects: create (admin token), read and update the key's own."""
+
+from __future__ import annotations
+
+from fastapi import Depends
+
+from api import schemas
+from api.deps import (
+    CallerDep,
+    ServicesDep,
+    require_admin,
+)
+from api.routes.common import public, v1
+from shared.logging import log
+from shared.store import (
+    create_project,
+)
+from shared.webhooks import new_secret
+
+
+@v1.post("/projects", response_model=schemas.ProjectCreated, status_code=201, tags=["projects"],
+         dependencies=[Depends(require_admin)], summary="Create a project (admin token); its API key is shown once")
+def create_project_route(body: schemas.ProjectCreate, services: ServicesDep) -> schemas.ProjectCreated:
+    with services.session() as session:
+        services.check_url("base_url", body.base_url)
+        if body.webhook_url:
+            services.check_url("webhook_url", body.webhook_url)
+        services.check_brain(body.default_brain)
+        secret = new_secret()
+        project, api_key = create_project(session, webhook_secret=secret, **body.model_dump())
+        log.info("project.created", project_id=project.id)
+        return schemas.ProjectCreated(project=public(project), api_key=api_key, webhook_secret=secret)
+
+
+@v1.get("/projects/me", response_model=schemas.ProjectPublic, tags=["projects"], summary="The key's project")
+def my_project(caller: CallerDep) -> schemas.ProjectPublic:
+    with caller.project_session(read_only=True) as (project, _):
+        return public(project)
+
+
+@v1.patch("/projects/me", response_model=schemas.ProjectUpdated, tags=["projects"],
+          summary="Change the project's settings; rotate its webhook secret")
+def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: ServicesDep) -> schemas.ProjectUpdated:
+    with caller.project_session() as (project, session):
+        updates = body.model_dump(exclude_unset=True, exclude={"rotate_webhook_secret"})
+        if updates.get("base_url"):
+            services.check_url("base_url", updates["base_url"])
+        if updates.get("webhook_url"):
+            services.check_url("webhook_url", updates["webhook_url"])
+        services.check_brain(updates.get("default_brain"))
+        for field, value in updates.items():
+            setattr(project, field, value)
+        if "webhook_url" in updates:  # a webhook disabled by a 410 Gone is enabled again by setting its URL
+            project.webhook_disabled_at = project.webhook_disabled_reason = None
+        secret = new_secret() if body.rotate_webhook_secret else None
+        if secret:
+            project.webhook_secret = secret
+        session.add(project)
+        session.commit()
+        return schemas.ProjectUpdated(project=public(project), webhook_secret=secret)
