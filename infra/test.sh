@@ -17,15 +17,17 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 fi
 
-# The service tests need Redis on 127.0.0.1:6379 (the Celery broker).
+# The service tests need Redis on 127.0.0.1:6379 (the Celery broker); the fault suite starts redis-server
+# itself, on a port of its own.
+if ! command -v redis-server >/dev/null; then
+  echo "== installing redis"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq redis-server >/dev/null
+fi
 if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
-  if ! command -v redis-server >/dev/null; then
-    echo "== installing redis"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq redis-server >/dev/null
-  fi
   echo "== starting redis"
   redis-server --bind 127.0.0.1 --port 6379 --daemonize yes --save "" --appendonly no >/dev/null
   for _ in $(seq 30); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 1; done
 fi
-exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# The slowest tests are listed at the end: the place to look when the run grows.
+exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 "$@"

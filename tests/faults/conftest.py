@@ -84,7 +84,7 @@ class Broker:
 @pytest.fixture(scope="session")
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
     if shutil.which("redis-server") is None:
-        pytest.fail("redis-server is not installed (infra/setup.sh installs it)", pytrace=False)
+        pytest.fail("redis-server is not installed (infra/test.sh installs it)", pytrace=False)
     running = Broker(free_port(), tmp_path_factory.mktemp("redis"))
     running.start()
     yield running
