@@ -186,7 +186,8 @@ class Scenario(BaseModel):
 
     @model_validator(mode="after")
     def _steps_from_text(self) -> Scenario:
-        if self.steps and self.text:
+        if self.steps and self.text and self.steps != [ScenarioStep(action=s) for s in split_sentences(self.text)]:
+            # Steps equal to the text's sentences are the ones derived from it (a scenario validated again).
             raise ValueError("give either 'steps' or 'text', not both")
         if not self.steps:
             if not self.text or not self.text.strip():

@@ -2,7 +2,9 @@ import json
 
 import pytest
 
-from shared.scenarios import ScenarioFileError, parse_scenarios, split_sentences
+from pydantic import ValidationError
+
+from shared.scenarios import Scenario, ScenarioFile, ScenarioFileError, parse_scenarios, split_sentences
 
 
 def test_two_column_steps_free_text_and_data_rows():
@@ -71,3 +73,14 @@ def test_sentences_split_outside_quotes_only():
         'Verify "2387 S. Fair Way" is shown',
         "Check the owner's name",
     ]
+
+
+def test_a_text_scenario_validated_again_keeps_its_derived_steps_and_both_given_are_refused():
+    """A scenario written as text carries the steps derived from it; validating it again (as the service's worker
+    does, putting it into a ScenarioFile) must not read those as steps given beside the text."""
+    scenario = Scenario(id="TXT-1", title="t", text="Open /owners/find. Click Find Owner.")
+    again = ScenarioFile(scenarios=[scenario]).scenarios[0]
+    assert [step.action for step in again.steps] == ["Open /owners/find", "Click Find Owner"]
+    assert Scenario.model_validate(scenario.model_dump()).steps == scenario.steps
+    with pytest.raises(ValidationError, match="give either 'steps' or 'text', not both"):
+        Scenario(id="TXT-2", title="t", text="Open /owners/find.", steps=["Click Find Owner"])
