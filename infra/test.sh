@@ -29,6 +29,7 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
   redis-server --bind 127.0.0.1 --port 6379 --daemonize yes --save "" --appendonly no >/dev/null
   for _ in $(seq 30); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 1; done
 fi
-# Two processes (pytest-xdist), each test file kept whole in one, the service and fault tests together in one
-# (tests/conftest.py); the slowest tests are listed at the end: the place to look when the run grows.
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup --durations=15 "$@"
+# Two processes (pytest-xdist), each test file kept whole in one (its module fixtures start once; each process has
+# its own service database and Redis database number); the slowest tests are listed at the end: the place to look
+# when the run grows.
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --durations=15 "$@"

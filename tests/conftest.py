@@ -68,13 +68,10 @@ BROWSER = ("e2e/", "agent/verify/", "agent/execution/", "agent/grounding/", "app
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Markers by folder; and, for a run split over processes (pytest-xdist, --dist loadgroup, as .ci/run does),
-    one group per file (its module fixtures start once) and one group for everything using the service's shared
-    Redis database, which a session flushes."""
+    """Markers by folder."""
     for item in items:
         where = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
         if where.startswith(SERVICE):
             item.add_marker(pytest.mark.service)
         if where.startswith(BROWSER):
             item.add_marker(pytest.mark.e2e)
-        item.add_marker(pytest.mark.xdist_group("service" if where.startswith(("service/", "faults/")) else where))

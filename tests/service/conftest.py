@@ -34,7 +34,10 @@ from tests.apps.petclinic import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_URL = os.environ.get("STEPFORGE_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-REDIS_URL = os.environ.get("STEPFORGE_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+# A run split over processes (pytest-xdist: gw0, gw1, ...) gives each its own database number, as a session
+# flushes its own.
+REDIS_URL = os.environ.get("STEPFORGE_TEST_REDIS_URL",
+                           f"redis://127.0.0.1:6379/{14 + int(os.environ.get('PYTEST_XDIST_WORKER', 'gw0')[2:])}")
 ADMIN_TOKEN = "test-admin-token-0123456789"
 BUCKET = "stepforge-service-test"
 WORKER_START_TIMEOUT_S = 60
