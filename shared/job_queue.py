@@ -149,30 +149,31 @@ def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: 
     return sent
 
 
+def _send_and_mark(celery: Celery, session: Session, task: str, ids: Sequence, mark, *, budget_s: float,  # noqa: ANN001
+                   moment: datetime | None) -> int:
+    """Send `task` once per id and record which were sent with `mark` (at `moment`, default now: taken before
+    publishing, as a worker may take the task before the mark is written); the others wait for the sweep."""
+    moment = moment or utcnow()
+    sent = publish(celery, task, [(one,) for one in ids], budget_s=budget_s, moment=moment)
+    mark(session, ids[:sent], moment)
+    return sent
+
+
 def send_jobs(celery: Celery, session: Session, job_ids: Sequence[int], *, budget_s: float,
               moment: datetime | None = None) -> int:
-    """Send generate_job for these (committed) jobs and record which were sent (at `moment`, default now: taken
-    before publishing, as a worker may take the job before the mark is written); the others wait for the sweep."""
-    moment = moment or utcnow()
-    sent = publish(celery, GENERATE_JOB, [(job_id,) for job_id in job_ids], budget_s=budget_s, moment=moment)
-    mark_jobs_sent(session, job_ids[:sent], moment)
-    return sent
+    """Send generate_job for these (committed) jobs and record which were sent."""
+    return _send_and_mark(celery, session, GENERATE_JOB, job_ids, mark_jobs_sent, budget_s=budget_s, moment=moment)
 
 
 def send_events(celery: Celery, session: Session, event_ids: Sequence[str], *, budget_s: float,
                 moment: datetime | None = None) -> int:
-    """Send deliver_webhook for these (committed) events and record which were sent, as send_jobs does."""
-    moment = moment or utcnow()
-    sent = publish(celery, DELIVER_WEBHOOK, [(event_id,) for event_id in event_ids], budget_s=budget_s,
-                   moment=moment)
-    mark_events_sent(session, event_ids[:sent], moment)
-    return sent
+    """Send deliver_webhook for these (committed) events and record which were sent."""
+    return _send_and_mark(celery, session, DELIVER_WEBHOOK, event_ids, mark_events_sent, budget_s=budget_s,
+                          moment=moment)
 
 
 def send_suites(celery: Celery, session: Session, batch_ids: Sequence[int], *, budget_s: float,
                 moment: datetime | None = None) -> int:
-    """Send build_suite for these finished batches and record which were sent, as send_jobs does."""
-    moment = moment or utcnow()
-    sent = publish(celery, BUILD_SUITE, [(batch_id,) for batch_id in batch_ids], budget_s=budget_s, moment=moment)
-    mark_suites_sent(session, batch_ids[:sent], moment)
-    return sent
+    """Send build_suite for these finished batches and record which were sent."""
+    return _send_and_mark(celery, session, BUILD_SUITE, batch_ids, mark_suites_sent, budget_s=budget_s,
+                          moment=moment)
