@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.memory import TreeSampler, python_peak_rss_kb  # noqa: E402
-from shared.artifacts import LocalArtifactStore  # noqa: E402
+from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import ScenarioFile, load_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402

@@ -72,7 +72,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
-from shared.artifacts import LocalArtifactStore  # noqa: E402
+from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.records import Candidate, Intent, RunRecord  # noqa: E402
 from shared.scenarios import Scenario, load_scenarios, parse_scenarios  # noqa: E402

@@ -35,7 +35,8 @@ import httpx  # noqa: E402
 from shared.db import create_database, drop_database  # noqa: E402
 from shared.records import Locator, ScriptOp, StepDefinition  # noqa: E402
 from shared.registry.local import LocalStepRegistry  # noqa: E402
-from shared.step_registry import HttpStepRegistry, NewStep, StepRegistry  # noqa: E402
+from shared.step_registry import NewStep, StepRegistry  # noqa: E402
+from shared.step_registry.http import HttpStepRegistry  # noqa: E402
 
 ORIGIN = "http://bench.test:8080"
 BATCH = 500

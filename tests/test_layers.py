@@ -62,4 +62,4 @@ def test_only_the_adapters_import_boto3_and_openai() -> None:
     users = {path for folder in ("api", "shared", "workers")
              for path, names in modules(folder).items()
              if any(n.split(".")[0] in ("boto3", "botocore", "openai") for n in names)}
-    assert users == {"shared/artifacts.py", "workers/agent/model/client.py"}
+    assert users == {"shared/artifacts/s3.py", "workers/agent/model/client.py"}

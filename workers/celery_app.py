@@ -43,9 +43,9 @@ class WorkerResources:
 
     def registry(self) -> StepRegistry:
         if self._registry is None:
-            from workers.agent.registry import open_registry
+            from shared.step_registry import open_step_registry
 
-            self._registry = open_registry(get_service_settings())
+            self._registry = open_step_registry(get_service_settings())
         return self._registry
 
     def close(self) -> None:

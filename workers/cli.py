@@ -24,12 +24,11 @@ from shared.artifacts import ArtifactStoreError, open_artifact_store
 from shared.logging import configure_logging
 from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
-from shared.step_registry import RegistryError
+from shared.step_registry import RegistryError, open_step_registry
 from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
-from workers.agent.registry import open_registry
 from workers.agent.scripting.suite import FORMATS
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 
@@ -160,7 +159,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
         raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
     agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding)
-    registry = open_registry(settings)
+    registry = open_step_registry(settings)
     try:
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), ClockColumn(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from shared.artifacts import LocalArtifactStore
+from shared.artifacts.local import LocalArtifactStore
 from shared.records import RunRecord, Verdict
 from shared.scenarios import parse_scenarios
 from shared.settings import Settings

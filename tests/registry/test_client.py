@@ -9,7 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from shared.step_registry import HttpStepRegistry, RegistryError
+from shared.step_registry import RegistryError
+from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import free_port, new_step
 
 ORIGIN = "http://app.test"

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from shared.db import make_engine
 from shared.registry.models import step_table, usage_table
-from shared.step_registry import HttpStepRegistry
+from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import TOKEN, new_step, register_in_process
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from shared.step_registry import HttpStepRegistry, RegistryError
+from shared.step_registry import RegistryError
+from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import TOKEN, new_step
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

@@ -22,12 +22,12 @@ from shared.artifacts import (
     ArtifactNotFoundError,
     ArtifactStoreError,
     InvalidArtifactKeyError,
-    LocalArtifactStore,
     MiB,
-    S3ArtifactStore,
     open_artifact_store,
     put_json,
 )
+from shared.artifacts.local import LocalArtifactStore
+from shared.artifacts.s3 import S3ArtifactStore
 from shared.settings import Settings
 
 CREDENTIALS = {"access_key_id": "testing", "secret_access_key": "testing"}

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pytest
 
-from shared.artifacts import LocalArtifactStore
+from shared.artifacts.local import LocalArtifactStore
 from shared.scenarios import Scenario, parse_scenarios
 from shared.settings import Settings
 from tests.http_site import SiteHandler, serve

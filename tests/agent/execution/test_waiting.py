@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import pytest
 
-from shared.artifacts import LocalArtifactStore
+from shared.artifacts.local import LocalArtifactStore
 from shared.records import RunRecord
 from shared.scenarios import Scenario
 from shared.settings import Settings

@@ -1,77 +1,15 @@
-"""The step registry as the rest of stepforge sees it: one small interface, two ways to reach it.
-
-A step is keyed by (application origin, signature): the signature hashes its keyword and the ordered
-(locator identity, action kind) pairs of its operations, input values ignored. Projects that test the
-same origin share steps; other origins never see them.
-
-- `HttpStepRegistry` (workers, over HTTP to the registry service, with timeouts and retries) and
-- the in-process registry of embedded mode (shared.registry.local.LocalStepRegistry, SQLite)
-both implement `StepRegistry`.
-"""
+"""The step registry over HTTP to the registry service (api.registry): the adapter workers use."""
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Sequence
-from typing import Protocol
-from urllib.parse import urlsplit
+from urllib.parse import quote
 
-from pydantic import BaseModel, Field
+import httpx
 
-from shared.records import StepDefinition
-
-
-class NewStep(BaseModel):
-    """A step definition to register, with its JavaScript body as the suite renders it."""
-
-    definition: StepDefinition
-    code: str
-
-
-class RegisteredStep(BaseModel):
-    """A step as the registry holds it."""
-
-    id: int
-    origin: str
-    signature: str
-    version: int = 1  # a step whose wording stays but whose locators change gets the next version
-    supersedes: int | None = None  # id of the previous version
-    definition: StepDefinition
-    code: str
-    created_by: str  # project that registered it first
-    usage: dict[str, int] = Field(default_factory=dict)  # project -> registrations (uses)
-
-
-class RegistryError(RuntimeError):
-    """The registry could not be reached or refused the request; the message says which and why."""
-
-
-class StepRegistry(Protocol):
-    def lookup(self, origin: str, signatures: Sequence[str]) -> dict[str, RegisteredStep]:
-        """The known steps among the signatures, for this origin only (unknown ones are absent)."""
-        ...
-
-    def register(self, project: str, origin: str, steps: Sequence[NewStep]) -> dict[str, RegisteredStep]:
-        """Idempotent: a signature already known returns the existing step; many callers, one step.
-        Counts one use of each step by the project."""
-        ...
-
-    def steps(self, *, origin: str | None = None, project: str | None = None) -> list[RegisteredStep]:
-        """An origin's steps, or the steps a project uses, with usage counts."""
-        ...
-
-    def close(self) -> None:
-        """Release connections (an HTTP pool, a database engine)."""
-        ...
-
-
-def origin_of(url: str) -> str:
-    """scheme://host[:port], lower-case: the key under which steps are shared."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"{url!r} has no http(s) origin")
-    default = {"http": 80, "https": 443}[parts.scheme]
-    port = f":{parts.port}" if parts.port and parts.port != default else ""
-    return f"{parts.scheme}://{parts.hostname.lower()}{port}"
+from shared.step_registry import NewStep, RegisteredStep, RegistryError
 
 
 class HttpStepRegistry:
@@ -88,8 +26,6 @@ class HttpStepRegistry:
     PAGE = 1000
 
     def __init__(self, base_url: str, token: str, timeout_s: float = 5, retries: int = 3) -> None:
-        import httpx
-
         if not base_url.startswith(("http://", "https://")):
             raise RegistryError(f"step registry URL {base_url!r} is not an http(s) URL")
         if timeout_s <= 0 or retries < 0:
@@ -127,7 +63,6 @@ class HttpStepRegistry:
 
     def steps(self, *, origin: str | None = None, project: str | None = None) -> list[RegisteredStep]:
         if project is not None:
-            from urllib.parse import quote
 
             path, params = f"/v1/projects/{quote(project, safe='')}/steps", {}
             if origin is not None:
@@ -170,8 +105,6 @@ class HttpStepRegistry:
             raise RegistryError(f"step registry {what}: unexpected response: {error}") from None
 
     def _request(self, method: str, path: str, **kwargs: object) -> dict:
-        import random
-        import time
 
         httpx = self._httpx
         what = f"{method} {self.base_url}{path}"

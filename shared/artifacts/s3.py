@@ -1,161 +1,30 @@
-"""Artifact storage behind one small interface.
-
-Embedded mode keeps artifacts in a local folder (`LocalArtifactStore`); the service keeps them in one
-S3-compatible bucket (`S3ArtifactStore`: AWS S3, MinIO). `open_artifact_store(settings)` picks one.
-
-Keys are relative, "/"-separated paths ("OWN-1/attempt-1/trace.zip"); a key that leaves its folder or
-prefix ("../x", "/etc/x") is refused with `InvalidArtifactKeyError`. Every S3 failure surfaces as one
-`ArtifactStoreError` whose message names the bucket, the key and the cause.
-"""
+"""The artifact store in one bucket of an S3-compatible server (the service): the only module that loads boto3."""
 
 from __future__ import annotations
 
 import io
-import json
-import mimetypes
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import boto3
 from boto3.exceptions import Boto3Error
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
-from pydantic import BaseModel, ConfigDict
+
+from shared.artifacts import (
+    MAX_PRESIGN_EXPIRES_S,
+    ArtifactInfo,
+    ArtifactNotFoundError,
+    ArtifactStoreError,
+    MiB,
+    check_key,
+)
 
 if TYPE_CHECKING:
     from shared.settings import Settings
-
-MiB = 1024 * 1024
-# S3 refuses presigned URLs valid for more than 7 days.
-MAX_PRESIGN_EXPIRES_S = 7 * 24 * 3600
-
-
-class ArtifactStoreError(Exception):
-    """A storage call failed; the message names the bucket/key and the cause, never credentials."""
-
-
-class ArtifactNotFoundError(ArtifactStoreError, FileNotFoundError):
-    """No artifact under that key (a FileNotFoundError, as the local store has always raised)."""
-
-
-class InvalidArtifactKeyError(ArtifactStoreError, ValueError):
-    """A key that is empty, absolute, or leaves its folder or prefix (a ValueError, as before)."""
-
-
-class ArtifactInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    key: str  # relative to the store (without the S3 key prefix), so it can be passed back to get_bytes
-    size: int
-    content_type: str | None = None
-
-
-class ArtifactStore(Protocol):
-    def put_bytes(self, key: str, data: bytes, content_type: str = "application/octet-stream") -> str: ...
-
-    def put_file(self, key: str, path: Path, content_type: str = "application/octet-stream") -> str: ...
-
-    def get_bytes(self, key: str) -> bytes: ...
-
-    def exists(self, key: str) -> bool: ...
-
-    def remove_prefix(self, prefix: str) -> None: ...
-
-    def list(self, prefix: str = "") -> list[ArtifactInfo]: ...
-
-    def presigned_url(self, key: str, expires_s: int | None = None) -> str: ...
-
-
-class LocalArtifactStore:
-    """Keys are relative paths under one root; writes are atomic (temp file, then rename)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def path(self, key: str) -> Path:
-        target = (self.root / key).resolve()
-        if not target.is_relative_to(self.root.resolve()):
-            raise InvalidArtifactKeyError(f"artifact key {key!r} leaves the artifacts folder")
-        return target
-
-    def put_bytes(self, key: str, data: bytes, content_type: str = "application/octet-stream") -> str:
-        target = self.path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
-        return key
-
-    def put_file(self, key: str, path: Path, content_type: str = "application/octet-stream") -> str:
-        target = self.path(key)
-        if path.resolve() != target:
-            self.put_bytes(key, path.read_bytes(), content_type)
-        return key
-
-    def get_bytes(self, key: str) -> bytes:
-        target = self.path(key)
-        try:
-            return target.read_bytes()
-        except FileNotFoundError:
-            raise ArtifactNotFoundError(f"no artifact {key!r} in {self.root}") from None
-
-    def exists(self, key: str) -> bool:
-        return self.path(key).exists()
-
-    def remove_prefix(self, prefix: str) -> None:
-        """Remove every artifact under a folder-like prefix ("OWN-1/")."""
-        target = self.path(prefix)
-        if target == self.root.resolve():
-            raise ValueError("refusing to remove the whole artifacts folder")
-        if target.is_dir():
-            shutil.rmtree(target)
-
-    def list(self, prefix: str = "", *, content_types: bool = False) -> list[ArtifactInfo]:
-        """Files whose key starts with `prefix` (a plain string prefix), sorted by key.
-
-        The local store keeps no content type: with `content_types` it is guessed from the file name.
-        """
-        base = self.path(prefix.rpartition("/")[0]) if prefix else self.root.resolve()
-        if not base.is_dir():
-            return []
-        root = self.root.resolve()
-        found = []
-        for path in base.rglob("*"):
-            if not path.is_file() or path.name.startswith(".tmp-"):  # a write in progress
-                continue
-            key = path.relative_to(root).as_posix()
-            if key.startswith(prefix):
-                guessed = mimetypes.guess_type(path.name)[0] if content_types else None
-                found.append(ArtifactInfo(key=key, size=path.stat().st_size, content_type=guessed))
-        return sorted(found, key=lambda info: info.key)
-
-    def presigned_url(self, key: str, expires_s: int | None = None) -> str:
-        """A file:// URL of the artifact, for someone on this machine; `expires_s` has no meaning here."""
-        return self.path(key).as_uri()
-
-
-def check_key(key: str, *, is_prefix: bool = False) -> str:
-    """Refuse keys that are empty, absolute or climb out of their prefix; return the key unchanged.
-
-    A prefix may end with "/" and may be "" (everything) only where the caller allows it.
-    """
-    if not isinstance(key, str) or not key:
-        raise InvalidArtifactKeyError("artifact key is empty")
-    if key.startswith("/") or "\\" in key or any(ord(char) < 32 or char == "\x7f" for char in key):
-        raise InvalidArtifactKeyError(f"artifact key {key!r} is absolute or has a backslash or control character")
-    parts = key.split("/")
-    if is_prefix and parts[-1] == "":
-        parts = parts[:-1]
-    if any(part in ("", ".", "..") for part in parts):
-        raise InvalidArtifactKeyError(f"artifact key {key!r} has an empty, '.' or '..' segment")
-    return key
 
 
 class S3ArtifactStore:
@@ -431,21 +300,3 @@ def _cause(exc: Exception) -> str:
         message = error.get("Message") or ""
         return f"{code} {message}".strip() + (f" (HTTP {status})" if status and str(status) != str(code) else "")
     return f"{type(exc).__name__}: {exc}"
-
-
-def open_artifact_store(settings: Settings) -> ArtifactStore:
-    """S3 when STEPFORGE_S3_BUCKET is set (the bucket is checked now, and created when allowed), else the
-    local folder settings.artifacts_dir."""
-    if settings.s3_bucket:
-        store = S3ArtifactStore.from_settings(settings)
-        store.ensure_bucket(create=settings.s3_create_bucket)
-        return store
-    return LocalArtifactStore(settings.artifacts_dir)
-
-
-def put_model(store: ArtifactStore, key: str, model: BaseModel) -> str:
-    return store.put_bytes(key, model.model_dump_json(indent=2).encode(), "application/json")
-
-
-def put_json(store: ArtifactStore, key: str, document: object) -> str:
-    return store.put_bytes(key, json.dumps(document, indent=2).encode(), "application/json")
