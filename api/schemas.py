@@ -264,7 +264,8 @@ class BatchProgress(BaseModel):
     finished_at: datetime | None
     suite_state: str | None = Field(description="The batch's one suite, once the batch has finished: building (built and "
                                                 "replayed as a whole by a worker), ready (suite.zip), empty (no "
-                                                "scenario passed)")
+                                                "scenario passed), error (it could not be built). The batch's "
+                                                "webhook is sent once it is no longer building")
     suite_failed: dict[str, str] | None = Field(description="Scenarios red in the suite's combined replay, id -> "
                                                             "reason (they stay in the suite)")
     counts: dict[str, int] = Field(description="Jobs per state: queued, running, passed, failed, cancelled")

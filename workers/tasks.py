@@ -55,7 +55,7 @@ from shared.store import (
     writing,
 )
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
-from workers.batch_suite import assemble
+from workers.batch_suite import BatchSuite, assemble
 from workers.celery_app import app, resources
 from workers.pool import BrowserCrashedError
 from workers.service_run import LeaseLost, TimeLimitReached, claim_store, run_job
@@ -64,6 +64,9 @@ BROWSER_CRASH_RETRIES = 2
 # The sweep may hand many messages to the broker; the worker's own sends (one event) are short.
 SWEEP_SEND_BUDGET_S = 60.0
 EVENT_SEND_BUDGET_S = 5.0
+# A suite build that raised (the artifact store or the registry away) is tried again after 10, 20, 40 s.
+SUITE_BUILD_RETRIES = 3
+SUITE_BUILD_RETRY_S = 10
 
 
 def _engine(settings: ServiceSettings):
@@ -153,20 +156,21 @@ def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, att
         bound.warning("generate_job.lease_lost", detail="another worker took the job over; this result is dropped")
         return
     bound.info("generate_job.finished", state=verdict.state, failure_kind=verdict.failure_kind)
-    if finished.event_id is not None:  # sent after the commit: the rows exist when the tasks run
+    if finished.event_id is not None:  # sent after the commit: the rows exist when the task runs
         bound.info("batch.completed", event_id=finished.event_id)
-        with writing(engine) as session:  # not sent (broker down): they stay unsent and the sweep sends them
-            send_events(app, session, [finished.event_id], budget_s=EVENT_SEND_BUDGET_S)
+        with writing(engine) as session:  # not sent (broker down): it stays unsent and the sweep sends it
             send_suites(app, session, [batch_id], budget_s=EVENT_SEND_BUDGET_S)
 
 
 # --- build_suite ----------------------------------------------------------------------------------------------
 
 
-@app.task(bind=True, name=BUILD_SUITE, max_retries=None)
+@app.task(bind=True, name=BUILD_SUITE, max_retries=SUITE_BUILD_RETRIES)
 def build_batch_suite(self, batch_id: int) -> str:
-    """Build the finished batch's one suite, replay it as a whole, store it (workers/batch_suite.py). Running twice
-    is harmless: the second finds it built, or builds the same bytes again."""
+    """Build the finished batch's one suite, replay it as a whole, store it (workers/batch_suite.py), then send the
+    batch's webhook event, which names the suite's state. Running twice is harmless: the second finds it built, or
+    builds the same bytes again. A build that fails is tried again; after SUITE_BUILD_RETRIES the suite is "error"
+    (the log line says why) and the event goes all the same."""
     settings = get_service_settings()
     engine = _engine(settings)
     bound = log.bind(batch_id=batch_id, task_id=self.request.id)
@@ -175,10 +179,19 @@ def build_batch_suite(self, batch_id: int) -> str:
         if batch is None or batch.suite_state != "building":
             return "nothing to build"
         jobs = suite_jobs(session, batch_id)
-    with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
-        built = assemble(batch, jobs, resources.store(), resources.registry(), settings)
-    finish_suite(engine, batch_id, built.state, built.failed)
+    try:
+        with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
+            built = assemble(batch, jobs, resources.store(), resources.registry(), settings)
+    except Exception as error:
+        if self.request.retries < SUITE_BUILD_RETRIES:
+            bound.warning("build_suite.retry", error=f"{type(error).__name__}: {error}", exc_info=True)
+            raise self.retry(countdown=SUITE_BUILD_RETRY_S * 2**self.request.retries) from None
+        bound.error("build_suite.failed", error=f"{type(error).__name__}: {error}", exc_info=True)
+        built = BatchSuite("error")
+    events = finish_suite(engine, batch_id, built.state, built.failed)
     bound.info("build_suite.done", state=built.state, scenarios=len(jobs), failed=sorted(built.failed))
+    with writing(engine) as session:  # not sent (broker down): they stay unsent and the sweep sends them
+        send_events(app, session, events, budget_s=EVENT_SEND_BUDGET_S)
     return built.state
 
 

@@ -145,6 +145,8 @@ def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> R
         raise ApiError(409, f"batch {batch_id} is {batch.state}; its suite is ready when it has finished")
     if batch.suite_state == "empty":
         raise not_found(f"suite of batch {batch_id} (no scenario passed)")
+    if batch.suite_state == "error":
+        raise not_found(f"suite of batch {batch_id} (it could not be built; the workers' log says why)")
     if batch.suite_state != "ready":
         raise ApiError(409, f"the suite of batch {batch_id} is being built and replayed; ask again in a moment",
                        headers={"Retry-After": "5"})

@@ -38,12 +38,19 @@ def batch_summary(batch: Batch) -> dict:
         "jobs": {"total": batch.jobs_total, "passed": batch.jobs_passed, "failed": batch.jobs_failed},
         "created_at": _iso(batch.created_at),
         "finished_at": _iso(batch.finished_at),
+        "suite": suite_summary(batch),
         "links": {
             "batch": f"/v1/batches/{batch.id}",
             "suite": f"/v1/batches/{batch.id}/suite.zip",
             "changes": f"/v1/batches/{batch.id}/changes",
         },
     }
+
+
+def suite_summary(batch: Batch) -> dict:
+    """The batch's one suite as the event tells it: the event is sent once the suite is settled (ready, empty or
+    error), never while it is building."""
+    return {"state": batch.suite_state, "failed": dict(batch.suite_failed or {})}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -68,8 +75,8 @@ def deliveries_of(session: Session, event_id: str) -> list[WebhookDelivery]:
 def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | None = None,
                        unsent_grace_s: int = UNSENT_GRACE_S, limit: int = 1000, lost_before: datetime | None = None
                        ) -> list[str]:
-    """Events to deliver whose message may be lost: never sent since they were written or reopened for a
-    redelivery (once `unsent_grace_s` old), or sent more than `older_than_s` ago and not attempted since (the
+    """Events to deliver whose message may be lost (a batch's event waits until its suite is settled): never sent
+    since they were written or reopened for a redelivery (once `unsent_grace_s` old), or sent more than `older_than_s` ago and not attempted since (the
     message was lost; an event being retried has attempts, and its retries are deliver_webhook's own), or sent
     before `lost_before` and not attempted since (the broker lost it). Mark what was sent with `mark_events_sent`."""
     now = now or utcnow()
@@ -81,9 +88,10 @@ def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | Non
         .where(WebhookDelivery.event_id == Outbox.id, col(WebhookDelivery.at) >= col(Outbox.sent_at))
         .exists()
     )
+    suite_building = select(Batch.id).where(Batch.id == Outbox.batch_id, Batch.suite_state == "building").exists()
     with reading(engine) as session:
         query = select(Outbox.id).where(
-            col(Outbox.delivered_at).is_(None), col(Outbox.gave_up_at).is_(None),
+            col(Outbox.delivered_at).is_(None), col(Outbox.gave_up_at).is_(None), ~suite_building,
             or_(
                 and_(col(Outbox.sent_at).is_(None), col(Outbox.created_at) < now - timedelta(seconds=unsent_grace_s)),
                 and_(col(Outbox.sent_at) < sent_before, ~attempted_since_sent),

@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, or_, update
 from sqlmodel import Session, col, select
 
-from shared.models import Batch, Job, Scenario, utcnow
+from shared.models import Batch, Job, Outbox, Scenario, utcnow
 from shared.scenarios import Scenario as ScenarioDefinition
+from shared.store.outbox import suite_summary
 from shared.store.scenarios import scenario_from_row
 from shared.store.sessions import UNSENT_GRACE_S, reading, writing
 
@@ -21,12 +22,21 @@ def suite_jobs(session: Session, batch_id: int) -> list[tuple[Job, ScenarioDefin
     return [(job, scenario_from_row(scenario)) for job, scenario in rows]
 
 
-def finish_suite(engine, batch_id: int, state: str, failed: dict[str, str]) -> None:  # noqa: ANN001
-    """Record the built suite: "ready" with the scenarios red in the combined replay, or "empty"."""
+def finish_suite(engine, batch_id: int, state: str, failed: dict[str, str]) -> list[str]:  # noqa: ANN001
+    """Record the built suite ("ready", with the scenarios red in the combined replay; "empty", no scenario passed;
+    "error", it could not be built) and tell the batch's undelivered events so, in one transaction. Returns those
+    events, for the caller to send after the commit (the sweep sends them otherwise)."""
     with writing(engine) as session:
-        session.execute(update(Batch).where(col(Batch.id) == batch_id)
-                        .values(suite_state=state, suite_failed=failed or None))
+        batch = session.exec(select(Batch).where(col(Batch.id) == batch_id).with_for_update()).one()
+        batch.suite_state, batch.suite_failed = state, failed or None
+        session.add(batch)
+        events = session.exec(select(Outbox).where(Outbox.batch_id == batch_id, col(Outbox.delivered_at).is_(None))
+                              .order_by(col(Outbox.created_at))).all()
+        for event in events:  # a new dict: the JSON column sees the change
+            event.payload = {**event.payload, "data": {**event.payload["data"], "suite": suite_summary(batch)}}
+            session.add(event)
         session.commit()
+        return [event.id for event in events]
 
 
 def unbuilt_suites(engine, requeue_after_s: int, *, now: datetime | None = None,  # noqa: ANN001

@@ -1,6 +1,7 @@
 """Faults an operator meets, against the service with its default timings: a main worker SIGKILLed, the broker
-restarted with its data gone, Chromium's renderer killed in the middle of a job. Each batch completes, each job
-once in effect, with one signed webhook, within the README's recovery targets.
+restarted with its data gone, Chromium's renderer killed in the middle of a job, a worker process killed in the
+middle of a replay, an application that is down. Each batch completes, each job once in effect, with one signed
+webhook, within the README's recovery targets.
 
 STEPFORGE_FAULT_ROUNDS (default 1) repeats each fault; the timings measured are printed (pytest -s shows them).
 """
@@ -18,7 +19,7 @@ import pytest
 
 from tests.apps.petclinic import serve_in_thread
 from tests.faults.batches import assert_done_once, project_for, submit, wait_finished
-from tests.faults.conftest import Broker, Service, alive
+from tests.faults.conftest import Broker, Service, alive, free_port
 from tests.http_site import SiteHandler, serve
 
 ROUNDS = int(os.environ.get("STEPFORGE_FAULT_ROUNDS", "1"))
@@ -42,7 +43,7 @@ def test_a_sigkilled_main_worker_takes_its_processes_along_and_its_jobs_run_else
     project = project_for(service, petclinic, webhook_receiver)
     doomed = service.worker(concurrency=2)
     service.beat()
-    batch_id, (first, second) = submit(service, project, "OWN-1", "OWN-2")
+    batch_id, (first, second) = submit(service, project, "OWN-1", "OWN-4")  # OWN-4 is written as free text
     claimed(doomed, first, JOB_S)
     claimed(doomed, second, JOB_S)
     survivor = service.worker(concurrency=1)
@@ -182,3 +183,24 @@ def test_a_worker_process_sigkilled_mid_replay_takes_the_replay_and_its_browser_
     batch = wait_finished(service, project, batch_id, timeout_s=TAKEN_OVER_WITHIN_S + 2 * JOB_S)
     assert_done_once(service, project, webhook_receiver, batch)
     assert batch["jobs"][0]["attempt"] == 2, batch["jobs"][0]
+
+
+def test_an_application_that_is_down_fails_its_jobs_at_once_and_says_so(
+        service: Service, webhook_receiver) -> None:
+    """Nothing listens on the project's address: each job fails on its first step, in well under the 15 s load
+    timeout, naming the refused connection (not a timeout, not the application's fault), and the batch's webhook
+    still goes."""
+    down = f"http://127.0.0.1:{free_port()}"
+    project = project_for(service, down, webhook_receiver)
+    worker = service.worker(concurrency=1)
+    batch_id, (job_id,) = submit(service, project, "OWN-1")
+    claimed_at = claimed(worker, job_id, JOB_S)
+    batch = wait_finished(service, project, batch_id, timeout_s=JOB_S)
+    took = time.monotonic() - claimed_at
+    (job,) = batch["jobs"]
+    print(f"\napplication down: the job failed {took:.1f} s after its claim: {job['verdict']['reason']}")
+    assert job["state"] == "failed" and job["verdict"]["failed_step"] == 1, job
+    assert down in job["verdict"]["reason"] and "refused the connection" in job["verdict"]["reason"], job
+    assert took < 15, "it waited for the load timeout"
+    events = service.client.get(f"/v1/batches/{batch_id}/webhooks", headers=project.headers).json()["events"]
+    assert len(events) == 1 and events[0]["type"] == "batch.completed", events

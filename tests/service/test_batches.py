@@ -184,6 +184,8 @@ def test_one_outbox_event_and_one_signed_webhook(client, project, batch_run, set
     payload = Webhook(project.webhook_secret).verify(message.body, message.headers)
     assert payload["type"] == "batch.completed"
     assert payload["data"]["jobs"] == {"total": TOTAL, "passed": TOTAL, "failed": 0}
+    assert payload["data"]["suite"] == {"state": "ready", "failed": {}}  # sent once the suite was built
+    assert client.get(f"/v1/batches/{batch_id}/suite.zip", headers=project.headers).status_code == 200
     with reading(engine_for(settings.database_url)) as session:
         events = session.exec(select(Outbox).where(Outbox.batch_id == batch_id)).all()
     assert len(events) == 1 and events[0].id == message.headers["webhook-id"]

@@ -22,7 +22,9 @@ from shared.store import (
     deliveries_of,
     engine_for,
     finish_job,
+    finish_suite,
     jobs_of,
+    reading,
     renew_lease,
     reopen_event,
     request_hash,
@@ -120,16 +122,38 @@ def test_the_same_idempotency_key_sent_twice_makes_one_batch(service_db):
         assert len(jobs_of(session, made[0][0].id)) == 1
 
 
-def finished_event(engine, **project_fields: object) -> str:
-    """A one-job batch run to its end: the id of its batch.completed event."""
+def finished_event(engine, *, suite: str | None = "ready", **project_fields: object) -> str:
+    """A one-job batch run to its end, its suite settled as `suite` (None: still building): the id of its
+    batch.completed event."""
     with writing(engine) as session:
         project, _key = create_project(session, name="hooks", base_url="http://127.0.0.1:9", **project_fields)
         row, _ = upsert_scenario(session, project.id, ScenarioDefinition(id="H-1", title="h", steps=["Go to /"]))
         batch, _ = create_batch(session, project, idempotency_key=uuid.uuid4().hex, fingerprint="x", scenarios=[row],
                                 base_url=project.base_url, brain="builtin", grounding="hte")
-        job_id = jobs_of(session, batch.id)[0].id
+        batch_id, job_id = batch.id, jobs_of(session, batch.id)[0].id
     claim_job(engine, job_id, "w", lease_s=60)
-    return finish_job(engine, job_id, "w", PASSED).event_id
+    event_id = finish_job(engine, job_id, "w", PASSED).event_id
+    if suite is not None:
+        assert finish_suite(engine, batch_id, suite, {}) == [event_id]
+    return event_id
+
+
+def test_a_batch_event_waits_for_its_suite_and_then_tells_its_state(service_db):
+    """Sent while the suite is building, a webhook would point its receiver at a suite.zip that answers 409."""
+    engine = engine_for(service_db)
+    event_id = finished_event(engine, suite=None, webhook_url="http://127.0.0.1:9/hook", webhook_secret=new_secret())
+    later = utcnow() + timedelta(seconds=UNSENT_GRACE_S + 1)
+    assert event_id not in undelivered_events(engine, older_than_s=3600, now=later)
+    with reading(engine) as session:
+        event = session.get(Outbox, event_id)
+        assert event.payload["data"]["suite"] == {"state": "building", "failed": {}}
+        batch_id = event.batch_id
+    assert finish_suite(engine, batch_id, "ready", {"H-1": "red in the combined replay"}) == [event_id]
+    assert event_id in undelivered_events(engine, older_than_s=3600, now=later)
+    with reading(engine) as session:
+        data = session.get(Outbox, event_id).payload["data"]
+    assert data["suite"] == {"state": "ready", "failed": {"H-1": "red in the combined replay"}}
+    assert data["jobs"] == {"total": 1, "passed": 1, "failed": 0}  # the rest as written with the batch
 
 
 def test_every_attempt_is_logged_and_a_delivered_event_is_not_sent_again(service_db):
