@@ -33,7 +33,6 @@ class HttpStepRegistry:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = float(timeout_s)
         self.retries = int(retries)
-        self._httpx = httpx
         self._client = httpx.Client(
             base_url=self.base_url,
             timeout=httpx.Timeout(self.timeout_s),
@@ -105,8 +104,6 @@ class HttpStepRegistry:
             raise RegistryError(f"step registry {what}: unexpected response: {error}") from None
 
     def _request(self, method: str, path: str, **kwargs: object) -> dict:
-
-        httpx = self._httpx
         what = f"{method} {self.base_url}{path}"
         deadline = time.monotonic() + self.timeout_s * (self.retries + 1)
         last = "no attempt"

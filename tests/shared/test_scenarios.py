@@ -1,7 +1,6 @@
 import json
 
 import pytest
-
 from pydantic import ValidationError
 
 from shared.scenarios import Scenario, ScenarioFile, ScenarioFileError, parse_scenarios, split_sentences
