@@ -132,6 +132,14 @@ class Locator(BaseModel):
         return None
 
 
+def locator_text(locator: Locator) -> str:
+    """A locator in one line, as reports show it: 'label=Last name', '#owners tr:has-text('Davis') >> role[link]=Edit'."""
+    frames = "".join(f"{frame} >> " for frame in locator.frames)
+    within = f"{locator.within.css}:has-text({locator.within.text!r}) >> " if locator.within else ""
+    role = f"[{locator.role}]" if locator.role else ""
+    return f"{frames}{within}{locator.strategy}{role}={locator.value}"
+
+
 class Candidate(BaseModel):
     node_id: int
     score: float

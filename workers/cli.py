@@ -1,4 +1,5 @@
-"""`stepforge generate`: scenarios file + base URL -> verified cucumber-js suite, report and artifacts."""
+"""`stepforge generate`: scenarios file + base URL -> verified cucumber-js suite, report and artifacts.
+`stepforge regenerate`: a suite folder it wrote -> its scripts replayed first, every red triaged, drift healed."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
+from workers.agent.regeneration.verified import NoVerifiedScripts
 from workers.agent.scripting.suite import FORMATS
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
 
@@ -64,7 +66,60 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--grounding", choices=("hte", "som"),
                           help="how the openai brain finds elements (default: the file's grounding, "
                                "STEPFORGE_GROUNDING, else hte)")
+    regenerate = commands.add_parser(
+        "regenerate", help="replay a suite folder's verified scripts first, triage the red ones, heal drift")
+    regenerate.add_argument("suite", type=Path, help="suite folder written by stepforge generate")
+    regenerate.add_argument("--base-url", help="application under test (default: the one the scripts were verified "
+                                               "against)")
+    regenerate.add_argument("--scenarios", type=Path,
+                            help="the scenarios file as it is now: scenarios it changed or added are generated "
+                                 "again, scenarios it no longer has leave the suite (default: the suite's own)")
+    regenerate.add_argument("--artifacts", type=Path,
+                            help="artifacts folder (default: STEPFORGE_ARTIFACTS_DIR, else <suite>/../artifacts)")
+    regenerate.add_argument("--report", type=Path, help="report file (default: <artifacts>/regeneration.json)")
+    regenerate.add_argument("--reset-command", help="shell command run before each scenario's replay and walk")
+    regenerate.add_argument("--headed", action="store_true", help="show the browser")
+    regenerate.add_argument("--project", help="project the steps are registered for (default: the suite folder's "
+                                              "name)")
+    regenerate.add_argument("--brain", choices=("builtin", "openai"), help="who generates changed scenarios")
+    regenerate.add_argument("--grounding", choices=("hte", "som"), help="how the openai brain finds elements")
     return parser
+
+
+def load_settings(args: argparse.Namespace, out_dir: Path, files_dir: Path | None) -> Settings:
+    """Settings from the environment, with the command line's headed mode, artifacts folder (default beside the
+    suite) and files folder (default beside the scenarios file)."""
+    overrides: dict[str, object] = {}
+    if args.headed:
+        overrides["headless"] = False
+    if args.artifacts:
+        overrides["artifacts_dir"] = args.artifacts.resolve()
+    elif "STEPFORGE_ARTIFACTS_DIR" not in os.environ:  # beside the suite, wherever the command runs
+        overrides["artifacts_dir"] = out_dir.resolve().parent / "artifacts"
+    if files_dir is not None and "STEPFORGE_FILES_DIR" not in os.environ:
+        overrides["files_dir"] = files_dir
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "STEPFORGE_" + "_".join(str(part) for part in first["loc"]).upper()
+        raise UsageError(f"invalid setting {name}: {first['msg']}") from None
+    configure_logging(settings)
+    return settings
+
+
+def report_file(args: argparse.Namespace, settings: Settings, name: str) -> Path:
+    path: Path = (args.report or settings.artifacts_dir / name).resolve()
+    if path.is_dir():
+        raise UsageError(f"--report {path} is a folder; give a file name")
+    return path
+
+
+def project_name(args: argparse.Namespace, default: str) -> str:
+    project = args.project or re.sub(r"[^A-Za-z0-9_.-]+", "-", default).strip("-.") or "default"
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
+        raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
+    return project
 
 
 def check_reachable(base_url: str, settings: Settings) -> None:
@@ -91,9 +146,13 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
     try:
+        if args.command == "regenerate":
+            from workers.regenerate_command import regenerate
+
+            return regenerate(args, console)
         return generate(args, console)
     except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError,
-            AgentChoiceError, ArtifactStoreError) as exc:
+            AgentChoiceError, ArtifactStoreError, NoVerifiedScripts) as exc:
         error(str(exc))
         return EXIT_BAD_INPUT
     except BrowserCrashedError as exc:  # the machine's failure, not the application's: say so, no traceback
@@ -123,22 +182,7 @@ def only_scenarios(scenario_file: ScenarioFile, only: list[str] | None) -> Scena
 
 
 def generate(args: argparse.Namespace, console: Console) -> int:
-    overrides: dict[str, object] = {}
-    if args.headed:
-        overrides["headless"] = False
-    if args.artifacts:
-        overrides["artifacts_dir"] = args.artifacts.resolve()
-    elif "STEPFORGE_ARTIFACTS_DIR" not in os.environ:  # beside the suite, wherever the command runs
-        overrides["artifacts_dir"] = Path(args.out).resolve().parent / "artifacts"
-    if "STEPFORGE_FILES_DIR" not in os.environ:  # files to upload lie beside the scenarios file
-        overrides["files_dir"] = Path(args.scenarios).resolve().parent / "files"
-    try:
-        settings = Settings(**overrides)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = "STEPFORGE_" + "_".join(str(part) for part in first["loc"]).upper()
-        raise UsageError(f"invalid setting {name}: {first['msg']}") from None
-    configure_logging(settings)
+    settings = load_settings(args, Path(args.out), Path(args.scenarios).resolve().parent / "files")
     scenario_file = only_scenarios(load_scenarios(args.scenarios), args.only)
     base_url = args.base_url or scenario_file.base_url
     if not base_url:
@@ -150,14 +194,10 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"--out {out_dir} exists and is not a folder")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / SUITE_MARKER).exists():
         raise UsageError(f"--out {out_dir} is not empty and was not written by stepforge; choose a new folder")
-    report_path: Path = (args.report or settings.artifacts_dir / "report.json").resolve()
-    if report_path.is_dir():
-        raise UsageError(f"--report {report_path} is a folder; give a file name")
+    report_path = report_file(args, settings, "report.json")
     store = open_artifact_store(settings)  # S3 when STEPFORGE_S3_BUCKET is set, else the artifacts folder
     ensure_runtime(settings)  # fail now, not after generating, when npm cannot install cucumber-js
-    project = args.project or re.sub(r"[^A-Za-z0-9_.-]+", "-", args.scenarios.stem).strip("-.") or "default"
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
-        raise UsageError(f"--project {project!r}: use 1 to 100 letters, digits, '_', '.' or '-'")
+    project = project_name(args, args.scenarios.stem)
     agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding)
     registry = open_step_registry(settings)
     try:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shared.artifacts import ArtifactInfo, ArtifactStore
-from shared.records import Locator
+from shared.records import locator_text
 from shared.scenarios import ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import StepRegistry
@@ -136,13 +136,6 @@ def script_summary(suite: Suite | None, scenario_id: str) -> list[dict] | None:
             "locators": [locator_text(op.locator) for op in definition.ops if op.locator] if definition else [],
         })
     return steps
-
-
-def locator_text(locator: Locator) -> str:
-    frames = "".join(f"{frame} >> " for frame in locator.frames)
-    within = f"{locator.within.css}:has-text({locator.within.text!r}) >> " if locator.within else ""
-    role = f"[{locator.role}]" if locator.role else ""
-    return f"{frames}{within}{locator.strategy}{role}={locator.value}"
 
 
 def _content_type(path: Path) -> str:

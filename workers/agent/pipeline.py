@@ -25,6 +25,7 @@ from shared.records import Operation, ReplayResult, RunRecord, Verdict
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
+from shared.triage import VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import (
     BrowserCrashedError,
@@ -32,6 +33,7 @@ from workers.agent.execution.browser import (
     BrowserUnavailableError,
     RendererCrashedError,
 )
+from workers.agent.regeneration.verified import write_verified
 from workers.agent.scenario_run import attempt_prefix, run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
@@ -178,6 +180,8 @@ def generate_suite(
         shutil.rmtree(features)  # a scenario dropped since the last write must not linger
     suite.write(out_dir, files_dir=settings.files_dir, suite_format=suite_format)
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
+    write_verified(out_dir, [VerifiedScript(scenario=s, record=job.records[s.id])
+                             for s in job.scenarios if s.id in job.verified], job.feature)
     job.register(suite)
     return job.result(suite)
 

@@ -15,7 +15,7 @@ import urllib.request
 
 from werkzeug.serving import make_server
 
-from . import create_app
+from . import changes, create_app
 
 
 def _interrupt(signum, frame):  # SIGTERM -> clean shutdown like Ctrl-C
@@ -59,12 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     parser.add_argument("--cdn-stylesheet", metavar="URL", help="a stylesheet every page links, as from a CDN")
+    parser.add_argument("--change", action="append", choices=changes.NAMES, default=[],
+                        help="serve the application with this change (repeatable; see tests/apps/petclinic/changes.py)")
     commands = parser.add_subparsers(dest="command")
     reset_cmd = commands.add_parser("reset", help="restore the seed data of a running app")
     reset_cmd.add_argument("--url", default="http://127.0.0.1:8080", help="base URL of the running app")
     args = parser.parse_args(argv)
     if args.command == "reset":
         return reset_remote(args.url)
+    changes.switch(*args.change)
     return serve(args.host, args.port, args.cdn_stylesheet)
 
 

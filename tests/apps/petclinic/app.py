@@ -8,7 +8,7 @@ from datetime import date
 from flask import Flask, abort, flash, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from . import store
+from . import changes, store
 
 # form field id -> Owner attribute
 OWNER_FIELDS = {"firstName": "first_name", "lastName": "last_name", "address": "address",
@@ -57,7 +57,12 @@ def create_app(stylesheet: str | None = None) -> Flask:
         path = request.path
         menu = ("home" if path == "/" else "owners" if path.startswith("/owners")
                 else "vets" if path.startswith("/vets") else "error" if path.startswith("/oups") else "")
-        return {"menu": menu, "cdn_stylesheet": stylesheet}
+        return {"menu": menu, "cdn_stylesheet": stylesheet, "changes": changes.active}
+
+    @app.get("/site.css")
+    def site_css():
+        changes.stall_once()
+        return "main { padding-bottom: 1rem; }", 200, {"Content-Type": "text/css"}
 
     @app.get("/")
     def welcome():
@@ -71,6 +76,8 @@ def create_app(stylesheet: str | None = None) -> Flask:
     def list_owners():
         last_name = request.args.get("lastName", "").strip()
         results = store.find_owners(last_name)
+        if "removed-row" in changes.active:
+            results = [owner for owner in results if owner.name != "Betty Davis"]
         if not results:
             error = f'lastName "{last_name}" has not been found'
             return render_template("find_owners.html", last_name=last_name, error=error)

@@ -90,7 +90,7 @@ def _query(page: Page, locator: Locator) -> PWLocator:
     raise ValueError(f"unknown locator strategy {s!r}")
 
 
-def _accessible_names(n: Node) -> list[str]:
+def accessible_names(n: Node) -> list[str]:
     names: list[str] = []
     for v in (n.aria_label, n.label, n.a11y_name):
         if v:
@@ -129,7 +129,7 @@ def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
     if anchored:
         return
     if n.role and n.role in _ROLES:
-        for name in _accessible_names(n):
+        for name in accessible_names(n):
             if len(name) <= 120:
                 yield Locator(strategy="role", role=n.role, value=name, frames=frames)
     if n.text and len(n.text) <= 120 and n.tag not in ("input", "select", "textarea"):

@@ -11,7 +11,7 @@ or why the builtin rules' result stayed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,11 +99,15 @@ def build_suite(
     origin: str | None = None,
     writer: StepWriter | None = None,
     feature: str = DEFAULT_FEATURE,
+    tags: Mapping[str, Sequence[str]] | None = None,
 ) -> Suite:
-    """The suite of these runs; scenarios without a `feature:` of their own go into the `feature` one."""
+    """The suite of these runs; scenarios without a `feature:` of their own go into the `feature` one. `tags`: more
+    tags for some scenarios, by id ("failing")."""
     made = generate_scripts([(scenario, record.operations) for scenario, record in runs], registry=registry,
                             origin=origin, writer=writer)
     scripts, definitions = made.scripts, made.definitions
+    for script in scripts:
+        script.tags = [*script.tags, *(tags or {}).get(script.scenario_id, ())]
     by_signature = {d.signature: d for d in definitions}
     counts = {}
     for script in scripts:

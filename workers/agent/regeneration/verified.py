@@ -1,0 +1,69 @@
+"""A suite folder's verified scripts: each scenario's definition and the run record its script was built from, in
+.stepforge/records/<id>.json beside the suite, so `stepforge regenerate` can replay them first (and a suite kept in
+git keeps them)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from shared.triage import VerifiedScript
+
+RECORDS_DIR = Path(".stepforge") / "records"
+SUITE_FILE = Path(".stepforge") / "suite.json"  # {"feature": the suite's own feature, for scenarios naming none}
+
+
+class NoVerifiedScripts(ValueError):
+    """The folder holds no verified script to regenerate from; the message says which folder and why."""
+
+
+def natural_key(scenario_id: str) -> list[object]:
+    """OWN-2 before OWN-10: digits compare as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part.lower()) for part in re.split(r"(\d+)", scenario_id)]
+
+
+def write_verified(suite_dir: Path, scripts: Iterable[VerifiedScript], feature: str) -> None:
+    """The folder's verified scripts become these (a scenario no longer in the suite loses its record); `feature`
+    is the suite's own feature (the scenarios file's)."""
+    (suite_dir / SUITE_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (suite_dir / SUITE_FILE).write_text(json.dumps({"feature": feature}) + "\n", encoding="utf-8")
+    folder = suite_dir / RECORDS_DIR
+    staging = folder.with_name(folder.name + ".new")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for script in scripts:
+        (staging / f"{script.scenario.id}.json").write_text(script.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    shutil.rmtree(folder, ignore_errors=True)
+    staging.rename(folder)
+
+
+def read_verified(suite_dir: Path) -> list[VerifiedScript]:
+    """The folder's verified scripts, in natural order of their ids."""
+    folder = suite_dir / RECORDS_DIR
+    if not folder.is_dir():
+        raise NoVerifiedScripts(f"{suite_dir} has no verified scripts ({RECORDS_DIR}/): regenerate works on a suite "
+                                "folder written by `stepforge generate`")
+    scripts = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            scripts.append(VerifiedScript.model_validate_json(path.read_text(encoding="utf-8")))
+        except (ValidationError, UnicodeDecodeError) as exc:
+            raise NoVerifiedScripts(f"{path} is not a verified script stepforge wrote: "
+                                    f"{str(exc).splitlines()[0]}") from None
+    if not scripts:
+        raise NoVerifiedScripts(f"{folder} holds no verified script (no scenario of the suite passed)")
+    return sorted(scripts, key=lambda script: natural_key(script.scenario.id))
+
+
+def read_feature(suite_dir: Path, default: str) -> str:
+    """The suite's own feature, as generate or regenerate wrote it; `default` for an older folder."""
+    try:
+        feature = json.loads((suite_dir / SUITE_FILE).read_text(encoding="utf-8")).get("feature")
+    except (OSError, ValueError, AttributeError):
+        return default
+    return feature if isinstance(feature, str) and feature else default
