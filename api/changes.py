@@ -1,35 +1,67 @@
-"""What changed from one batch to the next: verdicts, step locators, scenarios added and removed."""
+"""What changed with a batch, scenario by scenario, in natural order of their ids (OWN-2 before OWN-10):
+
+- verdicts: against the scenario's latest earlier job, whatever batch ran it;
+- locators: the steps whose locators moved since the scenario's latest verified script;
+- triage (a regeneration): how many scenarios fell in each class, and for each scenario what it found: drift's old
+  and new locators with a picture of the element, app_changed's failed step with the expected and the actual;
+- added: scenarios never verified before this batch; removed: scenarios deleted since the previous batch.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from shared.models import Job
+from shared.scenarios import natural_key
+from shared.triage import TRIAGE_ORDER
 
 
-def changes(previous: list[Job], current: list[Job]) -> dict:
-    """Scenarios whose verdict changed, steps whose locators changed, scenarios added and removed."""
-    before = {job.external_id: job for job in previous}
-    after = {job.external_id: job for job in current}
+def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job], removed: list[str],
+            link: Callable[[Job, str], str] = lambda job, key: key) -> dict:
+    """`earlier`/`verified`: by external id, the latest earlier finished / passed job (store.earlier_jobs);
+    `link`: a job's artifact key as the URL that serves it."""
+    jobs = sorted(current, key=lambda job: natural_key(job.external_id))
     verdicts, locators = [], []
-    for external_id, job in after.items():
-        old = before.get(external_id)
-        if old is None:
-            continue
-        if _verdict(old) != _verdict(job):
-            verdicts.append({"external_id": external_id, "before": _verdict(old), "after": _verdict(job)})
-        old_steps = {step["pattern"]: step["locators"] for step in old.script or []}
+    for job in jobs:
+        old = earlier.get(job.external_id)
+        if old is not None and _verdict(old) != _verdict(job):
+            verdicts.append({"external_id": job.external_id, "before": _verdict(old), "after": _verdict(job)})
+        script = verified.get(job.external_id)
+        old_steps = {step["pattern"]: step["locators"] for step in (script.script if script else None) or []}
         for step in job.script or []:
             was = old_steps.get(step["pattern"])
             if was is not None and was != step["locators"]:
-                locators.append({"external_id": external_id, "step": step["step"], "before": was,
+                locators.append({"external_id": job.external_id, "step": step["step"], "before": was,
                                  "after": step["locators"]})
+    triaged = [_triage(job, link) for job in jobs if job.triage]
     return {
         "verdicts": verdicts,
         "locators": locators,
-        "added": sorted(set(after) - set(before)),
-        "removed": sorted(set(before) - set(after)),
+        "triage": {name: count for name in TRIAGE_ORDER
+                   if (count := sum(1 for entry in triaged if entry["triage"] == name))},
+        "triaged": triaged,
+        "added": [job.external_id for job in jobs if job.external_id not in verified],
+        "removed": removed,
     }
 
 
 def _verdict(job: Job) -> dict:
     return {"state": job.state, "failed_step": job.failed_step, "failure_kind": job.failure_kind,
             "reason": job.reason}
+
+
+def _triage(job: Job, link: Callable[[Job, str], str]) -> dict:
+    detail = job.triage_detail or {}
+
+    def picture(item: dict) -> dict:
+        return {**item, "screenshot": link(job, item["screenshot"]) if item.get("screenshot") else None}
+
+    return {
+        "external_id": job.external_id,
+        "job_id": job.id,
+        "triage": job.triage,
+        "verdict": _verdict(job),
+        "replays": detail.get("replays", 0),
+        "drift": [picture(change) for change in detail.get("drift", [])],
+        "app_change": picture(detail["app_change"]) if detail.get("app_change") else None,
+    }

@@ -245,6 +245,8 @@ class JobView(BaseModel):
     generation_attempts: int | None = None
     timings: dict | None = None
     model_usage: dict | None = None
+    triage: str | None = Field(default=None, description="A regeneration's class for the scenario: passed, flake, "
+                                                         "drift, app_changed, broken_environment or generated")
     started_at: datetime | None = None
     finished_at: datetime | None = None
 
@@ -302,15 +304,48 @@ class LocatorChange(BaseModel):
     after: list[str]
 
 
+class DriftView(BaseModel):
+    step: int = Field(description="1-based scenario step whose element was found again under a new locator")
+    operation: int
+    description: str
+    before: str
+    after: str
+    screenshot: str | None = Field(description="The element as the new locator finds it (an artifact URL)")
+
+
+class AppChangeView(BaseModel):
+    step: int | None = Field(description="1-based scenario step where the scenario stops")
+    kind: str = Field(description="expectation (an assertion no longer holds) or action (its element is gone)")
+    description: str
+    expected: str | None
+    actual: str | None
+    reason: str
+    screenshot: str | None = Field(description="The page when it stopped (an artifact URL)")
+
+
+class TriageView(BaseModel):
+    external_id: str
+    job_id: int
+    triage: str = Field(description="passed, flake, drift, app_changed, broken_environment or generated")
+    verdict: dict
+    replays: int = Field(description="cucumber-js replays of its verified script (a flake counts its tries)")
+    drift: list[DriftView]
+    app_change: AppChangeView | None
+
+
 class Changes(BaseModel):
     batch_id: int
-    previous_batch_id: int | None = Field(description="The batch the what-changed report compares with: for a full regeneration "
-                                                  "(kind regenerate or nightly) the project's latest finished full "
-                                                  "regeneration, else its latest finished batch of any kind")
-    verdicts: list[VerdictChange]
-    locators: list[LocatorChange]
-    added: list[str]
-    removed: list[str]
+    previous_batch_id: int | None = Field(description="For a full regeneration (kind regenerate or nightly) the "
+                                                  "project's latest finished full regeneration, else its latest "
+                                                  "finished batch of any kind: the batch `removed` counts from")
+    verdicts: list[VerdictChange] = Field(description="Scenarios whose verdict differs from their latest earlier "
+                                                      "job's, whatever batch ran it")
+    locators: list[LocatorChange] = Field(description="Steps whose locators differ from the scenario's latest "
+                                                      "verified script")
+    triage: dict[str, int] = Field(description="A regeneration's scenarios per triage class")
+    triaged: list[TriageView] = Field(description="A regeneration's scenarios, each with what its triage found")
+    added: list[str] = Field(description="Scenarios no earlier batch had verified")
+    removed: list[str] = Field(description="Scenarios deleted since the previous batch")
 
 
 # --- webhooks ---------------------------------------------------------------------------------------------------

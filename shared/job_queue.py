@@ -27,6 +27,7 @@ GENERATE_JOB = "stepforge.generate_job"
 DELIVER_WEBHOOK = "stepforge.deliver_webhook"
 SWEEP = "stepforge.sweep"
 BUILD_SUITE = "stepforge.build_suite"
+REPLAY_BATCH = "stepforge.replay_batch"
 
 
 def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celery:
@@ -58,6 +59,7 @@ def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celer
         task_routes={
             GENERATE_JOB: {"queue": settings.queue},
             BUILD_SUITE: {"queue": settings.queue},  # a replay of the whole suite: minutes, like a job
+            REPLAY_BATCH: {"queue": settings.queue},  # a regeneration's verified scripts, replayed in one run
             DELIVER_WEBHOOK: {"queue": settings.webhook_queue},
             SWEEP: {"queue": settings.webhook_queue},
         },
@@ -177,3 +179,15 @@ def send_suites(celery: Celery, session: Session, batch_ids: Sequence[int], *, b
     """Send build_suite for these finished batches and record which were sent."""
     return _send_and_mark(celery, session, BUILD_SUITE, batch_ids, mark_suites_sent, budget_s=budget_s,
                           moment=moment)
+
+
+def send_regeneration(celery: Celery, session: Session, batch_id: int, job_ids: Sequence[int], *, budget_s: float,
+                      moment: datetime | None = None) -> int:
+    """A regeneration's (committed) jobs: one replay_batch message, which replays every verified script of the batch
+    in one cucumber-js run, settles the green ones and sends the others as generate_job. The jobs are recorded as
+    sent with it: when the message is lost, beat's sweep sends them one by one, as any job. How many it covers."""
+    moment = moment or utcnow()
+    if not job_ids or not publish(celery, REPLAY_BATCH, [(batch_id,)], budget_s=budget_s, moment=moment):
+        return 0
+    mark_jobs_sent(session, job_ids, moment)
+    return len(job_ids)

@@ -208,6 +208,11 @@ class ReplayResult(BaseModel):
     replays: int = 1  # how many times it was replayed in a row (a red readiness failure is replayed again)
 
 
+def attempt_prefix(scenario_id: str, attempt: int) -> str:
+    """Where a generation attempt's artifacts go, below a run's artifact root: run.json, screenshots, trace.zip."""
+    return f"{scenario_id}/attempt-{attempt}"
+
+
 class RunRecord(BaseModel):
     """Everything one generation attempt of one scenario did."""
 

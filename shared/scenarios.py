@@ -11,6 +11,12 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 
+def natural_key(scenario_id: str) -> list[object]:
+    """OWN-2 before OWN-10: digits compare as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part.lower()) for part in re.split(r"(\d+)", scenario_id)]
+
+
+
 class ScenarioFileError(ValueError):
     """A scenario file that cannot be used; the message names the file and the field."""
 

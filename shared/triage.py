@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario
 
+FAILING_TAG = "failing"  # an app_changed scenario keeps its last verified script in the suite under this tag
 TriageClass = Literal["passed", "flake", "drift", "app_changed", "broken_environment", "generated"]
 # The order the report lists them in: what needs a person first.
 TRIAGE_ORDER: tuple[TriageClass, ...] = ("app_changed", "broken_environment", "drift", "flake", "generated",

@@ -19,11 +19,11 @@ from pathlib import Path
 from shared.artifacts import ArtifactStore
 from shared.models import Batch, Job
 from shared.records import RunRecord
-from shared.scenarios import Scenario
+from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.store import batch_prefix, job_artifacts_prefix
-from workers.agent.scenario_run import attempt_prefix
+from shared.store import batch_prefix, job_run_record_key
+from shared.triage import FAILING_TAG
 from workers.agent.scripting.build import build_suite
 from workers.agent.verify.replay import replay_scenarios
 
@@ -42,22 +42,24 @@ def suite_key(batch: Batch) -> str:
 
 def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStore, registry: StepRegistry | None,
              settings: Settings) -> BatchSuite:
-    """Build, replay and store the suite of these (passed) jobs."""
+    """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
+    regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known)."""
     if not jobs:
         return BatchSuite("empty")
-    runs = []
-    for job, scenario in jobs:
-        record_key = f"{job_artifacts_prefix(job)}{attempt_prefix(job.external_id, job.generation_attempts or 1)}/run.json"
-        runs.append((scenario, RunRecord.model_validate_json(store.get_bytes(record_key))))
+    jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
+    runs = [(scenario, RunRecord.model_validate_json(store.get_bytes(job_run_record_key(job)))) for job, scenario in jobs]
+    failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs if job.triage == "app_changed"}
     try:
-        suite = build_suite(runs, registry, origin_of(batch.base_url)) if registry else build_suite(runs)
+        suite = build_suite(runs, registry, origin_of(batch.base_url), tags=failing) if registry \
+            else build_suite(runs, tags=failing)
     except RegistryError:
-        suite = build_suite(runs)
+        suite = build_suite(runs, tags=failing)
     with tempfile.TemporaryDirectory(prefix="stepforge-batch-suite-") as work:
         folder = Path(work) / SUITE_FOLDER
         suite.write(folder, base_url=batch.base_url)
         data = zip_folder(folder)  # before the replay: its reports and runtime link are not the suite's
-        results = replay_scenarios(folder, [scenario.id for scenario, _ in runs], batch.base_url, settings)
+        replayed = [scenario.id for scenario, _ in runs if scenario.id not in failing]
+        results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
     failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
               if not result.passed}
     report = {scenario_id: result.model_dump(mode="json") for scenario_id, result in sorted(results.items())}

@@ -8,17 +8,32 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from shared.artifacts import ArtifactInfo, ArtifactStore
-from shared.records import locator_text
-from shared.scenarios import ScenarioFile
+from shared.artifacts import ArtifactInfo, ArtifactStore, put_model
+from shared.models import FULL_REGENERATION_KINDS
+from shared.records import RunRecord, attempt_prefix, locator_text
+from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
-from shared.step_registry import StepRegistry
-from shared.store import Claim, Verdict, attempt_artifact_prefix, registry_project, scenario_from_row
+from shared.step_registry import StepRegistry, origin_of
+from shared.store import (
+    Claim,
+    Verdict,
+    attempt_artifact_prefix,
+    job_run_record_key,
+    registry_project,
+    scenario_from_row,
+)
+from shared.triage import VerifiedScript
 from shared.urls import check_target_url
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
-from workers.agent.scripting.build import Suite
+from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
+from workers.agent.scripting.build import Suite, build_suite
+
+
+class BrokenEnvironment(RuntimeError):
+    """A regeneration found the environment broken (the start page does not load, the browser crashed): nothing is
+    concluded about the scenario; the job goes back to the queue as after a browser crash."""
 
 
 class LeaseLost(RunStopped):
@@ -85,6 +100,8 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     # Checked again here: the name may resolve elsewhere now than when the batch was accepted.
     check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
     job_store = claim_store(store, claim, fence)
+    if claim.verified is not None:  # a regeneration of a scenario version verified before: replay it first
+        return replay_job(claim, scenario, settings, session, store, job_store, registry)
     agent = open_agent(settings, batch.brain, batch.grounding)
     try:
         with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
@@ -98,7 +115,53 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     finally:
         agent.close()
     job_store.put_bytes("report.json", result.report_json().encode(), "application/json")
-    return verdict_of(result)
+    verdict = verdict_of(result)
+    if batch.kind in FULL_REGENERATION_KINDS:  # a new scenario version, or one never verified: generated afresh
+        verdict.triage = "generated"
+    return verdict
+
+
+def replay_job(claim: Claim, scenario: Scenario, settings: Settings, session: BrowserSession, store: ArtifactStore,
+               job_store: ArtifactStore, registry: StepRegistry | None) -> Verdict:
+    """Replay the scenario version's verified script and triage a red replay (workers/agent/regeneration/triage.py),
+    no agent and no model. The script kept (the verified one; the healed one for drift) is the job's run record, so
+    the batch's suite and the next regeneration build on it. A broken environment concludes nothing: raised."""
+    batch, verified = claim.batch, claim.verified
+    assert batch is not None and verified is not None
+    record = RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified)))
+    script = VerifiedScript(scenario=scenario, record=record)
+    origin = origin_of(batch.base_url) if registry is not None else None
+    with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
+        staging = Path(work) / "suite"
+        # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is
+        # already its second try.
+        retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
+        run = Triager([script], batch.base_url, settings, job_store, staging, registry=registry, origin=origin,
+                      flake_retries=retries).run(session)
+        triage, kept = run.triage[scenario.id], run.records[scenario.id]
+        if triage.triage == "broken_environment":
+            raise BrokenEnvironment(triage.environment or "the environment is broken")
+        kept = kept.model_copy(update={"attempt": 1})
+        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
+        suite = build_suite([(scenario, kept)], registry, origin) if registry is not None \
+            else build_suite([(scenario, kept)])
+        suite.write(staging)
+        for path in sorted(staging.rglob("*")):
+            if path.is_file() and "reports" not in path.relative_to(staging).parts:
+                job_store.put_file(f"suite/{path.relative_to(staging).as_posix()}", path, _content_type(path))
+    job_store.put_bytes("report.json", triage.model_dump_json(indent=2).encode(), "application/json")
+    passed = triage.verdict.status == "passed"
+    return Verdict(
+        state="passed" if passed else "failed",
+        failed_step=triage.verdict.step, failure_kind=triage.verdict.kind,
+        reason=triage.verdict.reason or None,
+        generation_attempts=1,
+        timings={"seconds": triage.seconds, "replays": triage.replays},
+        model_usage=None,
+        script=script_summary(suite, scenario.id),
+        triage=triage.triage,
+        triage_detail=triage.model_dump(mode="json", include={"source", "replays", "drift", "app_change", "seconds"}),
+    )
 
 
 def verdict_of(result: SuiteResult) -> Verdict:

@@ -23,14 +23,17 @@ from shared.job_queue import (
     BUILD_SUITE,
     DELIVER_WEBHOOK,
     GENERATE_JOB,
+    REPLAY_BATCH,
     SWEEP,
     broker_life_start,
     send_events,
     send_jobs,
+    send_regeneration,
     send_suites,
 )
 from shared.logging import log
 from shared.models import Batch, Outbox, Project
+from shared.models import Scenario as ScenarioRow
 from shared.service_settings import ServiceSettings, get_service_settings
 from shared.store import (
     Verdict,
@@ -42,7 +45,9 @@ from shared.store import (
     finish_job,
     finish_suite,
     give_up,
+    jobs_of,
     latest_scenarios,
+    latest_verified_job,
     queued_job_ids,
     reading,
     release_job,
@@ -55,12 +60,14 @@ from shared.store import (
     writing,
 )
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
+from workers.batch_replay import replay_first
 from workers.batch_suite import BatchSuite, assemble
 from workers.celery_app import app, resources
 from workers.pool import BrowserCrashedError
-from workers.service_run import LeaseLost, TimeLimitReached, claim_store, run_job
+from workers.service_run import BrokenEnvironment, LeaseLost, TimeLimitReached, claim_store, run_job
 
 BROWSER_CRASH_RETRIES = 2
+ENVIRONMENT_RETRY_S = 30  # a regeneration that found the environment broken tries again this much later
 # The sweep may hand many messages to the broker; the worker's own sends (one event) are short.
 SWEEP_SEND_BUDGET_S = 60.0
 EVENT_SEND_BUDGET_S = 5.0
@@ -120,11 +127,15 @@ def generate_job(self, job_id: int) -> str:
         bound.warning("generate_job.lease_lost", detail="another worker took the job over; this run stopped and "
                                                         "its result is dropped")
         return "lease lost"
-    except BrowserCrashedError as error:
+    except (BrowserCrashedError, BrokenEnvironment) as error:  # the machine's or the environment's: run it again
+        crashed = isinstance(error, BrowserCrashedError)
         if self.request.retries < BROWSER_CRASH_RETRIES and release_job(engine, job_id, owner):
-            bound.warning("generate_job.browser_crashed", error=str(error))
-            raise self.retry(countdown=1) from None
-        verdict = Verdict("failed", failure_kind="error", reason=f"the browser crashed: {error}")
+            bound.warning("generate_job.browser_crashed" if crashed else "generate_job.broken_environment",
+                          error=str(error))
+            raise self.retry(countdown=1 if crashed else ENVIRONMENT_RETRY_S) from None
+        verdict = Verdict("failed", failure_kind="error",
+                          reason=f"the browser crashed: {error}" if crashed else f"the environment is broken: {error}",
+                          triage=None if crashed and claim.verified is None else "broken_environment")
     except (SoftTimeLimitExceeded, TimeLimitReached):
         verdict = Verdict("failed", failure_kind="error",
                           reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
@@ -162,6 +173,53 @@ def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, att
             send_suites(app, session, [batch_id], budget_s=EVENT_SEND_BUDGET_S)
 
 
+# --- replay_batch ---------------------------------------------------------------------------------------------
+
+
+@app.task(bind=True, name=REPLAY_BATCH, max_retries=0)
+def replay_batch(self, batch_id: int) -> str:
+    """A regeneration's first pass (workers/batch_replay.py): the batch's verified scripts replayed in one run, the
+    green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails, its
+    worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran out."""
+    settings = get_service_settings()
+    engine = _engine(settings)
+    owner = f"{socket.gethostname()}:{os.getpid()}:{self.request.id}"
+    bound = log.bind(batch_id=batch_id, task_id=self.request.id)
+    with reading(engine) as session:
+        batch = session.get(Batch, batch_id)
+        if batch is None:
+            return "missing"
+        pending = [(job, session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
+                   for job in jobs_of(session, batch_id) if job.state == "queued"]
+    fresh = [job.id for job, _row, verified in pending if verified is None]
+    claimed = []
+    for job, row, verified in pending:
+        if verified is None:
+            continue
+        claim = claim_job(engine, job.id, owner, settings.job_lease_s)
+        if claim.status == "claimed":
+            claimed.append((claim.job, row, verified))
+    bound.info("replay_batch.claimed", replayed=len(claimed), generated=len(fresh))
+    with writing(engine) as session:  # never verified: generated, as jobs of their own, at once
+        send_jobs(app, session, fresh, budget_s=EVENT_SEND_BUDGET_S)
+    settled, red = [], [job.id for job, _row, _verified in claimed]
+    try:
+        if claimed:  # leases renewed as a job's are: a worker killed mid-pass loses its jobs within a lease
+            with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id), \
+                    LeaseKeeper(engine, red, owner, settings.job_lease_s):
+                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings)
+            settled, red = first.settled, first.red
+    except Exception:  # noqa: BLE001 - the jobs are still there: each runs on its own
+        bound.exception("replay_batch.failed")
+    for done in settled:
+        _finish(engine, done.job_id, owner, done.verdict, bound, done.attempt, batch_id=batch_id)
+    released = [job_id for job_id in red if release_job(engine, job_id, owner)]
+    with writing(engine) as session:
+        send_jobs(app, session, released, budget_s=EVENT_SEND_BUDGET_S)
+    bound.info("replay_batch.done", green=len(settled), red=len(released), generated=len(fresh))
+    return f"{len(settled)} green, {len(released)} to triage, {len(fresh)} to generate"
+
+
 # --- build_suite ----------------------------------------------------------------------------------------------
 
 
@@ -196,16 +254,18 @@ def build_batch_suite(self, batch_id: int) -> str:
 
 
 class LeaseKeeper:
-    """Renews the job's lease every third of its length while the job runs, on a thread of its own. When a renewal
-    finds the job taken over (another worker claimed it after the lease ran out, or it was finished as abandoned),
-    `lost` is set and `check()` raises LeaseLost: the run's artifact writes call it, so the old run stops instead of
-    going on beside the new one (whose artifacts are in another attempt folder anyway)."""
+    """Renews the jobs' leases (one job's, or the jobs a regeneration's first pass holds) every third of their
+    length, on a thread of its own. When a renewal finds a job taken over (another worker claimed it after the
+    lease ran out, or it was finished as abandoned), `lost` is set and `check()` raises LeaseLost: the run's
+    artifact writes call it, so the old run stops instead of going on beside the new one (whose artifacts are in
+    another attempt folder anyway); that job's result is dropped when it is written."""
 
-    def __init__(self, engine, job_id: int, owner: str, lease_s: float) -> None:
-        self.engine, self.job_id, self.owner, self.lease_s = engine, job_id, owner, lease_s
+    def __init__(self, engine, job_ids: int | Sequence[int], owner: str, lease_s: float) -> None:
+        self.job_ids = [job_ids] if isinstance(job_ids, int) else list(job_ids)
+        self.engine, self.owner, self.lease_s = engine, owner, lease_s
         self.lost = threading.Event()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"lease-{job_id}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"lease-{self.job_ids[:1]}", daemon=True)
 
     def __enter__(self) -> LeaseKeeper:
         self._thread.start()
@@ -217,17 +277,19 @@ class LeaseKeeper:
 
     def check(self) -> None:
         if self.lost.is_set():
-            raise LeaseLost(f"job {self.job_id}: another worker took it over; this run stops")
+            raise LeaseLost(f"job {self.job_ids[0]}: another worker took it over; this run stops")
 
     def _run(self) -> None:
-        while not self._stop.wait(self.lease_s / 3):
-            try:
-                if not renew_lease(self.engine, self.job_id, self.owner, self.lease_s):
-                    self.lost.set()
-                    log.warning("generate_job.lease_lost", job_id=self.job_id)
-                    return
-            except Exception as error:  # noqa: BLE001 - a database blip: try again at the next tick
-                log.warning("generate_job.lease_renewal_failed", job_id=self.job_id, error=str(error))
+        held = list(self.job_ids)
+        while held and not self._stop.wait(self.lease_s / 3):
+            for job_id in list(held):
+                try:
+                    if not renew_lease(self.engine, job_id, self.owner, self.lease_s):
+                        self.lost.set()
+                        held.remove(job_id)
+                        log.warning("generate_job.lease_lost", job_id=job_id)
+                except Exception as error:  # noqa: BLE001 - a database blip: try again at the next tick
+                    log.warning("generate_job.lease_renewal_failed", job_id=job_id, error=str(error))
 
 
 # --- deliver_webhook ------------------------------------------------------------------------------------------
@@ -279,7 +341,11 @@ def sweep_once(engine, settings: ServiceSettings, now: datetime, celery=None) ->
         with writing(engine) as session:
             send_jobs(celery, session, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
 
-    nightly = enqueue_nightly(engine, now, send_job_ids, window_s=nightly_window_s(settings))
+    def send_nightly(batch_id: int, job_ids: Sequence[int]) -> None:
+        with writing(engine) as session:
+            send_regeneration(celery, session, batch_id, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
+
+    nightly = enqueue_nightly(engine, now, send_nightly, window_s=nightly_window_s(settings))
     # A broker that lost its data (restarted without persistence) holds none of the messages sent before its
     # life began: those jobs and events are sent again now, not requeue_after_s later.
     lost_before = broker_life_start(celery, now, budget_s=EVENT_SEND_BUDGET_S)
@@ -318,10 +384,10 @@ def nightly_due(hour_utc: int, now: datetime, window_s: int = 3600) -> date | No
     return None
 
 
-def enqueue_nightly(engine, now: datetime, send_jobs_now: Callable[[Sequence[int]], None],
+def enqueue_nightly(engine, now: datetime, send_batch_now: Callable[[int, Sequence[int]], None],
                     window_s: int = 3600) -> list[int]:
     """A nightly batch for each project whose hour is now (nightly_due; the key nightly-<day> makes it once a
-    day); its jobs are sent after the commit. The ids of the batches made."""
+    day); its jobs are sent after the commit (send_batch_now(batch id, job ids)). The ids of the batches made."""
     created = []
     hours = {(now - timedelta(seconds=back)).astimezone(UTC).hour for back in range(0, window_s + 1, 1800)}
     with reading(engine) as session:
@@ -341,7 +407,7 @@ def enqueue_nightly(engine, now: datetime, send_jobs_now: Callable[[Sequence[int
                 grounding=project.default_grounding, kind="nightly",
             )
             if new:
-                send_jobs_now(queued_job_ids(session, batch.id))
+                send_batch_now(batch.id, queued_job_ids(session, batch.id))
                 created.append(batch.id)
                 log.info("nightly.enqueued", project_id=project.id, batch_id=batch.id, jobs=batch.jobs_total)
     return created

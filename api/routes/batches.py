@@ -35,6 +35,8 @@ from shared.store import (
     batch_by_key,
     batch_prefix,
     create_batch,
+    deleted_scenarios,
+    earlier_jobs,
     jobs_of,
     latest_scenario,
     latest_scenarios,
@@ -84,6 +86,9 @@ def scenario_rows(session: Session, project: Project, items: list) -> list[Scena
                 version = f" version {item.version}" if item.version else ""
                 raise ApiError(404, f"scenarios[{i}].external_id: no scenario {item.external_id!r}{version} "
                                     "in this project")
+            if item.version is None and row.deleted_at is not None:
+                raise ApiError(404, f"scenarios[{i}].external_id: scenario {item.external_id!r} was deleted "
+                                    "(PUT it again to use it)")
         else:
             row = next(upserted)
         if row.external_id in seen:
@@ -156,10 +161,17 @@ def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> R
 
 
 @v1.get("/batches/{batch_id}/changes", response_model=schemas.Changes, tags=["batches"],
-        summary="What changed since the previous batch: verdicts and step locators")
+        summary="What changed: verdicts, step locators, a regeneration's triage, scenarios added and removed")
 def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
     with caller.project_id_session(read_only=True) as (project_id, session):
         batch = own_batch(session, project_id, batch_id)
-        previous = jobs_of(session, batch.previous_batch_id) if batch.previous_batch_id else []
-        report = changes(previous, jobs_of(session, batch.id))
+        current = jobs_of(session, batch.id)
+        ids = [job.external_id for job in current]
+        earlier = earlier_jobs(session, project_id, batch.id, ids)
+        verified = earlier_jobs(session, project_id, batch.id, ids, passed=True)
+        previous_ids = [job.external_id for job in jobs_of(session, batch.previous_batch_id)] \
+            if batch.previous_batch_id else []
+        removed = deleted_scenarios(session, project_id, previous_ids, before=batch.created_at)
+        report = changes(current, earlier, verified, removed,
+                         link=lambda job, key: f"/v1/batches/{batch.id}/jobs/{job.id}/artifacts/{key}")
         return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)

@@ -22,7 +22,7 @@ from api.deps import (
 )
 from api.http import field_name
 from shared.logging import log
-from shared.models import Batch, Job, Project
+from shared.models import FULL_REGENERATION_KINDS, Batch, Job, Project
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import (
     find_batch,
@@ -113,7 +113,12 @@ def start(services: Services, batch_id: int) -> None:
     take, or a process that died before sending, is left to beat's sweep (jobs never sent go after 30 s)."""
     with services.session() as session:
         job_ids = queued_job_ids(session, batch_id)
-        sent = services.send_jobs(session, job_ids, budget_s=services.settings.batch_send_budget_s)
+        budget_s = services.settings.batch_send_budget_s
+        batch = session.get(Batch, batch_id)
+        if batch is not None and batch.kind in FULL_REGENERATION_KINDS:  # verified scripts replayed first, as one
+            sent = services.send_regeneration(session, batch_id, job_ids, budget_s=budget_s)
+        else:
+            sent = services.send_jobs(session, job_ids, budget_s=budget_s)
     log.info("batch.sent", batch_id=batch_id, jobs=len(job_ids), sent=sent, left_for_the_sweep=len(job_ids) - sent)
 
 
@@ -152,7 +157,7 @@ def job_view(job: Row) -> schemas.JobView:
     return schemas.JobView(
         id=job.id, external_id=job.external_id, scenario_version=job.scenario_version, state=job.state,
         attempt=job.attempt, verdict=verdict, generation_attempts=job.generation_attempts, timings=job.timings,
-        model_usage=job.model_usage, started_at=job.started_at, finished_at=job.finished_at,
+        model_usage=job.model_usage, triage=job.triage, started_at=job.started_at, finished_at=job.finished_at,
     )
 
 

@@ -17,8 +17,10 @@ from shared.store.batches import (  # noqa: F401
     batch_by_key,
     batch_prefix,
     create_batch,
+    earlier_jobs,
     find_batch,
     job_artifacts_prefix,
+    job_run_record_key,
     jobs_of,
     previous_batch_id,
     queued_job_ids,
@@ -31,6 +33,7 @@ from shared.store.jobs import (  # noqa: F401
     Verdict,
     claim_job,
     finish_job,
+    latest_verified_job,
     mark_jobs_sent,
     release_job,
     renew_lease,
@@ -59,6 +62,8 @@ from shared.store.projects import (  # noqa: F401
 )
 from shared.store.scenarios import (  # noqa: F401
     definition_of,
+    delete_scenario,
+    deleted_scenarios,
     latest_scenario,
     latest_scenarios,
     scenario_from_row,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import Row
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from shared.models import (
     FULL_REGENERATION_KINDS,
@@ -18,6 +18,7 @@ from shared.models import (
     Project,
     Scenario,
 )
+from shared.records import attempt_prefix
 from shared.store.sessions import Conflict
 
 
@@ -41,6 +42,11 @@ def job_artifacts_prefix(job: Job) -> str:
     if job.result_prefix:
         return job.result_prefix
     return attempt_artifact_prefix(job.artifact_prefix, max(job.attempt, 1))
+
+
+def job_run_record_key(job: Job) -> str:
+    """The run record a finished job's script was built from (in its result attempt folder)."""
+    return f"{job_artifacts_prefix(job)}{attempt_prefix(job.external_id, job.generation_attempts or 1)}/run.json"
 
 
 def batch_prefix(project_id: int, batch_id: int) -> str:
@@ -121,7 +127,7 @@ def jobs_of(session: Session, batch_id: int) -> list[Job]:
 # steps and locators, is the large part of a row and is not shown; building ORM objects costs more than the query).
 JOB_PROGRESS_COLUMNS = (Job.id, Job.external_id, Job.scenario_version, Job.state, Job.attempt, Job.failed_step,
                         Job.failure_kind, Job.reason, Job.generation_attempts, Job.timings, Job.model_usage,
-                        Job.started_at, Job.finished_at)
+                        Job.triage, Job.started_at, Job.finished_at)
 
 
 # What a batch's progress shows of the batch itself, labelled "batch_<column>" beside the job columns.
@@ -146,3 +152,16 @@ def read_batch_progress(session: Session, project_id: int, batch_id: int) -> tup
 
 def queued_job_ids(session: Session, batch_id: int) -> list[int]:
     return list(session.exec(select(Job.id).where(Job.batch_id == batch_id, Job.state == "queued")).all())
+
+
+def earlier_jobs(session: Session, project_id: int, batch_id: int, external_ids: Sequence[str], *,
+                 passed: bool = False) -> dict[str, Job]:
+    """Each scenario's latest finished job in the project's batches before this one, whatever batch made it (with
+    passed: its latest passed job, the script verified last): what a batch's changes compare with."""
+    if not external_ids:
+        return {}
+    states = ("passed",) if passed else ("passed", "failed")
+    newest = (select(func.max(Job.id)).where(Job.project_id == project_id, Job.batch_id < batch_id,
+                                             col(Job.external_id).in_(list(external_ids)), col(Job.state).in_(states))
+              .group_by(Job.external_id))
+    return {job.external_id: job for job in session.exec(select(Job).where(col(Job.id).in_(newest))).all()}

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from shared.models import (
+    FULL_REGENERATION_KINDS,
     JOB_FINISHED,
     Batch,
     Job,
@@ -24,6 +25,7 @@ from shared.models import (
 from shared.store.batches import attempt_artifact_prefix
 from shared.store.outbox import batch_summary, new_event_id
 from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, reading, writing
+from shared.triage import TRIAGE_ORDER
 from shared.webhooks import event as webhook_event
 
 
@@ -38,6 +40,9 @@ class Claim:
     project: Project | None = None
     scenario: Scenario | None = None
     retry_in_s: float = 0.0
+    # In a regeneration (kind regenerate or nightly): the scenario version's latest passed job, whose run record is
+    # its verified script, replayed first. None: generated from scratch.
+    verified: Job | None = None
 
 
 def claim_job(engine: Engine, job_id: int, owner: str, lease_s: int) -> Claim:
@@ -67,7 +72,17 @@ def claim_job(engine: Engine, job_id: int, owner: str, lease_s: int) -> Claim:
                         .values(state="running", started_at=now))
         session.commit()
         batch = session.get(Batch, job.batch_id)
-        return Claim("claimed", job, batch, session.get(Project, job.project_id), session.get(Scenario, job.scenario_id))
+        verified = latest_verified_job(session, job.scenario_id) if batch.kind in FULL_REGENERATION_KINDS else None
+        return Claim("claimed", job, batch, session.get(Project, job.project_id), session.get(Scenario, job.scenario_id),
+                     verified=verified)
+
+
+def latest_verified_job(session: Session, scenario_row_id: int) -> Job | None:
+    """The scenario version's latest passed job: its run record (job_run_record_key) is the version's verified
+    script. A failed regeneration (app_changed) leaves it the latest: the verified script stays until replaced."""
+    return session.exec(select(Job).where(Job.scenario_id == scenario_row_id, Job.state == "passed",
+                                          col(Job.result_prefix).is_not(None))
+                        .order_by(col(Job.finished_at).desc(), col(Job.id).desc()).limit(1)).first()
 
 
 def renew_lease(engine: Engine, job_id: int, owner: str, lease_s: int) -> bool:
@@ -104,6 +119,8 @@ class Verdict:
     timings: dict | None = None
     model_usage: dict | None = None
     script: list | None = None
+    triage: str | None = None  # a regeneration's class (shared/triage.py)
+    triage_detail: dict | None = None
 
 
 @dataclass
@@ -136,7 +153,8 @@ def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: Verdict,
             update(Job).where(Job.id == job_id, Job.attempt == attempt, ours)
             .values(state=verdict.state, failed_step=verdict.failed_step, failure_kind=verdict.failure_kind,
                     reason=verdict.reason, generation_attempts=verdict.generation_attempts, timings=verdict.timings,
-                    model_usage=verdict.model_usage, script=verdict.script, finished_at=now, lease_until=None,
+                    model_usage=verdict.model_usage, script=verdict.script, triage=verdict.triage,
+                    triage_detail=verdict.triage_detail, finished_at=now, lease_until=None,
                     result_prefix=result_prefix)
         ).rowcount
         if not written:
@@ -150,8 +168,11 @@ def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: Verdict,
             batch.state, batch.finished_at = "finished", now
             batch.suite_state = "building"  # the caller sends its build after the commit (BUILD_SUITE)
             batch.jobs_passed, batch.jobs_failed = counts.get("passed", 0), counts.get("failed", 0)
+            triage = dict(session.execute(select(Job.triage, func.count()).where(
+                Job.batch_id == batch.id, col(Job.triage).is_not(None)).group_by(Job.triage)).all())
+            triage = {name: triage[name] for name in TRIAGE_ORDER if name in triage}
             event = Outbox(id=new_event_id(), project_id=batch.project_id, batch_id=batch.id, type="batch.completed",
-                           payload=webhook_event("batch.completed", batch_summary(batch)))
+                           payload=webhook_event("batch.completed", batch_summary(batch, triage)))
             session.add(event)
             event_id = event.id
         else:

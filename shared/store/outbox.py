@@ -28,8 +28,8 @@ def new_event_id() -> str:
     return "evt_" + uuid.uuid4().hex
 
 
-def batch_summary(batch: Batch) -> dict:
-    """The batch.completed event's data."""
+def batch_summary(batch: Batch, triage: dict[str, int] | None = None) -> dict:
+    """The batch.completed event's data; `triage`: a regeneration's scenarios per triage class."""
     return {
         "batch_id": batch.id,
         "project_id": batch.project_id,
@@ -39,6 +39,7 @@ def batch_summary(batch: Batch) -> dict:
         "created_at": _iso(batch.created_at),
         "finished_at": _iso(batch.finished_at),
         "suite": suite_summary(batch),
+        "triage": triage or {},
         "links": {
             "batch": f"/v1/batches/{batch.id}",
             "suite": f"/v1/batches/{batch.id}/suite.zip",

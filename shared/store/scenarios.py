@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import and_, func
 from sqlalchemy.exc import IntegrityError
@@ -10,8 +11,11 @@ from sqlmodel import Session, col, select
 
 from shared.models import (
     Scenario,
+    as_utc,
+    utcnow,
 )
 from shared.scenarios import Scenario as ScenarioDefinition
+from shared.scenarios import natural_key
 from shared.store.sessions import Conflict
 
 
@@ -44,7 +48,7 @@ def upsert_scenario(session: Session, project_id: int, scenario: ScenarioDefinit
     definition = definition_of(scenario)
     for _ in range(5):
         latest = latest_scenario(session, project_id, scenario.id)
-        if latest is not None and latest.definition == definition:
+        if latest is not None and latest.definition == definition and latest.deleted_at is None:
             return latest, False
         row = Scenario(project_id=project_id, external_id=scenario.id, definition=definition,
                        version=(latest.version + 1) if latest else 1)
@@ -62,13 +66,14 @@ def upsert_scenarios(session: Session, project_id: int, scenarios: Sequence[Scen
     insert of the new ones. Flushes, does not commit. When another writer adds a version meanwhile, the
     scenarios are upserted one by one instead."""
     ids = [scenario.id for scenario in scenarios]
-    latest = {row.external_id: row for row in latest_scenarios(session, project_id, ids)} if ids else {}
+    latest = {row.external_id: row for row in latest_scenarios(session, project_id, ids, include_deleted=True)} \
+        if ids else {}
     rows: list[Scenario] = []
     fresh: list[Scenario] = []
     for scenario in scenarios:
         definition = definition_of(scenario)
         known = latest.get(scenario.id)
-        if known is not None and known.definition == definition:
+        if known is not None and known.definition == definition and known.deleted_at is None:
             rows.append(known)
             continue
         row = Scenario(project_id=project_id, external_id=scenario.id, definition=definition,
@@ -85,8 +90,10 @@ def upsert_scenarios(session: Session, project_id: int, scenarios: Sequence[Scen
     return rows
 
 
-def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[str] | None = None) -> list[Scenario]:
-    """Every scenario's latest version (or those of `external_ids`), by external id."""
+def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[str] | None = None, *,
+                     include_deleted: bool = False) -> list[Scenario]:
+    """Every scenario's latest version (or those of `external_ids`), in natural order of their ids (OWN-2 before
+    OWN-10); deleted scenarios only with include_deleted."""
     newest = select(Scenario.external_id, func.max(Scenario.version).label("version")).where(
         Scenario.project_id == project_id
     )
@@ -97,6 +104,26 @@ def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[s
         select(Scenario)
         .join(newest, and_(Scenario.external_id == newest.c.external_id, Scenario.version == newest.c.version))
         .where(Scenario.project_id == project_id)
-        .order_by(Scenario.external_id)
     )
-    return list(session.exec(query).all())
+    if not include_deleted:
+        query = query.where(col(Scenario.deleted_at).is_(None))
+    return sorted(session.exec(query).all(), key=lambda row: natural_key(row.external_id))
+
+
+def delete_scenario(session: Session, project_id: int, external_id: str) -> bool:
+    """Mark the scenario deleted (its latest version); False when there is none, or it is deleted already.
+    Commits."""
+    latest = latest_scenario(session, project_id, external_id)
+    if latest is None or latest.deleted_at is not None:
+        return False
+    latest.deleted_at = utcnow()
+    session.add(latest)
+    session.commit()
+    return True
+
+
+def deleted_scenarios(session: Session, project_id: int, external_ids: Sequence[str], before: datetime) -> list[str]:
+    """Those of `external_ids` whose latest version was deleted before `before`, in natural order."""
+    rows = latest_scenarios(session, project_id, external_ids, include_deleted=True)
+    gone = [row.external_id for row in rows if row.deleted_at is not None and as_utc(row.deleted_at) <= as_utc(before)]
+    return sorted(gone, key=natural_key)

@@ -67,7 +67,7 @@ def test_suite_layout_and_readable_locators(examples_run):
     suite = examples_run.suite
     # Only the suite: replays ran in a staging folder, nothing links into stepforge's own npm packages.
     assert sorted(p.name for p in suite.iterdir()) == [
-        ".gitignore", ".stepforge-suite", "README.md", "cucumber.js", "features", "package.json"]
+        ".gitignore", ".stepforge", ".stepforge-suite", "README.md", "cucumber.js", "features", "package.json"]
     for relative in ("package.json", "cucumber.js", "features/petclinic.feature",
                      "features/step_definitions/steps.js", "features/support/world.js"):
         assert (suite / relative).is_file(), relative

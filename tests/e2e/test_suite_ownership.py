@@ -152,8 +152,8 @@ def test_a_playwright_bdd_suite_is_verified_and_runs_with_playwright_s_runner(pe
                           cwd=work, env=env, timeout=1500)
     assert done.returncode == 0
     suite = work / "suite"
-    assert sorted(p.name for p in suite.iterdir()) == [".gitignore", ".stepforge-suite", "README.md", "features",
-                                                       "package.json", "playwright.config.js", "steps"]
+    assert sorted(p.name for p in suite.iterdir()) == [".gitignore", ".stepforge", ".stepforge-suite", "README.md",
+                                                       "features", "package.json", "playwright.config.js", "steps"]
     assert "defineBddConfig" in (suite / "playwright.config.js").read_text()
     assert (suite / "steps/steps.js").read_text().startswith('const { Given, When, Then } = require("./fixtures");')
     assert "createBdd(test, { worldFixture: \"world\" })" in (suite / "steps/fixtures.js").read_text()

@@ -187,7 +187,7 @@ def test_a_worker_process_sigkilled_mid_replay_takes_the_replay_and_its_browser_
 
 def test_an_application_that_is_down_fails_its_jobs_at_once_and_says_so(
         service: Service, webhook_receiver) -> None:
-    """Nothing listens on the project's address: each job fails on its first step, in well under the 15 s load
+    """Nothing listens on the project's address: each job fails at its start page, in well under the 15 s load
     timeout, naming the refused connection (not a timeout, not the application's fault), and the batch's webhook
     still goes."""
     down = f"http://127.0.0.1:{free_port()}"
@@ -199,7 +199,8 @@ def test_an_application_that_is_down_fails_its_jobs_at_once_and_says_so(
     took = time.monotonic() - claimed_at
     (job,) = batch["jobs"]
     print(f"\napplication down: the job failed {took:.1f} s after its claim: {job['verdict']['reason']}")
-    assert job["state"] == "failed" and job["verdict"]["failed_step"] == 1, job
+    assert job["state"] == "failed" and job["verdict"]["kind"] == "error", job
+    assert job["verdict"]["reason"].startswith("could not open the start page"), job
     assert down in job["verdict"]["reason"] and "refused the connection" in job["verdict"]["reason"], job
     assert took < 15, "it waited for the load timeout"
     events = service.client.get(f"/v1/batches/{batch_id}/webhooks", headers=project.headers).json()["events"]

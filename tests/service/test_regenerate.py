@@ -73,9 +73,9 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
     engine = engine_for(settings.database_url)
     services = client.app.state.services
 
-    def send(job_ids):
+    def send(batch_id, job_ids):
         with writing(engine) as session:
-            services.send_jobs(session, list(job_ids))
+            services.send_regeneration(session, batch_id, list(job_ids))
 
     made = enqueue_nightly(engine, now, send)
     assert enqueue_nightly(engine, now, send) == []
@@ -103,15 +103,32 @@ def job(external_id: str, state: str = "passed", script: list | None = None, **v
                artifact_prefix="", script=script, **verdict)
 
 
-def test_changes_lists_moved_locators_new_failures_and_added_or_removed_scenarios():
+def test_changes_lists_moved_locators_new_failures_and_added_scenarios_in_natural_order():
     find = {"step": "When I click Find Owner", "pattern": "I click Find Owner", "locators": ["id=find"]}
     moved = {**find, "locators": ["role[button]=Find Owner"]}
+    verified = {"OWN-10": job("OWN-10", script=[find]), "OWN-2": job("OWN-2")}
+    earlier = {**verified, "OWN-2": job("OWN-2")}
     report = changes(
-        [job("OWN-1", script=[find]), job("OWN-2"), job("OLD-1")],
-        [job("OWN-1", script=[moved]), job("OWN-2", "failed", failed_step=2, failure_kind="action", reason="gone"),
-         job("NEW-1")],
-    )
-    assert report["locators"] == [{"external_id": "OWN-1", "step": "When I click Find Owner",
+        [job("OWN-10", script=[moved]), job("OWN-2", "failed", failed_step=2, failure_kind="action", reason="gone"),
+         job("NEW-1")], earlier, verified, ["OLD-1"])
+    assert report["locators"] == [{"external_id": "OWN-10", "step": "When I click Find Owner",
                                    "before": ["id=find"], "after": ["role[button]=Find Owner"]}]
     assert [(c["external_id"], c["after"]["failed_step"]) for c in report["verdicts"]] == [("OWN-2", 2)]
     assert report["added"] == ["NEW-1"] and report["removed"] == ["OLD-1"]
+    assert (report["triage"], report["triaged"]) == ({}, [])  # not a regeneration
+
+
+def test_changes_group_a_regeneration_by_triage_class_with_links_to_the_pictures():
+    drifted = job("OWN-2", triage="drift", triage_detail={"replays": 3, "drift": [
+        {"step": 2, "operation": 3, "description": "Type Davis", "before": "id=#a", "after": "id=#b",
+         "screenshot": "OWN-2/regeneration/drift-003.png"}]})
+    failing = job("OWN-10", "failed", failed_step=3, failure_kind="expectation", reason="not shown",
+                  triage="app_changed", triage_detail={"replays": 3, "app_change": {
+                      "step": 3, "kind": "expectation", "description": "Verify", "expected": "Owner Information",
+                      "actual": "not shown", "reason": "not shown", "screenshot": None}})
+    report = changes([failing, drifted, job("OWN-1", triage="passed")], {}, {}, [],
+                     link=lambda j, key: f"/files/{j.external_id}/{key}")
+    assert report["triage"] == {"app_changed": 1, "drift": 1, "passed": 1}
+    assert [entry["external_id"] for entry in report["triaged"]] == ["OWN-1", "OWN-2", "OWN-10"]
+    assert report["triaged"][1]["drift"][0]["screenshot"] == "/files/OWN-2/OWN-2/regeneration/drift-003.png"
+    assert report["triaged"][2]["app_change"]["expected"] == "Owner Information"

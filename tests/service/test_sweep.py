@@ -109,20 +109,24 @@ def test_the_nightly_run_starts_in_its_hour_not_as_soon_as_the_hour_has_passed(s
     engine = engine_for(settings.database_url)
     project_id = _project_with_a_scenario(engine, hour=3)
     sent: list[int] = []
+
+    def send(_batch_id: int, job_ids: list[int]) -> None:
+        sent.extend(job_ids)
+
     try:
         day = datetime(2026, 1, 10, tzinfo=UTC)
         # The project is created (or its hour set) at 05:00: 03:00 has passed today; nothing until tomorrow.
         for moment in (day.replace(hour=5), day.replace(hour=2, minute=59), day.replace(hour=23, minute=30)):
-            enqueue_nightly(engine, moment, sent.extend)
+            enqueue_nightly(engine, moment, send)
         assert _nightly_batches(engine, project_id) == []  # (other tests' projects may be due at these moments)
         # In the hour: once, whatever the number of sweeps in it.
         for moment in (day.replace(hour=3), day.replace(hour=3, minute=5), day.replace(hour=3, minute=59)):
-            enqueue_nightly(engine, moment, sent.extend)
+            enqueue_nightly(engine, moment, send)
         batches = _nightly_batches(engine, project_id)
         assert [b.idempotency_key for b in batches] == ["nightly-2026-01-10"]
         assert [i for i in sent if i in _job_ids(engine, batches[0].id)] == sorted(_job_ids(engine, batches[0].id))
-        enqueue_nightly(engine, day.replace(hour=4, minute=1), sent.extend)  # the hour is over
-        enqueue_nightly(engine, day.replace(day=11, hour=3, minute=2), sent.extend)  # the next night
+        enqueue_nightly(engine, day.replace(hour=4, minute=1), send)  # the hour is over
+        enqueue_nightly(engine, day.replace(day=11, hour=3, minute=2), send)  # the next night
         assert [b.idempotency_key for b in _nightly_batches(engine, project_id)] == \
                ["nightly-2026-01-10", "nightly-2026-01-11"]
     finally:

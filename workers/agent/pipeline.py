@@ -21,7 +21,7 @@ from pathlib import Path
 
 from shared.artifacts import ArtifactStore, put_model
 from shared.logging import log
-from shared.records import Operation, ReplayResult, RunRecord, Verdict
+from shared.records import Operation, ReplayResult, RunRecord, Verdict, attempt_prefix
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
@@ -34,7 +34,7 @@ from workers.agent.execution.browser import (
     RendererCrashedError,
 )
 from workers.agent.regeneration.verified import write_verified
-from workers.agent.scenario_run import attempt_prefix, run_scenario
+from workers.agent.scenario_run import run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
 from workers.agent.verify.bdd_replay import replay_playwright_bdd

@@ -19,7 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
-from shared.records import Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict
+from shared.records import Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
@@ -136,10 +136,6 @@ class ScenarioRun:
         if len(self.record.operations) > self.settings.max_operations:
             raise self.fail("error", f"more than {self.settings.max_operations} operations; giving up")
         return operation
-
-
-def attempt_prefix(scenario_id: str, attempt: int) -> str:
-    return f"{scenario_id}/attempt-{attempt}"
 
 
 def ms_since(started: float) -> float:

@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from shared.records import RunRecord
-from shared.scenarios import Scenario
+from shared.scenarios import Scenario, natural_key
 from shared.triage import VerifiedScript
 from workers.agent.regeneration.verified import (
     RECORDS_DIR,
     NoVerifiedScripts,
-    natural_key,
     read_feature,
     read_verified,
     write_verified,

@@ -23,18 +23,16 @@ from pathlib import Path
 from shared.artifacts import ArtifactStore
 from shared.logging import log
 from shared.records import RunRecord, Verdict
-from shared.scenarios import Scenario
+from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.triage import TRIAGE_ORDER, Triage, VerifiedScript
+from shared.triage import FAILING_TAG, TRIAGE_ORDER, Triage, VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
 from workers.agent.regeneration.triage import triage_scripts
-from workers.agent.regeneration.verified import natural_key, read_verified, write_verified
+from workers.agent.regeneration.verified import read_verified, write_verified
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
-
-FAILING_TAG = "failing"  # an app_changed scenario keeps its last verified script under this tag
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
     replay the verified scripts (cucumber-js, no agent, no model)
       green -> passed, kept as it is
-      red   -> replayed again, up to FLAKE_RETRIES times: green -> flake, kept as it is
+      red   -> replayed again (FLAKE_RETRIES times): green -> flake, kept as it is
                still red -> walked in the browser (walk.py):
                    environment  -> broken_environment (nothing concluded)
                    app_changed  -> app_changed at that step, the script kept as it was
@@ -33,7 +33,7 @@ from workers.agent.regeneration.walk import Walk, walk_script
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite
 from workers.agent.verify.replay import replay_scenarios
 
-FLAKE_RETRIES = 2  # a red replay is replayed again this many times before it is triaged further
+FLAKE_RETRIES = 1  # a red replay is replayed again this many times before it is triaged further
 
 
 @dataclass
@@ -54,6 +54,7 @@ class Triager:
     origin: str | None = None
     feature: str = DEFAULT_FEATURE
     events: PipelineEvents = field(default_factory=PipelineEvents)
+    flake_retries: int = FLAKE_RETRIES  # 0 when the scenario was red in a replay just before (the service's pass)
     seconds: dict[str, float] = field(default_factory=dict)
     replays: dict[str, int] = field(default_factory=dict)
 
@@ -94,7 +95,7 @@ class Triager:
         for scenario_id in ids:
             if results[scenario_id].passed:
                 done[scenario_id] = self.triage(scenario_id, "passed", Verdict.passed())
-        for _ in range(FLAKE_RETRIES):
+        for _ in range(self.flake_retries):
             if not red:
                 break
             self.events.on_phase(f"replaying {len(red)} red scenario(s) again")

@@ -5,13 +5,13 @@ git keeps them)."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from shared.scenarios import natural_key
 from shared.triage import VerifiedScript
 
 RECORDS_DIR = Path(".stepforge") / "records"
@@ -20,11 +20,6 @@ SUITE_FILE = Path(".stepforge") / "suite.json"  # {"feature": the suite's own fe
 
 class NoVerifiedScripts(ValueError):
     """The folder holds no verified script to regenerate from; the message says which folder and why."""
-
-
-def natural_key(scenario_id: str) -> list[object]:
-    """OWN-2 before OWN-10: digits compare as numbers."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part.lower()) for part in re.split(r"(\d+)", scenario_id)]
 
 
 def write_verified(suite_dir: Path, scripts: Iterable[VerifiedScript], feature: str) -> None:

@@ -1,0 +1,84 @@
+"""A regeneration's first pass: the batch's verified scripts replayed together, in one cucumber-js run.
+
+A nightly (or `regenerate`) batch whose application did not change should cost one replay of its suite, not a job
+per scenario. The replay_batch task claims the jobs whose scenario version has a verified script (the run record of
+its latest passed job), builds their suite from those records, replays it once, and settles every green scenario
+(triage "passed", the verified record kept as the job's run record). A red one is released and sent as a job of its
+own, which replays it again and triages it (workers/agent/regeneration/triage.py); so is a job whose scenario
+version was never verified (generated). A job another worker holds is left to it.
+
+    replay_first(jobs, ...) -> ReplayFirst  (plain data: the verdicts of the green jobs, the ids of the others)
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shared.artifacts import ArtifactStore, put_model
+from shared.logging import log
+from shared.models import Batch, Job
+from shared.models import Scenario as ScenarioRow
+from shared.records import RunRecord, attempt_prefix
+from shared.settings import Settings
+from shared.step_registry import RegistryError, StepRegistry, origin_of
+from shared.store import Verdict, job_run_record_key, scenario_from_row
+from workers.agent.scripting.build import build_suite
+from workers.agent.verify.replay import replay_scenarios
+from workers.service_run import claim_store, script_summary
+
+
+@dataclass
+class Settled:
+    job_id: int
+    verdict: Verdict
+    attempt: int
+
+
+@dataclass
+class ReplayFirst:
+    settled: list[Settled] = field(default_factory=list)  # green: verdicts to write
+    red: list[int] = field(default_factory=list)  # released: to send as jobs of their own
+
+
+def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], store: ArtifactStore,
+                 registry: StepRegistry | None, settings: Settings) -> ReplayFirst:
+    """Replay the claimed jobs' verified scripts (job, its scenario version, its latest passed job) in one run; the
+    green ones' verdicts, with their run records stored in their claims' folders, and the red ones' ids."""
+    out = ReplayFirst()
+    if not claimed:
+        return out
+    runs = [(scenario_from_row(row), RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified))))
+            for _job, row, verified in claimed]
+    origin = origin_of(batch.base_url)
+    try:
+        suite = build_suite(runs, registry, origin) if registry is not None else build_suite(runs)
+    except RegistryError as exc:
+        log.warning("registry.lookup_failed", error=str(exc))
+        suite = build_suite(runs)
+    with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
+        folder = Path(work) / "suite"
+        suite.write(folder, base_url=batch.base_url)
+        results = replay_scenarios(folder, [scenario.id for scenario, _ in runs], batch.base_url, settings)
+    for (job, _row, _verified), (scenario, record) in zip(claimed, runs, strict=True):
+        result = results[scenario.id]
+        if not result.passed:
+            out.red.append(job.id)
+            continue
+        job_store = claim_store(store, _ClaimView(job))
+        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", record.model_copy(update={"attempt": 1}))
+        put_model(job_store, "replay.json", result)
+        detail = {"source": "replayed", "replays": 1, "drift": [], "app_change": None,
+                  "seconds": round(result.seconds, 2)}
+        out.settled.append(Settled(job.id, Verdict(
+            state="passed", generation_attempts=1, timings={"seconds": round(result.seconds, 2), "replays": 1},
+            script=script_summary(suite, scenario.id), triage="passed", triage_detail=detail), job.attempt))
+    return out
+
+
+@dataclass
+class _ClaimView:
+    """What claim_store needs of a claim: the job, as this pass claimed it."""
+
+    job: Job
