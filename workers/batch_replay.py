@@ -16,17 +16,21 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.artifacts import ArtifactStore, put_model
+from shared.artifacts import ArtifactStore, put_json, put_model
 from shared.logging import log
 from shared.models import Batch, Job
 from shared.models import Scenario as ScenarioRow
 from shared.records import RunRecord, attempt_prefix
+from shared.scenarios import natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.store import Verdict, job_run_record_key, scenario_from_row
+from shared.store import Verdict, batch_prefix, job_run_record_key, scenario_from_row
+from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import build_suite
 from workers.agent.verify.replay import replay_scenarios
 from workers.service_run import claim_store, script_summary
+
+FIRST_PASS = "replay-first.json"  # beside the batch's suite: the first pass's suite digest and replay results
 
 
 @dataclass
@@ -49,6 +53,7 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
     out = ReplayFirst()
     if not claimed:
         return out
+    claimed = sorted(claimed, key=lambda item: natural_key(item[1].external_id))  # the order the batch's suite has
     runs = [(scenario_from_row(row), RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified))))
             for _job, row, verified in claimed]
     origin = origin_of(batch.base_url)
@@ -61,6 +66,9 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
         folder = Path(work) / "suite"
         suite.write(folder, base_url=batch.base_url)
         results = replay_scenarios(folder, [scenario.id for scenario, _ in runs], batch.base_url, settings)
+    # The batch's suite, when it holds exactly these scripts, needs no replay of its own (workers/batch_suite.py).
+    put_json(store, batch_prefix(batch.project_id, batch.id) + FIRST_PASS, {
+        "digest": suite_digest(suite), "results": {i: r.model_dump(mode="json") for i, r in results.items()}})
     for (job, _row, _verified), (scenario, record) in zip(claimed, runs, strict=True):
         result = results[scenario.id]
         if not result.passed:

@@ -16,16 +16,19 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.artifacts import ArtifactStore
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore
+from shared.logging import log
 from shared.models import Batch, Job
-from shared.records import RunRecord
+from shared.records import ReplayResult, RunRecord
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
 from shared.store import batch_prefix, job_run_record_key
 from shared.triage import FAILING_TAG
-from workers.agent.scripting.build import build_suite
+from workers.agent.pipeline import suite_digest
+from workers.agent.scripting.build import Suite, build_suite
 from workers.agent.verify.replay import replay_scenarios
+from workers.batch_replay import FIRST_PASS
 
 SUITE_FOLDER = "suite"  # the zip's top folder: unzip, cd suite, npm install && npx cucumber-js
 
@@ -59,7 +62,11 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
         suite.write(folder, base_url=batch.base_url)
         data = zip_folder(folder)  # before the replay: its reports and runtime link are not the suite's
         replayed = [scenario.id for scenario, _ in runs if scenario.id not in failing]
-        results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
+        results = first_pass_results(store, batch, suite, replayed)
+        if results is not None:
+            log.info("build_suite.first_pass_reused", batch_id=batch.id, scenarios=len(results))
+        else:
+            results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
     failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
               if not result.passed}
     report = {scenario_id: result.model_dump(mode="json") for scenario_id, result in sorted(results.items())}
@@ -76,3 +83,17 @@ def zip_folder(folder: Path) -> bytes:
             if path.is_file():
                 archive.write(path, f"{folder.name}/{path.relative_to(folder).as_posix()}")
     return buffer.getvalue()
+
+
+def first_pass_results(store: ArtifactStore, batch: Batch, suite: Suite, ids: list[str]) -> dict[str, ReplayResult] | None:
+    """A regeneration's first pass replayed this very suite (the same text) green for every scenario in it: its
+    results stand for the suite's replay. None otherwise (no pass, another text, a scenario red or settled later)."""
+    try:
+        first = json.loads(store.get_bytes(batch_prefix(batch.project_id, batch.id) + FIRST_PASS))
+    except (ArtifactNotFoundError, ValueError):
+        return None
+    results = {i: ReplayResult.model_validate(r) for i, r in first.get("results", {}).items()}
+    if first.get("digest") != suite_digest(suite) or set(results) != set(ids) \
+            or not all(r.passed for r in results.values()):
+        return None
+    return results

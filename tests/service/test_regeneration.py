@@ -63,6 +63,8 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     assert second_report["triage"] == {"passed": 3}
     assert (second_report["added"], second_report["removed"], second_report["verdicts"]) == ([], [], [])
     unchanged_feature = feature_of(client, project, second)
+    # The suite's own replay is the first pass's: the same scripts were replayed green in one run already.
+    worker.wait_for_line("build_suite.first_pass_reused", f'"batch_id": {second["id"]}')
 
     # The last-name field's id renamed and the owner page's heading retitled.
     switch("renamed-id", "retitled-heading")
