@@ -206,6 +206,9 @@ class ReplayResult(BaseModel):
     # enabled, stable): the page was not ready; the locator is right.
     target_resolved: bool = False
     replays: int = 1  # how many times it was replayed in a row (a red readiness failure is replayed again)
+    # False: the runner never ran it to a verdict (it did not start, wrote no report, or ran past its time limit):
+    # nothing is known about the scenario.
+    ran: bool = True
 
 
 def attempt_prefix(scenario_id: str, attempt: int) -> str:

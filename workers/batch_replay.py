@@ -13,6 +13,7 @@ version was never verified (generated). A job another worker holds is left to it
 from __future__ import annotations
 
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,16 +21,18 @@ from shared.artifacts import ArtifactStore, put_json, put_model
 from shared.logging import log
 from shared.models import Batch, Job
 from shared.models import Scenario as ScenarioRow
-from shared.records import RunRecord, attempt_prefix
+from shared.records import attempt_prefix
 from shared.scenarios import natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.store import Verdict, batch_prefix, job_run_record_key, scenario_from_row
+from shared.store import Verdict, batch_prefix, scenario_from_row
 from workers.agent.pipeline import suite_digest
-from workers.agent.scripting.build import build_suite
+from workers.agent.scripting.build import Suite, build_suite
 from workers.agent.verify.replay import replay_scenarios
-from workers.service_run import claim_store, script_summary
+from workers.service_run import claim_store, script_summary, verified_record
 
+CHUNK = 50  # scenarios per cucumber-js run of the first pass
+SECONDS_PER_SCENARIO = 10  # a chunk is started only when this much time per scenario is left before the deadline
 FIRST_PASS = "replay-first.json"  # beside the batch's suite: the first pass's suite digest and replay results
 
 
@@ -47,42 +50,58 @@ class ReplayFirst:
 
 
 def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], store: ArtifactStore,
-                 registry: StepRegistry | None, settings: Settings) -> ReplayFirst:
-    """Replay the claimed jobs' verified scripts (job, its scenario version, its latest passed job) in one run; the
-    green ones' verdicts, with their run records stored in their claims' folders, and the red ones' ids."""
+                 registry: StepRegistry | None, settings: Settings, deadline: float) -> ReplayFirst:
+    """Replay the claimed jobs' verified scripts (job, its scenario version, its latest passed job) in runs of CHUNK
+    scenarios; the green ones' verdicts, with their run records stored in their claims' folders, and the ids of the
+    others: red, unreadable, or left for lack of time before `deadline` (time.monotonic()) to run on their own."""
     out = ReplayFirst()
     if not claimed:
         return out
     claimed = sorted(claimed, key=lambda item: natural_key(item[1].external_id))  # the order the batch's suite has
-    runs = [(scenario_from_row(row), RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified))))
-            for _job, row, verified in claimed]
+    records = {job.id: verified_record(store, verified) for job, _row, verified in claimed}
+    out.red.extend(job.id for job, _row, _verified in claimed if records[job.id] is None)  # generated on their own
+    claimed = [item for item in claimed if records[item[0].id] is not None]
+    if not claimed:
+        return out
+    runs = [(scenario_from_row(row), records[job.id]) for job, row, _verified in claimed]
     origin = origin_of(batch.base_url)
+    chunks = [list(range(start, min(start + CHUNK, len(runs)))) for start in range(0, len(runs), CHUNK)]
+    for number, chunk in enumerate(chunks):
+        if number and time.monotonic() + len(chunk) * SECONDS_PER_SCENARIO > deadline:
+            out.red.extend(claimed[i][0].id for chunk_left in chunks[number:] for i in chunk_left)  # run on their own
+            break
+        part = [runs[i] for i in chunk]
+        suite = _suite(part, registry, origin)
+        with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
+            folder = Path(work) / "suite"
+            suite.write(folder, base_url=batch.base_url)
+            results = replay_scenarios(folder, [scenario.id for scenario, _ in part], batch.base_url, settings)
+        if len(chunks) == 1:  # the batch's suite, when it holds exactly these scripts, reuses this replay
+            put_json(store, batch_prefix(batch.project_id, batch.id) + FIRST_PASS, {
+                "digest": suite_digest(suite), "results": {i: r.model_dump(mode="json") for i, r in results.items()}})
+        for i in chunk:
+            (job, _row, _verified), (scenario, record) = claimed[i], runs[i]
+            result = results[scenario.id]
+            if not result.passed:
+                out.red.append(job.id)
+                continue
+            job_store = claim_store(store, _ClaimView(job))
+            put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", record.model_copy(update={"attempt": 1}))
+            put_model(job_store, "replay.json", result)
+            detail = {"source": "replayed", "replays": 1, "drift": [], "app_change": None,
+                      "seconds": round(result.seconds, 2)}
+            out.settled.append(Settled(job.id, Verdict(
+                state="passed", generation_attempts=1, timings={"seconds": round(result.seconds, 2), "replays": 1},
+                script=script_summary(suite, scenario.id), triage="passed", triage_detail=detail), job.attempt))
+    return out
+
+
+def _suite(runs: list, registry: StepRegistry | None, origin: str) -> Suite:
     try:
-        suite = build_suite(runs, registry, origin) if registry is not None else build_suite(runs)
+        return build_suite(runs, registry, origin) if registry is not None else build_suite(runs)
     except RegistryError as exc:
         log.warning("registry.lookup_failed", error=str(exc))
-        suite = build_suite(runs)
-    with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
-        folder = Path(work) / "suite"
-        suite.write(folder, base_url=batch.base_url)
-        results = replay_scenarios(folder, [scenario.id for scenario, _ in runs], batch.base_url, settings)
-    # The batch's suite, when it holds exactly these scripts, needs no replay of its own (workers/batch_suite.py).
-    put_json(store, batch_prefix(batch.project_id, batch.id) + FIRST_PASS, {
-        "digest": suite_digest(suite), "results": {i: r.model_dump(mode="json") for i, r in results.items()}})
-    for (job, _row, _verified), (scenario, record) in zip(claimed, runs, strict=True):
-        result = results[scenario.id]
-        if not result.passed:
-            out.red.append(job.id)
-            continue
-        job_store = claim_store(store, _ClaimView(job))
-        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", record.model_copy(update={"attempt": 1}))
-        put_model(job_store, "replay.json", result)
-        detail = {"source": "replayed", "replays": 1, "drift": [], "app_change": None,
-                  "seconds": round(result.seconds, 2)}
-        out.settled.append(Settled(job.id, Verdict(
-            state="passed", generation_attempts=1, timings={"seconds": round(result.seconds, 2), "replays": 1},
-            script=script_summary(suite, scenario.id), triage="passed", triage_detail=detail), job.attempt))
-    return out
+        return build_suite(runs)
 
 
 @dataclass

@@ -50,7 +50,18 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
     if not jobs:
         return BatchSuite("empty")
     jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
-    runs = [(scenario, RunRecord.model_validate_json(store.get_bytes(job_run_record_key(job)))) for job, scenario in jobs]
+    runs = []
+    for job, scenario in jobs:
+        try:
+            runs.append((scenario, RunRecord.model_validate_json(store.get_bytes(job_run_record_key(job)))))
+        except ArtifactNotFoundError:
+            if job.state == "passed":
+                raise
+            # A scenario the environment kept from running before it could keep its script: left out, not lost.
+            log.warning("build_suite.no_kept_script", batch_id=batch.id, scenario_id=scenario.id)
+    if not runs:
+        return BatchSuite("empty")
+    jobs = [(job, scenario) for job, scenario in jobs if scenario.id in {s.id for s, _ in runs}]
     failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs if job.triage == "app_changed"}
     try:
         suite = build_suite(runs, registry, origin_of(batch.base_url), tags=failing) if registry \

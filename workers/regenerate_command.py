@@ -43,7 +43,8 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
     if not suite_dir.is_dir() or not (suite_dir / SUITE_MARKER).exists():
         raise UsageError(f"{suite_dir} is not a suite folder written by stepforge (no {SUITE_MARKER})")
     scenario_file = load_scenarios(args.scenarios) if args.scenarios else None
-    files_dir = Path(args.scenarios).resolve().parent / "files" if args.scenarios else None
+    # Files to upload: beside the scenarios file, else the ones the suite ships.
+    files_dir = Path(args.scenarios).resolve().parent / "files" if args.scenarios else suite_dir / "files"
     settings = load_settings(args, suite_dir, files_dir)
     verified = read_verified(suite_dir)
     base_url = args.base_url or verified[0].record.base_url

@@ -8,8 +8,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from shared.artifacts import ArtifactInfo, ArtifactStore, put_model
-from shared.models import FULL_REGENERATION_KINDS
+from pydantic import ValidationError
+
+from shared.artifacts import ArtifactInfo, ArtifactNotFoundError, ArtifactStore, put_model
+from shared.logging import log
+from shared.models import FULL_REGENERATION_KINDS, Job
 from shared.records import RunRecord, attempt_prefix, locator_text
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
@@ -101,7 +104,9 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
     job_store = claim_store(store, claim, fence)
     if claim.verified is not None:  # a regeneration of a scenario version verified before: replay it first
-        return replay_job(claim, scenario, settings, session, store, job_store, registry)
+        record = verified_record(store, claim.verified)
+        if record is not None:
+            return replay_job(claim, scenario, record, settings, session, job_store, registry)
     agent = open_agent(settings, batch.brain, batch.grounding)
     try:
         with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
@@ -121,14 +126,23 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     return verdict
 
 
-def replay_job(claim: Claim, scenario: Scenario, settings: Settings, session: BrowserSession, store: ArtifactStore,
+def verified_record(store: ArtifactStore, verified: Job) -> RunRecord | None:
+    """The run record of a verified job; None when it is gone or no longer reads as one (the scenario is then
+    generated afresh, never failed for it)."""
+    try:
+        return RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified)))
+    except (ArtifactNotFoundError, ValidationError, ValueError) as exc:
+        log.warning("regeneration.verified_record_unreadable", job_id=verified.id, error=str(exc).splitlines()[0])
+        return None
+
+
+def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Settings, session: BrowserSession,
                job_store: ArtifactStore, registry: StepRegistry | None) -> Verdict:
     """Replay the scenario version's verified script and triage a red replay (workers/agent/regeneration/triage.py),
     no agent and no model. The script kept (the verified one; the healed one for drift) is the job's run record, so
     the batch's suite and the next regeneration build on it. A broken environment concludes nothing: raised."""
-    batch, verified = claim.batch, claim.verified
-    assert batch is not None and verified is not None
-    record = RunRecord.model_validate_json(store.get_bytes(job_run_record_key(verified)))
+    batch = claim.batch
+    assert batch is not None
     script = VerifiedScript(scenario=scenario, record=record)
     origin = origin_of(batch.base_url) if registry is not None else None
     with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
@@ -139,10 +153,11 @@ def replay_job(claim: Claim, scenario: Scenario, settings: Settings, session: Br
         run = Triager([script], batch.base_url, settings, job_store, staging, registry=registry, origin=origin,
                       flake_retries=retries).run(session)
         triage, kept = run.triage[scenario.id], run.records[scenario.id]
+        kept = kept.model_copy(update={"attempt": 1})
+        # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
+        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
         if triage.triage == "broken_environment":
             raise BrokenEnvironment(triage.environment or "the environment is broken")
-        kept = kept.model_copy(update={"attempt": 1})
-        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
         suite = build_suite([(scenario, kept)], registry, origin) if registry is not None \
             else build_suite([(scenario, kept)])
         suite.write(staging)

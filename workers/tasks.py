@@ -32,10 +32,11 @@ from shared.job_queue import (
     send_suites,
 )
 from shared.logging import log
-from shared.models import Batch, Outbox, Project
+from shared.models import FULL_REGENERATION_KINDS, Batch, Outbox, Project
 from shared.models import Scenario as ScenarioRow
 from shared.service_settings import ServiceSettings, get_service_settings
 from shared.store import (
+    MAX_CLAIMS,
     Verdict,
     batch_by_key,
     claim_job,
@@ -59,6 +60,7 @@ from shared.store import (
     undelivered_events,
     writing,
 )
+from shared.urls import UnsafeTargetError, check_target_url
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
 from workers.batch_replay import replay_first
 from workers.batch_suite import BatchSuite, assemble
@@ -129,13 +131,15 @@ def generate_job(self, job_id: int) -> str:
         return "lease lost"
     except (BrowserCrashedError, BrokenEnvironment) as error:  # the machine's or the environment's: run it again
         crashed = isinstance(error, BrowserCrashedError)
-        if self.request.retries < BROWSER_CRASH_RETRIES and release_job(engine, job_id, owner):
+        # Run again while the job has claims left (a claim more would find it abandoned, its class lost).
+        if self.request.retries < BROWSER_CRASH_RETRIES and claim.job.attempt < MAX_CLAIMS \
+                and release_job(engine, job_id, owner):
             bound.warning("generate_job.browser_crashed" if crashed else "generate_job.broken_environment",
                           error=str(error))
             raise self.retry(countdown=1 if crashed else ENVIRONMENT_RETRY_S) from None
         verdict = Verdict("failed", failure_kind="error",
                           reason=f"the browser crashed: {error}" if crashed else f"the environment is broken: {error}",
-                          triage=None if crashed and claim.verified is None else "broken_environment")
+                          triage=crash_triage(claim))
     except (SoftTimeLimitExceeded, TimeLimitReached):
         verdict = Verdict("failed", failure_kind="error",
                           reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
@@ -145,6 +149,14 @@ def generate_job(self, job_id: int) -> str:
                           reason=internal_error(error, claim_store(resources.store(), claim), traceback.format_exc()))
     _finish(engine, job_id, owner, verdict, bound, attempt, batch_id=claim.job.batch_id)
     return verdict.state
+
+
+def crash_triage(claim) -> str | None:  # noqa: ANN001 - a Claim
+    """A regeneration's class for a job the machine or the environment kept from running: nothing is concluded
+    about a verified scenario (broken_environment); one never verified stays one to generate."""
+    if claim.batch is None or claim.batch.kind not in FULL_REGENERATION_KINDS:
+        return None
+    return "broken_environment" if claim.verified is not None else "generated"
 
 
 def internal_error(error: Exception, job_store: ArtifactStore, details: str) -> str:
@@ -181,6 +193,7 @@ def replay_batch(self, batch_id: int) -> str:
     """A regeneration's first pass (workers/batch_replay.py): the batch's verified scripts replayed in one run, the
     green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails, its
     worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran out."""
+    started = monotonic()
     settings = get_service_settings()
     engine = _engine(settings)
     owner = f"{socket.gethostname()}:{os.getpid()}:{self.request.id}"
@@ -192,6 +205,11 @@ def replay_batch(self, batch_id: int) -> str:
         pending = [(job, session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
                    for job in jobs_of(session, batch_id) if job.state == "queued"]
     fresh = [job.id for job, _row, verified in pending if verified is None]
+    try:  # checked again, as a job does: the name may resolve elsewhere now than when the batch was accepted
+        check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
+    except UnsafeTargetError:
+        fresh = [job.id for job, _row, _verified in pending]  # each job fails saying why
+        pending = []
     claimed = []
     for job, row, verified in pending:
         if verified is None:
@@ -202,18 +220,20 @@ def replay_batch(self, batch_id: int) -> str:
     bound.info("replay_batch.claimed", replayed=len(claimed), generated=len(fresh))
     with writing(engine) as session:  # never verified: generated, as jobs of their own, at once
         send_jobs(app, session, fresh, budget_s=EVENT_SEND_BUDGET_S)
-    settled, red = [], [job.id for job, _row, _verified in claimed]
+    held = [job.id for job, _row, _verified in claimed]
+    settled, unsettled = [], held  # what the pass does not settle runs as a job of its own
     try:
         if claimed:  # leases renewed as a job's are: a worker killed mid-pass loses its jobs within a lease
             with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id), \
-                    LeaseKeeper(engine, red, owner, settings.job_lease_s):
-                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings)
-            settled, red = first.settled, first.red
+                    LeaseKeeper(engine, held, owner, settings.job_lease_s):
+                deadline = started + settings.task_soft_time_limit_s - 60
+                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings, deadline)
+            settled, unsettled = first.settled, first.red
     except Exception:  # noqa: BLE001 - the jobs are still there: each runs on its own
         bound.exception("replay_batch.failed")
     for done in settled:
         _finish(engine, done.job_id, owner, done.verdict, bound, done.attempt, batch_id=batch_id)
-    released = [job_id for job_id in red if release_job(engine, job_id, owner)]
+    released = [job_id for job_id in unsettled if release_job(engine, job_id, owner)]
     with writing(engine) as session:
         send_jobs(app, session, released, budget_s=EVENT_SEND_BUDGET_S)
     bound.info("replay_batch.done", green=len(settled), red=len(released), generated=len(fresh))

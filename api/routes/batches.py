@@ -86,7 +86,8 @@ def scenario_rows(session: Session, project: Project, items: list) -> list[Scena
                 version = f" version {item.version}" if item.version else ""
                 raise ApiError(404, f"scenarios[{i}].external_id: no scenario {item.external_id!r}{version} "
                                     "in this project")
-            if item.version is None and row.deleted_at is not None:
+            latest = row if item.version is None else latest_scenario(session, project.id, item.external_id)
+            if latest is not None and latest.deleted_at is not None:
                 raise ApiError(404, f"scenarios[{i}].external_id: scenario {item.external_id!r} was deleted "
                                     "(PUT it again to use it)")
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import and_, func
+from sqlalchemy import and_, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -113,13 +113,14 @@ def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[s
 def delete_scenario(session: Session, project_id: int, external_id: str) -> bool:
     """Mark the scenario deleted (its latest version); False when there is none, or it is deleted already.
     Commits."""
-    latest = latest_scenario(session, project_id, external_id)
-    if latest is None or latest.deleted_at is not None:
-        return False
-    latest.deleted_at = utcnow()
-    session.add(latest)
+    newest = (select(func.max(Scenario.version)).where(Scenario.project_id == project_id,
+                                                      Scenario.external_id == external_id).scalar_subquery())
+    # One statement: a version a PUT adds meanwhile is the latest one, and this deletes nothing (a 404).
+    deleted = session.execute(update(Scenario).where(
+        Scenario.project_id == project_id, Scenario.external_id == external_id, Scenario.version == newest,
+        col(Scenario.deleted_at).is_(None)).values(deleted_at=utcnow())).rowcount
     session.commit()
-    return True
+    return bool(deleted)
 
 
 def deleted_scenarios(session: Session, project_id: int, external_ids: Sequence[str], before: datetime) -> list[str]:

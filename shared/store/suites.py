@@ -17,9 +17,11 @@ from shared.store.sessions import UNSENT_GRACE_S, reading, writing
 
 def suite_jobs(session: Session, batch_id: int) -> list[tuple[Job, ScenarioDefinition]]:
     """The jobs whose script goes into the batch's suite, in id order, each with the scenario version it ran: the
-    passed ones, and a regeneration's app_changed ones (their last verified script, kept and tagged @failing)."""
+    passed ones, and a regeneration's app_changed ones (their last verified script, kept and tagged @failing) and
+    broken_environment ones (their script kept as it was: nothing was concluded about them)."""
+    kept = col(Job.triage).in_(("app_changed", "broken_environment"))
     rows = session.exec(select(Job, Scenario).join(Scenario, col(Scenario.id) == col(Job.scenario_id))
-                        .where(Job.batch_id == batch_id, or_(Job.state == "passed", Job.triage == "app_changed"))
+                        .where(Job.batch_id == batch_id, or_(Job.state == "passed", kept))
                         .order_by(col(Job.id))).all()
     return [(job, scenario_from_row(scenario)) for job, scenario in rows]
 

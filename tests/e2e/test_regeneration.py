@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,6 +159,9 @@ def test_a_moved_link_its_locator_still_finds_is_kept_as_it_is(suite, app):
     before = (feature_text(suite), steps_js(suite))
     done = regenerate(suite, app, "moved-link")
     assert done.exit_code == 0 and done.triage()["OWN-10"] == "passed", done.output[-3000:]
+    page = urllib.request.urlopen(f"{app}/owners/find", timeout=10).read().decode()  # the change was served
+    form = page[page.index("<form"):page.index("</form>")]
+    assert "Add Owner</a>" in form, page
     assert (feature_text(suite), steps_js(suite)) == before
 
 
@@ -172,6 +176,16 @@ def test_a_stylesheet_that_stalls_once_is_a_flake_retried_not_healed(suite, app)
     assert len(flaky) == 1 and next(iter(flaky.values()))["triage"] == "flake", done.report
     assert next(iter(flaky.values()))["replays"] == 2
     assert (feature_text(suite), steps_js(suite)) == before
+
+
+def test_a_reset_command_that_fails_is_a_broken_environment_and_concludes_nothing(suite, app):
+    before = (feature_text(suite), steps_js(suite))
+    done = regenerate(suite, app, extra=("--reset-command", "exit 3"))  # the last --reset-command counts
+    assert done.exit_code == 1, done.output[-3000:]
+    assert set(done.triage().values()) == {"broken_environment"}, done.report
+    entry = done.report["scenarios"]["OWN-1"]
+    assert entry["verdict"]["kind"] == "error" and "exited with 3" in entry["environment"], entry
+    assert (feature_text(suite), steps_js(suite)) == before and "@failing" not in before[0]
 
 
 def settings_for_replay():

@@ -63,7 +63,9 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     assert second_report["triage"] == {"passed": 3}
     assert (second_report["added"], second_report["removed"], second_report["verdicts"]) == ([], [], [])
     unchanged_feature = feature_of(client, project, second)
-    # The suite's own replay is the first pass's: the same scripts were replayed green in one run already.
+    # One run replayed the three scripts (the first pass) and settled every job; the suite reuses that replay.
+    line = worker.wait_for_line("replay_batch.done", f'"batch_id": {second["id"]}')
+    assert '"green": 3' in line and '"red": 0' in line and '"generated": 0' in line, line
     worker.wait_for_line("build_suite.first_pass_reused", f'"batch_id": {second["id"]}')
 
     # The last-name field's id renamed and the owner page's heading retitled.

@@ -46,3 +46,13 @@ def test_a_folder_without_scripts_or_with_a_foreign_file_is_refused_by_name(tmp_
     with pytest.raises(NoVerifiedScripts, match="X.json is not a verified script"):
         read_verified(tmp_path)
     assert read_feature(tmp_path, "default") == "default"
+
+
+def test_a_write_cut_short_leaves_the_scripts_before_it_to_read(tmp_path: Path) -> None:
+    write_verified(tmp_path, [script("OWN-1")], "Owners")
+    folder = tmp_path / RECORDS_DIR
+    folder.rename(folder.with_name("records.old"))  # where a crash between the two renames leaves them
+    assert [s.scenario.id for s in read_verified(tmp_path)] == ["OWN-1"]
+    write_verified(tmp_path, [script("OWN-2")], "Owners")
+    assert [s.scenario.id for s in read_verified(tmp_path)] == ["OWN-2"]
+    assert not folder.with_name("records.old").exists()

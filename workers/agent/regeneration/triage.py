@@ -95,6 +95,7 @@ class Triager:
         for scenario_id in ids:
             if results[scenario_id].passed:
                 done[scenario_id] = self.triage(scenario_id, "passed", Verdict.passed())
+        red = self.not_run(red, results, done)
         for _ in range(self.flake_retries):
             if not red:
                 break
@@ -103,7 +104,7 @@ class Triager:
             for scenario_id in [i for i in red if again[i].passed]:
                 done[scenario_id] = self.triage(scenario_id, "flake", Verdict.passed())
             results.update(again)
-            red = [i for i in red if not again[i].passed]
+            red = self.not_run([i for i in red if not again[i].passed], again, done)
 
         walks: dict[str, Walk] = {}
         by_id = {s.scenario.id: s for s in self.scripts}
@@ -128,6 +129,10 @@ class Triager:
             verified = self.replay(to_verify)
             for scenario_id in to_verify:
                 walk, result = walks[scenario_id], verified[scenario_id]
+                if not result.ran:
+                    records[scenario_id] = recorded[scenario_id]
+                    self.not_run([scenario_id], verified, done)
+                    continue
                 if result.passed:
                     done[scenario_id] = (self.triage(scenario_id, "drift", Verdict.passed(), "healed", drift=walk.drift)
                                          if walk.drift else self.triage(scenario_id, "flake", Verdict.passed()))
@@ -138,6 +143,15 @@ class Triager:
                     step=verdict.step, kind=verdict.kind or "action", description=result.failed_step or "",
                     reason=verdict.reason))
         return TriageRun({i: done[i] for i in ids}, records)
+
+    def not_run(self, red: list[str], results: dict[str, ReplayResult], done: dict[str, Triage]) -> list[str]:
+        """Those of `red` the runner did run; the others (cucumber-js did not start, wrote no report, ran past its
+        time) are broken_environment: nothing is known about them."""
+        for scenario_id in [i for i in red if not results[i].ran]:
+            reason = f"the replay did not run: {results[scenario_id].error or 'unknown error'}"
+            done[scenario_id] = self.triage(scenario_id, "broken_environment", Verdict.failed(None, "error", reason),
+                                            environment=reason)
+        return [i for i in red if results[i].ran]
 
     def walk(self, script: VerifiedScript, session: BrowserSession) -> Walk:
         try:

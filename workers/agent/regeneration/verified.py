@@ -33,13 +33,19 @@ def write_verified(suite_dir: Path, scripts: Iterable[VerifiedScript], feature: 
     staging.mkdir(parents=True)
     for script in scripts:
         (staging / f"{script.scenario.id}.json").write_text(script.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    shutil.rmtree(folder, ignore_errors=True)
+    old = folder.with_name(folder.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        folder.rename(old)  # a crash from here on leaves the old records to read (read_verified)
     staging.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def read_verified(suite_dir: Path) -> list[VerifiedScript]:
     """The folder's verified scripts, in natural order of their ids."""
     folder = suite_dir / RECORDS_DIR
+    if not folder.is_dir() and folder.with_name(folder.name + ".old").is_dir():
+        folder = folder.with_name(folder.name + ".old")  # a write that was cut short: the scripts before it
     if not folder.is_dir():
         raise NoVerifiedScripts(f"{suite_dir} has no verified scripts ({RECORDS_DIR}/): regenerate works on a suite "
                                 "folder written by `stepforge generate`")

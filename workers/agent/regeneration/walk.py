@@ -102,15 +102,20 @@ class _Walker:
         assert operation.locator is not None and operation.target is not None
         recorded = resolve(self.page, operation.locator)
         deadline = time.monotonic() + self.settings.action_timeout_ms / 1000
+        quiet = False  # healed only on a page that has stopped changing: an element on its way is not drift
         while True:
             found = recorded.count()
             if found == 1:
                 return recorded
-            drifted = self.found_again(operation, anchored)
-            if drifted is not None:
-                return drifted
-            if not wait_for_change(self.page, self.settings, deadline):
-                break
+            if quiet:
+                drifted = self.found_again(operation, anchored)
+                if drifted is not None:
+                    return drifted
+            settled_by = min(deadline, time.monotonic() + self.settings.settle_timeout_ms / 1000)
+            if not wait_for_change(self.page, self.settings, settled_by if not quiet else deadline):
+                if quiet:
+                    break
+                quiet = True  # (or out of time: one last look for the element, as it is now)
         seen = "finds nothing" if found == 0 else f"finds {found} elements"
         self.stop_app_changed(operation, "action", f"{operation.description}: its locator "
                               f"{locator_text(operation.locator)} {seen}, and no element on the page is the one it "

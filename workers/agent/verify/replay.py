@@ -142,7 +142,7 @@ def run_to_end(process: subprocess.Popen, settings: Settings, scenarios: int) ->
 def all_failed(scenario_ids: list[str], started: float, error: str) -> dict[str, ReplayResult]:
     """The same failed result for every scenario of a replay that could not run them."""
     seconds = round(time.monotonic() - started, 3)
-    return {i: ReplayResult(passed=False, error=error, seconds=seconds) for i in scenario_ids}
+    return {i: ReplayResult(passed=False, error=error, seconds=seconds, ran=False) for i in scenario_ids}
 
 
 # Playwright's call log names the element a locator resolved to; "resolved to 2 elements" is a strict-mode error.
