@@ -17,6 +17,7 @@ ROUTES = [
     ("GET", "/v1/projects/me", None),
     ("PATCH", "/v1/projects/me", {"name": "renamed"}),
     ("PUT", "/v1/scenarios/AUTH-1", {"title": "t", "steps": ["Go to /"]}),
+    ("DELETE", "/v1/scenarios/AUTH-1", None),
     ("POST", "/v1/batches", {"scenarios": [{"external_id": "AUTH-1"}]}),
     ("POST", "/v1/projects/me/regenerate", None),
     ("GET", "/v1/batches/{batch}", None),
@@ -278,7 +279,7 @@ def test_more_requests_at_once_than_database_connections_are_all_answered(settin
 
 @pytest.mark.parametrize(("method", "path", "allowed"), [
     ("DELETE", "/v1/projects/me", "GET, PATCH"),  # two routes on one path: Starlette alone said "GET"
-    ("DELETE", "/v1/scenarios/X", "PUT"),
+    ("POST", "/v1/scenarios/X", "DELETE, PUT"),
     ("PUT", "/v1/batches/1", "GET"),
     ("GET", "/v1/batches", "POST"),
     ("POST", "/healthz", "GET"),
