@@ -821,6 +821,11 @@ def run_generation(res: Resources, concurrency: int, count: int) -> dict:
         wall = time.perf_counter() - started
         nightly = None
         if concurrency == 1:  # the same scenarios regenerated, nothing changed: their verified scripts replayed
+            # As at night: the previous batch's suite long built (its whole-suite replay would hold the worker).
+            deadline = time.monotonic() + BATCH_TIMEOUT_S
+            while client.get(f"/v1/batches/{accepted['id']}", headers=headers).json()["suite_state"] == "building" \
+                    and time.monotonic() < deadline:
+                time.sleep(0.2)
             started = time.perf_counter()
             regenerated = client.post("/v1/projects/me/regenerate", headers=headers)
             regenerated.raise_for_status()
