@@ -18,16 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shared.artifacts import ArtifactStore, put_json, put_model
-from shared.logging import log
 from shared.models import Batch, Job
 from shared.models import Scenario as ScenarioRow
 from shared.records import attempt_prefix
 from shared.scenarios import natural_key
 from shared.settings import Settings
-from shared.step_registry import RegistryError, StepRegistry, origin_of
+from shared.step_registry import StepRegistry, origin_of
 from shared.store import Verdict, batch_prefix, scenario_from_row
 from workers.agent.pipeline import suite_digest
-from workers.agent.scripting.build import Suite, build_suite
+from workers.agent.scripting.build import build_with_registry
 from workers.agent.verify.replay import replay_scenarios
 from workers.service_run import claim_store, script_summary, verified_record
 
@@ -71,7 +70,7 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
             out.red.extend(claimed[i][0].id for chunk_left in chunks[number:] for i in chunk_left)  # run on their own
             break
         part = [runs[i] for i in chunk]
-        suite = _suite(part, registry, origin)
+        suite, _problem = build_with_registry(part, registry, origin)
         with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
             folder = Path(work) / "suite"
             suite.write(folder, base_url=batch.base_url)
@@ -94,14 +93,6 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
                 state="passed", generation_attempts=1, timings={"seconds": round(result.seconds, 2), "replays": 1},
                 script=script_summary(suite, scenario.id), triage="passed", triage_detail=detail), job.attempt))
     return out
-
-
-def _suite(runs: list, registry: StepRegistry | None, origin: str) -> Suite:
-    try:
-        return build_suite(runs, registry, origin) if registry is not None else build_suite(runs)
-    except RegistryError as exc:
-        log.warning("registry.lookup_failed", error=str(exc))
-        return build_suite(runs)
 
 
 @dataclass

@@ -22,11 +22,11 @@ from shared.models import Batch, Job
 from shared.records import ReplayResult, RunRecord
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
-from shared.step_registry import RegistryError, StepRegistry, origin_of
+from shared.step_registry import StepRegistry, origin_of
 from shared.store import batch_prefix, job_run_record_key
 from shared.triage import FAILING_TAG
 from workers.agent.pipeline import suite_digest
-from workers.agent.scripting.build import Suite, build_suite
+from workers.agent.scripting.build import Suite, build_with_registry
 from workers.agent.verify.replay import replay_scenarios
 from workers.batch_replay import FIRST_PASS
 
@@ -63,11 +63,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
         return BatchSuite("empty")
     jobs = [(job, scenario) for job, scenario in jobs if scenario.id in {s.id for s, _ in runs}]
     failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs if job.triage == "app_changed"}
-    try:
-        suite = build_suite(runs, registry, origin_of(batch.base_url), tags=failing) if registry \
-            else build_suite(runs, tags=failing)
-    except RegistryError:
-        suite = build_suite(runs, tags=failing)
+    suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), tags=failing)
     with tempfile.TemporaryDirectory(prefix="stepforge-batch-suite-") as work:
         folder = Path(work) / SUITE_FOLDER
         suite.write(folder, base_url=batch.base_url)

@@ -115,6 +115,13 @@ def report_file(args: argparse.Namespace, settings: Settings, name: str) -> Path
     return path
 
 
+def write_report(path: Path, text: str, settings: Settings) -> Path | str:
+    """Write the report; where the artifacts are, as the summary shows it (a folder, or the S3 bucket and prefix)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket else settings.artifacts_dir.resolve()
+
+
 def project_name(args: argparse.Namespace, default: str) -> str:
     project = args.project or re.sub(r"[^A-Za-z0-9_.-]+", "-", default).strip("-.") or "default"
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", project):
@@ -231,10 +238,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         registry.close()
         agent.close()
 
-    report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(result.report_json())
-    artifacts = (f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket
-                 else settings.artifacts_dir.resolve())
+    artifacts = write_report(report_path, result.report_json(), settings)
     print_summary(Console(soft_wrap=True), result, out_dir, artifacts, report_path)
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
 

@@ -32,6 +32,7 @@ from workers.cli import (
     one_line,
     project_name,
     report_file,
+    write_report,
 )
 
 COLOURS = {"passed": "green", "flake": "yellow", "drift": "cyan", "generated": "blue", "app_changed": "red",
@@ -74,10 +75,7 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
     finally:
         registry.close()
         agent.close()
-    report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(result.report_json())
-    artifacts = (f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket
-                 else settings.artifacts_dir.resolve())
+    artifacts = write_report(report_path, result.report_json(), settings)
     print_triage(Console(soft_wrap=True), result, suite_dir, artifacts, report_path)
     settled = all(t.verdict.status == "passed" for t in result.triage)
     return EXIT_ALL_PASSED if settled else EXIT_SOME_FAILED

@@ -31,7 +31,7 @@ from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
 from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
-from workers.agent.scripting.build import Suite, build_suite
+from workers.agent.scripting.build import Suite, build_with_registry
 
 
 class BrokenEnvironment(RuntimeError):
@@ -158,8 +158,7 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
         if triage.triage == "broken_environment":
             raise BrokenEnvironment(triage.environment or "the environment is broken")
-        suite = build_suite([(scenario, kept)], registry, origin) if registry is not None \
-            else build_suite([(scenario, kept)])
+        suite, _problem = build_with_registry([(scenario, kept)], registry, origin)
         suite.write(staging)
         for path in sorted(staging.rglob("*")):
             if path.is_file() and "reports" not in path.relative_to(staging).parts:

@@ -32,7 +32,7 @@ from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
 from workers.agent.regeneration.triage import triage_scripts
 from workers.agent.regeneration.verified import read_verified, write_verified
-from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
+from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry, new_steps
 
 
 @dataclass
@@ -128,7 +128,7 @@ def regenerate_suite(
     failing = {i: [FAILING_TAG] for i in order if triage[i].triage == "app_changed"}
     runs = [keep[i] for i in order]
     regeneration = Regeneration(base_url, [triage[i] for i in sorted(triage, key=natural_key)], None, removed)
-    suite = _build(runs, registry, origin, feature, failing, regeneration)
+    suite, regeneration.registry_problem = build_with_registry(runs, registry, origin, feature, failing)
     events.on_phase("writing the suite")
     features = suite_dir / "features"
     if features.exists():
@@ -144,12 +144,3 @@ def regenerate_suite(
     log.info("regeneration.done", **regeneration.counts(), seconds=round(regeneration.seconds, 2))
     return regeneration
 
-
-def _build(runs: list[tuple[Scenario, RunRecord]], registry: StepRegistry | None, origin: str | None,
-           feature: str, tags: dict[str, list[str]], regeneration: Regeneration) -> Suite:
-    if registry is not None:
-        try:
-            return build_suite(runs, registry, origin, feature=feature, tags=tags)
-        except RegistryError as exc:
-            regeneration.registry_problem = f"known steps could not be looked up, none were reused: {exc}"
-    return build_suite(runs, feature=feature, tags=tags)

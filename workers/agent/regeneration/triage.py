@@ -25,12 +25,12 @@ from shared.artifacts import ArtifactStore
 from shared.logging import log
 from shared.records import ReplayResult, RunRecord, Verdict
 from shared.settings import Settings
-from shared.step_registry import RegistryError, StepRegistry
+from shared.step_registry import StepRegistry
 from shared.triage import AppChange, Triage, VerifiedScript
 from workers.agent.execution.browser import BrowserSession, RendererCrashedError
 from workers.agent.pipeline import PipelineEvents, replay_verdict
 from workers.agent.regeneration.walk import Walk, walk_script
-from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite
+from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry
 from workers.agent.verify.replay import replay_scenarios
 
 FLAKE_RETRIES = 1  # a red replay is replayed again this many times before it is triaged further
@@ -60,12 +60,7 @@ class Triager:
 
     def write(self, records: dict[str, RunRecord], ids: Sequence[str]) -> Suite:
         runs = [(s.scenario, records[s.scenario.id]) for s in self.scripts if s.scenario.id in ids]
-        try:
-            suite = build_suite(runs, self.registry, self.origin, feature=self.feature) if self.registry \
-                else build_suite(runs, feature=self.feature)
-        except RegistryError as exc:
-            log.warning("registry.lookup_failed", error=str(exc))
-            suite = build_suite(runs, feature=self.feature)
+        suite, _problem = build_with_registry(runs, self.registry, self.origin, self.feature)
         if (self.staging / "features").exists():
             shutil.rmtree(self.staging / "features")
         suite.write(self.staging, files_dir=self.settings.files_dir)

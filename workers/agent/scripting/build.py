@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared.logging import log
 from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
-from shared.step_registry import NewStep, StepRegistry
+from shared.step_registry import NewStep, RegistryError, StepRegistry
 from workers.agent.actions import action
 from workers.agent.scripting.gherkin import render_features
 from workers.agent.scripting.javascript import PLAYWRIGHT_BDD_HEADER, render_definition, render_steps
@@ -125,3 +126,19 @@ def build_suite(
         reused=made.reused,
         writer_notes=made.notes,
     )
+
+
+
+def build_with_registry(runs: Sequence[tuple[Scenario, RunRecord]], registry: StepRegistry | None,
+                        origin: str | None, feature: str = DEFAULT_FEATURE,
+                        tags: Mapping[str, Sequence[str]] | None = None) -> tuple[Suite, str | None]:
+    """build_suite with the registry's steps for `origin`; when the registry cannot be reached, without them, and
+    why (else None)."""
+    if registry is not None:
+        try:
+            return build_suite(runs, registry, origin, feature=feature, tags=tags), None
+        except RegistryError as exc:
+            log.warning("registry.lookup_failed", error=str(exc))
+            return (build_suite(runs, feature=feature, tags=tags),
+                    f"known steps could not be looked up, none were reused: {exc}")
+    return build_suite(runs, feature=feature, tags=tags), None
