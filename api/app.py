@@ -33,7 +33,7 @@ from api.deps import (
     Services,
 )
 from api.http import BodyLimit, answer_405_with_every_method, validation_response
-from api.routes import artifacts, batches, health, projects, scenarios, webhooks  # noqa: F401 - they register
+from api.routes import artifacts, batches, health, jobs, projects, scenarios, webhooks  # noqa: F401 - they register
 from api.routes.common import UNION_TAGS, health_router, v1
 from shared.artifacts import ArtifactStoreError
 from shared.logging import configure_logging, log

@@ -4,7 +4,10 @@
 - locators: the steps whose locators moved since the scenario's latest verified script;
 - triage (a regeneration): how many scenarios fell in each class, and for each scenario what it found: drift's old
   and new locators with a picture of the element, app_changed's failed step with the expected and the actual;
-- added: scenarios never verified before this batch; removed: scenarios deleted since the previous batch.
+- app_changed: the scenario generated afresh beside its kept script (the candidate): its verdict, and when it
+  passed, the diff and the route that accepts it;
+- added: scenarios never verified before this batch; removed: scenarios deleted since the previous batch;
+- flakiness: the scenarios that were a flake in some regeneration up to this batch, how often.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from shared.triage import TRIAGE_ORDER
 
 
 def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job], removed: list[str],
-            link: Callable[[Job, str], str] = lambda job, key: key) -> dict:
-    """`earlier`/`verified`: by external id, the latest earlier finished / passed job (store.earlier_jobs);
-    `link`: a job's artifact key as the URL that serves it."""
+            link: Callable[[Job, str], str] = lambda job, key: key,
+            accept: Callable[[Job], str] = lambda job: f"jobs/{job.id}/accept",
+            flakiness: dict[str, tuple[int, int]] | None = None) -> dict:
+    """`earlier`/`verified`: by external id, the latest earlier finished / verified job (store.earlier_jobs);
+    `link`: a job's artifact key as the URL that serves it; `accept`: a job's accept route;
+    `flakiness`: by external id, (flakes, regenerations) up to this batch (store.flakiness)."""
     jobs = sorted(current, key=lambda job: natural_key(job.external_id))
     verdicts, locators = [], []
     for job in jobs:
@@ -33,7 +39,7 @@ def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job
             if was is not None and was != step["locators"]:
                 locators.append({"external_id": job.external_id, "step": step["step"], "before": was,
                                  "after": step["locators"]})
-    triaged = [_triage(job, link) for job in jobs if job.triage]
+    triaged = [_triage(job, link, accept) for job in jobs if job.triage]
     return {
         "verdicts": verdicts,
         "locators": locators,
@@ -42,6 +48,10 @@ def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job
         "triaged": triaged,
         "added": [job.external_id for job in jobs if job.external_id not in verified],
         "removed": removed,
+        "flakiness": [{"external_id": external_id, "flakes": flakes, "regenerations": total}
+                      for external_id, (flakes, total) in sorted((flakiness or {}).items(),
+                                                                  key=lambda item: natural_key(item[0]))
+                      if flakes],
     }
 
 
@@ -50,11 +60,18 @@ def _verdict(job: Job) -> dict:
             "reason": job.reason}
 
 
-def _triage(job: Job, link: Callable[[Job, str], str]) -> dict:
+def _triage(job: Job, link: Callable[[Job, str], str], accept: Callable[[Job], str]) -> dict:
     detail = job.triage_detail or {}
 
     def picture(item: dict) -> dict:
         return {**item, "screenshot": link(job, item["screenshot"]) if item.get("screenshot") else None}
+
+    candidate = detail.get("candidate")
+    if candidate is not None:
+        candidate = {**{k: v for k, v in candidate.items() if k not in ("run_record", "script")},
+                     "diff": link(job, candidate["diff"]) if candidate.get("diff") else None,
+                     "accept": accept(job) if candidate.get("passed") and job.accepted_at is None else None,
+                     "accepted_at": job.accepted_at}
 
     return {
         "external_id": job.external_id,
@@ -64,4 +81,5 @@ def _triage(job: Job, link: Callable[[Job, str], str]) -> dict:
         "replays": detail.get("replays", 0),
         "drift": [picture(change) for change in detail.get("drift", [])],
         "app_change": picture(detail["app_change"]) if detail.get("app_change") else None,
+        "candidate": candidate,
     }

@@ -15,7 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from shared.artifacts import ArtifactStore, open_artifact_store
-from shared.job_queue import make_celery, send_events, send_jobs, send_regeneration
+from shared.job_queue import make_celery, send_events, send_jobs, send_regeneration, send_suites
 from shared.models import Project
 from shared.service_settings import ServiceSettings
 from shared.store import engine_for, hash_key, project_by_hash, project_id_by_hash
@@ -81,6 +81,10 @@ class Services:
         """A regeneration's jobs, replayed first as one (shared.job_queue.send_regeneration), as send_jobs sends."""
         return send_regeneration(self.celery, session, batch_id, job_ids,
                                  budget_s=budget_s or self.settings.enqueue_budget_s)
+
+    def send_suites(self, session: Session, batch_ids: list[int]) -> int:
+        """Send the build of finished batches' suites, as send_jobs does."""
+        return send_suites(self.celery, session, batch_ids, budget_s=self.settings.enqueue_budget_s)
 
     def send_events(self, session: Session, event_ids: list[str]) -> int:
         """Send committed webhook events, as send_jobs does."""

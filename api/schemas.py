@@ -323,6 +323,21 @@ class AppChangeView(BaseModel):
     screenshot: str | None = Field(description="The page when it stopped (an artifact URL)")
 
 
+class CandidateView(BaseModel):
+    passed: bool = Field(description="The scenario generated afresh passed: the application still does what the "
+                                     "scenario's words say, in another way (accept it if the change was intended). "
+                                     "False: the application no longer does it (a bug, or a scenario to change)")
+    failed_step: int | None = None
+    failure_kind: str | None = None
+    reason: str | None = None
+    diff: str | None = Field(default=None, description="The unified diff of the verified and the regenerated "
+                                                       "script (an artifact URL), when it passed")
+    accept: str | None = Field(default=None, description="POST here to make the regenerated script the verified "
+                                                         "one, when it passed and is not accepted yet")
+    accepted_at: datetime | None = None
+    model_calls: int = 0
+
+
 class TriageView(BaseModel):
     external_id: str
     job_id: int
@@ -331,6 +346,25 @@ class TriageView(BaseModel):
     replays: int = Field(description="cucumber-js replays of its verified script (a flake counts its tries)")
     drift: list[DriftView]
     app_change: AppChangeView | None
+    candidate: CandidateView | None = Field(default=None, description="app_changed: the scenario generated afresh "
+                                                                      "beside its verified script, never applied "
+                                                                      "until a person accepts it")
+
+
+class Flakiness(BaseModel):
+    external_id: str
+    flakes: int = Field(description="Regenerations, up to this batch, in which the scenario was a flake")
+    regenerations: int = Field(description="Regenerations, up to this batch, that replayed its verified script")
+
+
+class AcceptedScript(BaseModel):
+    batch_id: int
+    job_id: int
+    external_id: str
+    accepted_at: datetime
+    diff: str = Field(description="The unified diff of the script it replaces and the accepted one")
+    suite_state: str | None = Field(description="The batch's suite, built again with the accepted script (building, "
+                                                "then ready)")
 
 
 class Changes(BaseModel):
@@ -346,6 +380,8 @@ class Changes(BaseModel):
     triaged: list[TriageView] = Field(description="A regeneration's scenarios, each with what its triage found")
     added: list[str] = Field(description="Scenarios no earlier batch had verified")
     removed: list[str] = Field(description="Scenarios deleted since the previous batch")
+    flakiness: list[Flakiness] = Field(default_factory=list, description="The batch's scenarios that were a flake "
+                                                                         "in any regeneration up to this one")
 
 
 # --- webhooks ---------------------------------------------------------------------------------------------------

@@ -177,6 +177,9 @@ class Job(ServiceTable, table=True):
     # generated; None for a batch that is not a regeneration), and what it found (drift, app_change, replays).
     triage: str | None = Field(default=None, sa_column=Column(String(24), nullable=True))
     triage_detail: dict | None = Field(default=None, sa_column=Column(_json(), nullable=True))
+    # When a person accepted an app_changed job's regenerated script (triage_detail["candidate"]): from then on that
+    # script is the scenario version's verified one (store.latest_verified_job, job_run_record_key).
+    accepted_at: datetime | None = _moment()
     # The job's root in the artifact store; each claim writes under <artifact_prefix>attempts/<attempt>/.
     artifact_prefix: str = Field(sa_column=Column(String(500), nullable=False))
     # The attempt folder of the claim that finished the job: what the artifacts listing and the suite zip read.

@@ -46,7 +46,8 @@ def suite_key(batch: Batch) -> str:
 def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStore, registry: StepRegistry | None,
              settings: Settings) -> BatchSuite:
     """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
-    regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known)."""
+    regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known), unless a
+    person accepted their regenerated script."""
     if not jobs:
         return BatchSuite("empty")
     jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
@@ -62,7 +63,9 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
     if not runs:
         return BatchSuite("empty")
     jobs = [(job, scenario) for job, scenario in jobs if scenario.id in {s.id for s, _ in runs}]
-    failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs if job.triage == "app_changed"}
+    # An accepted one's script is its regenerated one, which passed: not failing.
+    failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs
+               if job.triage == "app_changed" and job.accepted_at is None}
     suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), tags=failing)
     with tempfile.TemporaryDirectory(prefix="stepforge-batch-suite-") as work:
         folder = Path(work) / SUITE_FOLDER

@@ -30,6 +30,7 @@ from shared.urls import check_target_url
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
+from workers.agent.regeneration.candidate import Candidate, script_diff
 from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
 from workers.agent.scripting.build import Suite, build_with_registry
 
@@ -107,6 +108,19 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
         record = verified_record(store, claim.verified)
         if record is not None:
             return replay_job(claim, scenario, record, settings, session, job_store, registry)
+    result = generate(scenario, claim, settings, session, job_store, registry)
+    job_store.put_bytes("report.json", result.report_json().encode(), "application/json")
+    verdict = verdict_of(result)
+    if batch.kind in FULL_REGENERATION_KINDS:  # a new scenario version, or one never verified: generated afresh
+        verdict.triage = "generated"
+    return verdict
+
+
+def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
+             registry: StepRegistry | None) -> SuiteResult:
+    """The scenario through the agent, its run records and suite/ in job_store."""
+    batch, project = claim.batch, claim.project
+    assert batch is not None and project is not None
     agent = open_agent(settings, batch.brain, batch.grounding)
     try:
         with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
@@ -119,11 +133,7 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
                     job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
     finally:
         agent.close()
-    job_store.put_bytes("report.json", result.report_json().encode(), "application/json")
-    verdict = verdict_of(result)
-    if batch.kind in FULL_REGENERATION_KINDS:  # a new scenario version, or one never verified: generated afresh
-        verdict.triage = "generated"
-    return verdict
+    return result
 
 
 def verified_record(store: ArtifactStore, verified: Job) -> RunRecord | None:
@@ -164,6 +174,11 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
             if path.is_file() and "reports" not in path.relative_to(staging).parts:
                 job_store.put_file(f"suite/{path.relative_to(staging).as_posix()}", path, _content_type(path))
     job_store.put_bytes("report.json", triage.model_dump_json(indent=2).encode(), "application/json")
+    detail = triage.model_dump(mode="json", include={"source", "replays", "drift", "app_change", "seconds"})
+    usage = None
+    if triage.triage == "app_changed":
+        candidate, usage = regenerate_candidate(scenario, claim, suite, settings, session, job_store, registry)
+        detail["candidate"] = candidate.model_dump(mode="json")
     passed = triage.verdict.status == "passed"
     return Verdict(
         state="passed" if passed else "failed",
@@ -171,11 +186,34 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         reason=triage.verdict.reason or None,
         generation_attempts=1,
         timings={"seconds": triage.seconds, "replays": triage.replays},
-        model_usage=None,
+        model_usage=usage,
         script=script_summary(suite, scenario.id),
         triage=triage.triage,
-        triage_detail=triage.model_dump(mode="json", include={"source", "replays", "drift", "app_change", "seconds"}),
+        triage_detail=detail,
     )
+
+
+CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in its attempt folder
+
+
+def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, settings: Settings,
+                         session: BrowserSession, job_store: ArtifactStore, registry: StepRegistry | None
+                         ) -> tuple[Candidate, dict | None]:
+    """Generate the app_changed scenario afresh beside its verified script (workers/agent/regeneration/candidate.py),
+    under candidate/: the script a person may accept. Its model usage is the job's."""
+    store = PrefixedStore(job_store, CANDIDATE)
+    result = generate(scenario, claim, settings, session, store, registry)
+    store.put_bytes("report.json", result.report_json().encode(), "application/json")
+    outcome = result.outcomes[0]
+    usage = result.model_usage or None
+    calls = int(((usage or {}).get("total") or {}).get("calls", 0))
+    if outcome.verdict.status != "passed" or result.suite is None:
+        return Candidate(passed=False, failed_step=outcome.verdict.step, failure_kind=outcome.verdict.kind,
+                         reason=outcome.verdict.reason or None, model_calls=calls), usage
+    store.put_bytes("script.diff", script_diff(verified, result.suite).encode(), "text/x-diff")
+    return Candidate(passed=True, run_record=f"{CANDIDATE}{attempt_prefix(scenario.id, outcome.attempts)}/run.json",
+                     diff=f"{CANDIDATE}script.diff", model_calls=calls,
+                     script=script_summary(result.suite, scenario.id)), usage
 
 
 def verdict_of(result: SuiteResult) -> Verdict:

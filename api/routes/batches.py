@@ -37,6 +37,7 @@ from shared.store import (
     create_batch,
     deleted_scenarios,
     earlier_jobs,
+    flakiness,
     jobs_of,
     latest_scenario,
     latest_scenarios,
@@ -174,5 +175,7 @@ def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
             if batch.previous_batch_id else []
         removed = deleted_scenarios(session, project_id, previous_ids, before=batch.created_at)
         report = changes(current, earlier, verified, removed,
-                         link=lambda job, key: f"/v1/batches/{batch.id}/jobs/{job.id}/artifacts/{key}")
+                         link=lambda job, key: f"/v1/batches/{batch.id}/jobs/{job.id}/artifacts/{key}",
+                         accept=lambda job: f"/v1/batches/{batch.id}/jobs/{job.id}/accept",
+                         flakiness=flakiness(session, project_id, batch.id, ids))
         return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)

@@ -174,4 +174,4 @@ def usage_total(jobs: list[Row]) -> dict[str, float]:
 def _media_type(key: str) -> str:
     suffix = key.rsplit(".", 1)[-1].lower()
     return {"json": "application/json", "png": "image/png", "zip": "application/zip", "txt": "text/plain",
-            "feature": "text/plain", "js": "text/javascript"}.get(suffix, "application/octet-stream")
+            "feature": "text/plain", "js": "text/javascript", "diff": "text/plain"}.get(suffix, "application/octet-stream")

@@ -19,6 +19,7 @@ from shared.store.batches import (  # noqa: F401
     create_batch,
     earlier_jobs,
     find_batch,
+    flakiness,
     job_artifacts_prefix,
     job_run_record_key,
     jobs_of,
@@ -30,7 +31,9 @@ from shared.store.batches import (  # noqa: F401
 from shared.store.jobs import (  # noqa: F401
     Claim,
     Finished,
+    SuiteBusy,
     Verdict,
+    accept_candidate,
     claim_job,
     finish_job,
     latest_verified_job,

@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Row
+from sqlalchemy import ColumnElement, Row, case, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
@@ -44,8 +44,17 @@ def job_artifacts_prefix(job: Job) -> str:
     return attempt_artifact_prefix(job.artifact_prefix, max(job.attempt, 1))
 
 
+def verified() -> ColumnElement[bool]:
+    """A job whose script is verified: it passed, or a person accepted its regenerated script (accept_candidate)."""
+    return or_(col(Job.state) == "passed", col(Job.accepted_at).is_not(None))
+
+
 def job_run_record_key(job: Job) -> str:
-    """The run record a finished job's script was built from (in its result attempt folder)."""
+    """The run record a finished job's script was built from (in its result attempt folder); for a job whose
+    regenerated script a person accepted, that script's (triage_detail["candidate"]["run_record"])."""
+    candidate = (job.triage_detail or {}).get("candidate") or {}
+    if job.accepted_at is not None and candidate.get("run_record"):
+        return f"{job_artifacts_prefix(job)}{candidate['run_record']}"
     return f"{job_artifacts_prefix(job)}{attempt_prefix(job.external_id, job.generation_attempts or 1)}/run.json"
 
 
@@ -160,8 +169,23 @@ def earlier_jobs(session: Session, project_id: int, batch_id: int, external_ids:
     passed: its latest passed job, the script verified last): what a batch's changes compare with."""
     if not external_ids:
         return {}
-    states = ("passed",) if passed else ("passed", "failed")
+    kept = verified() if passed else col(Job.state).in_(("passed", "failed"))
     newest = (select(func.max(Job.id)).where(Job.project_id == project_id, Job.batch_id < batch_id,
-                                             col(Job.external_id).in_(list(external_ids)), col(Job.state).in_(states))
+                                             col(Job.external_id).in_(list(external_ids)), kept)
               .group_by(Job.external_id))
     return {job.external_id: job for job in session.exec(select(Job).where(col(Job.id).in_(newest))).all()}
+
+
+REPLAYED_CLASSES = ("passed", "flake", "drift", "app_changed")  # the triage classes that replayed a verified script
+
+
+def flakiness(session: Session, project_id: int, batch_id: int, external_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Per scenario, over the project's regenerations up to this batch: (times it was a flake, times its verified
+    script was replayed), so a scenario that flakes night after night stands out from one that flaked once."""
+    if not external_ids:
+        return {}
+    flake = func.sum(case((Job.triage == "flake", 1), else_=0))
+    rows = session.exec(select(Job.external_id, flake, func.count()).where(
+        Job.project_id == project_id, Job.batch_id <= batch_id, col(Job.external_id).in_(list(external_ids)),
+        col(Job.triage).in_(REPLAYED_CLASSES)).group_by(Job.external_id)).all()
+    return {external_id: (int(flakes or 0), int(total)) for external_id, flakes, total in rows}

@@ -22,9 +22,9 @@ from shared.models import (
     as_utc,
     utcnow,
 )
-from shared.store.batches import attempt_artifact_prefix
+from shared.store.batches import attempt_artifact_prefix, verified
 from shared.store.outbox import batch_summary, new_event_id
-from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, reading, writing
+from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, Conflict, reading, writing
 from shared.triage import TRIAGE_ORDER
 from shared.webhooks import event as webhook_event
 
@@ -78,9 +78,10 @@ def claim_job(engine: Engine, job_id: int, owner: str, lease_s: int) -> Claim:
 
 
 def latest_verified_job(session: Session, scenario_row_id: int) -> Job | None:
-    """The scenario version's latest passed job: its run record (job_run_record_key) is the version's verified
-    script. A failed regeneration (app_changed) leaves it the latest: the verified script stays until replaced."""
-    return session.exec(select(Job).where(Job.scenario_id == scenario_row_id, Job.state == "passed",
+    """The scenario version's latest verified job (a passed one, or an app_changed one whose regenerated script a
+    person accepted): its run record (job_run_record_key) is the version's verified script. A failed regeneration
+    (app_changed) leaves the one before it the latest: the verified script stays until replaced."""
+    return session.exec(select(Job).where(Job.scenario_id == scenario_row_id, verified(),
                                           col(Job.result_prefix).is_not(None))
                         .order_by(col(Job.finished_at).desc(), col(Job.id).desc()).limit(1)).first()
 
@@ -213,3 +214,44 @@ def mark_jobs_sent(session: Session, job_ids: Sequence[int], moment: datetime | 
     if job_ids:
         session.execute(update(Job).where(col(Job.id).in_(list(job_ids))).values(sent_at=moment or utcnow()))
         session.commit()
+
+
+class SuiteBusy(Conflict):
+    """The batch's suite is being built: an acceptance now could be overtaken by that build; ask again shortly."""
+
+
+def accept_candidate(engine: Engine, project_id: int, batch_id: int, job_id: int) -> tuple[Job, bool] | None:
+    """A person accepts an app_changed job's regenerated script (triage_detail["candidate"], a passed one): it
+    becomes the scenario version's verified script (job_run_record_key) and the batch's suite is built again
+    (suite_state "building": the caller sends the build after the commit). (job, True) when accepted now,
+    (job, False) when it was accepted before; None when the project has no such job; Conflict when there is nothing
+    to accept."""
+    with writing(engine) as session:
+        batch = session.exec(select(Batch).where(Batch.id == batch_id, Batch.project_id == project_id)
+                             .with_for_update()).first()
+        job = session.get(Job, job_id) if batch is not None else None
+        if job is None or job.batch_id != batch_id:
+            return None
+        if job.accepted_at is not None:
+            return job, False
+        candidate = (job.triage_detail or {}).get("candidate")
+        if job.triage != "app_changed" or not candidate:
+            raise Conflict(f"job {job_id} ({job.external_id}) is {job.triage or job.state}: only an app_changed "
+                           "job has a regenerated script to accept")
+        if not candidate.get("passed"):
+            where = f"at step {candidate['failed_step']} " if candidate.get("failed_step") else ""
+            raise Conflict(f"{job.external_id}'s regenerated script failed too {where}({candidate.get('failure_kind')}: "
+                           f"{candidate.get('reason')}): the application does not do what the scenario says; fix "
+                           "the application, or change the scenario (a new version is generated afresh)")
+        newest = session.exec(select(func.max(Scenario.version)).where(
+            Scenario.project_id == project_id, Scenario.external_id == job.external_id)).one()
+        if newest is not None and newest > job.scenario_version:
+            raise Conflict(f"{job.external_id} has a newer version ({newest}) than this job's "
+                           f"({job.scenario_version}); the next regeneration generates it afresh")
+        if batch.suite_state == "building":
+            raise SuiteBusy(f"the suite of batch {batch_id} is being built; accept again in a moment")
+        job.accepted_at, job.script = utcnow(), candidate.get("script")
+        batch.suite_state, batch.suite_sent_at = "building", None
+        session.add_all([job, batch])
+        session.commit()
+        return job, True

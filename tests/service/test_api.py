@@ -23,6 +23,7 @@ ROUTES = [
     ("GET", "/v1/batches/{batch}", None),
     ("GET", "/v1/batches/{batch}/jobs/{job}/artifacts", None),
     ("GET", "/v1/batches/{batch}/jobs/{job}/artifacts/report.json", None),
+    ("POST", "/v1/batches/{batch}/jobs/{job}/accept", None),
     ("GET", "/v1/batches/{batch}/suite.zip", None),
     ("GET", "/v1/batches/{batch}/changes", None),
     ("GET", "/v1/batches/{batch}/webhooks", None),

@@ -132,3 +132,22 @@ def test_changes_group_a_regeneration_by_triage_class_with_links_to_the_pictures
     assert [entry["external_id"] for entry in report["triaged"]] == ["OWN-1", "OWN-2", "OWN-10"]
     assert report["triaged"][1]["drift"][0]["screenshot"] == "/files/OWN-2/OWN-2/regeneration/drift-003.png"
     assert report["triaged"][2]["app_change"]["expected"] == "Owner Information"
+
+
+def test_changes_show_an_app_changed_scenario_s_regenerated_script_and_flaky_scenarios():
+    accepted_at = datetime(2026, 11, 24, tzinfo=UTC)
+    detail = {"replays": 2, "candidate": {"passed": True, "run_record": "candidate/OWN-5/attempt-1/run.json",
+                                          "diff": "candidate/script.diff", "script": [], "model_calls": 4}}
+    passing = job("OWN-5", "failed", triage="app_changed", triage_detail=detail, id=7)
+    failing = job("OWN-1", "failed", triage="app_changed", id=8, triage_detail={"replays": 2, "candidate": {
+        "passed": False, "failed_step": 3, "failure_kind": "expectation", "reason": "not shown"}})
+    done = job("OWN-6", "failed", triage="app_changed", triage_detail=detail, id=9, accepted_at=accepted_at)
+    report = changes([passing, failing, done], {}, {}, [], link=lambda j, key: f"/files/{j.id}/{key}",
+                     accept=lambda j: f"/accept/{j.id}", flakiness={"OWN-10": (2, 7), "OWN-2": (1, 3), "OWN-5": (0, 3)})
+    candidates = {entry["external_id"]: entry["candidate"] for entry in report["triaged"]}
+    assert candidates["OWN-5"] == {"passed": True, "diff": "/files/7/candidate/script.diff", "accept": "/accept/7",
+                                   "accepted_at": None, "model_calls": 4}
+    assert candidates["OWN-1"]["accept"] is None and candidates["OWN-1"]["failed_step"] == 3
+    assert candidates["OWN-6"]["accept"] is None and candidates["OWN-6"]["accepted_at"] == accepted_at
+    assert report["flakiness"] == [{"external_id": "OWN-2", "flakes": 1, "regenerations": 3},
+                                   {"external_id": "OWN-10", "flakes": 2, "regenerations": 7}]

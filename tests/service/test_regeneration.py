@@ -1,7 +1,8 @@
 """A regeneration in the service replays each scenario version's verified script first: an unchanged application
 costs no generation; a renamed id is healed (drift) in the suite; a changed heading fails at its step and keeps its
 script, tagged @failing; the changes report groups the scenarios by triage class, with the old and new locators and
-the expected and actual; a deleted scenario is reported removed, and only then."""
+the expected and actual; an app_changed scenario is generated afresh beside its kept script, and a person accepts
+that script when it passed; a deleted scenario is reported removed, and only then."""
 
 from __future__ import annotations
 
@@ -113,9 +114,43 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     events = client.get(f"/v1/batches/{third['id']}/webhooks", headers=project.headers).json()["events"]
     assert events[0]["payload"]["data"]["triage"] == {"app_changed": 1, "drift": 1, "passed": 1}
 
-    # The next night, the heal is the verified script: OWN-5 replays green as it is.
+    # OWN-1 was generated afresh beside its kept script: that failed too, at the same step (the scenario's own words
+    # name the old heading), so there is nothing to accept.
+    assert changed["candidate"]["passed"] is False and changed["candidate"]["failed_step"] == 3, changed
+    assert changed["candidate"]["accept"] is None
+    refused = client.post(f"/v1/batches/{third['id']}/jobs/{changed['job_id']}/accept", headers=project.headers)
+    assert refused.status_code == 409 and "failed too at step 3" in refused.json()["detail"], refused.text
+
+    # The search button relabelled "Search": OWN-1 says "Click Find Owner" and stays red when generated afresh;
+    # OWN-5 says "Search for Davis", and generated afresh it passes: a script a person may accept.
+    switch("renamed-id", "relabelled-button")
     fourth = regenerate(client, project, "fourth")
-    assert report(client, project, fourth)["triage"] == {"app_changed": 1, "passed": 2}
+    changes = report(client, project, fourth)
+    assert changes["triage"] == {"app_changed": 2, "passed": 1}, changes
+    by_id = {entry["external_id"]: entry for entry in changes["triaged"]}
+    assert by_id["OWN-1"]["candidate"]["passed"] is False
+    candidate = by_id["OWN-5"]["candidate"]
+    assert candidate["passed"] is True and candidate["accept"], candidate
+    diff = client.get(candidate["diff"], headers=project.headers).text
+    # The heal of the night before is the verified script the candidate is compared with.
+    assert "--- verified/features/step_definitions/steps.js" in diff and "#ownerLastName" in diff, diff
+    assert '+  await this.page.getByRole("button", { name: "Search", exact: true }).click();' in diff, diff
+    assert "@OWN-5 @failing" in feature_of(client, project, fourth)
+
+    accepted = client.post(candidate["accept"], headers=project.headers)
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["diff"] == diff and accepted.json()["suite_state"] == "building"
+    again = client.post(candidate["accept"], headers=project.headers)
+    assert again.status_code == 200 and again.json()["accepted_at"] == accepted.json()["accepted_at"]
+    rebuilt = wait_suite(client, project.headers, fourth["id"])
+    assert (rebuilt["suite_state"], rebuilt["suite_failed"]) == ("ready", None), rebuilt
+    feature = feature_of(client, project, fourth)
+    assert "@OWN-1 @failing" in feature and "@OWN-5\n" in feature
+    assert report(client, project, fourth)["triaged"][1]["candidate"]["accepted_at"] is not None
+
+    # The next night, the accepted script is OWN-5's verified one: it replays green as it is.
+    fifth = regenerate(client, project, "fifth")
+    assert report(client, project, fifth)["triage"] == {"app_changed": 1, "passed": 2}
 
 
 def test_a_scenario_is_removed_only_when_deleted(client, worker, project):

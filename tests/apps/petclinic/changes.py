@@ -4,6 +4,8 @@
 - `moved-link`: the Add Owner link moves into the search form (another container);
 - `retitled-heading`: the owner page's "Owner Information" heading reads "Owner Details";
 - `removed-row`: Betty Davis is no longer listed among the owners;
+- `relabelled-button`: the search form's "Find Owner" button reads "Search" (a scenario that says "Search for
+  Davis" still holds; one that says "Click Find Owner" does not);
 - `stalled-stylesheet`: every page links a stylesheet whose first request takes STALL_S seconds (then none).
 
     from tests.apps.petclinic.changes import switch
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import threading
 
-NAMES = ("renamed-id", "moved-link", "retitled-heading", "removed-row", "stalled-stylesheet")
+NAMES = ("renamed-id", "moved-link", "retitled-heading", "removed-row", "relabelled-button", "stalled-stylesheet")
 STALL_S = 6.0
 
 active: set[str] = set()

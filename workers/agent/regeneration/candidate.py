@@ -1,0 +1,46 @@
+"""An app_changed scenario's regenerated script: what a person compares with the verified one before accepting it.
+
+A regeneration never replaces a verified script whose assertion failed or whose target is gone: the application may
+have a bug. It generates the scenario afresh as a candidate beside it. A candidate that passes shows, as a diff, what
+the scenario would assert and do from now on; a person accepts it (the service's accept route, the CLI's
+`stepforge accept`) when the change was intended. A candidate that fails too says the application no longer does
+what the scenario's own words say: a bug to report, or a scenario to rewrite.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from pydantic import BaseModel, Field
+
+from workers.agent.scripting.build import Suite
+
+STEPS_FILE = "features/step_definitions/steps.js"
+
+
+class Candidate(BaseModel):
+    """How the candidate went: its verdict, and when it passed, where its run record is and its diff."""
+
+    passed: bool
+    failed_step: int | None = None
+    failure_kind: str | None = None
+    reason: str | None = None
+    run_record: str | None = Field(default=None, description="The candidate's run record, relative to the job's "
+                                                            "(or the suite's) own folder; None when it failed")
+    diff: str | None = Field(default=None, description="Where the unified diff of verified and regenerated script "
+                                                      "is, relative like run_record")
+    model_calls: int = 0
+    script: list[dict] | None = Field(default=None, description="The regenerated script's steps and locators")
+
+
+def script_diff(verified: Suite, regenerated: Suite) -> str:
+    """A unified diff of the verified script and the regenerated one: their feature files and step definitions."""
+    lines: list[str] = []
+    for name in sorted(set(verified.features) | set(regenerated.features)):
+        lines += difflib.unified_diff(verified.features.get(name, "").splitlines(keepends=True),
+                                      regenerated.features.get(name, "").splitlines(keepends=True),
+                                      f"verified/{name}", f"regenerated/{name}")
+    lines += difflib.unified_diff(verified.steps_text.splitlines(keepends=True),
+                                  regenerated.steps_text.splitlines(keepends=True),
+                                  f"verified/{STEPS_FILE}", f"regenerated/{STEPS_FILE}")
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
