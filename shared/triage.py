@@ -8,7 +8,9 @@ keeps it. A red one gets one triage class:
   its own words, role and surroundings, and every later step and assertion holds: those steps get the new locator,
   the rest stays byte-identical, and the new script is verified by a replay.
 - `app_changed`: an assertion no longer holds, or a step's element is not on the page at all. The scenario fails
-  at that step and its script is not changed: the last verified one stays until a person accepts a change.
+  at that step and its script is not changed: the last verified one stays until a person accepts a change. The
+  scenario is generated afresh beside it (its candidate): a person reads the diff and accepts the candidate when
+  the change was intended; a candidate that fails too means the application no longer does what the scenario says.
 - `broken_environment`: the start page does not load, the reset command fails, the browser crashed: nothing is
   concluded about the scenario.
 
@@ -62,6 +64,20 @@ class AppChange(BaseModel):
     screenshot: str | None = None
 
 
+class Candidate(BaseModel):
+    """An app_changed scenario generated afresh beside its kept script: its verdict, and when it passed, where its
+    run record and the diff against the kept script are (relative to the job's or the suite's own folder)."""
+
+    passed: bool
+    failed_step: int | None = None
+    failure_kind: str | None = None
+    reason: str | None = None
+    run_record: str | None = None
+    diff: str | None = None
+    model_calls: int = 0
+    script: list[dict] | None = None  # the service's changes report: its steps and their locators
+
+
 class Triage(BaseModel):
     """One scenario's regeneration: its class, the verdict, what changed, and what it cost."""
 
@@ -73,5 +89,6 @@ class Triage(BaseModel):
     drift: list[LocatorChange] = Field(default_factory=list)
     app_change: AppChange | None = None
     environment: str | None = None  # why the environment is broken (broken_environment)
+    candidate: Candidate | None = None  # app_changed: the scenario generated afresh, for a person to accept or not
     model_calls: int = 0
     seconds: float = 0.0

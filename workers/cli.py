@@ -30,6 +30,7 @@ from shared.urls import UnsafeTargetError, check_target_url
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
+from workers.agent.regeneration.accept import NothingToAccept
 from workers.agent.regeneration.verified import NoVerifiedScripts
 from workers.agent.scripting.suite import FORMATS
 from workers.agent.verify.node_runtime import NodeRuntimeError, ensure_runtime
@@ -83,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
                                               "name)")
     regenerate.add_argument("--brain", choices=("builtin", "openai"), help="who generates changed scenarios")
     regenerate.add_argument("--grounding", choices=("hte", "som"), help="how the openai brain finds elements")
+    accept = commands.add_parser(
+        "accept", help="make app_changed scenarios' regenerated scripts (left by regenerate) their verified ones")
+    accept.add_argument("suite", type=Path, help="suite folder written by stepforge generate and regenerate")
+    accept.add_argument("ids", nargs="+", metavar="ID", help="scenario ids whose regenerated script to accept")
+    accept.add_argument("--project", help="project the steps are registered for (default: the suite folder's name)")
     return parser
 
 
@@ -157,9 +163,13 @@ def main(argv: list[str] | None = None) -> int:
             from workers.regenerate_command import regenerate
 
             return regenerate(args, console)
+        if args.command == "accept":
+            from workers.regenerate_command import accept
+
+            return accept(args, console)
         return generate(args, console)
     except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError,
-            AgentChoiceError, ArtifactStoreError, NoVerifiedScripts) as exc:
+            AgentChoiceError, ArtifactStoreError, NoVerifiedScripts, NothingToAccept) as exc:
         error(str(exc))
         return EXIT_BAD_INPUT
     except BrowserCrashedError as exc:  # the machine's failure, not the application's: say so, no traceback
@@ -312,4 +322,8 @@ def print_summary(console: Console, result: SuiteResult, out_dir: Path, artifact
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # As `python -m workers.cli`: run the importable module's main, so the errors that regenerate_command raises
+    # (workers.cli.UsageError) are the very classes main catches, not copies made for __main__.
+    from workers.cli import main as module_main
+
+    sys.exit(module_main())

@@ -1,6 +1,7 @@
 """`stepforge regenerate SUITE_DIR`: the suite folder's verified scripts replayed first, every red one triaged
-(flake, drift healed, app_changed kept and tagged @failing, broken_environment), changed scenarios generated again;
-the triage table printed, the report written (see workers/agent/regeneration/)."""
+(flake, drift healed, app_changed kept and tagged @failing and generated afresh beside, broken_environment), changed
+scenarios generated again; the triage table printed, the report written (see workers/agent/regeneration/).
+`stepforge accept SUITE_DIR ID...`: app_changed scenarios' regenerated scripts accepted."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from shared.step_registry import open_step_registry
 from shared.triage import Triage
 from workers.agent.choice import open_agent
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents
+from workers.agent.regeneration.accept import accept_candidates
 from workers.agent.regeneration.regenerate import Regeneration, regenerate_suite
 from workers.agent.regeneration.verified import read_feature, read_verified
 from workers.agent.scripting.build import DEFAULT_FEATURE
@@ -81,6 +83,27 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
     return EXIT_ALL_PASSED if settled else EXIT_SOME_FAILED
 
 
+def accept(args: argparse.Namespace, console: Console) -> int:
+    """`stepforge accept SUITE_DIR ID...`: see workers/agent/regeneration/accept.py."""
+    suite_dir: Path = args.suite.resolve()
+    if not suite_dir.is_dir() or not (suite_dir / SUITE_MARKER).exists():
+        raise UsageError(f"{suite_dir} is not a suite folder written by stepforge (no {SUITE_MARKER})")
+    args.headed, args.artifacts = False, None
+    settings = load_settings(args, suite_dir, suite_dir / "files")
+    registry = open_step_registry(settings)
+    try:
+        accepted = accept_candidates(suite_dir, args.ids, registry=registry, project=project_name(args, suite_dir.name),
+                                     files_dir=settings.files_dir)
+    finally:
+        registry.close()
+    out = Console(soft_wrap=True, highlight=False)
+    for item in accepted:
+        out.print(escape(item.diff), end="")
+        out.print(f"[green]accepted[/] {item.scenario_id}: its regenerated script is its verified one now")
+    out.print(f"suite: {suite_dir}")
+    return EXIT_ALL_PASSED
+
+
 def shown(triage: Triage) -> str:
     colour = COLOURS[triage.triage]
     verdict = triage.verdict
@@ -117,6 +140,19 @@ def print_triage(console: Console, result: Regeneration, suite_dir: Path, artifa
     if any(t.triage == "app_changed" for t in result.triage):
         console.print("app_changed scenarios keep their last verified script, tagged @failing "
                       "(npx cucumber-js --tags 'not @failing' skips them)", highlight=False)
+    for triage in result.triage:
+        candidate = triage.candidate
+        if candidate is None:
+            continue
+        if candidate.passed:
+            console.print(f"  {triage.scenario_id}: generated afresh, it passes another way; read "
+                          f"{suite_dir / (candidate.diff or '')} and, if the change was intended: stepforge accept "
+                          f"{suite_dir} {triage.scenario_id}", highlight=False)
+        else:
+            at = f" at step {candidate.failed_step}" if candidate.failed_step else ""
+            console.print(f"  {triage.scenario_id}: generated afresh, it fails too{at} ({candidate.failure_kind}): "
+                          "the application no longer does what the scenario says (a bug, or a scenario to change)",
+                          highlight=False)
     if result.registry_problem:
         console.print(f"[yellow]step registry:[/] {escape(result.registry_problem)}", highlight=False)
     console.print(f"suite: {suite_dir}   artifacts: {artifacts}   report: {report}", highlight=False)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from shared.artifacts import ArtifactInfo, ArtifactNotFoundError, ArtifactStore, put_model
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_model
+from shared.artifacts.prefixed import PrefixedStore
 from shared.logging import log
 from shared.models import FULL_REGENERATION_KINDS, Job
 from shared.records import RunRecord, attempt_prefix, locator_text
@@ -25,12 +26,12 @@ from shared.store import (
     registry_project,
     scenario_from_row,
 )
-from shared.triage import VerifiedScript
+from shared.triage import Candidate, VerifiedScript
 from shared.urls import check_target_url
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
-from workers.agent.regeneration.candidate import Candidate, script_diff
+from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
 from workers.agent.scripting.build import Suite, build_with_registry
 
@@ -48,44 +49,6 @@ class TimeLimitReached(RunStopped):
     """The job has run for its soft time limit. Celery's SoftTimeLimitExceeded, raised wherever the job happens to
     be, can be caught on its way by a handler that keeps one scenario's failure from ending the others; the
     job's fence checks the same limit at every artifact write, so the run still stops there."""
-
-
-class PrefixedStore:
-    """An ArtifactStore seen through a key prefix: the pipeline writes "OWN-1/attempt-1/run.json", the store
-    receives "projects/1/batches/2/jobs/3/attempts/1/OWN-1/attempt-1/run.json". `fence`, when given, is called
-    before every write and raises (LeaseLost) once the run may no longer write."""
-
-    def __init__(self, inner: ArtifactStore, prefix: str, fence: Callable[[], None] | None = None) -> None:
-        self.inner = inner
-        self.prefix = prefix if prefix.endswith("/") else prefix + "/"
-        self.fence = fence or (lambda: None)
-
-    def put_bytes(self, key: str, data: bytes, content_type: str = "application/octet-stream") -> str:
-        self.fence()
-        self.inner.put_bytes(self.prefix + key, data, content_type)
-        return key
-
-    def put_file(self, key: str, path: Path, content_type: str = "application/octet-stream") -> str:
-        self.fence()
-        self.inner.put_file(self.prefix + key, path, content_type)
-        return key
-
-    def get_bytes(self, key: str) -> bytes:
-        return self.inner.get_bytes(self.prefix + key)
-
-    def exists(self, key: str) -> bool:
-        return self.inner.exists(self.prefix + key)
-
-    def remove_prefix(self, prefix: str) -> None:
-        self.fence()
-        self.inner.remove_prefix(self.prefix + prefix)
-
-    def list(self, prefix: str = "") -> list[ArtifactInfo]:
-        return [info.model_copy(update={"key": info.key.removeprefix(self.prefix)})
-                for info in self.inner.list(self.prefix + prefix)]
-
-    def presigned_url(self, key: str, expires_s: int | None = None) -> str:
-        return self.inner.presigned_url(self.prefix + key, expires_s)
 
 
 def claim_store(store: ArtifactStore, claim: Claim, fence: Callable[[], None] | None = None) -> PrefixedStore:

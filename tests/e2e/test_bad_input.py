@@ -144,3 +144,17 @@ def test_a_page_that_never_loads_gets_a_verdict(tmp_path, monkeypatch):
     assert run.exit_code == 1
     assert (entry["verdict"], entry["failure_kind"]) == ("failed", "error")
     assert entry["reason"] == f"could not open the start page: {base}/slow did not load within 1.5 s (the server did not answer)"
+
+
+@pytest.mark.parametrize("command", [("regenerate",), ("accept", "OWN-1")])
+def test_regenerate_and_accept_refuse_a_folder_stepforge_did_not_write(tmp_path, command):
+    done = subprocess.run([sys.executable, "-m", "workers.cli", command[0], str(tmp_path), *command[1:]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert_clear_error(done, f"{tmp_path} is not a suite folder written by stepforge")
+
+
+def test_accept_names_a_scenario_without_a_regenerated_script(tmp_path):
+    (tmp_path / ".stepforge-suite").write_text("")
+    done = subprocess.run([sys.executable, "-m", "workers.cli", "accept", str(tmp_path), "OWN-1"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert_clear_error(done, "OWN-1 has no regenerated script to accept")

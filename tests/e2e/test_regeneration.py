@@ -1,7 +1,8 @@
 """`stepforge regenerate` against the demo application changed between two runs by the test itself
 (tests/apps/petclinic/changes.py): each change lands in its triage class; drift is healed in the drifted steps
-only and the suite replays green; an application change fails at its step and keeps its script; a flake is
-retried, never healed; an unchanged application costs no model call.
+only and the suite replays green; an application change fails at its step and keeps its script, and its script
+generated afresh waits for a person to accept it; a flake is retried, never healed; an unchanged application costs
+no model call.
 
 The CLI runs as a user runs it, in a process of its own; the application runs in this one, so the test switches
 its changes between the runs.
@@ -153,6 +154,48 @@ def test_a_changed_heading_and_a_removed_row_fail_at_their_step_and_keep_their_s
     for scenario_id in ("OWN-1", "OWN-2", "OWN-5"):
         assert f"@{scenario_id} @failing" in features
     assert "@OWN-10 @failing" not in features
+    # Generated afresh, each fails too: their own words name what the application no longer shows. Nothing to accept.
+    for scenario_id in ("OWN-1", "OWN-2", "OWN-5"):
+        candidate = scenarios[scenario_id]["candidate"]
+        assert candidate["passed"] is False and candidate["run_record"] is None, (scenario_id, candidate)
+    assert not list((suite / ".stepforge" / "candidates").glob("*"))
+    assert "OWN-1: generated afresh, it fails too" in done.output
+
+
+def test_a_relabelled_button_s_regenerated_script_is_offered_and_accepted_by_a_person(suite, app):
+    before_steps = steps_js(suite)
+    done = regenerate(suite, app, "relabelled-button")
+    assert done.exit_code == 1
+    assert done.triage() == {"OWN-1": "app_changed", "OWN-2": "app_changed", "OWN-5": "app_changed",
+                             "OWN-10": "passed", "VET-20": "passed"}, done.output[-3000:]
+    scenarios = done.report["scenarios"]
+    # OWN-1 says "Click Find Owner": generated afresh it fails too. OWN-2 and OWN-5 say "Search for Davis": generated
+    # afresh they pass, with the button's new name; their scripts wait for a person, the suite's are unchanged.
+    assert scenarios["OWN-1"]["candidate"]["passed"] is False
+    for scenario_id in ("OWN-2", "OWN-5"):
+        candidate = scenarios[scenario_id]["candidate"]
+        assert candidate["passed"] is True, (scenario_id, candidate)
+        diff = (suite / candidate["diff"]).read_text()
+        assert '-  await this.page.getByRole("button", { name: "Find Owner", exact: true }).click();' in diff, diff
+        assert '+  await this.page.getByRole("button", { name: "Search", exact: true }).click();' in diff, diff
+        assert f"stepforge accept {suite} {scenario_id}" in " ".join(done.output.split())
+    assert steps_js(suite) == before_steps
+
+    accepted = subprocess.run([sys.executable, "-m", "workers.cli", "accept", str(suite), "OWN-2", "OWN-5"], cwd=ROOT,
+                              timeout=120, capture_output=True, text=True)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "accepted OWN-2" in accepted.stdout and "accepted OWN-5" in accepted.stdout
+    assert '+  await this.page.getByRole("button", { name: "Search", exact: true }).click();' in accepted.stdout
+    features = feature_text(suite)
+    assert "@OWN-1 @failing" in features and "@OWN-2 @failing" not in features and "@OWN-5 @failing" not in features
+    assert not list((suite / ".stepforge" / "candidates").glob("OWN-[25].*"))
+    results = replay_scenarios(suite, ["OWN-2", "OWN-5", "OWN-10"], app, settings_for_replay())
+    assert all(result.passed for result in results.values()), results
+
+    # The next night, the accepted scripts are the verified ones: replayed green as they are.
+    again = regenerate(suite, app, "relabelled-button")
+    assert again.triage() == {"OWN-1": "app_changed", "OWN-2": "passed", "OWN-5": "passed", "OWN-10": "passed",
+                              "VET-20": "passed"}, again.output[-3000:]
 
 
 def test_a_moved_link_its_locator_still_finds_is_kept_as_it_is(suite, app):

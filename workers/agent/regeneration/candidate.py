@@ -1,4 +1,5 @@
-"""An app_changed scenario's regenerated script: what a person compares with the verified one before accepting it.
+"""An app_changed scenario's regenerated script (shared.triage.Candidate): what a person compares with the verified
+one before accepting it.
 
 A regeneration never replaces a verified script whose assertion failed or whose target is gone: the application may
 have a bug. It generates the scenario afresh as a candidate beside it. A candidate that passes shows, as a diff, what
@@ -11,26 +12,9 @@ from __future__ import annotations
 
 import difflib
 
-from pydantic import BaseModel, Field
-
 from workers.agent.scripting.build import Suite
 
 STEPS_FILE = "features/step_definitions/steps.js"
-
-
-class Candidate(BaseModel):
-    """How the candidate went: its verdict, and when it passed, where its run record is and its diff."""
-
-    passed: bool
-    failed_step: int | None = None
-    failure_kind: str | None = None
-    reason: str | None = None
-    run_record: str | None = Field(default=None, description="The candidate's run record, relative to the job's "
-                                                            "(or the suite's) own folder; None when it failed")
-    diff: str | None = Field(default=None, description="Where the unified diff of verified and regenerated script "
-                                                      "is, relative like run_record")
-    model_calls: int = 0
-    script: list[dict] | None = Field(default=None, description="The regenerated script's steps and locators")
 
 
 def script_diff(verified: Suite, regenerated: Suite) -> str:

@@ -5,8 +5,10 @@
 The folder's verified scripts (.stepforge/records/) are replayed first (triage.py). A scenario whose definition in
 FILE differs from the one its script was verified for, or that FILE adds, is generated from scratch; one FILE no
 longer has leaves the suite. The folder then holds: the kept scripts (passed, flake, broken_environment), the healed
-ones (drift), the generated ones that passed, and the app_changed ones as they were, tagged @failing. The report
-(regeneration.json) gives every scenario's class, what changed, and the model calls and seconds per class.
+ones (drift), the generated ones that passed, and the app_changed ones as they were, tagged @failing. Each
+app_changed scenario is generated afresh beside its kept script; when that passes, its script and the diff wait in
+.stepforge/candidates/ for `stepforge accept` (accept.py). The report (regeneration.json) gives every scenario's
+class, what changed, and the model calls and seconds per class.
 """
 
 from __future__ import annotations
@@ -21,17 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shared.artifacts import ArtifactStore
+from shared.artifacts.prefixed import PrefixedStore
 from shared.logging import log
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.triage import FAILING_TAG, TRIAGE_ORDER, Triage, VerifiedScript
+from shared.triage import FAILING_TAG, TRIAGE_ORDER, Candidate, Triage, VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
+from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import triage_scripts
-from workers.agent.regeneration.verified import read_verified, write_verified
+from workers.agent.regeneration.verified import clear_candidates, read_verified, write_candidate, write_verified
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry, new_steps
 
 
@@ -69,6 +73,28 @@ class Regeneration:
         return json.dumps(self.report(), indent=2) + "\n"
 
 
+def keep_candidate(suite_dir: Path, triage: Triage, scenario: Scenario, candidates: SuiteJob, kept: Suite,
+                   registry: StepRegistry | None, origin: str | None, feature: str) -> Triage:
+    """The app_changed scenario's triage with its candidate; a passed candidate's script and its diff against the
+    kept one written to .stepforge/candidates/, for `stepforge accept`."""
+    record = candidates.records[scenario.id]
+    verdict = record.verdict or Verdict.failed(None, "error", "not generated")
+    calls = sum(int(phase.get("calls", 0)) for phase in record.model_usage.values())
+    update = {"model_calls": triage.model_calls + calls,
+              "seconds": round(triage.seconds + candidates.seconds.get(scenario.id, 0.0), 2)}
+    if scenario.id not in candidates.verified:
+        if verdict.status == "passed":
+            verdict = Verdict.failed(None, "action", "its regenerated script failed its replay")
+        candidate = Candidate(passed=False, failed_step=verdict.step, failure_kind=verdict.kind,
+                              reason=verdict.reason or None, model_calls=calls)
+        return triage.model_copy(update={**update, "candidate": candidate})
+    regenerated = build_with_registry([(scenario, record)], registry, origin, feature)[0]
+    script, diff = write_candidate(suite_dir, VerifiedScript(scenario=scenario, record=record),
+                                   script_diff(kept, regenerated))
+    candidate = Candidate(passed=True, run_record=script, diff=diff, model_calls=calls)
+    return triage.model_copy(update={**update, "candidate": candidate})
+
+
 def regenerate_suite(
     suite_dir: Path,
     *,
@@ -103,6 +129,13 @@ def regenerate_suite(
                            agent or Agent(), feature=feature)
             if changed:
                 job.generate_and_verify(session, staging / "generated")
+            # Every app_changed scenario is generated afresh beside its kept script: a candidate, never applied.
+            app_changed = [verified[i].scenario for i, t in sorted(triaged.triage.items()) if t.triage == "app_changed"
+                           ] if triaged else []
+            candidates = SuiteJob(app_changed, base_url, settings, PrefixedStore(store, "candidates/"), reset_command,
+                                  events, registry, project, agent or Agent(), feature=feature)
+            if app_changed:
+                candidates.generate_and_verify(session, staging / "candidates")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -124,6 +157,12 @@ def regenerate_suite(
         if passed:
             keep[scenario.id] = (scenario, record)
 
+    clear_candidates(suite_dir)
+    for scenario in app_changed:
+        kept = build_with_registry([keep[scenario.id]], registry, origin, feature)[0]
+        triage[scenario.id] = keep_candidate(suite_dir, triage[scenario.id], scenario, candidates, kept, registry,
+                                             origin, feature)
+
     order = sorted(keep, key=natural_key)
     failing = {i: [FAILING_TAG] for i in order if triage[i].triage == "app_changed"}
     runs = [keep[i] for i in order]
@@ -135,7 +174,7 @@ def regenerate_suite(
         shutil.rmtree(features)
     suite.write(suite_dir, files_dir=settings.files_dir)
     (suite_dir / SUITE_MARKER).write_text("written by stepforge; its next run may overwrite this folder\n")
-    write_verified(suite_dir, [VerifiedScript(scenario=s, record=r) for s, r in runs], feature)
+    write_verified(suite_dir, [VerifiedScript(scenario=s, record=r) for s, r in runs], feature, failing=list(failing))
     if registry is not None and suite.new_definitions and origin is not None:
         with contextlib.suppress(RegistryError):
             registry.register(project, origin, new_steps(suite.new_definitions))

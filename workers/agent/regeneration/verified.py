@@ -15,18 +15,24 @@ from shared.scenarios import natural_key
 from shared.triage import VerifiedScript
 
 RECORDS_DIR = Path(".stepforge") / "records"
-SUITE_FILE = Path(".stepforge") / "suite.json"  # {"feature": the suite's own feature, for scenarios naming none}
+# {"feature": the suite's own feature, for scenarios naming none; "failing": the app_changed scenarios tagged @failing}
+SUITE_FILE = Path(".stepforge") / "suite.json"
+# An app_changed scenario's regenerated script that passed (<id>.json, a verified script) and its diff against the
+# kept one (<id>.diff), until `stepforge accept` takes it or the next regeneration replaces it.
+CANDIDATES_DIR = Path(".stepforge") / "candidates"
 
 
 class NoVerifiedScripts(ValueError):
     """The folder holds no verified script to regenerate from; the message says which folder and why."""
 
 
-def write_verified(suite_dir: Path, scripts: Iterable[VerifiedScript], feature: str) -> None:
+def write_verified(suite_dir: Path, scripts: Iterable[VerifiedScript], feature: str,
+                   failing: Iterable[str] = ()) -> None:
     """The folder's verified scripts become these (a scenario no longer in the suite loses its record); `feature`
-    is the suite's own feature (the scenarios file's)."""
+    is the suite's own feature (the scenarios file's); `failing`, the scenarios tagged @failing."""
     (suite_dir / SUITE_FILE).parent.mkdir(parents=True, exist_ok=True)
-    (suite_dir / SUITE_FILE).write_text(json.dumps({"feature": feature}) + "\n", encoding="utf-8")
+    document = {"feature": feature, "failing": sorted(failing, key=natural_key)}
+    (suite_dir / SUITE_FILE).write_text(json.dumps(document) + "\n", encoding="utf-8")
     folder = suite_dir / RECORDS_DIR
     staging = folder.with_name(folder.name + ".new")
     shutil.rmtree(staging, ignore_errors=True)
@@ -59,6 +65,41 @@ def read_verified(suite_dir: Path) -> list[VerifiedScript]:
     if not scripts:
         raise NoVerifiedScripts(f"{folder} holds no verified script (no scenario of the suite passed)")
     return sorted(scripts, key=lambda script: natural_key(script.scenario.id))
+
+
+def read_failing(suite_dir: Path) -> list[str]:
+    """The scenarios the suite tags @failing (app_changed at the last regeneration)."""
+    try:
+        failing = json.loads((suite_dir / SUITE_FILE).read_text(encoding="utf-8")).get("failing")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [i for i in failing if isinstance(i, str)] if isinstance(failing, list) else []
+
+
+def clear_candidates(suite_dir: Path) -> None:
+    """A regeneration's candidates replace the last one's."""
+    shutil.rmtree(suite_dir / CANDIDATES_DIR, ignore_errors=True)
+
+
+def write_candidate(suite_dir: Path, script: VerifiedScript, diff: str) -> tuple[str, str]:
+    """Keep an app_changed scenario's regenerated script and its diff; their paths, relative to the suite folder."""
+    folder = suite_dir / CANDIDATES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    record, patch = CANDIDATES_DIR / f"{script.scenario.id}.json", CANDIDATES_DIR / f"{script.scenario.id}.diff"
+    (suite_dir / record).write_text(script.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    (suite_dir / patch).write_text(diff, encoding="utf-8")
+    return record.as_posix(), patch.as_posix()
+
+
+def read_candidate(suite_dir: Path, scenario_id: str) -> tuple[VerifiedScript, str] | None:
+    """An app_changed scenario's regenerated script and its diff; None when there is none (or it is unreadable)."""
+    record = suite_dir / CANDIDATES_DIR / f"{scenario_id}.json"
+    try:
+        script = VerifiedScript.model_validate_json(record.read_text(encoding="utf-8"))
+        diff = record.with_suffix(".diff").read_text(encoding="utf-8")
+    except (OSError, ValidationError, UnicodeDecodeError):
+        return None
+    return script, diff
 
 
 def read_feature(suite_dir: Path, default: str) -> str:
