@@ -46,7 +46,8 @@ Celery (nothing mocked):
    cucumber-js and Chromium, the API, PostgreSQL and the demo app.
    With N=1, the project's scenarios are then regenerated (POST /v1/projects/me/regenerate) with the application
    unchanged: their verified scripts are replayed first, in one run. Printed: its wall time to finished, the jobs'
-   triage classes, and generation / regeneration (target 5x).
+   triage classes, and generation / regeneration (builtin brain, no model latency; the 5x target against the model
+   brain's generation is bench.regeneration's).
    From the worker's log and the jobs' timings: how long the browser of a worker process is idle between two
    jobs (the replay after a job's last context, then the time from "generate_job.finished" to the next
    "generate_job.claimed").
@@ -775,7 +776,6 @@ def bench_pool(plan: Plan, report: Report) -> None:
 # --- 4: generation throughput ---------------------------------------------------------------------------------
 
 
-NIGHTLY_SPEEDUP_TARGET = 5.0  # a regeneration of an unchanged application against generating the same scenarios
 
 
 def worker_environment(database_url: str, queue: str, artifacts: Path) -> dict[str, str]:
@@ -907,9 +907,11 @@ def bench_generation(res: Resources, plan: Plan, report: Report) -> None:
         if run.get("nightly"):
             nightly = run["nightly"]
             speedup = run["wall_s"] / nightly["wall_s"]
+            # Generation here is the builtin brain's, with no model latency: the 5x target is measured against the
+            # model brain's generation by bench.regeneration.
             report.add("  the same scenarios regenerated, app unchanged (replay first)",
-                       f"{nightly['wall_s']:.1f} s, {nightly['triage']}; generation / regeneration {speedup:.1f}x",
-                       f">= {NIGHTLY_SPEEDUP_TARGET:g}x", verdict(speedup >= NIGHTLY_SPEEDUP_TARGET))
+                       f"{nightly['wall_s']:.1f} s, {nightly['triage']}; builtin-brain generation / regeneration "
+                       f"{speedup:.1f}x", "(5x: bench.regeneration)")
     if len(runs) == 2:
         ratio = runs[1]["scenarios_per_min"] / runs[0]["scenarios_per_min"]
         report.figures["generation"]["ratio"] = round(ratio, 2)

@@ -64,7 +64,7 @@ class AppChange(BaseModel):
     screenshot: str | None = None
 
 
-class Candidate(BaseModel):
+class CandidateScript(BaseModel):
     """An app_changed scenario generated afresh beside its kept script: its verdict, and when it passed, where its
     run record and the diff against the kept script are (relative to the job's or the suite's own folder)."""
 
@@ -89,6 +89,6 @@ class Triage(BaseModel):
     drift: list[LocatorChange] = Field(default_factory=list)
     app_change: AppChange | None = None
     environment: str | None = None  # why the environment is broken (broken_environment)
-    candidate: Candidate | None = None  # app_changed: the scenario generated afresh, for a person to accept or not
+    candidate: CandidateScript | None = None  # app_changed: generated afresh, for a person to accept or not
     model_calls: int = 0
     seconds: float = 0.0

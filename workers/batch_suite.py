@@ -56,7 +56,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
         try:
             runs.append((scenario, RunRecord.model_validate_json(store.get_bytes(job_run_record_key(job)))))
         except ArtifactNotFoundError:
-            if job.state == "passed":
+            if job.state == "passed" or job.accepted_at is not None:
                 raise
             # A scenario the environment kept from running before it could keep its script: left out, not lost.
             log.warning("build_suite.no_kept_script", batch_id=batch.id, scenario_id=scenario.id)

@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from celery.exceptions import SoftTimeLimitExceeded
 from pydantic import ValidationError
 
 from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_model
@@ -26,10 +27,10 @@ from shared.store import (
     registry_project,
     scenario_from_row,
 )
-from shared.triage import Candidate, VerifiedScript
+from shared.triage import CandidateScript, VerifiedScript
 from shared.urls import check_target_url
 from workers.agent.choice import open_agent
-from workers.agent.execution.browser import BrowserSession
+from workers.agent.execution.browser import BrowserCrashedError, BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
 from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
@@ -80,7 +81,7 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
 
 
 def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
-             registry: StepRegistry | None) -> SuiteResult:
+             registry: StepRegistry | None, register_steps: bool = True) -> SuiteResult:
     """The scenario through the agent, its run records and suite/ in job_store."""
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
@@ -90,7 +91,8 @@ def generate(scenario: Scenario, claim: Claim, settings: Settings, session: Brow
             suite_dir = Path(work) / "suite"
             result = generate_suite(ScenarioFile(scenarios=[scenario]), base_url=batch.base_url, out_dir=suite_dir,
                                     settings=settings, store=job_store, registry=registry,
-                                    project=registry_project(project), agent=agent, session=session)
+                                    project=registry_project(project), agent=agent, session=session,
+                                    register_steps=register_steps)
             for path in sorted(suite_dir.rglob("*")):
                 if path.is_file():
                     job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
@@ -161,22 +163,31 @@ CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in
 
 def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, settings: Settings,
                          session: BrowserSession, job_store: ArtifactStore, registry: StepRegistry | None
-                         ) -> tuple[Candidate, dict | None]:
+                         ) -> tuple[CandidateScript, dict | None]:
     """Generate the app_changed scenario afresh beside its verified script (workers/agent/regeneration/candidate.py),
     under candidate/: the script a person may accept. Its model usage is the job's."""
     store = PrefixedStore(job_store, CANDIDATE)
-    result = generate(scenario, claim, settings, session, store, registry)
+    try:  # its steps are not registered: nobody has accepted it
+        result = generate(scenario, claim, settings, session, store, registry, register_steps=False)
+    except (RunStopped, SoftTimeLimitExceeded, BrowserCrashedError):
+        raise  # the job stops (or is retried on a fresh browser), as any job
+    except Exception as exc:  # noqa: BLE001 - the app_changed verdict stands; the candidate is only missing
+        log.warning("regeneration.candidate_failed", scenario_id=scenario.id,
+                    error=(str(exc).splitlines() or [type(exc).__name__])[0])
+        return CandidateScript(passed=False, failure_kind="error",
+                               reason=f"it could not be generated: {type(exc).__name__}: "
+                                      f"{(str(exc).splitlines() or [''])[0]}"), None
     store.put_bytes("report.json", result.report_json().encode(), "application/json")
     outcome = result.outcomes[0]
     usage = result.model_usage or None
     calls = int(((usage or {}).get("total") or {}).get("calls", 0))
     if outcome.verdict.status != "passed" or result.suite is None:
-        return Candidate(passed=False, failed_step=outcome.verdict.step, failure_kind=outcome.verdict.kind,
-                         reason=outcome.verdict.reason or None, model_calls=calls), usage
+        return CandidateScript(passed=False, failed_step=outcome.verdict.step, failure_kind=outcome.verdict.kind,
+                               reason=outcome.verdict.reason or None, model_calls=calls), usage
     store.put_bytes("script.diff", script_diff(verified, result.suite).encode(), "text/x-diff")
-    return Candidate(passed=True, run_record=f"{CANDIDATE}{attempt_prefix(scenario.id, outcome.attempts)}/run.json",
-                     diff=f"{CANDIDATE}script.diff", model_calls=calls,
-                     script=script_summary(result.suite, scenario.id)), usage
+    record = f"{CANDIDATE}{attempt_prefix(scenario.id, outcome.attempts)}/run.json"
+    return CandidateScript(passed=True, run_record=record, diff=f"{CANDIDATE}script.diff", model_calls=calls,
+                           script=script_summary(result.suite, scenario.id)), usage
 
 
 def verdict_of(result: SuiteResult) -> Verdict:

@@ -179,7 +179,8 @@ def earlier_jobs(session: Session, project_id: int, batch_id: int, external_ids:
 REPLAYED_CLASSES = ("passed", "flake", "drift", "app_changed")  # the triage classes that replayed a verified script
 
 
-def flakiness(session: Session, project_id: int, batch_id: int, external_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+def flakiness(session: Session, project_id: int, batch_id: int, external_ids: Sequence[str]
+              ) -> dict[str, tuple[int, int]]:
     """Per scenario, over the project's regenerations up to this batch: (times it was a flake, times its verified
     script was replayed), so a scenario that flakes night after night stands out from one that flaked once."""
     if not external_ids:

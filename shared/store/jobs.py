@@ -240,14 +240,24 @@ def accept_candidate(engine: Engine, project_id: int, batch_id: int, job_id: int
                            "job has a regenerated script to accept")
         if not candidate.get("passed"):
             where = f"at step {candidate['failed_step']} " if candidate.get("failed_step") else ""
-            raise Conflict(f"{job.external_id}'s regenerated script failed too {where}({candidate.get('failure_kind')}: "
-                           f"{candidate.get('reason')}): the application does not do what the scenario says; fix "
+            raise Conflict(f"{job.external_id}'s regenerated script failed too {where}"
+                           f"({candidate.get('failure_kind')}: {candidate.get('reason')}): the application does not do what the scenario says; fix "
                            "the application, or change the scenario (a new version is generated afresh)")
-        newest = session.exec(select(func.max(Scenario.version)).where(
-            Scenario.project_id == project_id, Scenario.external_id == job.external_id)).one()
-        if newest is not None and newest > job.scenario_version:
-            raise Conflict(f"{job.external_id} has a newer version ({newest}) than this job's "
+        newest = session.exec(select(Scenario).where(Scenario.project_id == project_id,
+                                                     Scenario.external_id == job.external_id)
+                              .order_by(col(Scenario.version).desc()).limit(1)).first()
+        if newest is not None and newest.deleted_at is not None:
+            raise Conflict(f"{job.external_id} was deleted")
+        if newest is not None and newest.version > job.scenario_version:
+            raise Conflict(f"{job.external_id} has a newer version ({newest.version}) than this job's "
                            f"({job.scenario_version}); the next regeneration generates it afresh")
+        later = session.exec(select(Job.batch_id).where(Job.scenario_id == job.scenario_id, Job.batch_id > batch_id,
+                                                       col(Job.state).in_(JOB_FINISHED))
+                             .order_by(col(Job.batch_id).desc()).limit(1)).first()
+        if later is not None:
+            raise Conflict(f"batch {later} ran {job.external_id} after this one: accept its job there")
+        if batch.state != "finished":
+            raise Conflict(f"batch {batch_id} is {batch.state}: accept once it has finished and its suite is built")
         if batch.suite_state == "building":
             raise SuiteBusy(f"the suite of batch {batch_id} is being built; accept again in a moment")
         job.accepted_at, job.script = utcnow(), candidate.get("script")

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from sqlalchemy import update
 from sqlmodel import col
 
-from shared.models import Batch, Job
+from shared.models import Batch, Job, Project
+from shared.models import Scenario as ScenarioRow
 from shared.store import (
     Conflict,
     SuiteBusy,
     Verdict,
     accept_candidate,
     claim_job,
+    create_batch,
     engine_for,
     finish_job,
     flakiness,
     job_run_record_key,
+    jobs_of,
     latest_verified_job,
     reading,
     writing,
@@ -48,8 +53,10 @@ def suite_settled(engine, batch_id: int) -> None:
 def test_an_accepted_script_becomes_the_verified_one_and_rebuilds_the_suite(service_db):
     engine = engine_for(service_db)
     batch_id, (passed_id, changed_id) = make_batch(engine)
-    finish(engine, passed_id, Verdict("passed", generation_attempts=1, triage="passed"))
     finish(engine, changed_id, app_changed(CANDIDATE))
+    with pytest.raises(Conflict, match=f"batch {batch_id} is running: accept once it has finished"):
+        accept_candidate(engine, *project_and_batch(engine, batch_id), changed_id)
+    finish(engine, passed_id, Verdict("passed", generation_attempts=1, triage="passed"))
     with reading(engine) as session:
         changed = session.get(Job, changed_id)
         assert latest_verified_job(session, changed.scenario_id) is None  # app_changed: not verified by itself
@@ -102,3 +109,24 @@ def test_flakiness_counts_each_scenario_over_the_regenerations_up_to_a_batch(ser
 def project_and_batch(engine, batch_id: int) -> tuple[int, int]:
     with reading(engine) as session:
         return session.get(Batch, batch_id).project_id, batch_id
+
+
+def test_only_the_latest_finished_batch_s_job_is_accepted(service_db):
+    engine = engine_for(service_db)
+    batch_id, (job_id,) = make_batch(engine, size=1)
+    project_id = project_and_batch(engine, batch_id)[0]
+    with pytest.raises(Conflict, match="only an app_changed job"):  # still queued
+        accept_candidate(engine, project_id, batch_id, job_id)
+    finish(engine, job_id, app_changed(CANDIDATE))
+    suite_settled(engine, batch_id)
+    with writing(engine) as session:  # the next night ran the same scenario version again
+        job = session.get(Job, job_id)
+        scenario = session.get(ScenarioRow, job.scenario_id)
+        project = session.get(Project, project_id)
+        later, _ = create_batch(session, project, idempotency_key=uuid.uuid4().hex, fingerprint="y",
+                                scenarios=[scenario], base_url=project.base_url, brain="builtin", grounding="hte")
+        later_job = jobs_of(session, later.id)[0].id
+    finish(engine, later_job, app_changed(CANDIDATE))
+    with pytest.raises(Conflict, match=f"batch {later.id} ran S-0 after this one"):
+        accept_candidate(engine, project_id, batch_id, job_id)
+

@@ -150,11 +150,13 @@ def generate_suite(
     agent: Agent | None = None,
     session: BrowserSession | None = None,
     suite_format: str = "cucumber-js",
+    register_steps: bool = True,
 ) -> SuiteResult:
     """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
 
     With a registry, steps already known for the application's origin are reused, and the verified
-    suite's new steps are registered for the project. With a session (a worker's pooled browser), the
+    suite's new steps are registered for the project (unless register_steps is False: a candidate script that
+    a person has not accepted). With a session (a worker's pooled browser), the
     scenarios run in it and it stays open; without one, a browser is launched for this call and closed.
     With suite_format "playwright-bdd", the verified suite is written as a Playwright Test project and replayed
     once more by Playwright's runner; a scenario red there fails and is left out.
@@ -182,7 +184,8 @@ def generate_suite(
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
     write_verified(out_dir, [VerifiedScript(scenario=s, record=job.records[s.id])
                              for s in job.scenarios if s.id in job.verified], job.feature)
-    job.register(suite)
+    if register_steps:
+        job.register(suite)
     return job.result(suite)
 
 

@@ -52,3 +52,14 @@ def test_a_suite_written_with_a_base_url_carries_it_as_its_default(tmp_path: Pat
     assert json.loads((tmp_path / "known" / "stepforge.json").read_text()) == {"base_url": "http://127.0.0.1:8080"}
     world = (tmp_path / "known" / "features/support/stepforge.js").read_text()
     assert 'process.env.STEPFORGE_BASE_URL || DEFAULTS.base_url' in world and '"stepforge.json"' in world
+
+
+def test_a_suite_written_again_from_its_own_files_folder_keeps_its_files(tmp_path):
+    """`stepforge regenerate` and `accept` write a suite again with the files it ships (suite/files/)."""
+    source = tmp_path / "given"
+    source.mkdir()
+    (source / "notes.txt").write_text("notes")
+    out = tmp_path / "suite"
+    write_suite(out, "t", "Feature: t\n", "// steps\n", files_dir=source)
+    write_suite(out, "t", "Feature: t\n", "// steps\n", files_dir=out / "files")  # the very same files
+    assert (out / "files" / "notes.txt").read_text() == "notes"

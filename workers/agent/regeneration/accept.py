@@ -8,12 +8,13 @@ tagged @failing, and their candidates are removed. Nothing is replayed and no mo
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from shared.scenarios import natural_key
+from shared.scenarios import ID_PATTERN, natural_key
 from shared.step_registry import RegistryError, StepRegistry, origin_of
 from shared.triage import FAILING_TAG
 from workers.agent.regeneration.verified import (
@@ -42,8 +43,10 @@ def accept_candidates(suite_dir: Path, scenario_ids: Sequence[str], *, registry:
     """See the module's doc. Raises NothingToAccept (changing nothing) when a scenario has no candidate."""
     accepted, diffs = {}, []
     for scenario_id in dict.fromkeys(scenario_ids):
+        if not re.fullmatch(ID_PATTERN, scenario_id):
+            raise NothingToAccept(f"{scenario_id!r} is not a scenario id")
         found = read_candidate(suite_dir, scenario_id)
-        if found is None:
+        if found is None or found[0].scenario.id != scenario_id:
             raise NothingToAccept(
                 f"{scenario_id} has no regenerated script to accept in {suite_dir / CANDIDATES_DIR}: `stepforge "
                 f"regenerate` leaves one there when {scenario_id} is app_changed and, generated afresh, passes")

@@ -1,5 +1,5 @@
-"""An app_changed scenario's regenerated script (shared.triage.Candidate): what a person compares with the verified
-one before accepting it.
+"""An app_changed scenario's regenerated script (shared.triage.CandidateScript): what a person compares with the
+verified one before accepting it.
 
 A regeneration never replaces a verified script whose assertion failed or whose target is gone: the application may
 have a bug. It generates the scenario afresh as a candidate beside it. A candidate that passes shows, as a diff, what

@@ -29,7 +29,7 @@ from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.triage import FAILING_TAG, TRIAGE_ORDER, Candidate, Triage, VerifiedScript
+from shared.triage import FAILING_TAG, TRIAGE_ORDER, CandidateScript, Triage, VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
@@ -85,13 +85,13 @@ def keep_candidate(suite_dir: Path, triage: Triage, scenario: Scenario, candidat
     if scenario.id not in candidates.verified:
         if verdict.status == "passed":
             verdict = Verdict.failed(None, "action", "its regenerated script failed its replay")
-        candidate = Candidate(passed=False, failed_step=verdict.step, failure_kind=verdict.kind,
-                              reason=verdict.reason or None, model_calls=calls)
+        candidate = CandidateScript(passed=False, failed_step=verdict.step, failure_kind=verdict.kind,
+                                    reason=verdict.reason or None, model_calls=calls)
         return triage.model_copy(update={**update, "candidate": candidate})
     regenerated = build_with_registry([(scenario, record)], registry, origin, feature)[0]
     script, diff = write_candidate(suite_dir, VerifiedScript(scenario=scenario, record=record),
                                    script_diff(kept, regenerated))
-    candidate = Candidate(passed=True, run_record=script, diff=diff, model_calls=calls)
+    candidate = CandidateScript(passed=True, run_record=script, diff=diff, model_calls=calls)
     return triage.model_copy(update={**update, "candidate": candidate})
 
 

@@ -104,9 +104,10 @@ def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str,
         path.write_text(text, encoding="utf-8")
     if files_dir is not None and Path(files_dir).is_dir():  # what the upload steps put into file fields
         for source in sorted(Path(files_dir).iterdir()):
-            if source.is_file():
+            target = root / "files" / source.name
+            if source.is_file() and not (target.exists() and target.samefile(source)):  # a suite's own files
                 (root / "files").mkdir(exist_ok=True)
-                shutil.copyfile(source, root / "files" / source.name)
+                shutil.copyfile(source, target)
     return root / first
 
 
