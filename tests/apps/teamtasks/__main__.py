@@ -1,6 +1,6 @@
 """Run the Teamtasks demo app, or reset a running one.
 
-    python -m tests.apps.teamtasks [--port 8090] [--api-port 8091] [--no-stall]
+    python -m tests.apps.teamtasks [--port 8090] [--api-port 8091] [--no-stall] [--change NAME ...]
     python -m tests.apps.teamtasks reset [--url http://127.0.0.1:8090]
 """
 
@@ -13,7 +13,7 @@ import threading
 
 from tests.apps.petclinic.__main__ import reset_remote
 
-from . import serve_in_thread
+from . import changes, serve_in_thread
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,12 +22,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8090, help="the web server; 0 picks a free port")
     parser.add_argument("--api-port", type=int, default=8091, help="the JSON API; 0 picks a free port")
     parser.add_argument("--no-stall", action="store_true", help="no stylesheet from a host that never answers")
+    parser.add_argument("--change", action="append", choices=changes.NAMES, default=[],
+                        help="start with this change made (tests/apps/teamtasks/changes.py; repeatable)")
     commands = parser.add_subparsers(dest="command")
     reset_cmd = commands.add_parser("reset", help="restore the seed data of a running app")
     reset_cmd.add_argument("--url", default="http://127.0.0.1:8090", help="base URL of the running app")
     args = parser.parse_args(argv)
     if args.command == "reset":
         return reset_remote(args.url, "teamtasks")
+    changes.switch(*args.change)
     app = serve_in_thread(args.host, args.port, args.api_port, stall=not args.no_stall)
     print(f"Teamtasks demo listening on {app.web_url} (API {app.api_url})", flush=True)
     stopped = threading.Event()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from flask import Flask, Response, abort, jsonify, request, send_file
 
+from . import changes
 from . import store as data
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +40,8 @@ def create_web_app(api_url: str, stylesheet: str | None) -> Flask:
 
     @app.get("/config.js")
     def config() -> Response:
-        return Response(f"window.TEAMTASKS = {json.dumps({'api': api_url})};\n", mimetype="text/javascript")
+        settings = {"api": api_url, "changes": sorted(changes.active)}
+        return Response(f"window.TEAMTASKS = {json.dumps(settings)};\n", mimetype="text/javascript")
 
     @app.get("/static/<name>")
     def asset(name: str) -> Response:
@@ -101,9 +103,14 @@ def create_api_app(web_origin: str) -> Flask:
             return jsonify(error="Invalid email or password"), 401
         return jsonify(token=signed[0], name=signed[1])
 
+    def listed() -> list[data.Task]:
+        """The tasks the application shows (`removed-row`: one of them is gone)."""
+        return [t for t in store.tasks.values()
+                if not ("removed-row" in changes.active and t.title == changes.REMOVED_TASK)]
+
     @app.get("/api/tasks")
     def tasks() -> Response:
-        return jsonify([task.as_json() for task in store.tasks.values()])
+        return jsonify([task.as_json() for task in listed()])
 
     @app.post("/api/tasks")
     def create() -> tuple[Response, int]:
@@ -171,7 +178,7 @@ def create_api_app(web_origin: str) -> Flask:
     @app.get("/fragments/search")
     def search() -> str:
         wanted = request.args.get("q", "").strip().lower()
-        found = [t for t in store.tasks.values() if wanted in t.title.lower()]
+        found = [t for t in listed() if wanted in t.title.lower()]
         if not found:
             return '<p class="empty">No task matches</p>'
         return "<ul>" + "".join(f"<li>{html.escape(t.title)}</li>" for t in found) + "</ul>"

@@ -1,6 +1,9 @@
 // Teamtasks: a single-page app. Routes change with the History API; data comes from the API on another port,
 // with the session's bearer token; htmx swaps server-rendered fragments in.
 const API = window.TEAMTASKS.api;
+// Changes the tests switch on between two runs (tests/apps/teamtasks/changes.py).
+const CHANGED = new Set(window.TEAMTASKS.changes || []);
+const EMAIL_ID = CHANGED.has("renamed-id") ? "login-email" : "email";
 const view = document.getElementById("view");
 let flash = "";
 
@@ -75,7 +78,7 @@ async function render() {
 function login() {
   show(`<h1>Sign in</h1>
     <form id="login">
-      <p><label for="email">Email</label><br><input id="email" type="email" autocomplete="username"></p>
+      <p><label for="${EMAIL_ID}">Email</label><br><input id="${EMAIL_ID}" type="email" autocomplete="username"></p>
       <p><label for="password">Password</label><br><input id="password" type="password"></p>
       <button type="submit">Sign in</button>
       <p id="login-error" class="error"></p>
@@ -84,7 +87,7 @@ function login() {
     event.preventDefault();
     try {
       const answer = await api("/api/login", { method: "POST", json: {
-        email: document.getElementById("email").value, password: document.getElementById("password").value } });
+        email: document.getElementById(EMAIL_ID).value, password: document.getElementById("password").value } });
       sessionStorage.setItem("token", answer.token);
       sessionStorage.setItem("name", answer.name);
       go("/tasks");
@@ -108,7 +111,7 @@ async function tasks() {
           <i class="icon icon-trash" title="Delete"></i></td>
     </tr>`).join("");
   show(`<h1>Tasks</h1>
-    <p>Welcome, ${escape(sessionStorage.getItem("name"))}</p>
+    <p>${CHANGED.has("retitled-welcome") ? "Hello" : "Welcome"}, ${escape(sessionStorage.getItem("name"))}</p>
     <p id="starred">${list.filter((task) => task.starred).length} starred</p>
     <form hx-get="${API}/fragments/search" hx-target="#results">
       <label for="q">Search tasks</label> <input id="q" name="q"> <button>Search</button>
@@ -118,7 +121,7 @@ async function tasks() {
       <tbody>${rows}</tbody></table>
     <p><button id="mark-done">Mark done</button></p>
     <h2>Activity</h2>
-    <button hx-get="${API}/fragments/activity" hx-target="#activity">Load activity</button>
+    <button hx-get="${API}/fragments/activity" hx-target="#activity">${CHANGED.has("relabelled-button") ? "Show" : "Load"} activity</button>
     <div id="activity"></div>`);
   for (const row of view.querySelectorAll("tr.task")) {
     const id = row.dataset.id;
