@@ -4,6 +4,7 @@
 - locators: the steps whose locators moved since the scenario's latest verified script;
 - triage (a regeneration): how many scenarios fell in each class, and for each scenario what it found: drift's old
   and new locators with a picture of the element, app_changed's failed step with the expected and the actual;
+  cost: per class, the scenarios, their model calls and their seconds;
 - app_changed: the scenario generated afresh beside its kept script (the candidate): its verdict, and when it
   passed, the diff and the route that accepts it;
 - added: scenarios never verified before this batch; removed: scenarios deleted since the previous batch;
@@ -40,12 +41,21 @@ def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job
                 locators.append({"external_id": job.external_id, "step": step["step"], "before": was,
                                  "after": step["locators"]})
     triaged = [_triage(job, link, accept) for job in jobs if job.triage]
+    cost = {}
+    for name in TRIAGE_ORDER:
+        group = [job for job in jobs if job.triage == name]
+        if group:
+            cost[name] = {"scenarios": len(group),
+                          "model_calls": sum(int(((job.model_usage or {}).get("total") or {}).get("calls", 0))
+                                             for job in group),
+                          "seconds": round(sum(float((job.timings or {}).get("seconds") or 0) for job in group), 2)}
     return {
         "verdicts": verdicts,
         "locators": locators,
         "triage": {name: count for name in TRIAGE_ORDER
                    if (count := sum(1 for entry in triaged if entry["triage"] == name))},
         "triaged": triaged,
+        "cost": cost,
         "added": [job.external_id for job in jobs if job.external_id not in verified],
         "removed": removed,
         "flakiness": [{"external_id": external_id, "flakes": flakes, "regenerations": total}

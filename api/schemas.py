@@ -351,6 +351,12 @@ class TriageView(BaseModel):
                                                                       "until a person accepts it")
 
 
+class TriageCost(BaseModel):
+    scenarios: int
+    model_calls: int = Field(description="Model calls of its jobs: generation, and app_changed scenarios' candidates")
+    seconds: float = Field(description="Its jobs' own seconds (replays, walks, generation), summed")
+
+
 class Flakiness(BaseModel):
     external_id: str
     flakes: int = Field(description="Regenerations, up to this batch, in which the scenario was a flake")
@@ -378,6 +384,7 @@ class Changes(BaseModel):
                                                       "verified script")
     triage: dict[str, int] = Field(description="A regeneration's scenarios per triage class")
     triaged: list[TriageView] = Field(description="A regeneration's scenarios, each with what its triage found")
+    cost: dict[str, TriageCost] = Field(default_factory=dict, description="A regeneration's cost per triage class")
     added: list[str] = Field(description="Scenarios no earlier batch had verified")
     removed: list[str] = Field(description="Scenarios deleted since the previous batch")
     flakiness: list[Flakiness] = Field(default_factory=list, description="The batch's scenarios that were a flake "

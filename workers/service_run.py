@@ -5,6 +5,7 @@ attempt), its outcome as a job-row verdict."""
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,17 +141,19 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
                 job_store.put_file(f"suite/{path.relative_to(staging).as_posix()}", path, _content_type(path))
     job_store.put_bytes("report.json", triage.model_dump_json(indent=2).encode(), "application/json")
     detail = triage.model_dump(mode="json", include={"source", "replays", "drift", "app_change", "seconds"})
-    usage = None
+    usage, seconds = None, triage.seconds
     if triage.triage == "app_changed":
+        started = time.perf_counter()
         candidate, usage = regenerate_candidate(scenario, claim, suite, settings, session, job_store, registry)
         detail["candidate"] = candidate.model_dump(mode="json")
+        seconds = round(seconds + time.perf_counter() - started, 2)
     passed = triage.verdict.status == "passed"
     return Verdict(
         state="passed" if passed else "failed",
         failed_step=triage.verdict.step, failure_kind=triage.verdict.kind,
         reason=triage.verdict.reason or None,
         generation_attempts=1,
-        timings={"seconds": triage.seconds, "replays": triage.replays},
+        timings={"seconds": seconds, "replays": triage.replays},
         model_usage=usage,
         script=script_summary(suite, scenario.id),
         triage=triage.triage,

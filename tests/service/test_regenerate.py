@@ -125,13 +125,19 @@ def test_changes_group_a_regeneration_by_triage_class_with_links_to_the_pictures
     failing = job("OWN-10", "failed", failed_step=3, failure_kind="expectation", reason="not shown",
                   triage="app_changed", triage_detail={"replays": 3, "app_change": {
                       "step": 3, "kind": "expectation", "description": "Verify", "expected": "Owner Information",
-                      "actual": "not shown", "reason": "not shown", "screenshot": None}})
-    report = changes([failing, drifted, job("OWN-1", triage="passed")], {}, {}, [],
+                      "actual": "not shown", "reason": "not shown", "screenshot": None}},
+                  timings={"seconds": 21.5}, model_usage={"total": {"calls": 12, "input_tokens": 900}})
+    drifted.timings = {"seconds": 9.25, "replays": 3}
+    passed = [job("OWN-1", triage="passed", timings={"seconds": 1.5}), job("OWN-3", triage="passed", timings=None)]
+    report = changes([failing, drifted, *passed], {}, {}, [],
                      link=lambda j, key: f"/files/{j.external_id}/{key}")
-    assert report["triage"] == {"app_changed": 1, "drift": 1, "passed": 1}
-    assert [entry["external_id"] for entry in report["triaged"]] == ["OWN-1", "OWN-2", "OWN-10"]
+    assert report["triage"] == {"app_changed": 1, "drift": 1, "passed": 2}
+    assert [entry["external_id"] for entry in report["triaged"]] == ["OWN-1", "OWN-2", "OWN-3", "OWN-10"]
     assert report["triaged"][1]["drift"][0]["screenshot"] == "/files/OWN-2/OWN-2/regeneration/drift-003.png"
-    assert report["triaged"][2]["app_change"]["expected"] == "Owner Information"
+    assert report["triaged"][3]["app_change"]["expected"] == "Owner Information"
+    assert report["cost"] == {"app_changed": {"scenarios": 1, "model_calls": 12, "seconds": 21.5},
+                              "drift": {"scenarios": 1, "model_calls": 0, "seconds": 9.25},
+                              "passed": {"scenarios": 2, "model_calls": 0, "seconds": 1.5}}
 
 
 def test_changes_show_an_app_changed_scenario_s_regenerated_script_and_flaky_scenarios():

@@ -87,6 +87,8 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     third = regenerate(client, project, "third")
     changes = report(client, project, third)
     assert changes["triage"] == {"app_changed": 1, "drift": 1, "passed": 1}, changes
+    assert {name: cost["scenarios"] for name, cost in changes["cost"].items()} == changes["triage"]
+    assert all(cost["seconds"] > 0 for cost in changes["cost"].values()), changes["cost"]
     by_id = {entry["external_id"]: entry for entry in changes["triaged"]}
     assert [entry["external_id"] for entry in changes["triaged"]] == list(SCENARIOS)  # natural order
     drift = by_id["OWN-5"]["drift"]
