@@ -144,3 +144,21 @@ def test_the_stylesheet_host_accepts_and_never_answers(app):
         with pytest.raises(socket.timeout):
             conn.recv(1)
         assert time.monotonic() - started >= 0.9
+
+
+def test_switched_changes_reach_the_page_and_the_api(page, fresh):
+    from tests.apps.teamtasks.changes import REMOVED_TASK, switch
+
+    switch("renamed-id", "retitled-welcome", "removed-row", "relabelled-button")
+    try:
+        submit_sign_in(page, fresh, "wonderland")
+        page.get_by_text("Hello, Alice").wait_for()
+        assert page.get_by_role("button", name="Show activity").count() == 1
+        assert page.get_by_text(REMOVED_TASK).count() == 0 and page.get_by_text("Water the plants").count() == 1
+        page.goto(f"{fresh.web_url}/login")
+        page.locator("#login-email").wait_for()
+        assert page.locator("#email").count() == 0
+    finally:
+        switch()
+    page.goto(f"{fresh.web_url}/login")
+    page.locator("#email").wait_for()  # as it was

@@ -16,22 +16,15 @@ from __future__ import annotations
 
 import threading
 
+from tests.apps.switches import Switches
+
 NAMES = ("renamed-id", "moved-link", "retitled-heading", "removed-row", "relabelled-button", "stalled-stylesheet")
 STALL_S = 6.0
 
-active: set[str] = set()
 _stalled_once = threading.Lock()
 _stalled = threading.Event()
-
-
-def switch(*names: str) -> None:
-    """Only these changes are on from now (and a stalled stylesheet stalls once more)."""
-    unknown = [name for name in names if name not in NAMES]
-    if unknown:
-        raise ValueError(f"unknown change(s) {unknown}; known: {', '.join(NAMES)}")
-    active.clear()
-    active.update(names)
-    _stalled.clear()
+_switches = Switches(NAMES, on_switch=_stalled.clear)  # a stalled stylesheet stalls once more after each switch
+active, switch = _switches.active, _switches.switch
 
 
 def stall_once() -> None:

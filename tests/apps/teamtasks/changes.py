@@ -13,16 +13,10 @@ The single-page app learns them from /config.js, the API from this module, at ea
 
 from __future__ import annotations
 
+from tests.apps.switches import Switches
+
 NAMES = ("renamed-id", "retitled-welcome", "removed-row", "relabelled-button")
 REMOVED_TASK = "Write the quarterly report"
 
-active: set[str] = set()
-
-
-def switch(*names: str) -> None:
-    """Only these changes are on from now."""
-    unknown = [name for name in names if name not in NAMES]
-    if unknown:
-        raise ValueError(f"unknown change(s) {unknown}; known: {', '.join(NAMES)}")
-    active.clear()
-    active.update(names)
+_switches = Switches(NAMES)
+active, switch = _switches.active, _switches.switch
