@@ -236,6 +236,11 @@ class RunRecord(BaseModel):
     # Model calls of this attempt, per phase (calls, tokens, latency, cost); empty for the builtin brain.
     model_usage: dict[str, dict[str, float]] = Field(default_factory=dict)
 
+    @property
+    def model_calls(self) -> int:
+        """Model calls of this attempt, all phases."""
+        return sum(int(phase.get("calls", 0)) for phase in self.model_usage.values())
+
 
 # --- script -----------------------------------------------------------------------
 

@@ -175,11 +175,9 @@ def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, sett
     except (RunStopped, SoftTimeLimitExceeded, BrowserCrashedError):
         raise  # the job stops (or is retried on a fresh browser), as any job
     except Exception as exc:  # noqa: BLE001 - the app_changed verdict stands; the candidate is only missing
-        log.warning("regeneration.candidate_failed", scenario_id=scenario.id,
-                    error=(str(exc).splitlines() or [type(exc).__name__])[0])
-        return CandidateScript(passed=False, failure_kind="error",
-                               reason=f"it could not be generated: {type(exc).__name__}: "
-                                      f"{(str(exc).splitlines() or [''])[0]}"), None
+        error = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+        log.warning("regeneration.candidate_failed", scenario_id=scenario.id, error=error)
+        return CandidateScript(passed=False, failure_kind="error", reason=f"it could not be generated: {error}"), None
     store.put_bytes("report.json", result.report_json().encode(), "application/json")
     outcome = result.outcomes[0]
     usage = result.model_usage or None

@@ -241,8 +241,9 @@ def accept_candidate(engine: Engine, project_id: int, batch_id: int, job_id: int
         if not candidate.get("passed"):
             where = f"at step {candidate['failed_step']} " if candidate.get("failed_step") else ""
             raise Conflict(f"{job.external_id}'s regenerated script failed too {where}"
-                           f"({candidate.get('failure_kind')}: {candidate.get('reason')}): the application does not do what the scenario says; fix "
-                           "the application, or change the scenario (a new version is generated afresh)")
+                           f"({candidate.get('failure_kind')}: {candidate.get('reason')}): the application does not "
+                           "do what the scenario says; fix the application, or change the scenario (a new version is "
+                           "generated afresh)")
         newest = session.exec(select(Scenario).where(Scenario.project_id == project_id,
                                                      Scenario.external_id == job.external_id)
                               .order_by(col(Scenario.version).desc()).limit(1)).first()

@@ -124,7 +124,7 @@ class SuiteResult:
                     "replay_seconds": o.replay.seconds if o.replay else None,
                     "replays": o.replay.replays if o.replay else 0,
                     "stalled_requests": o.record.stalled_requests,
-                    "model_calls": sum(int(p.get("calls", 0)) for p in o.record.model_usage.values()),
+                    "model_calls": o.record.model_calls,
                     "steps_written_by": self.suite.writer_notes.get(o.scenario.id) if self.suite else None,
                     "artifacts": attempt_prefix(o.scenario.id, o.attempts),
                 }
@@ -177,9 +177,6 @@ def generate_suite(
         shutil.rmtree(staging_bdd, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
     job.events.on_phase("writing the suite")
-    features = out_dir / "features"
-    if features.exists():
-        shutil.rmtree(features)  # a scenario dropped since the last write must not linger
     suite.write(out_dir, files_dir=settings.files_dir, suite_format=suite_format)
     (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
     write_verified(out_dir, [VerifiedScript(scenario=s, record=job.records[s.id])
@@ -405,9 +402,6 @@ class SuiteJob:
             log.warning("registry.lookup_failed", error=str(exc))
             self.registry = None
             suite = build_suite(runs, writer=self.agent.writer, feature=self.feature)
-        features = folder / "features"
-        if features.exists():
-            shutil.rmtree(features)
         suite.write(folder, files_dir=self.settings.files_dir, suite_format=suite_format)
         return suite
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,9 +59,6 @@ def accept_candidates(suite_dir: Path, scenario_ids: Sequence[str], *, registry:
     feature = read_feature(suite_dir, DEFAULT_FEATURE)
     origin = origin_of(runs[0][1].base_url) if registry is not None else None
     suite, _problem = build_with_registry(runs, registry, origin, feature, {i: [FAILING_TAG] for i in failing})
-    features = suite_dir / "features"
-    if features.exists():
-        shutil.rmtree(features)
     suite.write(suite_dir, files_dir=files_dir)
     write_verified(suite_dir, [scripts[i] for i in order], feature, failing=failing)
     for scenario_id in accepted:

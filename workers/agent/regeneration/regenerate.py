@@ -79,7 +79,7 @@ def keep_candidate(suite_dir: Path, triage: Triage, scenario: Scenario, candidat
     kept one written to .stepforge/candidates/, for `stepforge accept`."""
     record = candidates.records[scenario.id]
     verdict = record.verdict or Verdict.failed(None, "error", "not generated")
-    calls = sum(int(phase.get("calls", 0)) for phase in record.model_usage.values())
+    calls = record.model_calls
     update = {"model_calls": triage.model_calls + calls,
               "seconds": round(triage.seconds + candidates.seconds.get(scenario.id, 0.0), 2)}
     if scenario.id not in candidates.verified:
@@ -152,7 +152,7 @@ def regenerate_suite(
         triage[scenario.id] = Triage(
             scenario_id=scenario.id, triage="generated", source="generated", verdict=verdict,
             replays=record.replay.replays if record.replay else 0,
-            model_calls=sum(int(phase.get("calls", 0)) for phase in record.model_usage.values()),
+            model_calls=record.model_calls,
             seconds=round(job.seconds.get(scenario.id, 0.0), 2))
         if passed:
             keep[scenario.id] = (scenario, record)
@@ -169,9 +169,6 @@ def regenerate_suite(
     regeneration = Regeneration(base_url, [triage[i] for i in sorted(triage, key=natural_key)], None, removed)
     suite, regeneration.registry_problem = build_with_registry(runs, registry, origin, feature, failing)
     events.on_phase("writing the suite")
-    features = suite_dir / "features"
-    if features.exists():
-        shutil.rmtree(features)
     suite.write(suite_dir, files_dir=settings.files_dir)
     (suite_dir / SUITE_MARKER).write_text("written by stepforge; its next run may overwrite this folder\n")
     write_verified(suite_dir, [VerifiedScript(scenario=s, record=r) for s, r in runs], feature, failing=list(failing))

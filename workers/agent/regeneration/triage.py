@@ -15,7 +15,6 @@ wording, as generation left it, so a replay-first regeneration makes no model ca
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,8 +60,6 @@ class Triager:
     def write(self, records: dict[str, RunRecord], ids: Sequence[str]) -> Suite:
         runs = [(s.scenario, records[s.scenario.id]) for s in self.scripts if s.scenario.id in ids]
         suite, _problem = build_with_registry(runs, self.registry, self.origin, self.feature)
-        if (self.staging / "features").exists():
-            shutil.rmtree(self.staging / "features")
         suite.write(self.staging, files_dir=self.settings.files_dir)
         return suite
 

@@ -11,6 +11,7 @@ or why the builtin rules' result stayed.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,7 +78,9 @@ class Suite:
               suite_format: str = "cucumber-js") -> Path:
         """The suite's files in out_dir, as a cucumber-js project or (suite_format "playwright-bdd") a Playwright
         Test one; with base_url, stepforge.json makes it the suite's default address. When a step uploads files,
-        the suite ships files_dir's files in its files/ folder."""
+        the suite ships files_dir's files in its files/ folder. The features/ an earlier write left are replaced:
+        a scenario dropped since must not linger."""
+        shutil.rmtree(Path(out_dir) / "features", ignore_errors=True)
         uploads = any(op.kind == "upload" for d in self.definitions for op in d.ops)
         steps = render_steps(self.definitions, PLAYWRIGHT_BDD_HEADER) if suite_format == "playwright-bdd" \
             else self.steps_text
@@ -126,7 +129,6 @@ def build_suite(
         reused=made.reused,
         writer_notes=made.notes,
     )
-
 
 
 def build_with_registry(runs: Sequence[tuple[Scenario, RunRecord]], registry: StepRegistry | None,
