@@ -230,7 +230,7 @@ def test_best_locator_order_and_identity(page):
 
     assert loc_for(lambda n: n.id_attr == "email").model_dump(include={"strategy", "value"}) == {
         "strategy": "id", "value": "#email"}
-    assert loc_for(lambda n: n.id_attr == "1bad:id").value == '[id="1bad:id"]'
+    assert loc_for(lambda n: n.id_attr == "1bad.id").value == '[id="1bad.id"]'
     assert loc_for(lambda n: n.testid == "go-btn").strategy == "testid"
     assert loc_for(lambda n: n.name_attr == "zip").value == 'input[name="zip"]'
     assert loc_for(lambda n: n.label == "Nickname").strategy == "label"
@@ -238,6 +238,14 @@ def test_best_locator_order_and_identity(page):
     assert (role.strategy, role.role, role.value) == ("role", "button", "Submit order")
     text = loc_for(lambda n: n.text == "Just text")
     assert (text.strategy, text.value) == ("text", "Just text")
+    # An id a framework generated at run time (React's useId, Ember's counter, a counter or hex run) changes with
+    # the next render: the element is found by what it is called instead, and the id is not even kept.
+    assert not any(n.id_attr and n.id_attr not in ("email", "1bad.id") for n in snap.nodes)
+    found = loc_for(lambda n: n.text == "Apply")
+    assert (found.strategy, found.role, found.value) == ("role", "button", "Apply")
+    for name in ("More actions", "Ember field", "Assignee", "Hex field"):
+        assert loc_for(lambda n, name=name: n.aria_label == name).model_dump(include={"strategy", "value"}) == {
+            "strategy": "label", "value": name}
     # Two elements alike in every way but their order: the second is named by its order, never by a path.
     same = [n.id for n in snap.nodes if n.text == "Same"]
     second = best_locator(page, snap, same[1])

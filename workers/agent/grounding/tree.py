@@ -34,6 +34,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from shared.records import Node, PageSnapshot
 
+from .ids import stable_id
+
 __all__ = ["snapshot", "element_handle", "frame_for", "StaleSnapshotError", "dom_script"]
 
 # Elements never collapsed even with a single child (other records point at them).
@@ -222,7 +224,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 placeholder=rec.get("placeholder"),
                 title=rec.get("title"),
                 name_attr=rec.get("name_attr"),
-                id_attr=rec.get("id_attr"),
+                id_attr=stable_id(rec.get("id_attr")),  # a generated id names nothing
                 testid=rec.get("testid"),
                 icon=rec.get("icon"),
                 a11y_name=rec.get("a11y_name"),

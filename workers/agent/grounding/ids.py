@@ -1,0 +1,29 @@
+"""Ids a framework generates at run time (a counter or a random part): never a locator, never a name.
+
+React's useId (`:r1q:`, `«r1q»`) and what libraries build on it (`radix-:r1q:-trigger-x`), Ember's `ember123`,
+counters such as `react-select-2-input` or `mui-12345`, and ids ending in a long digit or hex run change from one
+render or one build to the next: a replay that finds an element by one is flaky by construction.
+"""
+
+from __future__ import annotations
+
+import re
+
+_GENERATED = (
+    re.compile(r"[:«»]"),  # React's useId and the ids built on it
+    re.compile(r"^[A-Za-z]+\d{3,}$"),  # ember123, ext1042
+    re.compile(r"(?:^|[-_.])\d+(?:[-_.]|$)"),  # a counter between separators: react-select-2-input, mui-123
+    re.compile(r"\d{4,}$"),  # a long digit run at the end
+    re.compile(r"(?:^|[-_.])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}$", re.IGNORECASE),  # a hex run
+    re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE),  # a UUID
+)
+
+
+def generated_id(value: str) -> bool:
+    """True when the id looks made by a framework at run time rather than written by a person."""
+    return any(pattern.search(value) for pattern in _GENERATED)
+
+
+def stable_id(value: str | None) -> str | None:
+    """The id when a person wrote it; None for a generated one (or none)."""
+    return value if value and not generated_id(value) else None
