@@ -64,6 +64,8 @@ class PageSnapshot(BaseModel):
     root: int = 0
     # Element count, visible text length and text hash when the snapshot was taken (to see what changed).
     state: tuple[int, int, int] | None = None
+    # How many changes the page had made when it was read (settle.js's mark); None when it was not counting.
+    change_mark: int | None = None
 
     def node(self, node_id: int) -> Node:
         return self.nodes[node_id]

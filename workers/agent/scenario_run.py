@@ -316,7 +316,8 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
         found = narrow(intent, view.snapshot, run.grounder.locate(intent, view))
         candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
-        if candidates or not wait_for_change(run.page, run.settings, deadline):
+        # A change made while the page was being read counts: the page is read again at once.
+        if candidates or not wait_for_change(run.page, run.settings, deadline, view.snapshot.change_mark):
             return candidates, view, ground_ms
         view = take_snapshot(run)
     return [], view, ground_ms
@@ -436,7 +437,7 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
         except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
             actual, operation.error = None, first_line(str(exc))
         execution += ms_since(started)
-        if actual == expected or not wait_for_change(run.page, run.settings, deadline):
+        if actual == expected or not wait_for_change(run.page, run.settings, deadline, page.change_mark):
             break
         view = take_snapshot(run)
     operation.timings_ms.update(tree=tree_ms, grounding=grounding, execution=execution)

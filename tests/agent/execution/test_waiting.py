@@ -22,7 +22,8 @@ from tests.apps.silent_host import start_silent_host
 from tests.http_site import SiteHandler, serve
 from workers.agent.brains.builtin import BuiltinBrain
 from workers.agent.execution.browser import BrowserSession
-from workers.agent.execution.executor import perform, settle
+from workers.agent.execution.executor import perform, settle, wait_for_change
+from workers.agent.grounding.tree import snapshot
 from workers.agent.scenario_run import run_scenario
 
 T = TypeVar("T")
@@ -196,3 +197,34 @@ def test_grounding_looks_again_when_the_page_changes_until_the_target_appears(tm
     assert record.verdict is not None and record.verdict.status == "passed", record.verdict
     click = next(op for op in record.operations if op.description == "Click Continue")
     assert click.ok and click.locator is not None and click.locator.value == "Continue"
+
+
+class Rows(SiteHandler):
+    """A list whose rows a script may add at any moment (as a page does while it is being read)."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.send(b"<!doctype html><html><body><ul id='rows'><li>First</li></ul></body></html>")
+
+
+def test_a_change_made_while_the_page_was_being_read_is_not_waited_for_again():
+    site, stop = serve(Rows)
+    settings = Settings(settle_quiet_ms=50)
+
+    def work() -> tuple[bool, bool]:
+        with BrowserSession(settings) as session, session.tab(app_url=site) as tab:
+            perform(tab.page, None, "goto", "/", site, settings)
+            read = snapshot(tab.page)
+            # The row lands after the walk, while the rest of the snapshot is still taken: the page makes no
+            # change after it, so only the change mark tells that the page is no longer what was read.
+            tab.page.evaluate("() => document.getElementById('rows').insertAdjacentHTML('beforeend', '<li>Second</li>')")
+            seen = wait_for_change(tab.page, settings, time.monotonic() + 1.5, read.change_mark)
+            # With nothing changed since a mark, the wait still ends at its deadline with False.
+            still = wait_for_change(tab.page, settings, time.monotonic() + 0.3, snapshot(tab.page).change_mark)
+            return seen, still
+
+    try:
+        seen, still = in_thread(work)
+    finally:
+        stop()
+    assert seen is True
+    assert still is False

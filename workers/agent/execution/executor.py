@@ -57,7 +57,7 @@ def snapshot_state(snapshot: PageSnapshot) -> PageState | None:
 
 
 _SETTLE_JS = "([quiet, timeout]) => window.__stepforge ? window.__stepforge.settle(quiet, timeout) : true"
-_CHANGED_JS = "(timeout) => window.__stepforge ? window.__stepforge.changed(timeout) : false"
+_CHANGED_JS = "([timeout, since]) => window.__stepforge ? window.__stepforge.changed(timeout, since) : false"
 
 
 def settle(page: Page, settings: Settings, deadline: float | None = None) -> bool:
@@ -75,14 +75,27 @@ def settle(page: Page, settings: Settings, deadline: float | None = None) -> boo
     return False
 
 
-def wait_for_change(page: Page, settings: Settings, deadline: float) -> bool:
+_MARK_JS = "() => window.__stepforge ? window.__stepforge.mark() : null"
+
+
+def change_mark(page: Page) -> int | None:
+    """How many changes the page has made so far (for wait_for_change's `since`); None when it is not counting."""
+    try:
+        mark = page.evaluate(_MARK_JS)
+    except PlaywrightError:
+        return None
+    return mark if isinstance(mark, int) else None
+
+
+def wait_for_change(page: Page, settings: Settings, deadline: float, since: int | None = None) -> bool:
     """Wait for the page's next request or DOM change, then for it to settle; False once the deadline has
-    passed with no change. A navigation counts as a change."""
+    passed with no change. A navigation counts as a change. `since`: the change mark of the snapshot the caller
+    read (PageSnapshot.change_mark); a change made after it, while the page was still being read, counts at once."""
     left = round((deadline - time.monotonic()) * 1000)
     if left <= 0:
         return False
     try:
-        changed = bool(page.evaluate(_CHANGED_JS, left))
+        changed = bool(page.evaluate(_CHANGED_JS, [left, since]))
     except PlaywrightError:
         changed = True  # the document was replaced
     if changed:

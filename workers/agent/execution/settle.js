@@ -3,14 +3,18 @@
 // until the page is quiet, or for its next change, instead of sleeping.
 //   window.__stepforge.settle(quietMs, timeoutMs) -> true once nothing is in flight and nothing changed for
 //                                                    quietMs (at once when that already holds); false at timeout
-//   window.__stepforge.changed(timeoutMs)         -> true at the next request or DOM change; false at timeout
+//   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
+//                                                    changed after mark() returned `since`); false at timeout
+//   window.__stepforge.mark()                     -> how many changes the page has made so far
 (() => {
   if (window.__stepforge) return;
   let pending = 0;
   let last = performance.now();
+  let changes = 0;
   const listeners = new Set();
   const touch = () => {
     last = performance.now();
+    changes += 1;
     for (const listener of Array.from(listeners)) listener();
   };
   const begin = () => { pending += 1; touch(); };
@@ -85,10 +89,11 @@
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs) => until((now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last)), timeoutMs),
-      changed: (timeoutMs) => {
-        const since = last;
-        return until(() => last !== since, timeoutMs);
+      changed: (timeoutMs, since) => {
+        const from = typeof since === "number" ? since : changes;
+        return until(() => changes !== from, timeoutMs);
       },
+      mark: () => changes,
       pending: () => pending,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

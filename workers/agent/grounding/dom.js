@@ -463,5 +463,8 @@
     for (let i = 0; i < text.length; i++) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
     state = [document.querySelectorAll('*').length, text.length, hash];
   }
-  return { frame_index: frameIndex, nodes: out, title: document.title, state };
+  // How many changes the page had made when it was read: a change made while the snapshot is still being
+  // taken (other frames, names, crops) is then seen by whoever waits for the page's next change.
+  const mark = window === window.top && window.__stepforge ? window.__stepforge.mark() : null;
+  return { frame_index: frameIndex, nodes: out, title: document.title, state, mark };
 }

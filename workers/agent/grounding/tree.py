@@ -157,7 +157,8 @@ def snapshot(page: Page) -> PageSnapshot:
     walked: list[int] = [len(res["nodes"]) if res and res.get("nodes") else 0]
     if not res or not res.get("nodes"):
         return PageSnapshot(url=page.url, title=_title(page), nodes=[], root=0,
-                            state=tuple(res["state"]) if res and res.get("state") else None)
+                            state=tuple(res["state"]) if res and res.get("state") else None,
+                            change_mark=res.get("mark") if res else None)
     _ask_chromium_for_names(page, res["nodes"])
     main_raws = _raws(res, 0, (), 0.0, 0.0)
     queue: list[tuple[Frame, list[_Raw]]] = [(main, main_raws)]
@@ -258,7 +259,7 @@ def snapshot(page: Page) -> PageSnapshot:
         except Exception:
             pass
     return PageSnapshot(url=page.url, title=res.get("title") or "", nodes=nodes, root=0,
-                        state=tuple(res["state"]) if res.get("state") else None)
+                        state=tuple(res["state"]) if res.get("state") else None, change_mark=res.get("mark"))
 
 
 def _title(page: Page) -> str:

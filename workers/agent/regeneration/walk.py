@@ -26,7 +26,14 @@ from shared.settings import Settings
 from shared.triage import AppChange, LocatorChange, VerifiedScript
 from workers.agent.actions import CheckFailed, action
 from workers.agent.execution.browser import BrowserSession, RendererCrashedError, Tab, first_line
-from workers.agent.execution.executor import ActionFailed, check_page, perform, shown_value, wait_for_change
+from workers.agent.execution.executor import (
+    ActionFailed,
+    change_mark,
+    check_page,
+    perform,
+    shown_value,
+    wait_for_change,
+)
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.regeneration.regrounding import find_again
@@ -104,6 +111,7 @@ class _Walker:
         deadline = time.monotonic() + self.settings.action_timeout_ms / 1000
         quiet = False  # healed only on a page that has stopped changing: an element on its way is not drift
         while True:
+            mark = change_mark(self.page)  # a change while the page is read counts
             found = recorded.count()
             if found == 1:
                 return recorded
@@ -112,7 +120,7 @@ class _Walker:
                 if drifted is not None:
                     return drifted
             settled_by = min(deadline, time.monotonic() + self.settings.settle_timeout_ms / 1000)
-            if not wait_for_change(self.page, self.settings, settled_by if not quiet else deadline):
+            if not wait_for_change(self.page, self.settings, settled_by if not quiet else deadline, mark):
                 if quiet:
                     break
                 quiet = True  # (or out of time: one last look for the element, as it is now)
@@ -155,11 +163,12 @@ class _Walker:
         expected = " ".join((operation.value or "").split())
         deadline = time.monotonic() + self.settings.assertion_timeout_ms / 1000
         while True:
+            mark = change_mark(self.page)
             try:
                 actual = " ".join(shown_value(target).split())
             except PlaywrightError as exc:
                 actual = f"(unreadable: {first_line(str(exc))})"
-            if actual == expected or not wait_for_change(self.page, self.settings, deadline):
+            if actual == expected or not wait_for_change(self.page, self.settings, deadline, mark):
                 break
         if actual != expected:
             self.stop_app_changed(operation, "expectation",
