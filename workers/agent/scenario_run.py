@@ -278,6 +278,7 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
 
     tried: set[tuple[tuple[str, ...], str]] = set()
     errors: list[str] = []
+    first_fit: float | None = None
     for _ in range(MAX_CANDIDATES):
         # Node ids belong to one snapshot: after a failed try the page is read again and grounded again,
         # and the elements already tried are left out.
@@ -287,8 +288,11 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
         page, tree_ms = view.snapshot, run.timings.get("tree", tree_ms)
         if not candidates:
             break
-        if not tried:
+        if first_fit is None:
             refuse_ambiguity(run, intent, page, candidates)
+            first_fit = round(candidates[0].score, 6)
+        elif round(candidates[0].score, 6) < first_fit:
+            break  # another element fits the sentence worse: taking it would do something the tester did not say
         tried.add(element_key(page.node(candidates[0].node_id)))
         operation = act(run, intent, candidates[0].node_id, page, tree_ms, ground_ms)
         if operation.ok:

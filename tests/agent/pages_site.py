@@ -1,0 +1,67 @@
+"""Scenarios run against small pages served for one test: each test's page reproduces one widget pattern."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from shared.artifacts.local import LocalArtifactStore
+from shared.records import RunRecord
+from shared.scenarios import Scenario
+from shared.settings import Settings
+from tests.http_site import SiteHandler, serve
+from workers.agent.brains.builtin import BuiltinBrain
+from workers.agent.execution.browser import BrowserSession
+from workers.agent.scenario_run import run_scenario
+
+T = TypeVar("T")
+
+
+def in_thread(work: Callable[[], T]) -> T:
+    """Run browser work in a thread of its own: the test session's sync Playwright may hold the main thread."""
+    result: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=180)
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | None = None) -> RunRecord:
+    """Generate one scenario (builtin brain) against a site serving `html` at /."""
+    body = html.encode()
+
+    class Page(SiteHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send(body)
+
+    site, stop = serve(Page)
+    settings = settings or Settings()
+    scenario = Scenario(id="T-1", title="t", steps=steps)
+
+    def work() -> RunRecord:
+        with BrowserSession(settings) as session:
+            return run_scenario(scenario, BuiltinBrain(), session, base_url=site, settings=settings,
+                                store=LocalArtifactStore(tmp_path))
+
+    try:
+        return in_thread(work)
+    finally:
+        stop()
+
+
+def done(record: RunRecord) -> list[str]:
+    """The operations recorded as done, as '<description> -> <target words>'."""
+    return [f"{op.description} -> {(op.target.text or op.target.aria_label or op.target.label or op.target.title or '') if op.target else ''}"
+            for op in record.operations if op.ok]
