@@ -20,3 +20,54 @@ def test_a_disabled_target_is_not_swapped_for_a_neighbour_that_fits_worse(tmp_pa
     assert record.verdict.step == 1 and record.verdict.kind == "action"
     assert "disabled" in record.verdict.reason or "not enabled" in record.verdict.reason, record.verdict.reason
     assert not any("Publish later" in line for line in done(record)), done(record)
+
+
+TODOS = """<!doctype html><html><body>
+<section class="main">
+  <input id="toggle-all" class="toggle-all" type="checkbox"><label for="toggle-all">Mark all as complete</label>
+  <ul class="todo-list">
+    <li><div class="view"><input class="toggle" type="checkbox"><label>Buy milk</label></div></li>
+    <li><div class="view"><input class="toggle" type="checkbox"><label>Pay rent</label></div></li>
+  </ul>
+</section>
+<p id="state"></p>
+<script>
+  for (const box of document.querySelectorAll('input[type=checkbox]'))
+    box.addEventListener('change', () => {
+      document.getElementById('state').textContent = Array.from(document.querySelectorAll('input.toggle'))
+        .map((t) => t.nextElementSibling.textContent + (t.checked ? ' done' : ' open')).join(', ');
+    });
+  document.getElementById('toggle-all').addEventListener('change', (e) => {
+    for (const t of document.querySelectorAll('input.toggle')) t.checked = e.target.checked;
+  });
+</script>
+</body></html>"""
+
+
+def test_the_checkbox_of_a_list_item_labelled_by_a_sibling_is_that_item_s_not_the_page_wide_one(tmp_path):
+    record = run_on_page(TODOS, ['Check the checkbox of "Pay rent"', '"Buy milk open, Pay rent done" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+GRID = """<!doctype html><html><body>
+<h2>Bills</h2>
+<div style="display: grid; grid-template-columns: 200px 100px; gap: 40px 10px; width: 320px">
+  <span>Pay rent</span><button onclick="log.textContent = 'Deleted the rent'">Delete</button>
+  <span>Buy milk</span><button onclick="log.textContent = 'Deleted the milk'">Delete</button>
+  <span>Water plants</span><button onclick="log.textContent = 'Deleted the plants'">Delete</button>
+</div>
+<p id="log"></p>
+<form style="margin-top: 400px"><label>Notes <input></label><button type="button">Save</button></form>
+</body></html>"""
+
+
+def test_next_to_in_a_flat_grid_is_the_element_nearest_the_text_on_screen(tmp_path):
+    record = run_on_page(GRID, ['Click Delete next to "Buy milk"', '"Deleted the milk" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+def test_next_to_with_nothing_near_the_text_fails_instead_of_taking_a_far_element(tmp_path):
+    record = run_on_page(GRID, ['Click Save next to "Bills"'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "action"

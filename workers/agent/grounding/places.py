@@ -53,26 +53,80 @@ def _words(text: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.I)
 
 
+NEAR_PX = 150.0  # how far from its anchor's text, edge to edge, an element still reads as "next to" it
+
+
 def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) -> list[Candidate]:
-    """Candidates whose nearest container holding the anchor text is the closest (fewest levels up)."""
+    """Candidates in the smallest container holding the anchor text (the row, list item or card of "Alice", not the
+    list or the table: a "Mark all" checkbox above the list is never "the checkbox of Pay rent").
+
+    A container that holds several candidates (a flat grid), or that is the whole form or page, does not say which
+    one is meant: then only the candidates nearest the anchor's own text on screen are kept, none when none is near
+    it."""
     pattern = _words(anchor)
     texts: dict[int, str] = {}
-    reach: list[tuple[int, Candidate]] = []
+    holders: dict[int, list[Candidate]] = {}
     for candidate in candidates:
         node = snap.node(candidate.node_id)
         if pattern.search(_text_of(snap, node.id, texts)):
             continue  # the anchor names the row; the target is something else in it
-        levels, parent = 1, node.parent
+        parent = node.parent
         while parent is not None:
             holder = snap.node(parent)
             if pattern.search(_text_of(snap, parent, texts)) or pattern.search(holder.aria_label or ""):
-                reach.append((levels, candidate))
+                holders.setdefault(parent, []).append(candidate)
                 break
-            levels, parent = levels + 1, holder.parent
-    if not reach:
+            parent = holder.parent
+    if not holders:
         return []
-    closest = min(levels for levels, _ in reach)
-    return [candidate for levels, candidate in reach if levels == closest]
+    smallest = min(holders, key=lambda h: (len(_text_of(snap, h, texts)), -_depth(snap, h)))
+    inside = holders[smallest]
+    if len(inside) == 1 and not _whole(snap, smallest):
+        return inside
+    marks = _anchor_boxes(snap, smallest, pattern, texts)
+    if not marks:
+        return inside
+    distance = {c.node_id: min(_gap(snap.node(c.node_id).bbox, box) for box in marks) for c in inside}
+    nearest = min(distance.values())
+    if nearest > NEAR_PX:
+        return []
+    # Alike elements at alike distances (a row's two icons) stay for the ordinal or the tie-break to settle.
+    return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
+
+
+def _whole(snap: PageSnapshot, node_id: int) -> bool:
+    """The page or a whole form: holding a text says nothing about being next to it."""
+    node = snap.node(node_id)
+    return node_id == snap.root or node.tag in ("body", "html", "form", "main") or node.role in ("main", "form")
+
+
+def _depth(snap: PageSnapshot, node_id: int) -> int:
+    depth, parent = 0, snap.node(node_id).parent
+    while parent is not None:
+        depth, parent = depth + 1, snap.node(parent).parent
+    return depth
+
+
+def _anchor_boxes(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], texts: dict[int, str],
+                  ) -> list[tuple[float, float, float, float]]:
+    """The boxes of the innermost elements under `holder` whose text holds the anchor."""
+    boxes = []
+    stack = [holder]
+    while stack:
+        node = snap.node(stack.pop())
+        inner = [c for c in node.children if pattern.search(_text_of(snap, c, texts))]
+        if inner:
+            stack.extend(inner)
+        elif node.id != holder and (pattern.search(node.text or "") or pattern.search(node.aria_label or "")):
+            boxes.append(node.bbox)
+    return boxes
+
+
+def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The distance between two boxes' edges (0 when they touch or overlap)."""
+    dx = max(0.0, max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2]))
+    dy = max(0.0, max(a[1], b[1]) - min(a[1] + a[3], b[1] + b[3]))
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
