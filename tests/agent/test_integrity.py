@@ -71,3 +71,29 @@ def test_next_to_with_nothing_near_the_text_fails_instead_of_taking_a_far_elemen
     record = run_on_page(GRID, ['Click Save next to "Bills"'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "action"
+
+
+EDITOR = """<!doctype html><html><body>
+<form id="post" onsubmit="event.preventDefault(); out.textContent = 'Saved: ' + body.value">
+  <input type="hidden" name="csrf_token" value="abc123">
+  <input type="hidden" name="body" id="body">
+  <div contenteditable="true" role="textbox" aria-label="Description" style="border: 1px solid; min-height: 3em"></div>
+  <button>Save</button>
+</form>
+<p id="out"></p>
+<script>
+  // The editor copies its text into the form a while after the last key, as rich-text editors do.
+  const editor = document.querySelector('[contenteditable]');
+  let timer = null;
+  editor.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { body.value = editor.innerHTML; }, 400);
+  });
+</script>
+</body></html>"""
+
+
+def test_text_typed_into_a_rich_text_editor_reaches_its_form_before_the_next_click(tmp_path):
+    record = run_on_page(EDITOR, ['Type "Hello world" into the Description', "Click Save",
+                                  '"Saved: Hello world" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

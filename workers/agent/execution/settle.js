@@ -2,10 +2,14 @@
 // counts the page's fetch and XMLHttpRequest calls in flight and notes DOM changes, so that a caller can wait
 // until the page is quiet, or for its next change, instead of sleeping.
 //   window.__stepforge.settle(quietMs, timeoutMs) -> true once nothing is in flight and nothing changed for
-//                                                    quietMs (at once when that already holds); false at timeout
+//                                                    quietMs (at once when that already holds); false at timeout;
+//                                                    after typing into a rich-text editor, first until its form
+//                                                    value holds its text (synced)
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
+//   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
+//                                                    into (after a debounce) holds `text`; at once without one
 (() => {
   if (window.__stepforge) return;
   let pending = 0;
@@ -86,14 +90,49 @@
     return originalListen.call(this, type, listener, options);
   };
 
+  // A rich-text editor's form value: the hidden inputs and textareas of its form (tokens left out).
+  const TOKEN = /csrf|token|nonce|captcha|^_method$|^utf8$|authenticity/i;
+  const squash = (t) => String(t || "").replace(/<[^>]*>/g, " ").replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
+  function editorFields(editor) {
+    const form = editor.closest("form");
+    if (!form || editor instanceof HTMLInputElement || editor instanceof HTMLTextAreaElement) return [];
+    return Array.from(form.querySelectorAll("input[type=hidden], textarea")).filter((field) =>
+      !TOKEN.test(field.name || field.id || "") && (field.type === "hidden" || field.offsetParent === null));
+  }
+  function synced(editor, text, timeoutMs) {
+    const fields = editorFields(editor);
+    const wanted = squash(text);
+    const holds = () => fields.some((field) => squash(field.value).includes(wanted));
+    if (!fields.length || !wanted || holds()) return Promise.resolve(true);
+    // Scripts set a field's value without any event: it is looked at on each frame until it holds the text.
+    return new Promise((resolve) => {
+      const deadline = performance.now() + timeoutMs;
+      const look = () => {
+        if (holds()) return resolve(true);
+        if (performance.now() >= deadline) return resolve(false);
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
-      settle: (quietMs, timeoutMs) => until((now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last)), timeoutMs),
+      settle: (quietMs, timeoutMs) => {
+        const quiet = (now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last));
+        const editor = document.activeElement;
+        if (!editor || !editor.isContentEditable) return until(quiet, timeoutMs);
+        // Typed into a rich-text editor: its text reaches the form only after the editor's debounce.
+        const started = performance.now();
+        return synced(editor, editor.innerText, timeoutMs)
+          .then(() => until(quiet, Math.max(1, timeoutMs - (performance.now() - started))));
+      },
       changed: (timeoutMs, since) => {
         const from = typeof since === "number" ? since : changes;
         return until(() => changes !== from, timeoutMs);
       },
       mark: () => changes,
+      synced,
       pending: () => pending,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),
