@@ -36,6 +36,10 @@ FORMS = [
     # dialogs: the answer is set up before the action that opens the dialog
     ("Click Delete and accept the confirmation", [op("accept_dialog"), op("click", "Delete")]),
     ("Click Delete and dismiss the confirmation", [op("dismiss_dialog"), op("click", "Delete")]),
+    # a dialog named by its quoted text, before or after the word
+    ('Click Remove and accept the "Remove this label?" confirmation', [op("accept_dialog"), op("click", "Remove")]),
+    ('Click Leave and dismiss the "Leave the page?" dialog', [op("dismiss_dialog"), op("click", "Leave")]),
+    ('Click Delete and confirm the dialog "Delete label?"', [op("accept_dialog"), op("click", "Delete")]),
     ('Click Rename and answer the prompt with "New name"', [op("accept_dialog", value="New name"),
                                                             op("click", "Rename")]),
     # non-native lists, type-ahead

@@ -9,8 +9,9 @@ from __future__ import annotations
 from workers.agent.actions.base import Action, Rule
 from workers.agent.brains.phrases import Op, literal_value
 
-DIALOG = r"(?:the\s+|this\s+|that\s+)?(?:confirmation(?:\s+(?:dialog|box|prompt|message|popup))?|dialog(?:\s+box)?|alert|" \
-         r"prompt|popup|pop-up|confirm(?:\s+box)?|warning|message\s+box)"
+# The dialog may be named by its quoted text, before or after the word: 'the "Remove this label?" confirmation'.
+DIALOG = r"(?:the\s+|this\s+|that\s+)?(?:\x01\d+\x02\s+)?(?:confirmation(?:\s+(?:dialog|box|prompt|message|popup))?|" \
+         r"dialog(?:\s+box)?|alert|prompt|popup|pop-up|confirm(?:\s+box)?|warning|message\s+box)(?:\s+\x01\d+\x02)?"
 
 
 def _accept(m, s):
