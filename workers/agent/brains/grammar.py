@@ -20,7 +20,9 @@ from .phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
     NotUnderstood,
+    TOKEN,
     Op,
+    Place,
     Sentence,
     Unsupported,
     describes_value,
@@ -256,7 +258,12 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
         raise Unsupported("it is empty")
     out: list[tuple[str, list[Item]]] = []
     clauses = split_clauses(s.masked)
+    fronted: Place | None = None
     for clause in clauses:
+        where = _FRONTED.fullmatch(normalise(clause))
+        if where and clause is not clauses[-1] and not _understood(clause, s, expected):
+            fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
+            continue
         try:
             items = _parse_checked(clause, s, expected)
         except Unsupported as exc:
@@ -270,8 +277,39 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
         for item in items:
             if isinstance(item, Macro):
                 item.clause = s.show(clause)
+            elif fronted is not None and isinstance(item, Op) and action(item.kind).grounded:
+                item.place = Place(anchor=item.place.anchor or fronted.anchor,
+                                   section=item.place.section or fronted.section, ordinal=item.place.ordinal)
         out.append((s.show(clause), items))
     return out
+
+
+# A place said before the clause it belongs to: 'Under "Queries", ...', 'In the row of "Ann Lee", ...'.
+_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from)\s+(?P<place>.+)", re.I)
+_ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
+                        r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)
+_AREA_WORDS = re.compile(r"\s+(?:section|panel|box|area|line|list|header|heading|title|sidebar|part|block|group|"
+                         r"pane|window|dialog|form|menu|tab)$", re.I)
+
+
+def _understood(clause: str, s: Sentence, expected: bool) -> bool:
+    try:
+        _parse_checked(clause, s, expected)
+    except Unsupported:
+        return False
+    return True
+
+
+def fronted_place(masked: str, s: Sentence) -> Place:
+    """A fronted place into an anchor (a row, item or card) or a section (a heading-like title); when it quotes a
+    text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix login")."""
+    masked = masked.strip()
+    quoted = TOKEN.findall(masked)
+    row = _ROW_PLACE.fullmatch(masked)
+    words = s.tokens[int(quoted[-1])] if quoted else None
+    if row:
+        return Place(anchor=words or s.unmask(row["a"] or row["b"]))
+    return Place(section=words or s.unmask(_AREA_WORDS.sub("", re.sub(r"^(?:the|a|an)\s+", "", masked, flags=re.I))))
 
 
 def _parse_checked(clause: str, s: Sentence, expected: bool) -> list[Item]:

@@ -153,8 +153,19 @@ def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
             c = snap.node(child)
             if (c.role == "heading" or c.tag in ("legend", "caption")) and pattern.fullmatch((c.text or "").strip()):
                 return True
+            if child < node.id and _title_like(snap, c, pattern):
+                return True
         parent = holder.parent
     return False
+
+
+def _title_like(snap: PageSnapshot, node: Node, pattern: re.Pattern[str]) -> bool:
+    """A text that titles what follows it without being a heading: a sidebar box's title, a styled p or div, a card
+    header, a "Label:" before a list. It is read-only, it holds nothing operable, and its text is the section's."""
+    if node.operable or any(snap.node(c).operable for c in node.children):
+        return False
+    text = " ".join(_text_of(snap, node.id, {}).split()).rstrip(":").strip()
+    return bool(text) and pattern.fullmatch(text) is not None
 
 
 def _reading(node: Node) -> tuple[float, float, int]:

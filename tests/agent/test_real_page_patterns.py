@@ -1,4 +1,7 @@
-"""Never a wrong action recorded as done: a step either acts on the element the tester named or fails saying why."""
+"""Patterns real applications are built from, each on a small page of its own (none is a copy of an application).
+
+Above all, never a wrong action recorded as done: a step acts on the element the tester named or fails saying why.
+"""
 
 from __future__ import annotations
 
@@ -96,4 +99,29 @@ EDITOR = """<!doctype html><html><body>
 def test_text_typed_into_a_rich_text_editor_reaches_its_form_before_the_next_click(tmp_path):
     record = run_on_page(EDITOR, ['Type "Hello world" into the Description', "Click Save",
                                   '"Saved: Hello world" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+SIDEBAR = """<!doctype html><html><body>
+<div class="layout" style="display: flex; gap: 40px">
+  <div class="main"><p>Recent labels:</p><ul><li><a href="#" onclick="out.textContent='Opened billing (recent)'">billing</a></li></ul></div>
+  <div class="sidebar">
+    <div class="box"><div class="box-title" style="font-weight: bold">Popular labels</div>
+      <ul><li><a href="#" onclick="out.textContent='Opened billing (popular)'">billing</a></li>
+          <li><a href="#">support</a></li></ul></div>
+  </div>
+</div>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_section_titled_by_a_styled_div_that_is_not_a_heading(tmp_path):
+    record = run_on_page(SIDEBAR, ['Click "billing" under "Popular labels"', '"Opened billing (popular)" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+def test_a_place_said_before_its_clause_narrows_it(tmp_path):
+    record = run_on_page(SIDEBAR, ['Under "Recent labels", click "billing"', '"Opened billing (recent)" is shown'],
+                         tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
