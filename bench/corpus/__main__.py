@@ -1,0 +1,256 @@
+"""The corpus benchmark: generation measured on applications written by others.
+
+    python -m bench.corpus [--app NAME ...] [--half dev|heldout|both] [--out bench/corpus/results]
+
+For each application under bench/corpus/apps/ (see CONTRACT.md): install it into the corpus cache, start it on a
+free port, generate each half's scenarios with the builtin brain (reset before every scenario), replay the
+generated suite with cucumber-js, and score the verdicts against what the scenario file says must happen: a passing
+scenario must pass, a failing variant must fail at its `fails_at` step. Prints per application and overall, for
+each half: verdicts right, failing variants caught at the right step, replay green, the seed's metrics (a failing
+test is a positive), the readability checks of the written steps; writes <out>/latest.json with a one-line reason
+per wrong verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from bench.corpus.scoring import Expectation, Result, metrics, readability  # noqa: E402
+from shared.artifacts.local import LocalArtifactStore  # noqa: E402
+from shared.logging import configure_logging  # noqa: E402
+from shared.scenarios import ScenarioFile  # noqa: E402
+from shared.settings import Settings  # noqa: E402
+from workers.agent.pipeline import generate_suite  # noqa: E402
+from workers.agent.verify.node_runtime import ensure_runtime  # noqa: E402
+from workers.agent.verify.replay import replay_scenarios  # noqa: E402
+
+APPS = REPO / "bench" / "corpus" / "apps"
+HALVES = ("dev", "heldout")
+READY_TIMEOUT_S = 300.0  # a first start may build assets or migrate a database
+INSTALL_TIMEOUT_S = 1800.0
+
+
+class CorpusError(RuntimeError):
+    """An application that could not be installed or started: its scenarios are reported as not run."""
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("STEPFORGE_CORPUS_CACHE", Path.home() / ".cache" / "stepforge-corpus"))
+
+
+def app_names() -> list[str]:
+    return sorted(p.name for p in APPS.iterdir() if (p / "start.sh").is_file() and (p / "dev.yaml").is_file())
+
+
+def load_half(app: str, half: str) -> tuple[ScenarioFile, dict[str, Expectation]] | None:
+    """The half's scenarios as stepforge reads them, and what each must end as (fails_at and variant_of are the
+    benchmark's, never shown to generation)."""
+    import yaml
+
+    path = APPS / app / f"{half}.yaml"
+    if not path.is_file():
+        return None
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    expectations: dict[str, Expectation] = {}
+    for entry in document["scenarios"]:
+        fails_at = entry.pop("fails_at", None)
+        variant_of = entry.pop("variant_of", None)
+        expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of)
+    scenario_file = ScenarioFile.model_validate(document)
+    scenario_file.feature = f"{app} {half}"
+    return scenario_file, expectations
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def install(app: str, log: Path) -> float:
+    started = time.perf_counter()
+    with log.open("ab") as out:
+        done = subprocess.run(["bash", str(APPS / app / "install.sh")], cwd=REPO, stdout=out, stderr=out,
+                              timeout=INSTALL_TIMEOUT_S)
+    if done.returncode != 0:
+        raise CorpusError(f"install.sh exited {done.returncode} (log: {log})")
+    return time.perf_counter() - started
+
+
+class RunningApp:
+    """start.sh PORT in a process group of its own; stopped as a group."""
+
+    def __init__(self, app: str, log: Path) -> None:
+        self.app, self.port = app, free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.reset_command = f"bash {APPS / app / 'reset.sh'} {self.port}"
+        self._log = log.open("ab")
+        self.process = subprocess.Popen(["bash", str(APPS / app / "start.sh"), str(self.port)], cwd=REPO,
+                                        stdout=self._log, stderr=self._log, start_new_session=True)
+
+    def wait_ready(self) -> float:
+        started = time.perf_counter()
+        while time.perf_counter() - started < READY_TIMEOUT_S:
+            if self.process.poll() is not None:
+                raise CorpusError(f"start.sh exited {self.process.returncode} before answering (log: {self._log.name})")
+            try:
+                with urllib.request.urlopen(self.base_url + "/", timeout=5):
+                    return time.perf_counter() - started
+            except urllib.error.HTTPError as exc:
+                if exc.code < 500:
+                    return time.perf_counter() - started
+            except (urllib.error.URLError, OSError):
+                pass
+            try:  # an outside server: poll it, or see start.sh end
+                self.process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
+        raise CorpusError(f"{self.base_url} did not answer within {READY_TIMEOUT_S:.0f} s (log: {self._log.name})")
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self._log.close()
+
+
+def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dict[str, Expectation],
+             settings: Settings, work: Path) -> list[Result]:
+    suite_dir = work / "suite"
+    started = time.perf_counter()
+    result = generate_suite(scenario_file, base_url=running.base_url, out_dir=suite_dir, settings=settings,
+                            store=LocalArtifactStore(work / "artifacts"), reset_command=running.reset_command,
+                            project=f"corpus-{running.app}", register_steps=False)
+    seconds = time.perf_counter() - started
+    passed = [o.scenario.id for o in result.outcomes if o.verdict.status == "passed"]
+    replays = replay_scenarios(suite_dir, passed, running.base_url, settings, running.reset_command) if passed else {}
+    features = "\n".join(p.read_text(encoding="utf-8") for p in sorted((suite_dir / "features").glob("*.feature"))) \
+        if (suite_dir / "features").is_dir() else ""
+    results = []
+    for outcome in result.outcomes:
+        scenario = outcome.scenario
+        replay = replays.get(scenario.id)
+        results.append(Result(
+            expectation=expectations[scenario.id], scenario_id=scenario.id, status=outcome.verdict.status,
+            step=outcome.verdict.step, kind=outcome.verdict.kind, reason=outcome.verdict.reason,
+            replay_green=None if replay is None else replay.passed,
+            replay_error=None if replay is None or replay.passed else (replay.error or "")[:300],
+            readability=readability(scenario, features) if outcome.verdict.status == "passed" else [],
+            seconds=round(outcome.seconds, 1)))
+    print(f"  [{running.app} {expectations and next(iter(expectations.values())).half}] {len(result.outcomes)} "
+          f"scenarios in {seconds:.0f} s", file=sys.stderr)
+    return results
+
+
+def bench_app(app: str, halves: list[str], settings: Settings, out: Path) -> dict:
+    logs = out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    figures: dict = {"app": app, "results": [], "error": None}
+    loaded = {half: load_half(app, half) for half in halves}
+    try:
+        print(f"[{app}] installing...", file=sys.stderr)
+        figures["install_s"] = round(install(app, logs / f"{app}-install.log"), 1)
+        running = RunningApp(app, logs / f"{app}-server.log")
+        try:
+            figures["start_s"] = round(running.wait_ready(), 1)
+            for half, found in loaded.items():
+                if found is None:
+                    continue
+                scenario_file, expectations = found
+                print(f"[{app}] generating the {half} half ({len(scenario_file.scenarios)} scenarios)...",
+                      file=sys.stderr)
+                with tempfile.TemporaryDirectory(prefix=f"stepforge-corpus-{app}-") as scratch:
+                    figures["results"] += [r.as_dict() for r in
+                                           run_half(running, scenario_file, expectations, settings, Path(scratch))]
+        finally:
+            running.stop()
+    except (CorpusError, subprocess.TimeoutExpired) as exc:
+        figures["error"] = str(exc)
+        print(f"[{app}] NOT RUN: {exc}", file=sys.stderr)
+    return figures
+
+
+def print_report(apps: list[dict], halves: list[str]) -> dict:
+    results = [Result.from_dict(r) for a in apps for r in a["results"]]
+    summary: dict = {}
+    header = (f"{'':<22}{'n':>4}{'right':>8}{'at step':>9}{'replay':>8}{'acc':>7}{'spec':>7}{'sens':>7}{'AER':>7}"
+              f"{'HER':>7}{'SMER':>7}{'TruAcc':>8}{'read':>6}")
+    for half in halves:
+        print(f"\n=== {half} half")
+        print(header)
+        rows = {a["app"]: [r for r in results if r.expectation.app == a["app"] and r.expectation.half == half]
+                for a in apps}
+        rows["OVERALL"] = [r for r in results if r.expectation.half == half]
+        summary[half] = {}
+        for name, chosen in rows.items():
+            m = metrics(chosen)
+            summary[half][name] = m
+            if not m["n"]:
+                print(f"{name:<22}{'not run':>8}")
+                continue
+            print(f"{name:<22}{m['n']:>4}{m['verdicts_right']:>8.2f}{m['variants_at_step']:>9}{m['replay_green']:>8}"
+                  f"{m['accuracy']:>7.2f}{m['specificity']:>7.2f}{m['sensitivity']:>7.2f}{m['aer']:>7.2f}"
+                  f"{m['her']:>7.2f}{m['smer']:>7.2f}{m['true_accuracy']:>8.2f}{m['readability_issues']:>6}")
+    wrong = [r for r in results if not r.right()]
+    if wrong:
+        print("\nwrong verdicts (one line each):")
+        for r in wrong:
+            print(f"  {r.expectation.half:<8}{r.scenario_id:<10}{r.explain()}")
+    unreadable = [r for r in results if r.readability]
+    if unreadable:
+        print("\nsteps that do not read as the tester wrote them:")
+        for r in unreadable:
+            for problem in r.readability:
+                print(f"  {r.expectation.half:<8}{r.scenario_id:<10}{problem}")
+    for a in apps:
+        if a["error"]:
+            print(f"\n{a['app']}: NOT RUN: {a['error']}")
+    print("\nright: passing scenarios passed and failing variants failed (accuracy); at step: failing variants "
+          "failed at their step / variants; replay: generated scenarios green in the suite's own replay / "
+          "generated; read: readability problems in passed scenarios' steps.")
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.corpus", description=__doc__.splitlines()[0])
+    parser.add_argument("--app", action="append", choices=app_names(), help="only this application (repeatable)")
+    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "corpus" / "results")
+    args = parser.parse_args(argv)
+    os.chdir(REPO)
+    settings = Settings()
+    configure_logging(settings)
+    ensure_runtime(settings)
+    halves = list(HALVES) if args.half == "both" else [args.half]
+    started = time.perf_counter()
+    apps = [bench_app(app, halves, settings, args.out) for app in (args.app or app_names())]
+    summary = print_report(apps, halves)
+    args.out.mkdir(parents=True, exist_ok=True)
+    document = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": f"{os.cpu_count()} cores",
+                "seconds": round(time.perf_counter() - started), "halves": halves, "summary": summary, "apps": apps}
+    (args.out / "latest.json").write_text(json.dumps(document, indent=2) + "\n")
+    print(f"\nresults: {args.out / 'latest.json'} ({document['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Restores the seeded database (snapshot taken by start.sh) into the running Datasette, using SQLite's backup API.
+set -euo pipefail
+PORT="${1:?usage: reset.sh PORT}"
+CORPUS_CACHE="${STEPFORGE_CORPUS_CACHE:-$HOME/.cache/stepforge-corpus}"
+DIR="$CORPUS_CACHE/datasette"
+RUN="$DIR/run-$PORT"
+[ -f "$RUN/snapshot.db" ] || { echo "reset.sh: no snapshot in $RUN; is start.sh $PORT running?" >&2; exit 1; }
+"$DIR/venv/bin/python" - "$RUN/snapshot.db" "$RUN/tracker.db" <<'PY'
+import sqlite3, sys
+src = sqlite3.connect(sys.argv[1])
+dst = sqlite3.connect(sys.argv[2], timeout=30)
+src.backup(dst)
+dst.close(); src.close()
+PY

@@ -1,0 +1,145 @@
+"""Scoring the corpus: verdicts against what each scenario must end as, the seed's metrics, readable steps.
+
+The seed (are-autonomous-web-agents-good-testers, section 4) counts a failing test as a positive: TP a failing
+variant that failed, TN a passing scenario that passed, FP a passing scenario that failed, FN a failing variant
+that passed. A TP failed before its step (AFB), after it (AFA) or at it (AFC).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from shared.scenarios import Scenario
+
+
+@dataclass(frozen=True)
+class Expectation:
+    app: str
+    half: str
+    fails_at: int | None  # None: the scenario must pass
+    variant_of: str | None = None
+
+
+@dataclass
+class Result:
+    expectation: Expectation
+    scenario_id: str
+    status: str  # passed | failed
+    step: int | None
+    kind: str | None
+    reason: str
+    replay_green: bool | None  # None: not generated, so not replayed
+    replay_error: str | None = None
+    readability: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def must_fail(self) -> bool:
+        return self.expectation.fails_at is not None
+
+    def right(self) -> bool:
+        """The verdict the scenario file asks for (a failing variant at its own step)."""
+        if self.must_fail:
+            return self.status == "failed" and self.step == self.expectation.fails_at
+        return self.status == "passed"
+
+    def explain(self) -> str:
+        if self.must_fail and self.status == "passed":
+            return f"must fail at step {self.expectation.fails_at}, but passed"
+        if self.must_fail:
+            return (f"must fail at step {self.expectation.fails_at}, failed at step {self.step} ({self.kind}): "
+                    f"{one_line(self.reason)}")
+        return f"must pass, failed at step {self.step} ({self.kind}): {one_line(self.reason)}"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Result:
+        return cls(**{**data, "expectation": Expectation(**data["expectation"])})
+
+
+def one_line(text: str, limit: int = 220) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def ratio(a: int, b: int) -> float:
+    return round(a / b, 3) if b else 0.0
+
+
+def metrics(results: list[Result]) -> dict:
+    tp = [r for r in results if r.must_fail and r.status == "failed"]
+    tn = sum(1 for r in results if not r.must_fail and r.status == "passed")
+    fp = sum(1 for r in results if not r.must_fail and r.status != "passed")
+    fn = sum(1 for r in results if r.must_fail and r.status == "passed")
+    afb = sum(1 for r in tp if r.step is not None and r.step < r.expectation.fails_at)  # type: ignore[operator]
+    afa = sum(1 for r in tp if r.step is None or r.step > r.expectation.fails_at)  # type: ignore[operator]
+    afc = len(tp) - afb - afa
+    n = len(results)
+    generated = [r for r in results if r.replay_green is not None]
+    variants = sum(1 for r in results if r.must_fail)
+    return {
+        "n": n, "tp": len(tp), "tn": tn, "fp": fp, "fn": fn, "afb": afb, "afa": afa, "afc": afc,
+        "verdicts_right": ratio(len(tp) + tn, n),
+        "variants_at_step": f"{afc}/{variants}",
+        "replay_green": f"{sum(1 for r in generated if r.replay_green)}/{len(generated)}",
+        "accuracy": ratio(len(tp) + tn, n),
+        "specificity": ratio(tn, tn + fp),
+        "sensitivity": ratio(len(tp), len(tp) + fn),
+        "aer": ratio(afb, len(tp)),
+        "her": ratio(afa, len(tp)),
+        "smer": ratio(afb + afa, len(tp)),
+        "true_accuracy": ratio(afc + tn, n),
+        "readability_issues": sum(len(r.readability) for r in results),
+    }
+
+
+_STEP_LINE = re.compile(r"^\s*(?:Given|When|Then|And|But)\s+(.*)$")
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def scenario_block(features: str, scenario_id: str) -> str:
+    """The lines of one scenario (from its @id tag line to the next tag line or the file's end)."""
+    lines = features.splitlines()
+    tag = f"@{scenario_id}"
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("@"):
+            inside = tag in stripped.split()
+            continue
+        if stripped.startswith("Feature:") or stripped.startswith("Background:"):
+            inside = False
+        if inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def readability(scenario: Scenario, features: str) -> list[str]:
+    """What in a passed scenario's written steps does not read as the tester wrote it: a step cut with an
+    ellipsis, a number in a step that the tester never wrote (a count or state caught from the page), a quoted
+    text of the tester's that the feature does not hold."""
+    block = scenario_block(features, scenario.id)
+    if not block:
+        return ["the scenario is not in the written features"]
+    tester = " ".join([scenario.title] + [s.action + " " + (s.expected or "") for s in scenario.steps]
+                      + [v for row in scenario.data for v in row.values()])
+    tester_numbers = set(_NUMBER.findall(tester))
+    problems = []
+    steps = [m.group(1) for line in block.splitlines() if (m := _STEP_LINE.match(line))]
+    for text in steps:
+        if "…" in text or text.rstrip().endswith("..."):
+            problems.append(f"cut step: {text}")
+        alien = [n for n in _NUMBER.findall(re.sub(r"<[^>]+>", "", text)) if n not in tester_numbers]
+        if alien:
+            problems.append(f"number {alien[0]} the tester did not write: {text}")
+    folded = " ".join(block.split()).lower().replace('\\"', '"')
+    for match in _QUOTED.finditer(tester):
+        quoted = " ".join((match.group(1) or match.group(2)).split()).lower()
+        if quoted and quoted not in folded:
+            problems.append(f'the tester\'s "{quoted}" is not in the feature')
+    return problems
