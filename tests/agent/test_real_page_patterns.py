@@ -111,8 +111,17 @@ SIDEBAR = """<!doctype html><html><body>
           <li><a href="#">support</a></li></ul></div>
   </div>
 </div>
+<p class="facets">Suggested facets: <a href="#" onclick="out.textContent='Faceted by status'">status</a>,
+  <a href="#">project</a></p>
+<p>Other: <a href="#" onclick="out.textContent='Wrong status'">status</a></p>
 <p id="out"></p>
 </body></html>"""
+
+
+def test_a_list_led_by_its_own_title_is_a_section(tmp_path):
+    record = run_on_page(SIDEBAR, ['In the "Suggested facets" line, click "status"', '"Faceted by status" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
 
 
 def test_a_section_titled_by_a_styled_div_that_is_not_a_heading(tmp_path):

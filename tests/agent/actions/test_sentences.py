@@ -62,6 +62,16 @@ FORMS = [
      [op("fill", "", "field", "Alice L.", section="Profile", ordinal=0)]),
     ('Type "x" into the second field under Sign up', [op("fill", "", "field", "x", section="Sign up", ordinal=1)]),
     ("Click Remove next to Savings account", [op("click", "Remove", anchor="Savings account")]),
+    # a column header is named by its text; a place's one quoted text is what the page shows
+    ("Click the votes column header", [op("click", "votes")]),
+    ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
+    ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
+    # a place said before its clause
+    ('Under "Queries", click "Open issues for a person"',
+     [op("click", "Open issues for a person", section="Queries")]),
+    ('In the "Suggested facets" line, click "project_id"', [op("click", "project_id", section="Suggested facets")]),
+    ('In the row of issue 119 "Fix login", click Edit', [op("click", "Edit", anchor="Fix login")]),
+    ("In the Billing section, click Save", [op("click", "Save", section="Billing")]),
     ("Click the trash icon in the row of Water the plants", [op("click", "trash", anchor="Water the plants")]),
     ("Click the star icon of Water the plants", [op("click", "star", anchor="Water the plants")]),
     ("Click python under Trending topics", [op("click", "python", section="Trending topics")]),

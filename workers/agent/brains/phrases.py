@@ -183,6 +183,7 @@ ROLE_NOUNS: list[tuple[str, str]] = [
     (r"option", "option"),
     (r"icon|symbol|glyph", "icon"),
     (r"row|card|tile|list\s+item", "row"),
+    (r"column\s+(?:header|heading|title)|header\s+cell", "header"),
 ]  # fmt: skip
 _CONTAINERS = (
     r"section|row|table|form|panel|dialog|modal|card|area|list|header|footer|menu|sidebar|column|region|"
@@ -272,17 +273,24 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         )
     if not name and not role and not anchor:
         name, role = phrase, None  # "Click the button": the noun is all there is
-    if role in ("icon", "row"):
-        role = None  # "the trash icon", "the Alice row": the name is all a page gives
+    if role in ("icon", "row", "header"):
+        role = None  # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives
     target = sentence.unmask(name)
     place = Place(
-        anchor=sentence.unmask(_ARTICLE.sub("", anchor.strip())) if anchor else None,
-        section=sentence.unmask(section) if section else None,
+        anchor=_shown_words(sentence, _ARTICLE.sub("", anchor.strip())) if anchor else None,
+        section=_shown_words(sentence, section) if section else None,
         ordinal=ordinal,
     )
     if not target and not role and place == Place():
         raise Unsupported("it names no element")
     return Target(target, role or default_role, place)
+
+
+def _shown_words(sentence: Sentence, masked: str) -> str:
+    """A place's words as the page shows them: its one quoted text when it has one ('the "priority" column header'
+    -> priority), else all of it."""
+    quoted = TOKEN.findall(masked)
+    return sentence.tokens[int(quoted[0])] if len(quoted) == 1 else sentence.unmask(masked)
 
 
 def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> str:

@@ -149,6 +149,8 @@ def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
         holder = snap.node(parent)
         if pattern.search(holder.aria_label or "") or pattern.search(holder.label or ""):
             return True
+        if holder.children and pattern.fullmatch(_LIST_PUNCTUATION.sub("", _own_words(snap, holder))):
+            return True  # a list led by its own title: "Suggested facets: a, b, c"
         for child in holder.children:
             c = snap.node(child)
             if (c.role == "heading" or c.tag in ("legend", "caption")) and pattern.fullmatch((c.text or "").strip()):
@@ -157,6 +159,19 @@ def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
                 return True
         parent = holder.parent
     return False
+
+
+_LIST_PUNCTUATION = re.compile(r"^[\s:,;|·•]+|[\s:,;|·•]+$")  # what is left of "Label: a, b" without a and b
+
+
+def _own_words(snap: PageSnapshot, node: Node) -> str:
+    """The node's text without its children's: "Suggested facets: status, project" -> "Suggested facets: , "."""
+    text = node.text or ""
+    for child in node.children:
+        words = snap.node(child).text
+        if words:
+            text = text.replace(words, " ", 1)
+    return " ".join(text.split())
 
 
 def _title_like(snap: PageSnapshot, node: Node, pattern: re.Pattern[str]) -> bool:
