@@ -9,11 +9,12 @@ from typing import TypeVar
 
 from shared.artifacts.local import LocalArtifactStore
 from shared.records import RunRecord
-from shared.scenarios import Scenario
+from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from tests.http_site import SiteHandler, serve
 from workers.agent.brains.builtin import BuiltinBrain
 from workers.agent.execution.browser import BrowserSession
+from workers.agent.pipeline import SuiteResult, generate_suite
 from workers.agent.scenario_run import run_scenario
 
 T = TypeVar("T")
@@ -38,15 +39,32 @@ def in_thread(work: Callable[[], T]) -> T:
     return result[0]
 
 
-def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | None = None) -> RunRecord:
-    """Generate one scenario (builtin brain) against a site serving `html` at /."""
+def serve_page(html: str) -> tuple[str, Callable[[], None]]:
+    """A site serving `html` at every path: (base URL, stop)."""
     body = html.encode()
 
     class Page(SiteHandler):
         def do_GET(self) -> None:  # noqa: N802
             self.send(body)
 
-    site, stop = serve(Page)
+    return serve(Page)
+
+
+def generate_on_page(html: str, steps: list, tmp_path: Path) -> SuiteResult:
+    """Generate, verify by a cucumber-js replay and write the suite of one scenario against a site serving `html`."""
+    site, stop = serve_page(html)
+    scenarios = ScenarioFile(scenarios=[Scenario(id="T-1", title="t", steps=steps)])
+    try:
+        return in_thread(lambda: generate_suite(scenarios, base_url=site, out_dir=tmp_path / "suite",
+                                                settings=Settings(), store=LocalArtifactStore(tmp_path / "artifacts"),
+                                                register_steps=False))
+    finally:
+        stop()
+
+
+def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | None = None) -> RunRecord:
+    """Generate one scenario (builtin brain) against a site serving `html` at /."""
+    site, stop = serve_page(html)
     settings = settings or Settings()
     scenario = Scenario(id="T-1", title="t", steps=steps)
 

@@ -5,7 +5,7 @@ Above all, never a wrong action recorded as done: a step acts on the element the
 
 from __future__ import annotations
 
-from tests.agent.pages_site import done, run_on_page
+from tests.agent.pages_site import done, generate_on_page, run_on_page
 
 MOVER = """<!doctype html><html><body>
 <h2>Publishing</h2>
@@ -134,3 +134,34 @@ def test_a_place_said_before_its_clause_narrows_it(tmp_path):
     record = run_on_page(SIDEBAR, ['Under "Recent labels", click "billing"', '"Opened billing (recent)" is shown'],
                          tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+RECIPIENTS = """<!doctype html><html><body>
+<h2>Recent contacts</h2>
+<ul><li><a href="#" onclick="out.textContent = 'To: the recent Ann Lee'">Ann Lee</a></li></ul>
+<h2>New message</h2>
+<input aria-label="Recipient search" placeholder="Search people" autocomplete="off">
+<div class="results"></div>
+<p id="out"></p>
+<script>
+  // Results are a plain list of divs, not a listbox, rendered a while after each key (as a fetch would).
+  const field = document.querySelector('input'), results = document.querySelector('.results');
+  let timer = null;
+  field.addEventListener('keyup', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const q = field.value.toLowerCase();
+      results.innerHTML = ['Ann Lee', 'Anna Bell', 'Bob Ray'].filter((n) => n.toLowerCase().includes(q))
+        .map((n) => `<div class="item" onclick="out.textContent = 'To: ' + this.textContent">${n}</div>`).join('');
+    }, 200);
+  });
+</script>
+</body></html>"""
+
+
+def test_pick_from_results_that_are_not_a_listbox_takes_what_appeared_after_the_typing(tmp_path):
+    result = generate_on_page(RECIPIENTS, ['Type "Ann" into the Recipient search and pick "Ann Lee" from the results',
+                                           '"To: Ann Lee" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed  # the suite's pickOption chose the same

@@ -8,6 +8,7 @@
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
+//   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -50,8 +51,31 @@
       throw error;
     }
   };
+  // When each element was added or its text changed, in changes (for "pick X from the results": what appeared in
+  // response to the typing), and where typing began.
+  const changedAt = new WeakMap();
+  let typingMark = null;
+  let typedInto = null;
+  const note = (records) => {
+    for (const record of records) {
+      if (record.type === "childList") {
+        for (const node of record.addedNodes) if (node.nodeType === 1) changedAt.set(node, changes + 1);
+        if (record.removedNodes.length) changedAt.set(record.target, changes + 1);  // a list filtered in place
+      } else if (record.type === "characterData" && record.target.parentElement) {
+        changedAt.set(record.target.parentElement, changes + 1);
+      } else if (record.type === "attributes") {
+        changedAt.set(record.target, changes + 1);
+      }
+    }
+    touch();
+  };
+  document.addEventListener("focusin", () => { typingMark = null; }, true);
+  document.addEventListener("input", (event) => {
+    if (typingMark === null || typedInto !== event.target) typingMark = changes;
+    typedInto = event.target;
+  }, true);
   // Attributes that show or hide things count; class and style churn (spinners, animations) does not.
-  new MutationObserver(touch).observe(document, {
+  new MutationObserver(note).observe(document, {
     subtree: true, childList: true, characterData: true,
     attributes: true, attributeFilter: ["hidden", "disabled", "open", "aria-hidden", "aria-expanded", "aria-busy"],
   });
@@ -116,6 +140,68 @@
     });
   }
 
+  // The element to click for "pick <text> from the list": visible, its whole text `text` (any case), not the field
+  // typed into nor inside a native <select>. What appeared or changed since the typing began comes first, then
+  // options and menu items, then the element nearest the field typed into. A plain list of divs, links or buttons
+  // counts as much as an ARIA listbox. Waits, bounded, for the next change while none fits.
+  const PICKABLE_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"]);
+  function fresh(el) {
+    if (typingMark === null) return false;
+    for (let node = el; node && node !== document.body; node = node.parentElement) {
+      if ((changedAt.get(node) || 0) > typingMark) return true;
+    }
+    return false;
+  }
+  function visible(el) {
+    if (!el.getClientRects().length) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== "hidden" && style.visibility !== "collapse" && Number(style.opacity) !== 0;
+  }
+  function findPickable(text) {
+    const wanted = squash(text).toLowerCase();
+    if (!wanted) return null;
+    const found = [];
+    for (const el of document.body ? document.body.querySelectorAll("*") : []) {
+      if ((el.textContent || "").length > wanted.length * 3 + 40) continue;  // cheap: most elements hold more
+      if (el === typedInto || el.closest("select, script, style, head, label") || !visible(el)) continue;
+      if (squash(el.innerText).toLowerCase() !== wanted) continue;
+      // The outermost element of a chain holding only this text: the option, not the <b> inside it.
+      const parent = el.parentElement;
+      if (parent && parent !== document.body && squash(parent.innerText).toLowerCase() === wanted) continue;
+      found.push(el);
+    }
+    if (!found.length) return null;
+    const anchor = typedInto && typedInto.isConnected ? typedInto.getBoundingClientRect() : null;
+    const distance = (el) => {
+      if (!anchor) return 0;
+      const box = el.getBoundingClientRect();
+      const dx = Math.max(0, box.left - anchor.right, anchor.left - box.right);
+      const dy = Math.max(0, box.top - anchor.bottom, anchor.top - box.bottom);
+      return Math.hypot(dx, dy);
+    };
+    const role = (el) => {
+      const named = el.closest("[role]");
+      return named && PICKABLE_ROLES.has(named.getAttribute("role")) ? 0 : el.closest("li, button, a") ? 1 : 2;
+    };
+    const rank = (el) => [fresh(el) ? 0 : 1, role(el), distance(el)];
+    const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]; return 0; };
+    return found.map((el) => [rank(el), el]).sort((x, y) => before(x[0], y[0]))[0][1];
+  }
+  function pickable(text, timeoutMs, answerMs) {
+    // After typing, what the typing brings may still be on its way (a debounce, a fetch): an element that was
+    // there before is taken only when nothing new comes within answerMs.
+    const started = performance.now();
+    const typed = typingMark !== null;
+    let chosen = null;
+    const good = () => {
+      chosen = findPickable(text);
+      return chosen !== null && (!typed || fresh(chosen) || performance.now() - started >= answerMs);
+    };
+    const done = () => { typingMark = null; return chosen; };
+    if (good() || !timeoutMs) return Promise.resolve(done());
+    return until(() => good() || (chosen !== null && answerMs - (performance.now() - started)), timeoutMs).then(done);
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs) => {
@@ -133,6 +219,7 @@
       },
       mark: () => changes,
       synced,
+      pickable,
       pending: () => pending,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

@@ -1,10 +1,9 @@
 """Pick an option of a list that is not a native <select>: type-ahead suggestions, an autocomplete, a listbox, a
-menu. The option is found by its whole text among options, menu items and list items; the generated suite looks
-for it the same way (world.js pickOption)."""
+menu, results that are a plain list of divs, links or buttons. The option is the visible element whose whole text is
+the value, among what appeared or changed in response to the typing first, nearest the field typed into
+(settle.js pickable); the generated suite looks for it the same way (stepforge.js pickOption)."""
 
 from __future__ import annotations
-
-import re
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.brains.phrases import Op, Unsupported, literal_value
@@ -20,9 +19,9 @@ def _pick(m, s):
     return [Op("pick", value=value)]
 
 
-def option_pattern(text: str) -> re.Pattern[str]:
-    """The option's whole text, any case, spaces as written or collapsed (world.js builds the same)."""
-    return re.compile(r"^\s*" + r"\s+".join(re.escape(w) for w in text.split()) + r"\s*$", re.I)
+# settle.js's choice, the same in the generated suite (stepforge.js pickOption): what appeared in response to the
+# typing first, then options and menu items, then the nearest to the field; a plain list of divs or buttons too.
+PICKABLE_JS = "([text, ms, answer]) => window.__stepforge ? window.__stepforge.pickable(text, ms, answer) : null"
 
 
 class Pick(Action):
@@ -40,17 +39,12 @@ class Pick(Action):
 
     def perform(self, act):
         name = act.value or ""
-        page = act.page
-        exact = option_pattern(name)
-        options = (page.get_by_role("option", name=exact)
-                   .or_(page.get_by_role("menuitem", name=exact))
-                   .or_(page.locator("li").filter(has_text=exact)))
-        try:
-            options.filter(visible=True).first.click(timeout=act.settings.action_timeout_ms)
-        except Exception as exc:  # the executor turns Playwright's errors into one line; say what was missing
-            if "Timeout" in str(exc):
-                raise ActionFailed(f'no open list offers "{name}"') from None
-            raise
+        # Waits while no element offers it, and up to the settle timeout for what the typing brings.
+        waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
+        chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
+        if chosen is None:
+            raise ActionFailed(f'no open list offers "{name}"')
+        chosen.click(timeout=act.settings.action_timeout_ms)
 
     def phrase(self, op, slot):
         return ["Pick ", *slot, " from the list"]

@@ -144,11 +144,6 @@ function textPattern(text) {
   return new RegExp("(?<![\\w])" + words.join("\\s+") + "(?![\\w])", "i");
 }
 
-// An option's whole text, any case, spaces collapsed (the generation's pick.option_pattern).
-function optionPattern(text) {
-  return new RegExp("^\\s*" + String(text).trim().split(/\s+/).map(escapeRegExp).join("\\s+") + "\\s*$", "i");
-}
-
 // The browser to launch: STEPFORGE_BROWSER_PATH when set; else Playwright's own Chromium when it is installed
 // (npx playwright-core install chromium); else a system Chromium or Chrome.
 const SYSTEM_BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
@@ -279,12 +274,15 @@ function withHelpers(Base) {
       }
     }
 
-    // Clicks the option of the open list (suggestions, listbox, menu) whose whole text is `text`.
+    // Clicks the element of the open list (suggestions, listbox, menu, plain results) whose whole text is `text`:
+    // what appeared in response to the typing first, nearest the field typed into (SETTLE_SCRIPT's pickable).
     async pickOption(text) {
-      const name = optionPattern(text);
-      const options = this.page.getByRole("option", { name }).or(this.page.getByRole("menuitem", { name }))
-        .or(this.page.locator("li").filter({ hasText: name }));
-      await options.filter({ visible: true }).first().click();
+      const handle = await this.page.evaluateHandle(
+        ([t, ms, answer]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer) : null),
+        [text, ACTION_TIMEOUT_MS, SETTLE_TIMEOUT_MS]);
+      const chosen = handle.asElement();
+      if (!chosen) throw new assert.AssertionError({ message: `no open list offers "${text}"` });
+      await chosen.click({ timeout: ACTION_TIMEOUT_MS });
     }
 
     // A file the suite ships in its files/ folder.
