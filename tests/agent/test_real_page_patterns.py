@@ -165,3 +165,26 @@ def test_pick_from_results_that_are_not_a_listbox_takes_what_appeared_after_the_
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
     assert outcome.replay is not None and outcome.replay.passed  # the suite's pickOption chose the same
+
+
+TABLE_LAYOUT = """<!doctype html><html><body>
+<table>
+  <tr><td colspan="2" class="title"><b>Sign in</b></td></tr>
+  <tr><td>Username:</td><td><input name="u"></td></tr>
+  <tr><td>Password:</td><td><input name="p" type="password"></td></tr>
+  <tr><td></td><td><button onclick="out.textContent = 'Signed in as ' + document.querySelector('[name=u]').value
+    + ' with ' + document.querySelector('[name=p]').value.length + ' characters'">Go</button></td></tr>
+</table>
+<table>
+  <tr><td class="title"><b>Register</b></td></tr>
+  <tr><td><input name="email" placeholder="Email"></td></tr>
+</table>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_fields_under_a_title_in_another_row_of_a_table_layout(tmp_path):
+    record = run_on_page(TABLE_LAYOUT, ['Type "bob" into the first field under "Sign in"',
+                                        'Type "secret" into the second field under "Sign in"', "Click Go",
+                                        '"Signed in as bob with 6 characters" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
