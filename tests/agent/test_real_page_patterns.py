@@ -188,3 +188,18 @@ def test_fields_under_a_title_in_another_row_of_a_table_layout(tmp_path):
                                         'Type "secret" into the second field under "Sign in"', "Click Go",
                                         '"Signed in as bob with 6 characters" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+SEARCH_BAR = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'Searched for ' + q.value">
+  <label for="q">Search</label> <input id="q" placeholder="Search">
+  <button>Search</button>
+</form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_click_takes_the_button_not_the_field_of_the_same_name(tmp_path):
+    record = run_on_page(SEARCH_BAR, ['Type "lamp" into the Search field', "Click Search",
+                                      '"Searched for lamp" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

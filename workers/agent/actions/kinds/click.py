@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, thing
+from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
 from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
@@ -36,6 +37,13 @@ class Click(Action):
 
     def describe(self, target, role, value):
         return f"Click {thing(target, role)}"
+
+    def eligible(self, node):
+        # A person clicks a button or a link; clicking into a text field is what "click" means only when nothing
+        # clickable bears the name ("Click Search" beside a Search field is the Search button).
+        if is_textbox(node):
+            return 0.75
+        return super().eligible(node)
 
     def perform(self, act):
         act.target.click()
