@@ -123,6 +123,9 @@ class Locator(BaseModel):
     within: Within | None = None  # inside this container (after the frames)
     # The (nth+1)-th of the elements the locator finds: "the second Delete button". Strict: true is not 1.
     nth: StrictInt | None = None
+    # False: the name is found inside a longer one, any case (the tester's "Like" in "Like (3)", a card's heading
+    # in the card link's whole text), so the locator holds when a count or the rest of the text changes.
+    exact: bool = True
 
     def selector(self) -> str | None:
         """The Playwright selector for id, name, css and xpath locators (value is a whole CSS selector or
@@ -139,7 +142,7 @@ def locator_text(locator: Locator) -> str:
     frames = "".join(f"{frame} >> " for frame in locator.frames)
     within = f"{locator.within.css}:has-text({locator.within.text!r}) >> " if locator.within else ""
     role = f"[{locator.role}]" if locator.role else ""
-    return f"{frames}{within}{locator.strategy}{role}={locator.value}"
+    return f"{frames}{within}{locator.strategy}{role}{'' if locator.exact else '~'}={locator.value}"
 
 
 class Candidate(BaseModel):
@@ -170,6 +173,7 @@ class Operation(BaseModel):
     locator: Locator | None = None
     value: str | None = None
     param: str | None = None
+    said: str | None = None  # the words the step named the target by (the intent's target)
     ok: bool = True
     error: str | None = None
     redundant: bool = False  # executed fine but changed nothing worth keeping

@@ -203,3 +203,33 @@ def test_click_takes_the_button_not_the_field_of_the_same_name(tmp_path):
     record = run_on_page(SEARCH_BAR, ['Type "lamp" into the Search field', "Click Search",
                                       '"Searched for lamp" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+FEED = """<!doctype html><html><body>
+<h2>Posts</h2>
+<a class="card" href="#weekly" onclick="out.textContent = 'Opened the weekly report'" style="display: block">
+  <h3>Weekly report</h3>
+  <p>The numbers for the quarter, the hiring plan and what the support team learned from the last outage.</p>
+  <span>#reports</span> <span>#quarterly</span>
+</a>
+<a class="card" href="#roadmap" style="display: block">
+  <h3>Roadmap</h3><p>What ships next and what waits for another quarter, with the reasons for each choice.</p>
+</a>
+<button id="like" onclick="this.textContent = 'Like (' + (++likes) + ')'">Like (3)</button>
+<p id="out"></p>
+<script>let likes = 3;</script>
+</body></html>"""
+
+
+def test_a_count_in_a_label_and_a_card_link_are_named_by_the_tester_s_words(tmp_path):
+    result = generate_on_page(FEED, ["Click Like", '"Like (4)" is shown', 'Click the "Weekly report" card',
+                                     '"Opened the weekly report" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed
+    feature = next((tmp_path / "suite" / "features").glob("*.feature")).read_text()
+    steps = "\n".join(line for line in feature.splitlines() if line.strip().startswith(("When", "And", "Then")))
+    assert '"Like"' in steps and "(3)" not in steps, steps
+    assert '"Weekly report"' in steps and "…" not in steps and "numbers" not in steps, steps
+    code = (tmp_path / "suite" / "features" / "step_definitions" / "steps.js").read_text()
+    assert "(3)" not in code and "numbers for the quarter" not in code, code

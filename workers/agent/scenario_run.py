@@ -119,6 +119,7 @@ class ScenarioRun:
             description=intent.description,
             value=intent.value,
             param=intent.param,
+            said=intent.target,
             **fields,  # type: ignore[arg-type]
         )
 
@@ -364,7 +365,7 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     if node_id is not None:
         try:
             avoid = run.record.avoided_locators.get(intent.description, ())
-            operation.locator = best_locator(run.page, page, node_id, avoid=avoid)
+            operation.locator = best_locator(run.page, page, node_id, avoid=avoid, said=intent.target)
             locator = resolve(run.page, operation.locator)
         except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
             operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"

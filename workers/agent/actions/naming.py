@@ -11,6 +11,26 @@ MAX_NAME = 60
 _NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
 
 
+_COUNT_OR_STATE = re.compile(r"[\s\d.,:;()\[\]{}·•|/+#%-]*")
+
+
+def said_within(name: str, said: str | None) -> str | None:
+    """The tester's words for an element as its longer name shows them, when the rest of the name is a count or
+    state ("Like" in "Like (3)", "Follow" in "Follow 12") or the name is longer than a step shows (a card link's
+    whole text, its heading in it); else None."""
+    said = " ".join((said or "").split())
+    name = " ".join(name.split())
+    if not said or len(said) >= len(name):
+        return None
+    found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", name, re.I)
+    if found is None:
+        return None
+    rest = name[: found.start()] + name[found.end():]
+    if _COUNT_OR_STATE.fullmatch(rest) or len(name) > MAX_NAME:
+        return found.group(0)
+    return None
+
+
 def clean(text: str | None) -> str:
     text = " ".join((text or "").split())
     text = text.strip().rstrip(":*").strip()
@@ -129,8 +149,14 @@ def field_label(op: Operation) -> str:
 
 
 def element_name(op: Operation) -> str:
-    """How a person names the thing clicked: its text, else its accessible name, label, value or icon."""
+    """How a person names the thing clicked: its text, else its accessible name, label, value or icon; the
+    tester's words when the locator finds it by them inside a longer name (a count, a card's whole text)."""
+    if op.locator is not None and not op.locator.exact:
+        return clean(op.locator.value)
     target = op.target
+    said = said_within(target.text, op.said) if target is not None and target.text else None
+    if said:
+        return clean(said)
     names = () if target is None else (target.text, target.aria_label, target.label, target.a11y_name, target.title,
                                         target.value, target.testid, target.icon)
     return _first_name(op, names, lambda t: t.role or t.tag, "element")

@@ -25,6 +25,8 @@ from playwright.sync_api import Locator as PWLocator
 
 from shared.records import Locator, Node, PageSnapshot, Within
 
+from workers.agent.actions.naming import said_within
+
 from .tree import element_handle
 
 __all__ = ["best_locator", "resolve", "candidate_locators", "css_string", "NoStableLocator"]
@@ -75,18 +77,19 @@ def _query(page: Page, locator: Locator) -> PWLocator:
         return root.locator(selector)
     if s == "testid":
         return root.get_by_test_id(v)
+    exact = locator.exact
     if s == "label":
-        return root.get_by_label(v, exact=True)
+        return root.get_by_label(v, exact=exact)
     if s == "role":
         if not locator.role:
             raise ValueError("role locator without a role")
         if not v:
             return root.get_by_role(locator.role)  # type: ignore[arg-type]
-        return root.get_by_role(locator.role, name=v, exact=True)  # type: ignore[arg-type]
+        return root.get_by_role(locator.role, name=v, exact=exact)  # type: ignore[arg-type]
     if s == "text":
-        return root.get_by_text(v, exact=True)
+        return root.get_by_text(v, exact=exact)
     if s == "title":
-        return root.get_by_title(v, exact=True)
+        return root.get_by_title(v, exact=exact)
     raise ValueError(f"unknown locator strategy {s!r}")
 
 
@@ -110,10 +113,12 @@ def accessible_names(n: Node) -> list[str]:
     return out[:2]
 
 
-def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
+def candidate_locators(n: Node, anchored: bool = False, said: str | None = None) -> Iterator[Locator]:
     """Locator candidates for a node, in preference order (unchecked).
 
     anchored: the node's text is the value under test, so no candidate may be built from it.
+    said: the words the step named the element by; when its name holds them with a count, a state or a card's
+    whole text around them, the element is found by those words inside its name first.
     """
     frames = list(n.frame)
     if n.id_attr:
@@ -129,6 +134,10 @@ def candidate_locators(n: Node, anchored: bool = False) -> Iterator[Locator]:
     if anchored:
         return
     if n.role and n.role in _ROLES:
+        for name in accessible_names(n)[:1]:
+            words = said_within(name, said)
+            if words:
+                yield Locator(strategy="role", role=n.role, value=words, frames=frames, exact=False)
         for name in accessible_names(n):
             if len(name) <= 120:
                 yield Locator(strategy="role", role=n.role, value=name, frames=frames)
@@ -319,20 +328,22 @@ class NoStableLocator(RuntimeError):
 
 
 def best_locator(
-    page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False, avoid: Collection[str] = ()
+    page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False, avoid: Collection[str] = (),
+    said: str | None = None,
 ) -> Locator:
     """The first locator candidate that resolves to exactly this node's element; XPath otherwise.
 
     anchored: for a value check; the locator comes from the element's label, never from its content.
     avoid: strategies that failed this operation's replay before; the next one in the order is used.
+    said: the words the step named the element by (see candidate_locators).
     """
     n = snap.nodes[node_id]
     handle = element_handle(page, snap, node_id)
     try:
         seen: set[tuple[str, str, str | None]] = set()
         row_tried = not (n.operable and n.children and not anchored and "css" not in avoid)
-        for loc in candidate_locators(n, anchored):
-            if not row_tried and loc.strategy in ("role", "text"):
+        for loc in candidate_locators(n, anchored, said):
+            if not row_tried and loc.strategy in ("role", "text") and loc.exact:
                 row_tried = True  # a clickable container: one of its own texts names it better than all of them
                 row = _row_locator(page, n, handle)
                 if row is not None:

@@ -9,7 +9,8 @@ Locator -> JavaScript (the Python side builds the same element query from Locato
     xpath      this.page.locator("xpath=<value>")
     testid     this.page.getByTestId("value")
     label      this.page.getByLabel("value", { exact: true })
-    role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is "")
+    role       this.page.getByRole("role", { name: "value", exact: true })   (no name when value is ""; without
+               exact when the name is found inside a longer one: a count or a card's text around it)
     text       this.page.getByText("value", { exact: true })
     title      this.page.getByTitle("value", { exact: true })
 
@@ -58,17 +59,18 @@ def _query_js(locator: Locator, page: str, record_arg: str | None = None) -> str
         return f"{root}.locator({js_string(selector)})"
     if strategy == "testid":
         return f"{root}.getByTestId({js_string(value)})"
+    exact = ", { exact: true }" if locator.exact else ""
     if strategy == "label":
-        return f"{root}.getByLabel({name}, {{ exact: true }})"
+        return f"{root}.getByLabel({name}{exact})"
     if strategy == "role":
         role = js_string(locator.role or "button")
         if not value:
             return f"{root}.getByRole({role})"
-        return f"{root}.getByRole({role}, {{ name: {name}, exact: true }})"
+        return f"{root}.getByRole({role}, {{ name: {name}{', exact: true' if locator.exact else ''} }})"
     if strategy == "text":
-        return f"{root}.getByText({name}, {{ exact: true }})"
+        return f"{root}.getByText({name}{exact})"
     if strategy == "title":
-        return f"{root}.getByTitle({name}, {{ exact: true }})"
+        return f"{root}.getByTitle({name}{exact})"
     raise ValueError(f"unknown locator strategy {strategy!r}")
 
 

@@ -379,6 +379,8 @@ def _locator_identity(locator: Locator | None, record: bool = False) -> list | N
         identity.append([locator.within.css, locator.within.text])
     if locator.nth is not None:
         identity.append(["nth", locator.nth])
+    if not locator.exact:
+        identity.append(["inexact"])
     return identity
 
 
