@@ -50,6 +50,9 @@ class Node(BaseModel):
     a11y_name: str | None = None
     typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     form: int | None = None  # node id of the enclosing <form>
+    # The enclosing form's own title (its name, legend or heading, or a heading just before it); "" for a form
+    # without one; None: not in a form, or read before forms had titles (the context's heading is used then).
+    form_title: str | None = None
     context: str | None = None  # nearest heading / legend / caption / row and column headers
     frame: list[str] = Field(default_factory=list)  # CSS selectors of the iframes, outermost first
     shadow: bool = False  # lives inside an open shadow root

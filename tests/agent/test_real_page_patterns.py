@@ -233,3 +233,34 @@ def test_a_count_in_a_label_and_a_card_link_are_named_by_the_tester_s_words(tmp_
     assert '"Weekly report"' in steps and "…" not in steps and "numbers" not in steps, steps
     code = (tmp_path / "suite" / "features" / "step_definitions" / "steps.js").read_text()
     assert "(3)" not in code and "numbers for the quarter" not in code, code
+
+
+SIGN_IN = """<!doctype html><html><body>
+<h2>Sign up</h2>
+<p>New here? <a href="#">Create an account</a></p>
+<div class="panel">
+  <form onsubmit="event.preventDefault(); out.textContent = 'Welcome ' + email.value">
+    <label>Email <input id="email" type="email"></label>
+    <label>Password <input type="password"></label>
+    <button>Sign in</button>
+  </form>
+</div>
+<form aria-label="Newsletter" onsubmit="event.preventDefault(); out.textContent = 'Subscribed ' + news.value">
+  <label>Your email <input id="news" type="email"></label>
+  <label>Your name <input></label>
+  <button>Subscribe</button>
+</form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_form_is_named_by_its_own_title_never_by_a_heading_elsewhere(tmp_path):
+    result = generate_on_page(SIGN_IN, ["Type ann@example.com into Email", "Type secret into Password",
+                                        "Click Sign in", '"Welcome ann@example.com" is shown',
+                                        "Type bo@example.com into Your email", "Type Bo into Your name",
+                                        "Click Subscribe", '"Subscribed bo@example.com" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    feature = next((tmp_path / "suite" / "features").glob("*.feature")).read_text()
+    assert "Sign up form" not in feature, feature
+    assert "Newsletter form" in feature, feature

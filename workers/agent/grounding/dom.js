@@ -309,6 +309,22 @@
     return res;
   }
 
+  // A form's own title: its accessible name, a legend or heading inside it, or a heading just before it; '' when
+  // it has none (a heading elsewhere on the page names another part of the page, never this form).
+  const formTitles = new Map();
+  function formTitle(f) {
+    if (formTitles.has(f)) return formTitles.get(f);
+    let title = attr(f, 'aria-label') || '';
+    const by = attr(f, 'aria-labelledby');
+    if (!title && by) title = by.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? norm(e.textContent) : ''; }).join(' ');
+    const isHeading = (e) => e && (/^H[1-6]$/.test(e.tagName) || e.getAttribute('role') === 'heading');
+    if (!title) { const inside = f.querySelector('legend, h1, h2, h3, h4, h5, h6, [role=heading]'); if (inside) title = norm(inside.textContent); }
+    if (!title && isHeading(f.previousElementSibling)) title = norm(f.previousElementSibling.textContent);
+    title = cap(title, 120);
+    formTitles.set(f, title);
+    return title;
+  }
+
   function frameSel(el) {
     const tag = el.localName;
     const root = el.getRootNode();
@@ -431,6 +447,7 @@
     } else if (el.getAttribute('aria-required') === 'true') o.required = true;
     const f = (isCtl || tag === 'button') && el.form ? el.form : (tag === 'form' ? null : el.closest('form'));
     if (f && elIndex.has(f)) o.form = elIndex.get(f);
+    if (f) o.form_title = formTitle(f);
     // context
     const ctx = r.ctx;
     const parts = [];

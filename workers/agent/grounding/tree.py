@@ -242,6 +242,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 max=rec.get("max"),
                 form=gid.get((r.frame_key, form)) if form is not None else None,
                 context=rec.get("context"),
+                form_title=rec.get("form_title"),
                 frame=list(r.chain),
                 shadow=r.shadow,
                 xpath=rec.get("xpath") or "",

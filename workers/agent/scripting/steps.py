@@ -187,12 +187,17 @@ def _context_parts(context: str | None) -> list[str]:
 
 
 def form_name(ops: Sequence[Operation]) -> str:
-    """How a person names the form the fields of these operations belong to: the innermost heading, legend or
-    caption the fields share ("" when they share none), as a stable label: never record data ("Owner: David
+    """How a person names the form the fields of these operations belong to: the form's own title (its name, legend
+    or heading, or a heading just before it; "" when it has none); for records read before forms had titles, the
+    innermost heading, legend or caption the fields share. As a stable label: never record data ("Owner: David
     Schroeder" -> "Owner", a heading with digits -> ""). A trailing "form" is dropped ("Add Pet Form" -> "Add Pet")."""
     fields = [op for op in ops if _is_field(op)]
     if not fields or any(op.target is None for op in fields):
         return ""
+    titles = {op.target.form_title for op in fields if op.target is not None}
+    if titles != {None}:  # the form's own title, never a heading elsewhere on the page
+        title = titles.pop() if len(titles) == 1 else ""
+        return re.sub(r"(?i)(?:^|\s+)form$", "", stable_label(title)).strip()
     common: list[str] | None = None
     for op in fields:
         parts = _context_parts(op.target.context if op.target else None)
