@@ -92,3 +92,23 @@ FORMS = [
 def test_sentence_forms(sentence: str, expected: list[tuple]) -> None:
     cell = "'Saved' is shown" if sentence == "Check the result" else None
     assert read(sentence, cell) == expected
+
+
+# A check announced by a verb that only looks, the check in the expected cell said of "it" or of a part of the page.
+ANNOUNCED = [
+    ("Look at the page that opens", 'It reads "120 rows sorted by votes"', "120 rows sorted by votes"),
+    ("Read the heading above the search box", 'The heading says "Custom SQL query returning 4 rows"',
+     "Custom SQL query returning 4 rows"),
+    ("Check the heading", 'It starts with "17 rows where project_id = 5"', "17 rows where project_id = 5"),
+    ("Observe the status line", 'The status line shows "120 rows" again', "120 rows"),
+]
+
+
+@pytest.mark.parametrize(("action", "cell", "text"), ANNOUNCED, ids=[a for a, _, _ in ANNOUNCED])
+def test_a_look_announces_the_check_in_the_expected_cell(action: str, cell: str, text: str) -> None:
+    assert read(action, cell) == [op("assert_text", value=text)]
+
+
+def test_a_look_without_an_expected_result_is_refused() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the page that opens"), 0)
+    assert decision.unsupported is not None and "says nothing to check" in decision.unsupported

@@ -187,7 +187,10 @@ _OWN_RULES = (
                  "'Switch to the new tab')"), 10),
     # "Check the result" with the check itself in the expected cell: announces it, does nothing
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?(?:results?|outcome|response|"
-         r"output|page|screen|confirmation|message|effect|changes?)", lambda m, s: [], 99),
+         r"output|page|screen|confirmation|message|effect|changes?|heading|title|table|list|rows?|count|summary|caption)"
+         r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?", lambda m, s: [], 99),
+    # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
+    Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks
     Rule(r"expect\s+(?P<a>.+?)\s+to\s+(?P<b>.+)", _expect, 100),
     Rule(r"(?:verify|confirm|ensure|assert|validate|make\s+sure)\s+(?:that\s+|whether\s+|if\s+)?(?P<s>.+)", _verify,

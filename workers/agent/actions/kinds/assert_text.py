@@ -55,6 +55,10 @@ def _qualified(m, s):
     )
 
 
+# What an expected cell says shows the text: "it", or a part of the page a person reads it in.
+_SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|title|header|caption|count|summary|label|"
+            r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results))")
+
 STATEMENTS = (
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
     Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
@@ -73,8 +77,10 @@ STATEMENTS = (
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>\S.*)", lambda m, s: texts(m["x"], s), 160),
     # 'A' / 'A' and 'B'
     Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
-    # shows X (the subject left out, as in an expected cell)
-    Rule(r"(?:it\s+)?(?:should\s+)?(?:shows?|displays?|lists?)\s+(?P<x>.+)", lambda m, s: texts(m["x"], s), 180),
+    # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
+    Rule(rf"(?:{_SUBJECT}\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
+         r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>.+?)(?:\s+again)?",
+         lambda m, s: texts(m["x"], s), 180),
 )  # fmt: skip
 
 
