@@ -31,8 +31,9 @@ class Site(SiteHandler):
         elif self.path == "/owner":
             body = "<h1>Owner</h1><a href='/edit-owner'>Edit Owner</a> <a href='/edit-pet'>Edit Pet</a>"
         elif self.path == "/unstable":
-            # The button's id changes on every load, as generated ids do in many front-end frameworks.
-            body = f"<h1>Wizard</h1><button id='next-{next(self.loads)}' onclick=\"location.href='/done'\">Next</button>"
+            # The button's id changes on every load, and not in a way that shows (no counter, no hex run).
+            word = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")[next(self.loads) % 8]
+            body = f"<h1>Wizard</h1><button id='next-{word}' onclick=\"location.href='/done'\">Next</button>"
         else:
             body = f"<h1>{self.path.strip('/').capitalize()}</h1>"
         data = f"<!doctype html><html><body>{body}</body></html>".encode()

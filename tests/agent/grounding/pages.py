@@ -95,7 +95,7 @@ LOCATORS = """
   <button id=":r1q:">Apply</button>
   <button id="radix-:r2:-trigger-more" aria-label="More actions">...</button>
   <input id="ember123" aria-label="Ember field">
-  <input id="react-select-2-input" aria-label="Assignee">
+  <input id="mui-12345" aria-label="Assignee">
   <input id="field-8f3a9c2e" aria-label="Hex field">
   <button data-testid="go-btn">Go</button>
   <input name="zip" placeholder="Zip">
