@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 from bench.corpus.scoring import Expectation, Result, metrics, readability  # noqa: E402
 from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
-from shared.scenarios import ScenarioFile  # noqa: E402
+from shared.scenarios import ScenarioFile, ScenarioFileError, parse_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from workers.agent.pipeline import generate_suite  # noqa: E402
 from workers.agent.verify.node_runtime import ensure_runtime  # noqa: E402
@@ -64,13 +64,17 @@ def load_half(app: str, half: str) -> tuple[ScenarioFile, dict[str, Expectation]
     path = APPS / app / f"{half}.yaml"
     if not path.is_file():
         return None
-    document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    expectations: dict[str, Expectation] = {}
-    for entry in document["scenarios"]:
-        fails_at = entry.pop("fails_at", None)
-        variant_of = entry.pop("variant_of", None)
-        expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of)
-    scenario_file = ScenarioFile.model_validate(document)
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        expectations: dict[str, Expectation] = {}
+        for entry in document["scenarios"]:
+            fails_at = entry.pop("fails_at", None)
+            variant_of = entry.pop("variant_of", None)
+            expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of)
+        # Validated as stepforge validates a scenarios file, so that a mistake is named the same way.
+        scenario_file = parse_scenarios(yaml.safe_dump(document, allow_unicode=True), str(path))
+    except (yaml.YAMLError, KeyError, TypeError, AttributeError, ScenarioFileError) as exc:
+        raise CorpusError(f"{path.relative_to(REPO)}: {exc}") from None
     scenario_file.feature = f"{app} {half}"
     return scenario_file, expectations
 
@@ -165,8 +169,8 @@ def bench_app(app: str, halves: list[str], settings: Settings, out: Path) -> dic
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     figures: dict = {"app": app, "results": [], "error": None}
-    loaded = {half: load_half(app, half) for half in halves}
     try:
+        loaded = {half: load_half(app, half) for half in halves}
         print(f"[{app}] installing...", file=sys.stderr)
         figures["install_s"] = round(install(app, logs / f"{app}-install.log"), 1)
         running = RunningApp(app, logs / f"{app}-server.log")
@@ -242,12 +246,20 @@ def main(argv: list[str] | None = None) -> int:
     ensure_runtime(settings)
     halves = list(HALVES) if args.half == "both" else [args.half]
     started = time.perf_counter()
-    apps = [bench_app(app, halves, settings, args.out) for app in (args.app or app_names())]
-    summary = print_report(apps, halves)
     args.out.mkdir(parents=True, exist_ok=True)
-    document = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": f"{os.cpu_count()} cores",
-                "seconds": round(time.perf_counter() - started), "halves": halves, "summary": summary, "apps": apps}
-    (args.out / "latest.json").write_text(json.dumps(document, indent=2) + "\n")
+    apps: list[dict] = []
+
+    def write(summary: dict | None) -> dict:
+        document = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": f"{os.cpu_count()} cores",
+                    "seconds": round(time.perf_counter() - started), "halves": halves, "summary": summary,
+                    "apps": apps}
+        (args.out / "latest.json").write_text(json.dumps(document, indent=2) + "\n")
+        return document
+
+    for app in args.app or app_names():
+        apps.append(bench_app(app, halves, settings, args.out))
+        write(None)  # what has run so far survives an interrupted run
+    document = write(print_report(apps, halves))
     print(f"\nresults: {args.out / 'latest.json'} ({document['seconds']} s)")
     return 0
 
