@@ -5,6 +5,8 @@ Above all, never a wrong action recorded as done: a step acts on the element the
 
 from __future__ import annotations
 
+import pytest
+
 from tests.agent.pages_site import done, generate_on_page, run_on_page
 
 MOVER = """<!doctype html><html><body>
@@ -264,3 +266,25 @@ def test_a_form_is_named_by_its_own_title_never_by_a_heading_elsewhere(tmp_path)
     feature = next((tmp_path / "suite" / "features").glob("*.feature")).read_text()
     assert "Sign up form" not in feature, feature
     assert "Newsletter form" in feature, feature
+
+
+LOGIN = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'Subscribed'">
+  <h3>Newsletter</h3><label>Email <input type="email"></label><button>Subscribe</button>
+</form>
+<div class="login">
+  <h2>Sign in to the admin</h2>
+  <label for="u">Username</label> <input id="u">
+  <label for="p">Password</label> <input id="p" type="password">
+  <button onclick="out.textContent = (u.value === 'admin' && p.value === 'admin123') ? 'Welcome, admin'
+                                     : 'Wrong credentials for ' + u.value">Log in</button>
+</div>
+<p id="out"></p>
+</body></html>"""
+
+
+@pytest.mark.parametrize("sentence", ['Log in with username "admin" and password "admin123"',
+                                      'Sign in as "admin" / "admin123"', 'Log in as admin (password "admin123")'])
+def test_signing_in_as_a_tester_says_it(tmp_path, sentence):
+    record = run_on_page(LOGIN, [sentence, '"Welcome, admin" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

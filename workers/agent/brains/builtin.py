@@ -91,6 +91,8 @@ class BuiltinBrain:
             return current, forms.submit_form(page, macro.subject, current)
         if macro.name == "search":
             return forms.search(page, macro.value or "", macro.subject)
+        if macro.name == "sign_in":
+            return forms.sign_in(page, macro.subject, macro.value or "")
         raise Unsupported(f"unknown high-level intent {macro.name!r}")  # pragma: no cover
 
     # --- placeholders and descriptions ----------------------------------------------------------

@@ -235,5 +235,33 @@ def search(snapshot: PageSnapshot, value: str, subject: str) -> tuple[Form, list
     return form, [fill, Op("press", target=target, role_hint="field", value="Enter")]
 
 
+_SIGN_IN_WORDS = re.compile(r"\b(?:sign|log)\s*(?:in|on)\b|\blogin\b|\bcontinue\b|\bsubmit\b|\benter\b", re.I)
+
+
+def sign_in(snapshot: PageSnapshot, user: str, password: str) -> tuple[Form, list[Op]]:
+    """Type the user name (when given) into the field before the password field, the password into it, then
+    submit: the sign-in form's button, else a Sign in / Log in button on the page, else Enter in the password."""
+    candidates = [f for f in forms_of(snapshot) if any(_kind(c) == "password" for c in f.controls)]
+    if not candidates:
+        raise Unsupported("the page has no password field to sign in with")
+    form = max(enumerate(candidates), key=lambda t: (bool(_SIGN_IN_WORDS.search(" ".join(t[1].words()))), -t[0]))[1]
+    secret = next(c for c in form.controls if _kind(c) == "password")
+    ops: list[Op] = []
+    if user:
+        before = [c for c in form.controls if c.id < secret.id and _kind(c) in _TEXT_INPUTS | {"email", "tel"}]
+        if not before or not name_of(before[-1]):
+            raise Unsupported("the sign-in form has no user name field before its password field")
+        ops.append(Op("fill", target=name_of(before[-1]), role_hint="field", value=user))
+    if not name_of(secret):
+        raise Unsupported("the password field has no label, placeholder or name to find it by")
+    ops.append(Op("fill", target=name_of(secret), role_hint="field", value=password))
+    button = submit_button(form)
+    if button is None or not _button_name(button):
+        button = next((b for b in snapshot.nodes if is_button(b) and _SIGN_IN_WORDS.search(_button_name(b))), None)
+    if button is not None and _button_name(button):
+        return form, ops + [Op("click", target=_button_name(button), role_hint="button")]
+    return form, ops + [Op("press", target=name_of(secret), role_hint="field", value="Enter")]
+
+
 def _is_text(node: Node) -> bool:
     return node.tag == "input" and (node.input_type or "").lower() in _TEXT_INPUTS

@@ -37,9 +37,9 @@ from .phrases import (
 class Macro:
     """A high-level intent, expanded against the page snapshot (see `forms.py`)."""
 
-    name: str  # "fill_form", "submit_form", "search"
-    subject: str = ""  # words naming the form or what is searched for: "owner", "owners"
-    value: str | None = None  # the search text
+    name: str  # "fill_form", "submit_form", "search", "sign_in"
+    subject: str = ""  # words naming the form or what is searched for: "owner", "owners"; sign_in: the user name
+    value: str | None = None  # the search text; sign_in: the password
     clause: str = ""  # the clause as written, for messages
 
 
@@ -125,6 +125,31 @@ def _submit(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("submit_form", subject=subject)]
 
 
+_CREDENTIAL = r"\x01(\d+)\x02"
+_USER_WORD = r"(?:user\s*name|user|login|e-?mail(?:\s+address)?|account)"
+
+
+def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
+    """'Log in with username "admin" and password "admin123"', 'Sign in as "admin" / "admin123"', 'Log in as admin
+    (password "admin123")', 'Sign in with the password "actual123"': the credentials, in the sign-in form."""
+    rest = m["rest"].strip()
+    token = lambda found: s.tokens[int(found[1])] if found else None  # noqa: E731
+    password = token(re.search(rf"password\s*(?:is\s+|of\s+|=\s*|:\s*)?{_CREDENTIAL}", rest, re.I))
+    user = token(re.search(rf"{_USER_WORD}\s*(?:is\s+|of\s+|=\s*|:\s*)?{_CREDENTIAL}", rest, re.I))
+    quoted = [s.tokens[int(n)] for n in re.findall(_CREDENTIAL, rest)]
+    if user is None and password is None and len(quoted) == 2:  # "admin" / "admin123", "admin" and "admin123"
+        user, password = quoted
+    elif user is None:
+        named = re.match(rf"(?:as\s+)?(?:the\s+)?(?:{_USER_WORD}\s+)?(?:{_CREDENTIAL}|(?P<w>[\w.@+-]+))", rest, re.I)
+        if named and named[1] is not None and s.tokens[int(named[1])] != password:
+            user = s.tokens[int(named[1])]
+        elif named and named["w"] and named["w"].lower() not in ("the", "password", "with", "using"):
+            user = named["w"]
+    if password is None:
+        raise Unsupported("it does not say which password to sign in with (quote it: with password \"secret\")")
+    return [Macro("sign_in", subject=user or "", value=password)]
+
+
 def _search(m: re.Match[str], s: Sentence) -> list[Item]:
     rest = m["rest"].strip()
     named = re.fullmatch(
@@ -200,6 +225,8 @@ _OWN_RULES = (
     # high-level intents, expanded against the page
     Rule(r"submit(?P<rest>\s.*)?", _submit, 200),
     Rule(r"search\s+(?:for\s+)?(?P<rest>.+)", _search, 201),
+    Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+)",
+         _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",
          _fill_form_with, 203),
