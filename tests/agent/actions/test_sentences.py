@@ -112,3 +112,24 @@ def test_a_look_announces_the_check_in_the_expected_cell(action: str, cell: str,
 def test_a_look_without_an_expected_result_is_refused() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action="Look at the page that opens"), 0)
     assert decision.unsupported is not None and "says nothing to check" in decision.unsupported
+
+
+# Statements that describe where quoted texts are shown check each text; a word that says more is still refused.
+DESCRIBED = [
+    ('A dialog titled "Login" with a "Username" field and a "Password" field is shown', ["Login", "Username", "Password"]),
+    ('A dialog "Configuration" opens with the tabs "PACKAGE MANAGERS" and "TRANSLATIONS"',
+     ["PACKAGE MANAGERS", "TRANSLATIONS"]),
+    ('A tooltip reading "pnpm install csv-lite@0.3.0" appears', ["pnpm install csv-lite@0.3.0"]),
+    ('The node palette on the left lists the "inject", "debug" and "function" nodes', ["inject", "debug", "function"]),
+]
+
+
+@pytest.mark.parametrize(("cell", "texts"), DESCRIBED, ids=[c for c, _ in DESCRIBED])
+def test_a_described_statement_checks_each_quoted_text(cell: str, texts: list[str]) -> None:
+    assert read("Check the result", cell) == [op("assert_text", value=t) for t in texts]
+
+
+def test_a_description_that_says_more_than_texts_is_refused() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(
+        action="Check the result", expected='A dialog titled "Login" with a lock icon and a "Username" field is shown'), 0)
+    assert decision.unsupported is not None and "cannot tell which text" in decision.unsupported

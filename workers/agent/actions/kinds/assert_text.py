@@ -32,6 +32,9 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
             raise Unsupported("an expected text is empty")
         return [Op(kind, value=t) for t in listed]
     if s.has_token(x):
+        described = described_texts(x, s)
+        if described:
+            return [Op(kind, value=t) for t in described]
         raise Unsupported(f"cannot tell which text to look for in {s.show(x)!r}; quote each text on its own")
     if is_description(x) or PRONOUN.fullmatch(x):
         raise Unsupported(
@@ -42,6 +45,30 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
     if not text:
         raise Unsupported("it names no text to look for")
     return [Op(kind, value=text)]
+
+
+# Words that only describe where the quoted texts are shown ("a dialog titled 'Login' with the tabs 'A' and 'B'"):
+# the kind of element, how it names them, where it is. Any other word says more than a text check can check.
+_GLUE = frozenset("""a an the its their this that these those with and or of in on at to for from by as its which
+    showing shown show shows reading reads read labelled labeled titled named called saying says say containing contains
+    listing lists list has have having is are be being opens open opened appears appear displayed display displays
+    visible now still also both each all new
+    dialog modal popup pop-up window page screen panel section box card tab tabs button buttons link links field fields
+    column columns row rows item items entry entries option options menu list node nodes tooltip notification message
+    toast banner heading headings title header label labels text texts value values tree sidebar table chip chips
+    badge nodes called entries lines
+    top bottom left right side corner above below under next beside""".split())
+
+
+def described_texts(x: str, s) -> list[str]:
+    """The quoted texts of a statement that describes where they are shown, when every other word only says that
+    (see _GLUE); [] otherwise."""
+    quoted = [s.tokens[int(n)] for n in re.findall("\x01(\\d+)\x02", x)]
+    rest = re.sub("\x01\\d+\x02", " ", x)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest.lower())
+    if not quoted or any(not t.strip() for t in quoted) or any(w not in _GLUE for w in words):
+        return []
+    return quoted
 
 
 def _qualified(m, s):
@@ -77,6 +104,11 @@ STATEMENTS = (
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>\S.*)", lambda m, s: texts(m["x"], s), 160),
     # 'A' / 'A' and 'B'
     Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
+    # a part of the page, named any way, lists / shows / opens with the quoted texts, described only by the kind of
+    # element they are ('the palette on the left lists the "inject" and "debug" nodes'): each text is shown
+    Rule(r"(?P<subj>.+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
+         r"opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
+         lambda m, s: [Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:{_SUBJECT}\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
          r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>.+?)(?:\s+again)?",
