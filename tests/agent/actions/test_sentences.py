@@ -66,6 +66,11 @@ FORMS = [
     ("Click the votes column header", [op("click", "votes")]),
     ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
     ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
+    # where on the screen an element is names nothing
+    ('Click the "Search Packages" field at the top of the page', [op("click", "Search Packages", "field")]),
+    ("Click the hamburger icon in the top right corner of the editor", [op("click", "hamburger")]),
+    ('Click the "Order Processing" tab above the canvas', [op("click", "Order Processing", "tab")]),
+    ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us")]),
     # a place said before its clause
     ('Under "Queries", click "Open issues for a person"',
      [op("click", "Open issues for a person", section="Queries")]),

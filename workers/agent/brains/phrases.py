@@ -234,6 +234,12 @@ def split_role(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
+# Where on the screen an element is, said after its name: it helps a person look, it names nothing.
+_ON_SCREEN = re.compile(
+    r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
+    r"\b[^\x01]*|above\s+the\s+[^\x01]+)$", re.I)
+
+
 def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> Target:
     """The element a clause names, a role hint from its noun, and its place (see `Place`).
 
@@ -243,6 +249,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     """
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
     phrase = _ARTICLE.sub("", phrase)
+    phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     anchor = section = None
     ordinal: int | None = None
     if not sentence.is_quoted(phrase):
