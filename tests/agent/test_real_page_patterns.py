@@ -288,3 +288,23 @@ LOGIN = """<!doctype html><html><body>
 def test_signing_in_as_a_tester_says_it(tmp_path, sentence):
     record = run_on_page(LOGIN, [sentence, '"Welcome, admin" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+CANVAS = """<!doctype html><html><body>
+<h2>Home Automation</h2>
+<svg width="400" height="120">
+  <g class="node" ondblclick="out.textContent = 'Editing Wake up'"><rect x="10" y="10" width="120" height="30" fill="#ddd"/>
+    <text x="20" y="30">Wake up</text></g>
+  <g class="node" ondblclick="out.textContent = 'Editing Lamp'"><rect x="10" y="60" width="120" height="30" fill="#ddd"/>
+    <text x="20" y="80">Lamp</text></g>
+</svg>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_double_click_opens_what_a_single_click_does_not(tmp_path):
+    result = generate_on_page(CANVAS, ['Double-click the "Wake up" node', '"Editing Wake up" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed
+    assert ".dblclick()" in (tmp_path / "suite" / "features" / "step_definitions" / "steps.js").read_text()

@@ -66,6 +66,10 @@ FORMS = [
     ("Click the votes column header", [op("click", "votes")]),
     ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
     ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
+    # a double click; a name and the part of the page it is in, both quoted
+    ('Double-click the "Wake up" node on the "Home Automation" flow',
+     [op("double_click", "Wake up", section="Home Automation")]),
+    ('Click the "Edit" button in the "Profile" panel', [op("click", "Edit", "button", section="Profile")]),
     # where on the screen an element is names nothing
     ('Click the "Search Packages" field at the top of the page', [op("click", "Search Packages", "field")]),
     ("Click the hamburger icon in the top right corner of the editor", [op("click", "hamburger")]),

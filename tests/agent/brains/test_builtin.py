@@ -294,7 +294,7 @@ def test_placeholder_without_a_column() -> None:
         ("Type Franklin", "which field"),
         ("Everything works", "no rule understands it"),
         ("Verify the error message is displayed", "describes something"),
-        ("Double-click the row", "double"),
+        ("Right-click the row", "right clicks"),
         ("Verify the page title is 'Home'", "title or address"),
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),

@@ -202,7 +202,7 @@ _DATA_WORDS = (
 # Sentences of no kind: refusals, checks (their statements belong to the check kinds), form macros.
 _OWN_RULES = (
     # refusals first, so that no later rule half-understands them
-    Rule(r"(?:double|right)[\s-]?click.*", _refuse("double and right clicks are not supported"), 0),
+    Rule(r"right[\s-]?click.*", _refuse("right clicks are not supported"), 0),
     Rule(r"scroll.*", _refuse("scrolling is not an operation the builtin brain records (elements are scrolled to when "
                               "used)"), 1),
     Rule(r"drag.*", _refuse("dragging is not supported"), 2),

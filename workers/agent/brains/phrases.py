@@ -234,6 +234,9 @@ def split_role(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
+_QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
+                               r"(?P<sec>\x01\d+\x02)(?:\s+[\w-]+)?", re.I)
+
 # Where on the screen an element is, said after its name: it helps a person look, it names nothing.
 _ON_SCREEN = re.compile(
     r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
@@ -252,7 +255,11 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     anchor = section = None
     ordinal: int | None = None
-    if not sentence.is_quoted(phrase):
+    both = _QUOTED_IN_QUOTED.fullmatch(phrase)
+    if both:  # 'the "Wake up" node on the "Home Automation" flow': a name, and the part of the page it is in
+        named = both["name"] + (" " + both["noun"] if both["noun"] and split_role(both["noun"])[1] else "")
+        phrase, section = named, both["sec"]
+    elif not sentence.is_quoted(phrase):
         for pattern in _ANCHORED:
             m = pattern.fullmatch(phrase)
             if m:
@@ -273,6 +280,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
             ordinal, phrase = _ORDINALS[m["o"].lower()], m["rest"]
     name, role = split_role(phrase)
+    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name) if role is None else None
+    if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
+        name = kind_word[1]
     if role and _POSITIONAL.fullmatch(name):  # "any link", "another option": which one is a guess
         raise Unsupported(
             f"{sentence.show(masked)!r} picks an element at random; name it by its text or label, or by its order "

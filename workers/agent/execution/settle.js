@@ -108,7 +108,7 @@
   EventTarget.prototype.addEventListener = function (type, listener, options) {
     if (type === "keyup" || type === "keydown" || type === "keypress") {
       try { if (this instanceof Element) keyed.add(this); } catch (error) { /* not an element */ }
-    } else if (type === "click" || type === "mousedown" || type === "pointerdown") {
+    } else if (type === "click" || type === "dblclick" || type === "mousedown" || type === "pointerdown") {
       try { if (this instanceof Element) clicked.add(this); } catch (error) { /* not an element */ }
     }
     return originalListen.call(this, type, listener, options);

@@ -153,7 +153,7 @@
     else if (tag === 'input') op = type !== 'hidden';
     if (!op && explicitRole && OP_ROLES.has(explicitRole)) op = true;
     if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
-    if (!op && el.hasAttribute('onclick')) op = true;
+    if (!op && (el.hasAttribute('onclick') || el.hasAttribute('ondblclick'))) op = true;
     if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
     if (!op && pointer && !parentPointer && !inControl && tag !== 'body' && tag !== 'html') op = true;
     // A click listener of its own, last: such an element may only be delegating its children's clicks (see below).
@@ -178,7 +178,8 @@
       const t = cap(visibleText(el), 120);
       if (t) lastHeading = t;
     }
-    if (LEAFY.has(tagU) || LEAFY.has(tag)) return;
+    // An SVG is one picture (an icon), unless it holds texts: a diagram or a canvas of named nodes is walked.
+    if ((LEAFY.has(tagU) || LEAFY.has(tag)) && !(tag === 'svg' && el.querySelector('text'))) return;
 
     let kidCtx = ctx;
     if (tag === 'fieldset') {

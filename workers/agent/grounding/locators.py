@@ -323,6 +323,21 @@ def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collecti
     return None
 
 
+_INSIDE_TARGET_JS = "(els, t) => els.length === 1 && els[0] !== t && t.contains(els[0])"
+
+
+def _inner_text_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
+    """A clickable element nothing names but the one text inside it (an SVG node of a diagram, a <g> holding a
+    <text>): that text, which a click or double click reaches it through."""
+    if not (n.operable and n.children and n.text and len(n.text) <= 120):
+        return None
+    loc = Locator(strategy="text", value=" ".join(n.text.split()), frames=list(n.frame))
+    try:
+        return loc if resolve(page, loc).evaluate_all(_INSIDE_TARGET_JS, handle) else None
+    except Exception:
+        return None
+
+
 class NoStableLocator(RuntimeError):
     """No locator that names the element (not its position) finds it, and it alone."""
 
@@ -366,6 +381,9 @@ def best_locator(
         ordinal = _ordinal_locator(page, n, handle, avoid)
         if ordinal is not None:
             return ordinal
+        inner = _inner_text_locator(page, n, handle)
+        if inner is not None:
+            return inner
         if n.shadow:
             try:
                 css = Locator(strategy="css", value=handle.evaluate(_SHADOW_CSS_JS), frames=list(n.frame))
