@@ -240,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "corpus" / "results")
     args = parser.parse_args(argv)
+    # Stopped from outside, the running application is stopped too (its process group is ours to end).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.chdir(REPO)
     settings = Settings()
     configure_logging(settings)
