@@ -102,6 +102,9 @@ class Decision(BaseModel):
     # The verdict's kind when it cannot go on: a sentence the brain does not handle ("unsupported"), an
     # action it found impossible ("action"), or an expected result that does not hold ("expectation").
     failure_kind: Literal["action", "expectation", "unsupported"] = "unsupported"
+    # The refusal depends on the page as it was read (a form the sentence names is not there yet): a page still
+    # changing may be asked about again.
+    page_dependent: bool = False
 
 
 # --- grounding, execution, observation -----------------------------------------

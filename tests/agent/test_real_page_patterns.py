@@ -308,3 +308,20 @@ def test_a_double_click_opens_what_a_single_click_does_not(tmp_path):
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
     assert outcome.replay is not None and outcome.replay.passed
     assert ".dblclick()" in (tmp_path / "suite" / "features" / "step_definitions" / "steps.js").read_text()
+
+
+LATE_LOGIN = """<!doctype html><html><body><div id="app">Loading...</div>
+<script>
+  // A single-page app that renders its sign-in form a while after the page has loaded.
+  setTimeout(() => {
+    document.getElementById('app').innerHTML = `<h2>Sign in</h2>
+      <label for="p">Password</label> <input id="p" type="password">
+      <button onclick="out.textContent = p.value === 'open sesame' ? 'Budgets' : 'Wrong password'">Sign in</button>
+      <p id="out"></p>`;
+  }, 600);
+</script></body></html>"""
+
+
+def test_a_sign_in_form_rendered_after_the_load_is_waited_for(tmp_path):
+    record = run_on_page(LATE_LOGIN, ['Sign in with the password "open sesame"', '"Budgets" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

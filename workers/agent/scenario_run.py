@@ -224,6 +224,13 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
         decision = brain.decide(step, run.step_index, view.snapshot, run.record.operations,  # type: ignore[arg-type]
                                 screenshot=view.screenshot)
         decide_ms = ms_since(started)
+        deadline = time.monotonic() + run.settings.action_timeout_ms / 1000
+        # A page still building (a single-page app rendering its sign-in form) is read again after each change.
+        while (decision.unsupported and decision.page_dependent
+               and wait_for_change(run.page, run.settings, deadline, view.snapshot.change_mark)):
+            view = take_snapshot(run)
+            decision = brain.decide(step, run.step_index, view.snapshot, run.record.operations,  # type: ignore[arg-type]
+                                    screenshot=view.screenshot)
         if decision.unsupported:
             raise run.fail(decision.failure_kind, decision.unsupported)
         try:

@@ -27,6 +27,10 @@ _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
 
 
+class NotOnPage(Unsupported):
+    """A high-level sentence the page as it was read cannot carry out (no such form, no password field)."""
+
+
 class BuiltinBrain:
     """Rule-based `Brain` (see `base.Brain`)."""
 
@@ -46,7 +50,8 @@ class BuiltinBrain:
         try:
             return Decision(intents=self.intents(step, snapshot), step_done=True)
         except Unsupported as exc:
-            return Decision(intents=[], step_done=True, unsupported=exc.reason)
+            return Decision(intents=[], step_done=True, unsupported=exc.reason,
+                            page_dependent=isinstance(exc, NotOnPage))
 
     def intents(self, step: ScenarioStep, snapshot: PageSnapshot | None = None) -> list[Intent]:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
@@ -54,7 +59,7 @@ class BuiltinBrain:
         try:
             intents = armed_first([self._intent(op) for op in self._expand(parse_text(step.action), page)])
         except Unsupported as exc:
-            raise Unsupported(_naming(exc, step.action)) from None
+            raise type(exc)(_naming(exc, step.action)) from None
         if not intents and not (step.expected or "").strip():
             raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
                               "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
@@ -79,8 +84,8 @@ class BuiltinBrain:
                     continue
                 try:
                     current, more = self._macro(item, page, current)
-                except Unsupported as exc:
-                    raise Unsupported(exc.reason, clause=clause if len(clauses) > 1 else None) from None
+                except Unsupported as exc:  # the page as read has no such form (yet)
+                    raise NotOnPage(exc.reason, clause=clause if len(clauses) > 1 else None) from None
                 ops += more
         return ops
 
