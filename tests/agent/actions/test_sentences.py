@@ -75,6 +75,11 @@ FORMS = [
     ("Click the hamburger icon in the top right corner of the editor", [op("click", "hamburger")]),
     ('Click the "Order Processing" tab above the canvas', [op("click", "Order Processing", "tab")]),
     ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us")]),
+    # a part every page has, named by what it is, names nothing
+    ('Click "Blog posts" in the sidebar', [op("click", "Blog posts")]),
+    ('Click "Pages" in the left-hand menu under "Content"', [op("click", "Pages", section="Content")]),
+    ('Click the "Search Packages" box in the header', [op("click", "Search Packages", "field")]),
+    ('Click the "Opening Hours" page in the tree', [op("click", "Opening Hours")]),
     # a place said before its clause
     ('Under "Queries", click "Open issues for a person"',
      [op("click", "Open issues for a person", section="Queries")]),

@@ -234,6 +234,13 @@ def split_role(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
+# A part of the page every application has, named by what it is rather than by a title (lower case words only:
+# "in the Billing panel" names a section, "in the sidebar" does not).
+_LANDMARK = re.compile(
+    r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
+    r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
+    r"menu|breadcrumbs?)$")
+
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
                                r"(?P<sec>\x01\d+\x02)(?:\s+[\w-]+)?", re.I)
 
@@ -253,6 +260,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
     phrase = _ARTICLE.sub("", phrase)
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
+    phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
     anchor = section = None
     ordinal: int | None = None
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
@@ -274,7 +282,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
                 phrase, section = m["name"], split_role(m["sec"])[0]
                 break
-        phrase = _ARTICLE.sub("", phrase.strip())
+        phrase = _LANDMARK.sub("", _ARTICLE.sub("", phrase.strip()))
         m = _ORDINAL.fullmatch(phrase)
         # "the second Delete button", "the first field"; not "the last name field" (a name that starts so)
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
