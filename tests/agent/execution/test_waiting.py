@@ -18,6 +18,7 @@ from shared.artifacts.local import LocalArtifactStore
 from shared.records import RunRecord
 from shared.scenarios import Scenario
 from shared.settings import Settings
+from tests.agent.pages_site import in_thread
 from tests.apps.silent_host import start_silent_host
 from tests.http_site import SiteHandler, serve
 from workers.agent.brains.builtin import BuiltinBrain
@@ -81,24 +82,6 @@ def app(silent_host):
     yield site
     stop_site()
     stop_api()
-
-
-def in_thread(work: Callable[[], T]) -> T:
-    result: list[T] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=120)
-    if errors:
-        raise errors[0]
-    return result[0]
 
 
 def test_a_click_that_posts_to_an_api_on_another_port_settles_once_the_page_is_swapped(app):

@@ -27,6 +27,7 @@ def _nothing(m, s):
 
 class Click(Action):
     name = "click"
+    verb = "Click"  # how a step and a comment say it
     model_hint = "click: click the target"
     submits = True
     rules = (
@@ -50,15 +51,15 @@ class Click(Action):
 
     def phrase(self, op, slot):
         container = the_container(op)
-        return [f"Click {container}"] if container else [f'Click "{element_name(op)}"{placed(op)}']
+        return [f"{self.verb} {container}"] if container else [f'{self.verb} "{element_name(op)}"{placed(op)}']
 
     def comment(self, op, what):
         container = the_container(op)
         if container:
-            return f"Click {container}"
+            return f"{self.verb} {container}"
         kind = noun(op)
         name = element_name(op)
-        return f'Click the "{name}" {kind}{where(op)}' if kind else f'Click "{name}"{where(op)}'
+        return f'{self.verb} the "{name}" {kind}{where(op)}' if kind else f'{self.verb} "{name}"{where(op)}'
 
     def brief_target(self, op):
         return element_name(op)

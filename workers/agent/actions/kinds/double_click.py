@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Rule, thing
 from workers.agent.actions.kinds.click import Click
-from workers.agent.actions.naming import element_name, noun, placed, the_container, where
 from workers.agent.brains.phrases import Op, target_phrase
 
 
@@ -14,6 +13,7 @@ def _double_click(m, s):
 
 class DoubleClick(Click):
     name = "double_click"
+    verb = "Double-click"
     model_hint = "double_click: double-click the target (an item that opens an editor or its details on a double click)"
     rules = (Rule(r"double[\s-]?(?:click|tap)(?:\s+on)?\s+(?P<t>.+)", _double_click, 695),)
 
@@ -22,18 +22,6 @@ class DoubleClick(Click):
 
     def perform(self, act):
         act.target.dblclick()
-
-    def phrase(self, op, slot):
-        container = the_container(op)
-        return [f"Double-click {container}"] if container else [f'Double-click "{element_name(op)}"{placed(op)}']
-
-    def comment(self, op, what):
-        container = the_container(op)
-        if container:
-            return f"Double-click {container}"
-        kind = noun(op)
-        name = element_name(op)
-        return f'Double-click the "{name}" {kind}{where(op)}' if kind else f'Double-click "{name}"{where(op)}'
 
     def javascript(self, op, target, value):
         return f"await {target}.dblclick();"
