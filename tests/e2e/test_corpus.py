@@ -7,6 +7,7 @@ import pytest
 
 from bench.corpus.__main__ import RunningApp, install, load_half, run_half
 from shared.settings import Settings
+from tests.agent.pages_site import in_thread
 
 pytestmark = pytest.mark.e2e
 
@@ -20,7 +21,9 @@ def test_a_corpus_application_is_installed_started_generated_and_scored(tmp_path
     running = RunningApp("datasette", tmp_path / "server.log")
     try:
         running.wait_ready()
-        results = {r.scenario_id: r for r in run_half(running, chosen, expectations, Settings(), tmp_path / "work")}
+        # In a thread of its own: the test session's sync Playwright may hold this one.
+        results = {r.scenario_id: r for r in
+                   in_thread(lambda: run_half(running, chosen, expectations, Settings(), tmp_path / "work"))}
     finally:
         running.stop()
     assert running.process.poll() is not None  # its process group is gone
