@@ -6,10 +6,4 @@ CORPUS_CACHE="${STEPFORGE_CORPUS_CACHE:-$HOME/.cache/stepforge-corpus}"
 DIR="$CORPUS_CACHE/datasette"
 RUN="$DIR/run-$PORT"
 [ -f "$RUN/snapshot.db" ] || { echo "reset.sh: no snapshot in $RUN; is start.sh $PORT running?" >&2; exit 1; }
-"$DIR/venv/bin/python" - "$RUN/snapshot.db" "$RUN/tracker.db" <<'PY'
-import sqlite3, sys
-src = sqlite3.connect(sys.argv[1])
-dst = sqlite3.connect(sys.argv[2], timeout=30)
-src.backup(dst)
-dst.close(); src.close()
-PY
+"$DIR/venv/bin/python" "$(dirname "$0")/../../lib/restore_sqlite.py" "$RUN/snapshot.db" "$RUN/tracker.db"

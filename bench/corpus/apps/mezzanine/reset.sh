@@ -7,12 +7,6 @@ DIR="$CORPUS_CACHE/mezzanine"
 RUN="$DIR/run-$PORT"
 [ -f "$RUN/seed.sqlite3" ] || { echo "reset.sh: no snapshot in $RUN (was start.sh $PORT run?)" >&2; exit 1; }
 # sqlite's online backup API copies the snapshot into the live database under a lock.
-"$DIR/venv/bin/python" - "$RUN/seed.sqlite3" "$RUN/db.sqlite3" <<'PY'
-import sqlite3, sys
-src = sqlite3.connect(sys.argv[1])
-dst = sqlite3.connect(sys.argv[2], timeout=30)
-src.backup(dst)
-dst.close(); src.close()
-PY
+"$DIR/venv/bin/python" "$(dirname "$0")/../../lib/restore_sqlite.py" "$RUN/seed.sqlite3" "$RUN/db.sqlite3"
 rm -rf "$RUN/media.new" && cp -a "$RUN/seed-media" "$RUN/media.new"
 rm -rf "$RUN/media" && mv "$RUN/media.new" "$RUN/media"

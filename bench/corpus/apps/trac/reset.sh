@@ -8,13 +8,7 @@ RUN="$DIR/run-$PORT"
 ENV="$RUN/lighthouse"
 [ -f "$RUN/snapshot/trac.db" ] || { echo "reset.sh: no snapshot in $RUN, was start.sh $PORT run?" >&2; exit 1; }
 # Restore the database with SQLite's online backup (safe while tracd holds connections).
-"$DIR/venv/bin/python" - "$RUN/snapshot/trac.db" "$ENV/db/trac.db" <<'PY'
-import sqlite3, sys
-src = sqlite3.connect(sys.argv[1])
-dst = sqlite3.connect(sys.argv[2], timeout=30)
-src.backup(dst)
-dst.close(); src.close()
-PY
+"$DIR/venv/bin/python" "$(dirname "$0")/../../lib/restore_sqlite.py" "$RUN/snapshot/trac.db" "$ENV/db/trac.db"
 rm -rf "$ENV/files"
 cp -a "$RUN/snapshot/files" "$ENV/files"
 # A new trac.ini mtime makes tracd reload the environment, dropping all in-memory caches.
