@@ -17,6 +17,7 @@ from functools import lru_cache
 from workers.agent.actions import Rule, action, all_actions
 
 from .phrases import (
+    _ARTICLE,
     ABSENCE_UNCLEAR,
     NEGATIVE,
     NotUnderstood,
@@ -290,13 +291,13 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
     clauses = split_clauses(s.masked)
     fronted: Place | None = None
     for clause in clauses:
-        where = _FRONTED.fullmatch(normalise(clause))
-        if where and clause is not clauses[-1] and not _understood(clause, s, expected):
-            fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
-            continue
         try:
             items = _parse_checked(clause, s, expected)
         except Unsupported as exc:
+            where = _FRONTED.fullmatch(normalise(clause))
+            if where and clause is not clauses[-1]:
+                fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
+                continue
             pieces = loose_split(clause)
             try:
                 if len(pieces) < 2 or exc.final:
@@ -322,14 +323,6 @@ _AREA_WORDS = re.compile(r"\s+(?:section|panel|box|area|line|list|header|heading
                          r"pane|window|dialog|form|menu|tab)$", re.I)
 
 
-def _understood(clause: str, s: Sentence, expected: bool) -> bool:
-    try:
-        _parse_checked(clause, s, expected)
-    except Unsupported:
-        return False
-    return True
-
-
 def fronted_place(masked: str, s: Sentence) -> Place:
     """A fronted place into an anchor (a row, item or card) or a section (a heading-like title); when it quotes a
     text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix login")."""
@@ -339,7 +332,7 @@ def fronted_place(masked: str, s: Sentence) -> Place:
     words = s.tokens[int(quoted[-1])] if quoted else None
     if row:
         return Place(anchor=words or s.unmask(row["a"] or row["b"]))
-    return Place(section=words or s.unmask(_AREA_WORDS.sub("", re.sub(r"^(?:the|a|an)\s+", "", masked, flags=re.I))))
+    return Place(section=words or s.unmask(_AREA_WORDS.sub("", _ARTICLE.sub("", masked))))
 
 
 def _parse_checked(clause: str, s: Sentence, expected: bool) -> list[Item]:
