@@ -325,3 +325,49 @@ LATE_LOGIN = """<!doctype html><html><body><div id="app">Loading...</div>
 def test_a_sign_in_form_rendered_after_the_load_is_waited_for(tmp_path):
     record = run_on_page(LATE_LOGIN, ['Sign in with the password "open sesame"', '"Budgets" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+FILES = """<!doctype html><html><body>
+<h2>Files</h2>
+<div role="grid" aria-label="Saved files" tabindex="0">
+  <div class="card" onclick="document.getElementById('opened').textContent = 'Opened Household Budget'">
+    <div><b>Household Budget</b></div><small>Available for download</small>
+  </div>
+</div>
+<p id="opened"></p>
+</body></html>"""
+
+
+def test_a_container_that_fits_only_through_the_one_element_it_holds_is_that_element(tmp_path):
+    record = run_on_page(FILES, ["Click Household Budget", '"Opened Household Budget" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert done(record)[1].endswith("Household Budget Available for download"), done(record)
+
+
+NOTICES = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<header>
+  <button class="menu-toggle" onclick="log('menu opened')"><i class="fa fa-bars"></i></button>
+  <button aria-label="Settings" onclick="log('settings opened')"><svg width="16" height="16"></svg></button>
+</header>
+<div class="toast" id="tips"><b>Tip of the day</b><p>Press ? for help.</p>
+  <button onclick="this.parentElement.remove()">×</button></div>
+<div class="toast" id="welcome"><b>Welcome to Ledger!</b><p>Your budget is ready.</p>
+  <button onclick="this.parentElement.remove()">×</button></div>
+<p id="log"></p>
+<script>function log(t) { document.getElementById('log').textContent = t; }</script>
+</body></html>"""
+
+
+@pytest.mark.parametrize("sentence", ['Close the "Welcome to Ledger!" notification with its × button',
+                                      "Close the welcome notification"])
+def test_closing_a_notification_takes_its_own_close_button(tmp_path, sentence):
+    record = run_on_page(NOTICES, [sentence, 'Verify "Welcome to Ledger!" is not shown', '"Tip of the day" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+@pytest.mark.parametrize(("sentence", "shown"), [("Click the hamburger icon", "menu opened"),
+                                                 ("Click the gear", "settings opened")])
+def test_an_icon_only_control_is_named_by_the_picture_people_see(tmp_path, sentence, shown):
+    record = run_on_page(NOTICES, [sentence, f'"{shown}" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

@@ -40,7 +40,7 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import narrow
+from workers.agent.grounding.places import narrow, one_per_element
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process
@@ -325,7 +325,7 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
     ground_ms = 0.0
     for _ in range(MAX_REGROUNDS):
         started = time.perf_counter()
-        found = narrow(intent, view.snapshot, run.grounder.locate(intent, view))
+        found = one_per_element(view.snapshot, narrow(intent, view.snapshot, run.grounder.locate(intent, view)))
         candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
         # A change made while the page was being read counts: the page is read again at once.

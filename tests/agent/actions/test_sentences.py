@@ -66,6 +66,12 @@ FORMS = [
     ("Click the votes column header", [op("click", "votes")]),
     ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
     ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
+    # closing a part of the page: its close control, in the part that holds its title
+    ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
+    ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),
+    ('Dismiss the "Saved" message', [op("click", "close", "button", anchor="Saved")]),
+    ("Close the notification", [op("click", "close", "button")]),
+    ("Close the dialog", [op("dismiss_dialog")]),  # a browser's own dialog: nothing on the page names it
     # a double click; a name and the part of the page it is in, both quoted
     ('Double-click the "Wake up" node on the "Home Automation" flow',
      [op("double_click", "Wake up", section="Home Automation")]),

@@ -326,16 +326,32 @@ def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collecti
 _INSIDE_TARGET_JS = "(els, t) => els.length === 1 && els[0] !== t && t.contains(els[0])"
 
 
-def _inner_text_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
-    """A clickable element nothing names but the one text inside it (an SVG node of a diagram, a <g> holding a
-    <text>): that text, which a click or double click reaches it through."""
+def _inner_text_locator(page: Page, snap: PageSnapshot, n: Node, handle: ElementHandle,
+                        said: str | None) -> Locator | None:
+    """A clickable element nothing names but a text inside it (an SVG node of a diagram, a <g> holding a <text>, a
+    card whose title and summary sit in elements of their own): that text, which a click reaches it through. The
+    element's whole text first, then the words the step named it by, then the texts of what it holds."""
     if not (n.operable and n.children and n.text and len(n.text) <= 120):
         return None
-    loc = Locator(strategy="text", value=" ".join(n.text.split()), frames=list(n.frame))
-    try:
-        return loc if resolve(page, loc).evaluate_all(_INSIDE_TARGET_JS, handle) else None
-    except Exception:
-        return None
+    texts = [" ".join(n.text.split())]
+    found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", n.text, re.I) \
+        if said and said.split() else None
+    if found:
+        texts.append(found.group(0))
+    stack = list(reversed(n.children))
+    while stack and len(texts) < 8:
+        inner = snap.nodes[stack.pop()]
+        if inner.text and inner.text not in texts and len(inner.text) <= 120:
+            texts.append(" ".join(inner.text.split()))
+        stack.extend(reversed(inner.children))
+    for text in texts:
+        loc = Locator(strategy="text", value=text, frames=list(n.frame))
+        try:
+            if resolve(page, loc).evaluate_all(_INSIDE_TARGET_JS, handle):
+                return loc
+        except Exception:
+            continue
+    return None
 
 
 class NoStableLocator(RuntimeError):
@@ -381,7 +397,7 @@ def best_locator(
         ordinal = _ordinal_locator(page, n, handle, avoid)
         if ordinal is not None:
             return ordinal
-        inner = _inner_text_locator(page, n, handle)
+        inner = _inner_text_locator(page, snap, n, handle, said)
         if inner is not None:
             return inner
         if n.shadow:

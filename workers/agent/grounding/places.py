@@ -37,6 +37,31 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     return candidates
 
 
+def one_per_element(snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
+    """Best candidates that hold one another are one element on screen, not a choice: a grid that fits only through
+    the one card it holds is that card. Of a tied holder and held, the held one stays unless only the holder is
+    operable (a clickable card over its own title)."""
+    if len(candidates) < 2:
+        return candidates
+    top = round(candidates[0].score, 6)
+    tied = [snap.node(c.node_id) for c in candidates if round(c.score, 6) == top]
+    dropped: set[int] = set()
+    for outer in tied:
+        for inner in tied:
+            if outer.id != inner.id and _holds(snap, outer, inner):
+                dropped.add(inner.id if outer.operable and not inner.operable else outer.id)
+    return [c for c in candidates if c.node_id not in dropped]
+
+
+def _holds(snap: PageSnapshot, outer: Node, inner: Node) -> bool:
+    parent = inner.parent
+    while parent is not None:
+        if parent == outer.id:
+            return True
+        parent = snap.node(parent).parent
+    return False
+
+
 def _by_role(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
     hint = _hint(intent)
     out = []

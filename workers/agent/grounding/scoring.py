@@ -43,6 +43,8 @@ from shared.records import Intent, Node, PageSnapshot
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_file_input, is_textbox
 
+from .icons import glyph_purpose, icon_words
+
 __all__ = [
     "THRESHOLD",
     "MIN_COVERAGE",
@@ -117,7 +119,7 @@ def _split_target(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 return head, qual
     toks = tokenize(text)
     if not toks:
-        toks = tokenize(text, drop_roles=False)
+        toks = tokenize(text, drop_roles=False) or tokenize(glyph_purpose(text), drop_roles=False)
     return toks, ()
 
 
@@ -251,6 +253,7 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (1.0, n.a11y_name),
         (0.9, n.icon),
     ]
+    fields.extend((0.85, word) for word in icon_words(n))
     if intent.kind == "assert_value":
         fields.append((0.7, n.text))
         for part in _context_parts(n):

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
-from workers.agent.brains.phrases import Op, Unsupported, target_phrase
+from workers.agent.brains.phrases import Op, Place, Target, Unsupported, split_role, target_phrase
+
+# What a close button closes: a part of the page a person closes, named by its title or by what it says.
+_CLOSABLE = (r"notification|message|banner|toast|alert|popup|pop-up|panel|tray|modal|dialog(?:\s+box)?|window|tip|"
+             r"hint|notice|callout|drawer|overlay|card|box|bar")
 
 
 def _click(m, s):
@@ -21,6 +27,20 @@ def _select_alone(m, s):
     return [Op.on("click", t)]
 
 
+def _close(m, s):
+    """'Close the "Welcome" notification (with its × button)': the close control in the smallest part of the page
+    that holds that title, never a close button elsewhere."""
+    control = m["control"]
+    if control:
+        name, role = split_role(re.sub(r"^(?:its|the|their)\s+", "", control.strip(), flags=re.I))
+        name = s.unmask(name) or "close"
+    else:
+        name, role = "close", "button"
+    what = re.sub(r"^(?:the|this|that|a|an|its)\b\s*", "", (m["what"] or "").strip(), flags=re.I)
+    anchor = s.unmask(what).strip() if what else None
+    return [Op.on("click", Target(name, role, Place(anchor=anchor or None)))]
+
+
 def _nothing(m, s):
     raise Unsupported("it names nothing to click")
 
@@ -31,6 +51,8 @@ class Click(Action):
     model_hint = "click: click the target"
     submits = True
     rules = (
+        Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
+             rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
         Rule(r"(?:click|tap|press|push|hit|activate|follow)(?:\s+on)?\s+(?P<t>.+)", _click, 700),
         Rule(r"(?:click|tap|press|push|hit)", _nothing, 701),

@@ -1,0 +1,84 @@
+"""The words people say for an icon-only control: the picture they see ("the gear", "the trash can", "the ×")
+for a control that its page names by its purpose ("Settings", "Delete", "Close"), and the purpose for a control
+named only by its picture (an icon class "fa-cog").
+
+A control named by a purpose word gets the group's picture words; one named by a picture word or showing a glyph of
+the group, the picture and the purpose words. Never one purpose for another ("Remove" is not "Delete"), and only short
+names count: "Close account" is not a close icon.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from shared.records import Node
+
+# (purposes, pictures, glyphs), phrases separated by commas: each group is one icon as its page names it and as
+# people describe it.
+_GROUPS: tuple[tuple[str, str, str], ...] = (
+    ("settings, preferences, options, configure, configuration", "gear, cog, cogwheel, wrench", "⚙"),
+    ("menu, navigation", "hamburger, burger, bars, three lines", "☰≡"),
+    ("close, dismiss", "x, cross, times", "×✕✖✗╳"),
+    ("delete, remove, discard", "trash, trashcan, trash can, bin, garbage, wastebasket", "🗑"),
+    ("edit, modify, rename", "pencil, pen", "✎✏✐"),
+    ("add, new, create", "plus", "+＋➕"),
+    ("more, more actions", "dots, ellipsis, kebab, meatball, three dots", "⋮⋯…"),
+    ("search, find", "magnifier, magnifying glass, loupe", "🔍"),
+    ("info, information, about", "i", "ℹ"),
+    ("copy, duplicate", "clipboard", "⧉"),
+    ("refresh, reload", "circular arrows", "⟳↻"),
+    ("help", "question mark", "?"),
+    ("theme", "sun, moon", "☀☾"),
+    ("filter", "funnel", ""),
+)
+# An icon's name is one word, or one with a word that says no more ("Open settings", "Close dialog"); "Close
+# account" and "Settings for the Payments team" are not icons' names.
+_FILLER = frozenset("open show toggle icon button menu dialog notification message panel window sidebar navigation "
+                    "the this".split())
+
+
+def _phrases(text: str) -> list[tuple[str, ...]]:
+    return [tuple(p.split()) for p in text.split(",") if p.strip()]
+
+
+def _said(phrases: list[tuple[str, ...]], words: set[str]) -> bool:
+    return any(set(p) <= words for p in phrases)
+
+
+@lru_cache(maxsize=4096)
+def _synonyms(names: tuple[str, ...]) -> tuple[str, ...]:
+    words: set[str] = set()
+    glyphs = ""
+    for name in names:
+        found = re.findall(r"[a-z]+", name.lower())
+        if len(found) == 1 or (len(found) == 2 and set(found) & _FILLER):
+            words.update(found)
+        if len(name.strip()) <= 2:
+            glyphs += name.strip()
+    out: list[str] = []
+    for purpose, picture, marks in _GROUPS:
+        purposes, pictures = _phrases(purpose), _phrases(picture)
+        shown = any(g in marks for g in glyphs)
+        pictured = _said(pictures, words)
+        given = (pictures if shown or pictured or _said(purposes, words) else []) + \
+                (purposes if shown or pictured else [])
+        out.extend(" ".join(p) for p in given if not set(p) <= words and " ".join(p) not in out)
+    return tuple(out)
+
+
+def icon_words(n: Node) -> tuple[str, ...]:
+    """Other words for the icon a control shows, one word each (empty for a control with a longer name)."""
+    if not n.operable:
+        return ()
+    names = tuple(t for t in (n.aria_label, n.title, n.a11y_name, n.text) if t)
+    names += tuple((n.icon or "").split())  # an icon's class words, each a name of its own ("menu-toggle bars")
+    return _synonyms(names) if names else ()
+
+
+def glyph_purpose(text: str) -> str | None:
+    """'close' for a target that is only a glyph ("the × button"), else None."""
+    mark = text.strip()
+    if not mark or len(mark) > 2 or re.search(r"\w", mark):
+        return None
+    return next((purpose.split(",")[0] for purpose, _, marks in _GROUPS if mark in marks), None)
