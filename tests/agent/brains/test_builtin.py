@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared.records import ActionKind, Decision, Intent, Node, PageSnapshot
+from shared.records import ActionKind, Decision, Intent, Node, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
 from workers.agent.brains import Brain, BuiltinBrain
 from workers.agent.brains.phrases import Sentence, parse_key, split_clauses
@@ -590,3 +590,25 @@ def test_placeholder_options(label: str, placeholder: bool) -> None:
 )  # fmt: skip
 def test_keys(text: str, key: str | None) -> None:
     assert parse_key(text) == key
+
+
+def _done_in(field: Node, said: str) -> Operation:
+    return Operation(index=1, step_index=0, kind="click", description=f"Click {said}", target=field, said=said)
+
+
+def test_typing_with_no_field_named_goes_into_the_field_just_clicked() -> None:
+    brain = BuiltinBrain()
+    decision = brain.decide(ScenarioStep(action='Click the "Search Packages" box and type "queue" without pressing '
+                                                'Enter'), 0)
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [
+        ("click", "Search Packages", None), ("fill", "Search Packages", "queue")]
+    box = Node(id=3, tag="input", role="textbox", input_type="text", operable=True, placeholder="Search Packages")
+    decision = brain.decide(ScenarioStep(action='Type "queue"'), 1, None, [_done_in(box, "Search Packages")])
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [("fill", "Search Packages", "queue")]
+
+
+def test_typing_with_no_field_named_after_anything_but_a_field_is_refused() -> None:
+    link = Node(id=3, tag="a", role="link", operable=True, text="Packages")
+    for history in ([], [_done_in(link, "Packages")]):
+        decision = BuiltinBrain().decide(ScenarioStep(action='Type "queue"'), 1, None, history)
+        assert decision.unsupported and "which field" in decision.unsupported

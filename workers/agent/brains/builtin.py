@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
 from workers.agent.actions import action
+from workers.agent.actions.elements import is_textbox
 
 from . import forms
 from .grammar import Item, Macro, parse_text
@@ -48,16 +49,18 @@ class BuiltinBrain:
         screenshot: Callable[[], bytes] | None = None,
     ) -> Decision:
         try:
-            return Decision(intents=self.intents(step, snapshot), step_done=True)
+            return Decision(intents=self.intents(step, snapshot, history), step_done=True)
         except Unsupported as exc:
             return Decision(intents=[], step_done=True, unsupported=exc.reason,
                             page_dependent=isinstance(exc, NotOnPage))
 
-    def intents(self, step: ScenarioStep, snapshot: PageSnapshot | None = None) -> list[Intent]:
+    def intents(self, step: ScenarioStep, snapshot: PageSnapshot | None = None,
+                history: list[Operation] | None = None) -> list[Intent]:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
         page = snapshot or _EMPTY_PAGE
         try:
-            intents = armed_first([self._intent(op) for op in self._expand(parse_text(step.action), page)])
+            ops = self._expand(parse_text(step.action), page, _field_in_use(history or []))
+            intents = armed_first([self._intent(op) for op in ops])
         except Unsupported as exc:
             raise type(exc)(_naming(exc, step.action)) from None
         if not intents and not (step.expected or "").strip():
@@ -74,13 +77,25 @@ class BuiltinBrain:
 
     # --- macros ----------------------------------------------------------------------------
 
-    def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot) -> list[Op]:
+    def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot,
+                field: Op | None = None) -> list[Op]:
+        """Ops of the clauses, macros expanded. field: the field the steps before this one last clicked or typed
+        into, which 'Type "queue"' types into; a click or a typing in this step takes its place."""
         ops: list[Op] = []
         current: forms.Form | None = None  # the form this step filled or searched, for "submit it"
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
                     ops.append(item)
+                    if item.kind in _INTO_FIELD and item.target:
+                        field = item
+                    continue
+                if item.name == "type_here":
+                    if field is None:
+                        raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into '
+                                          'the Name field')
+                    ops.append(Op("fill", target=field.target, role_hint="field", value=item.value,
+                                  place=field.place))
                     continue
                 try:
                     current, more = self._macro(item, page, current)
@@ -132,6 +147,20 @@ class BuiltinBrain:
 
 
 _ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}
+
+
+_INTO_FIELD = frozenset({"click", "fill", "type"})  # what leaves a field with the focus
+
+
+def _field_in_use(history: list[Operation]) -> Op | None:
+    """The text field the last operation done clicked or typed into, as the step named it."""
+    done = [op for op in history if op.ok and not action(op.kind).is_assertion]
+    if not done:
+        return None
+    last = done[-1]
+    if last.kind not in _INTO_FIELD or last.target is None or not is_textbox(last.target) or not last.said:
+        return None
+    return Op("fill", target=last.said, role_hint="field")
 
 
 def where(ordinal: int | None, anchor: str | None, section: str | None) -> str:

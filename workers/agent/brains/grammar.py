@@ -31,6 +31,8 @@ from .phrases import (
     loose_split,
     normalise,
     split_clauses,
+    ungap,
+    verbs,
 )
 
 
@@ -38,7 +40,7 @@ from .phrases import (
 class Macro:
     """A high-level intent, expanded against the page snapshot (see `forms.py`)."""
 
-    name: str  # "fill_form", "submit_form", "search", "sign_in"
+    name: str  # "fill_form", "submit_form", "search", "sign_in", "type_here"
     subject: str = ""  # words naming the form or what is searched for: "owner", "owners"; sign_in: the user name
     value: str | None = None  # the search text; sign_in: the password
     clause: str = ""  # the clause as written, for messages
@@ -151,6 +153,11 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("sign_in", subject=user or "", value=password)]
 
 
+def _type_here(m: re.Match[str], s: Sentence) -> list[Item]:
+    """'Type "queue"' with no field: into the field the step or the one before clicked or typed into."""
+    return [Macro("type_here", value=literal_value(s, m["v"]))]
+
+
 def _search(m: re.Match[str], s: Sentence) -> list[Item]:
     rest = m["rest"].strip()
     named = re.fullmatch(
@@ -229,6 +236,7 @@ _OWN_RULES = (
     Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+)",
          _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
+    Rule(r"(?:type|enter|input|write)\s+(?P<v>.+)", _type_here, 504),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",
          _fill_form_with, 203),
 )  # fmt: skip
@@ -288,8 +296,9 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
     if not s.masked:
         raise Unsupported("it is empty")
     out: list[tuple[str, list[Item]]] = []
-    clauses = split_clauses(s.masked)
+    clauses = [part for clause in split_clauses(s.masked) for part in _ungapped(clause)]
     fronted: Place | None = None
+    verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     for clause in clauses:
         try:
             items = _parse_checked(clause, s, expected)
@@ -298,13 +307,22 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
             if where and clause is not clauses[-1]:
                 fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
                 continue
-            pieces = loose_split(clause)
-            try:
-                if len(pieces) < 2 or exc.final:
-                    raise exc
-                items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
-            except Unsupported:
-                raise type(exc)(exc.reason, clause=s.show(clause) if len(clauses) > 1 else None) from None
+            items = None if exc.final else _same_verb(verb, clause, s, expected)
+            if items is None:
+                pieces = loose_split(clause)
+                try:
+                    if len(pieces) < 2 or exc.final:
+                        raise exc
+                    items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
+                except Unsupported:
+                    raise type(exc)(exc.reason, clause=s.show(clause) if len(clauses) > 1 else None) from None
+        operations = [i for i in items if isinstance(i, Op) and action(i.kind).grounded
+                      and not action(i.kind).is_assertion]
+        said = normalise(clause)
+        if not operations:
+            verb = None
+        elif _verb_first().match(said):
+            verb = said.split()[0]
         for item in items:
             if isinstance(item, Macro):
                 item.clause = s.show(clause)
@@ -313,6 +331,28 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
                                    section=item.place.section or fronted.section, ordinal=item.place.ordinal)
         out.append((s.show(clause), items))
     return out
+
+
+def _ungapped(clause: str) -> list[str]:
+    parts = ungap(normalise(clause))
+    return parts if len(parts) > 1 else [clause]
+
+
+@lru_cache(maxsize=1)
+def _verb_first() -> re.Pattern[str]:
+    return re.compile(r"(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?\b", re.I)
+
+
+def _same_verb(verb: str | None, clause: str, s: Sentence, expected: bool) -> list[Item] | None:
+    """A clause with no verb after an operation goes on with its verb: 'Click "Blog posts" in the sidebar, then the
+    "Add Blog post" button'. None when that reads no better."""
+    said = normalise(clause)
+    if not verb or not said or _verb_first().match(said):
+        return None
+    try:
+        return _parse_checked(f"{verb} {said}", s, expected)
+    except Unsupported:
+        return None
 
 
 # A place said before the clause it belongs to: 'Under "Queries", ...', 'In the row of "Ann Lee", ...'.

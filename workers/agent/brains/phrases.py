@@ -141,6 +141,30 @@ def split_clauses(masked: str) -> list[str]:
     return [part.strip() for part in _split().split(masked) if part and part.strip()]
 
 
+# One verb for two objects, each with its own place: 'Select A from the X dropdown and B from the Y dropdown',
+# 'Type Billing into the Name field and alice in the Owner field'. The second part says no verb of its own.
+_PLACING = {"from": "from", "into": "in", "in": "in", "on": "in", "to": "to", "as": "as", "for": "for"}
+
+
+@lru_cache(maxsize=1)
+def _gapped() -> re.Pattern[str]:
+    prep = r"(?:from|into|in|on|to|as|for)"
+    no_verb = r"(?!(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?\b)"
+    return re.compile(
+        rf"(?P<verb>(?:select|choose|pick|type|enter|write|input|fill\s+in|set|put|add)\s+)(?P<a>.+?)\s+"
+        rf"(?P<p1>{prep})\s+(?P<b>.+?)(?:,\s*and|\s+and|,)\s+{no_verb}(?P<c>.+?)\s+(?P<p2>{prep})\s+(?P<d>.+)",
+        re.I)
+
+
+def ungap(clause: str) -> list[str]:
+    """A clause of one verb and two objects, each with its place, into two clauses; else the clause alone."""
+    m = _gapped().fullmatch(clause.strip())
+    if not m or _PLACING[m["p1"].lower()] != _PLACING[m["p2"].lower()]:
+        return [clause]
+    verb = m["verb"]
+    return [f"{verb}{m['a']} {m['p1']} {m['b']}", f"{verb}{m['c']} {m['p2']} {m['d']}"]
+
+
 def loose_split(masked: str) -> list[str]:
     """Every top-level 'and' and comma: the fallback when a clause as a whole is not understood."""
     return [part.strip() for part in _LOOSE_SPLIT.split(masked) if part and part.strip()]
@@ -154,9 +178,17 @@ _SUBJECT = re.compile(
 )
 
 
+# What a person is told not to do, which is nothing to do: 'Type "queue" without pressing Enter'.
+_NOT_DONE = re.compile(r",?\s+without\s+(?:pressing|hitting|using|typing)\s+(?:the\s+)?(?:enter|return)(?:\s+key)?"
+                       r"(?:\s+or\s+submitting(?:\s+(?:it|the\s+form|the\s+search))?)?$|"
+                       r",?\s+without\s+submitting(?:\s+(?:it|the\s+form|the\s+search))?$", re.I)
+
+
 def normalise(clause: str) -> str:
-    """Drop Gherkin keywords, a subject ('I', 'the user'), 'please', a final stop; 'clicks' -> 'click'."""
+    """Drop Gherkin keywords, a subject ('I', 'the user'), 'please', a final stop, what is not to be done;
+    'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
+    clause = _NOT_DONE.sub("", clause)
     clause = _LEAD.sub("", clause)
     clause = _SUBJECT.sub("", clause)
     first, _, rest = clause.partition(" ")

@@ -15,10 +15,6 @@ def _fill(m, s):
     return [Op.on("fill", t, value=literal_value(s, m["v"]))]
 
 
-def _type_nowhere(m, s):
-    raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into the Name field')
-
-
 class Fill(Action):
     name = "fill"
     model_hint = "fill: type the value into the target field (replacing its text)"
@@ -30,7 +26,6 @@ class Fill(Action):
         Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
-        Rule(r"(?:type|enter|input|write)\s+(?P<v>.+)", _type_nowhere, 504),
     )
 
     def describe(self, target, role, value):
