@@ -371,3 +371,26 @@ def test_closing_a_notification_takes_its_own_close_button(tmp_path, sentence):
 def test_an_icon_only_control_is_named_by_the_picture_people_see(tmp_path, sentence, shown):
     record = run_on_page(NOTICES, [sentence, f'"{shown}" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+FRUIT = """<!doctype html><html><body>
+<label for="f">Filter</label> <input id="f" oninput="filter(this.value)">
+<ul id="fruit"><li>Apples</li><li>Apricots</li><li>Bananas</li></ul>
+<script>
+  function filter(v) {
+    for (const li of document.querySelectorAll('#fruit li'))
+      li.style.display = li.textContent.toLowerCase().startsWith(v.toLowerCase()) ? '' : 'none';
+  }
+</script>
+</body></html>"""
+
+
+def test_an_expected_result_that_describes_the_list_checks_each_text_shown_or_not(tmp_path):
+    step = {"action": 'Type "ap" into the Filter field',
+            "expected": 'The list shows "Apples" and "Apricots" and does not show "Bananas"'}
+    record = run_on_page(FRUIT, [step], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    wrong = dict(step, expected='The list shows "Apples" and no longer shows "Apricots"')
+    record = run_on_page(FRUIT, [wrong], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.kind == "expectation" and "Apricots" in record.verdict.reason, record.verdict

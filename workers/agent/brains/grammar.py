@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from workers.agent.actions import Rule, action, all_actions
 
+from .checks import described_checks
 from .phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
@@ -295,6 +296,23 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
     s = Sentence(text)
     if not s.masked:
         raise Unsupported("it is empty")
+    try:
+        return _parse_clauses(s, expected)
+    except Unsupported as exc:
+        lead = _CHECK_LEAD.match(normalise(s.masked))
+        if exc.final or not (expected or lead):
+            raise
+        try:  # a statement that describes the page: each text it quotes is shown, or not (see checks.py)
+            return [(s.show(s.masked), list(described_checks(normalise(s.masked)[lead.end() if lead else 0:], s)))]
+        except Unsupported:
+            raise exc from None
+
+
+# A check said as an operation: 'Verify the ...', 'Check that ...'.
+_CHECK_LEAD = re.compile(r"(?:verify|confirm|ensure|assert|validate|make\s+sure|check)\s+(?:that\s+)?", re.I)
+
+
+def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     out: list[tuple[str, list[Item]]] = []
     clauses = [part for clause in split_clauses(s.masked) for part in _ungapped(clause)]
     fronted: Place | None = None
@@ -315,7 +333,8 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
                         raise exc
                     items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
                 except Unsupported:
-                    raise type(exc)(exc.reason, clause=s.show(clause) if len(clauses) > 1 else None) from None
+                    raise type(exc)(exc.reason, clause=s.show(clause) if len(clauses) > 1 else None,
+                                    final=exc.final) from None
         operations = [i for i in items if isinstance(i, Op) and action(i.kind).grounded
                       and not action(i.kind).is_assertion]
         said = normalise(clause)

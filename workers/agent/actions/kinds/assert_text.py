@@ -101,17 +101,19 @@ STATEMENTS = (
     Rule(r"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?)(?:\s+on\s+(?:the\s+)?(?:page|screen))?",
          lambda m, s: texts(m["x"], s), 150),
     # the text 'X'
-    Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>\S.*)", lambda m, s: texts(m["x"], s), 160),
+    Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
+         lambda m, s: texts(m["x"], s), 160),
     # 'A' / 'A' and 'B'
     Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
     # a part of the page, named any way, lists / shows / opens with the quoted texts, described only by the kind of
-    # element they are ('the palette on the left lists the "inject" and "debug" nodes'): each text is shown
-    Rule(r"(?P<subj>.+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
+    # element they are ('the palette on the left lists the "inject" and "debug" nodes'): each text is shown; the
+    # part's name holds no claim of its own ('"A" is the first post and the box shows "B"' is two statements)
+    Rule(r"(?P<subj>(?:(?!\s(?:is|are|was|were|and|but)\s).)+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
          r"opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
          lambda m, s: [Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:{_SUBJECT}\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
-         r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>.+?)(?:\s+again)?",
+         r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
          lambda m, s: texts(m["x"], s), 180),
 )  # fmt: skip
 

@@ -39,7 +39,8 @@ def value_check(t: str, v: str, s) -> list[Op]:
             "to look for the text, or name the element, e.g. Verify the Email field shows user@example.com"
         )
     if PAGE_PROPERTY.fullmatch(target):
-        raise Unsupported("checking the page's title or address is not supported; check a text on the page")
+        raise Unsupported("checking the page's title or address is not supported; check a text on the page",
+                          final=True)
     if PAGE_LIKE.search(target) or target.lower() in {"page", "screen", "it", "everything", "all", "result"}:
         raise Unsupported(f"{s.show(t)!r} is not an element with a value; quote the text to look for instead")
     if not s.is_quoted(v):

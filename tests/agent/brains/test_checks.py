@@ -1,0 +1,73 @@
+"""Expected results that describe the page: each quoted text is shown, or after a negation it is not; a statement
+that says more than that is refused whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.scenarios import ScenarioStep
+from workers.agent.brains import BuiltinBrain
+
+
+def checks(expected: str, action: str = "Look at the list") -> list[tuple[str, str | None]]:
+    decision = BuiltinBrain().decide(ScenarioStep(action=action, expected=expected), 0)
+    assert decision.unsupported is None, decision.unsupported
+    return [(i.kind, i.value) for i in decision.intents]
+
+
+def refusal(expected: str) -> str:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the list", expected=expected), 0)
+    assert decision.unsupported is not None, decision.intents
+    return decision.unsupported
+
+
+DESCRIBED = [
+    ('The suggestions list "Apples" and "Apricots" and do not list "Bananas"',
+     [("assert_text", "Apples"), ("assert_text", "Apricots"), ("assert_absent", "Bananas")]),
+    ('"Draft", "Sent" and "Archive" are listed under "Folders", "Spam" under "Other"',
+     [("assert_text", "Draft"), ("assert_text", "Sent"), ("assert_text", "Archive"), ("assert_text", "Folders"),
+      ("assert_text", "Spam"), ("assert_text", "Other")]),
+    ('The account page "Holiday Fund" opens with a balance of 1,250.00',
+     [("assert_text", "Holiday Fund"), ("assert_text", "1,250.00")]),
+    ('The page of order "#13" opens with the title "Blue mug" and the status "shipped"',
+     [("assert_text", "#13"), ("assert_text", "Blue mug"), ("assert_text", "shipped")]),
+    ('"Inbox" is still listed, but "Drafts" and "Old mail" are not',
+     [("assert_text", "Inbox"), ("assert_absent", "Drafts"), ("assert_absent", "Old mail")]),
+    ('The heading reads "Folders (3)" and "Junk" is no longer in the table',
+     [("assert_text", "Folders (3)"), ("assert_absent", "Junk")]),
+    ('"Junk" is no longer shown at the top of the window',  # not shown anywhere is not shown there
+     [("assert_absent", "Junk")]),
+    ('"Sent" is one of the rows', [("assert_text", "Sent")]),
+]
+
+
+@pytest.mark.parametrize(("expected", "ops"), DESCRIBED, ids=[e for e, _ in DESCRIBED])
+def test_a_describing_statement_checks_each_text_shown_or_not(expected, ops):
+    assert checks(expected) == ops
+
+
+def test_a_check_said_as_an_operation_is_read_the_same_way():
+    assert checks(None, 'Verify "Inbox" is listed and "Junk" is not') == [("assert_text", "Inbox"),
+                                                                        ("assert_absent", "Junk")]
+
+
+SAYS_MORE = [
+    '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
+    '"Drafts" and "Sent" appear indented under "Folders"',  # a look
+    'The dialog opens with an empty text area and a disabled "Import" button',  # states
+    '"Inbox" is shown above the form',  # a place, for a text that must be shown
+    'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
+    '"Inbox" is no longer listed under "Folders"' ,  # absent from one part of the page only: cannot be checked
+    'The commands change to "npm install x" and "pnpm install x", without a version number',
+    'The row shows "Inbox" with 0 unread messages',  # a count not quoted
+]
+
+
+@pytest.mark.parametrize("expected", SAYS_MORE)
+def test_a_statement_that_says_more_than_which_texts_are_shown_is_refused(expected):
+    refusal(expected)
+
+
+def test_a_negation_with_no_text_of_its_own_is_refused():
+    refusal('The message "Deleted 2 posts." is shown and neither post is in the table any more')
+    assert "absent" in refusal('"Deleted 2 posts." is shown and no longer in the table')

@@ -1,0 +1,154 @@
+"""Expected results that describe the page in a tester's words, checked text by text.
+
+'The suggestions list "Starbucks" and "Shell Gas Station" and do not list "Whole Foods"',
+'"Cash Wallet" is no longer listed under "On budget" and "All accounts" shows 29,379.48',
+'The page of ticket "#13" opens with the title "Album export stops at 500 photos" and the status "new enhancement"':
+each part of the statement says that its quoted texts (and the long numbers it writes) are shown, or, after a
+negation, that they are not; a text placed by a preposition ('under "On budget"') is a part of the page that is
+shown either way.
+
+Only what such checks can check is taken. A word that says more than "shown" or "not shown" (an order, a state, a
+count, a look: "first", "disabled", "in bold", "every row") makes the statement refused as a whole; so does a
+negation with no text of its own to be absent. Words that only name what a text is ("the status", "the
+comment", "the file") or where it is ("the sidebar", "the dialog") are read past.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .phrases import TOKEN, Op, Sentence, Unsupported
+
+# Predicates that say a text is shown, and negations that say it is not.
+_SHOWN = re.compile(
+    r"\b(?:is|are|be|been|shows?|shown|showing|lists?|listed|listing|displays?|displayed|reads?|reading|says?|"
+    r"saying|contains?|containing|includes?|including|has|have|having|appears?|opens?|opened|offers?|mentions?|"
+    r"suggest(?:s|ed)?|visible|present|remains?|stays?|labell?ed|titled|named|called|with)\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappears?|disappeared|removed|absent|"
+                       r"missing|longer)\b|n't\b", re.I)
+
+# Words that say more than shown / not shown: an order, a count, a state, a look, a comparison.
+_SAYS_MORE = frozenset("""first second third fourth fifth last only every each all none empty blank disabled
+    enabled ticked unticked checked unchecked selected highlighted bold italic underlined red green blue grey gray
+    greyed sorted ascending descending indented collapsed expanded once twice times count exactly
+    less fewer greater increased decreased dark light background icon without set focused active inactive
+    open closed same different one two three four five six seven eight nine ten zero""".split())
+# Where on the page: more than "shown", but a text not shown anywhere is not shown there either.
+_POSITION = frozenset("above below beneath underneath before after between next left right top bottom".split())
+
+# Words that only say that a text is shown, or where: the parts of a page, the kinds of elements.
+_GLUE = frozenset("""a an the its their this that these those with and or of in on at to for from by as which
+    showing shown show shows reading reads read labelled labeled titled named called saying says say containing
+    contains listing lists list has have having is are be being opens open opened appears appear displayed display
+    displays visible now still also both new again any more longer anymore offers offer mentions mention suggested
+    suggests suggest includes include including present remains remain stays stay do does not no neither nor
+    dialog modal popup pop-up window page screen panel section box card tab tabs button buttons link links field
+    fields column columns row rows item items entry entries option options menu list node nodes tooltip notification
+    message toast banner heading headings title header label labels text texts value values tree sidebar table
+    chip chips badge lines line area part view form results result suggestions suggestion under in inside
+    within among any more""".split())
+
+_NUMBER = re.compile(r"(?<![\w.,])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w])")
+_MIN_DIGITS = 3  # "29,379.48", "250.00", "500" are texts a tester reads; "7" is on every page
+_PLACE = re.compile(r"\b(?:under|in|inside|within|from|on|beneath|below|above|beside|next\s+to)\s+"
+                    r"(?:the\s+)?(?:[\w-]+\s+){0,2}?$", re.I)
+_PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas)\s+|,\s+", re.I)
+_ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
+_IN_ORDER = re.compile(r"\b(?:in\s+(?:that|this|the\s+same|alphabetical|reverse|this)\s+order|ordered|order\s+of)\b", re.I)
+_KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
+
+
+def described_checks(masked: str, s: Sentence) -> list[Op]:
+    """assert_text / assert_absent operations for a describing statement; raises `Unsupported` when it says more
+    than which texts are shown and which are not."""
+    if _ALTERNATIVES.search(TOKEN.sub(" ", masked)):
+        raise Unsupported(f"{s.show(masked)!r} names alternatives ('or'); say which text is shown")
+    if _IN_ORDER.search(TOKEN.sub(" ", masked)):
+        raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
+    parts = [p for p in _PARTS.split(masked.strip().rstrip(".")) if p and p.strip()]
+    texts_in = [_texts(p, s) for p in parts]
+    if not any(texts_in):
+        raise Unsupported(f"cannot tell which text to look for in {s.show(masked)!r}; quote each text on its own")
+    # A part with no predicate of its own ('"Savings"' in '"Checking", "Savings" and "Cash" are listed') goes with
+    # the part that has one: the next one when that one names its texts first, else the one before.
+    polarity: list[bool | None] = [_polarity(p) for p in parts]
+    for i, p in enumerate(parts):
+        if polarity[i] is not None:
+            continue
+        after = next((j for j in range(i + 1, len(parts)) if polarity[j] is not None), None)
+        before = next((j for j in range(i - 1, -1, -1) if polarity[j] is not None), None)
+        subject_first = after is not None and texts_in[after] and texts_in[after][0][1] < _predicate_at(parts[after])
+        pick = after if subject_first or before is None else before
+        if pick is None:
+            raise Unsupported(f"{s.show(masked)!r} does not say whether the texts are shown")
+        polarity[i] = polarity[pick]
+    ops: list[Op] = []
+    for p, shown, found in zip(parts, polarity, texts_in, strict=True):
+        _refuse_more(p, s, bool(shown))
+        subjects = [t for t, _, placed in found if not placed]
+        places = [t for t, _, placed in found if placed]
+        if not shown and not subjects:
+            raise Unsupported(f"{s.show(p)!r}: cannot tell which text must be absent (quote it, e.g. "
+                              "'Water the plants' is not shown)")
+        if not shown and places:
+            raise Unsupported(f"{s.show(p)!r}: a text gone from one part of the page only cannot be checked, only a "
+                              "text gone from the whole page")
+        ops += [Op("assert_text" if shown else "assert_absent", value=t) for t in subjects]
+        ops += [Op("assert_text", value=t) for t in places]
+    seen: set[tuple[str, str | None]] = set()
+    return [op for op in ops if (op.kind, op.value) not in seen and not seen.add((op.kind, op.value))]
+
+
+def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:
+    """(text, position, placed) of each quoted text and long number of a part; placed: after a place's preposition."""
+    found = []
+    for m in TOKEN.finditer(part):
+        found.append((s.tokens[int(m[1])], m.start(), bool(_PLACE.search(part[: m.start()]))))
+    for m in _NUMBER.finditer(TOKEN.sub(lambda t: " " * len(t[0]), part)):
+        if _long(m[0]):
+            found.append((m[0], m.start(), bool(_PLACE.search(part[: m.start()]))))
+    if any(not t.strip() for t, _, _ in found):
+        raise Unsupported("an expected text is empty")
+    return sorted(found, key=lambda f: f[1])
+
+
+def _long(number: str) -> bool:
+    return len(re.sub(r"\D", "", number)) >= _MIN_DIGITS
+
+
+def _polarity(part: str) -> bool | None:
+    """True: its texts are shown; False: they are not; None: the part says neither (a list's item)."""
+    bare = TOKEN.sub(" ", part)
+    if _NEGATION.search(bare):
+        return False
+    return True if _SHOWN.search(bare) else None
+
+
+def _predicate_at(part: str) -> int:
+    found = _SHOWN.search(TOKEN.sub(lambda t: " " * len(t[0]), part))
+    return found.start() if found else len(part)
+
+
+def _refuse_more(part: str, s: Sentence, shown: bool) -> None:
+    """Every word is glue, a negation, names the part of the page the part is about (its subject) or the kind of
+    the text right after it; none says more (a place may, when the texts must not be shown at all)."""
+    bare = _NUMBER.sub(lambda m: " \x00 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
+    bare = re.sub(r"\bone\s+of\b", " among ", bare, flags=re.I)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*|\x00", bare.lower())
+    for i, word in enumerate(words):
+        if word == "\x00" or (not shown and word in _POSITION):
+            continue
+        if word in _SAYS_MORE or word in _POSITION:
+            raise Unsupported(f"{word!r} in {s.show(part)!r}: only which texts are shown, or not, can be checked "
+                              "here, not an order, a place, a state, a count or a look")
+        if word in _GLUE or _SHOWN.fullmatch(word) or _NEGATION.fullmatch(word) or word.endswith("n't"):
+            continue
+        if "\x00" in words[i + 1: i + 1 + _KIND_WORDS] or i < _first_predicate(words):
+            continue  # names what the next text is, or the part of the page the statement is about
+        raise Unsupported(f"{word!r} in {s.show(part)!r}: it says more than which texts are shown")
+
+
+def _first_predicate(words: list[str]) -> int:
+    """Where the part's predicate is; 0 when it has none (its words name no subject)."""
+    return next((i for i, w in enumerate(words) if w != "\x00" and (_SHOWN.fullmatch(w) or _NEGATION.fullmatch(w))),
+                0)
