@@ -394,3 +394,48 @@ def test_an_expected_result_that_describes_the_list_checks_each_text_shown_or_no
     record = run_on_page(FRUIT, [wrong], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.kind == "expectation" and "Apricots" in record.verdict.reason, record.verdict
+
+
+FACETS = """<!doctype html><html><body>
+<p>Suggested facets: <a href="#" onclick="log('status')">status</a>, <a href="#" onclick="log('owner')">owner</a>,
+  created (date)</p>
+<p>Columns: <a href="#" onclick="log('status column')">status</a>, <a href="#">title</a></p>
+<div class="bar"><div style="width: 40%; height: 8px; background: #4a4"></div></div>
+<a href="#" onclick="log('active tickets')">active: 4</a>
+<p id="log"></p>
+<script>function log(t) { document.getElementById('log').textContent = 'Chose ' + t; }</script>
+</body></html>"""
+
+
+def test_a_line_led_by_its_own_title_and_a_colon_is_a_section(tmp_path):
+    record = run_on_page(FACETS, ['In the "Suggested facets" line, click "status"', '"Chose status" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+def test_a_place_the_page_shows_nowhere_leaves_the_element_its_name_alone_names(tmp_path):
+    record = run_on_page(FACETS, ['Click the "active: 4" link under the progress bar', '"Chose active tickets" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    # two elements bear the name: a place that names nothing on the page cannot say which
+    record = run_on_page(FACETS, ['Click "status" under the progress bar'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+
+
+ACTIONS = """<!doctype html><html><body>
+<fieldset><legend>Action</legend>
+<table>
+  <tr><td><input type="radio" name="a" id="leave" checked></td><td><label for="leave">leave as new</label></td><td></td></tr>
+  <tr><td><input type="radio" name="a" id="re"></td><td><label for="re">reassign to</label></td>
+      <td><input type="text" name="owner"></td></tr>
+  <tr><td><input type="radio" name="a" id="acc"></td><td><label for="acc">accept</label></td>
+      <td><input type="text" name="note"></td></tr>
+</table></fieldset>
+<button onclick="document.getElementById('out').textContent = 'Owner ' + document.querySelector('[name=owner]').value">Submit</button>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_next_to_it_is_next_to_the_element_named_before_it(tmp_path):
+    record = run_on_page(ACTIONS, ['Select the "reassign to" option and type "carol" in the text box next to it',
+                                   'Click Submit', '"Owner carol" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

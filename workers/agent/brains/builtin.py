@@ -22,7 +22,7 @@ from workers.agent.actions.elements import is_textbox
 
 from . import forms
 from .grammar import Item, Macro, parse_text
-from .phrases import Op, Unsupported
+from .phrases import Op, Place, Unsupported
 
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
@@ -86,6 +86,7 @@ class BuiltinBrain:
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
+                    item = _pronoun_placed(item, ops)
                     ops.append(item)
                     if item.kind in _INTO_FIELD and item.target:
                         field = item
@@ -147,6 +148,23 @@ class BuiltinBrain:
 
 
 _ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}
+
+
+_PRONOUN = frozenset({"it", "this", "that", "them", "this one", "that one"})
+
+
+def _pronoun_placed(op: Op, before: list[Op]) -> Op:
+    """'Select "reassign to" and type "carol" in the text box next to it': the place "it" is the element named just
+    before in the step."""
+    anchor, section = op.place.anchor, op.place.section
+    if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
+        return op
+    named = next((o.target for o in reversed(before) if o.target), None)
+    if named is None:
+        raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
+    place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
+                  section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal)
+    return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
 
 
 _INTO_FIELD = frozenset({"click", "fill", "type"})  # what leaves a field with the focus

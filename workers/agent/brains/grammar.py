@@ -220,7 +220,9 @@ _OWN_RULES = (
          _refuse("opening an empty tab or window is not supported (a link or button that opens one is clicked, then "
                  "'Switch to the new tab')"), 10),
     # "Check the result" with the check itself in the expected cell: announces it, does nothing
-    Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?(?:results?|outcome|response|"
+    # ("Check the issues list": a part of the page, named by up to three words, is looked at, never ticked)
+    Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?"
+         r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){0,3}?(?:results?|outcome|response|"
          r"output|page|screen|confirmation|message|effect|changes?|heading|title|table|list|rows?|count|summary|caption)"
          r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?", lambda m, s: [], 99),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too

@@ -184,11 +184,17 @@ _NOT_DONE = re.compile(r",?\s+without\s+(?:pressing|hitting|using|typing)\s+(?:t
                        r",?\s+without\s+submitting(?:\s+(?:it|the\s+form|the\s+search))?$", re.I)
 
 
+# Why the tester does it, which is not a thing to do: 'Click the "Modify Ticket" heading to unfold it'.
+_PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collapse|fold|show|reveal|hide|close|see|"
+                      r"display|view|sort|focus|activate|edit|start\s+editing)\s+(?:it|them|its\b.*|the\b.*|by\b.*|"
+                      r"more\b.*)$", re.I)
+
+
 def normalise(clause: str) -> str:
     """Drop Gherkin keywords, a subject ('I', 'the user'), 'please', a final stop, what is not to be done;
     'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
-    clause = _NOT_DONE.sub("", clause)
+    clause = _PURPOSE.sub("", _NOT_DONE.sub("", clause))
     clause = _LEAD.sub("", clause)
     clause = _SUBJECT.sub("", clause)
     first, _, rest = clause.partition(" ")

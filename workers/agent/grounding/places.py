@@ -1,5 +1,8 @@
 """Targets named by their place: grounding's candidates kept to what the sentence's place allows.
 
+A place whose words the page shows nowhere (a picture: "under the progress bar") cannot be checked: the named element
+stands alone then, when exactly one fits its name best; else nothing does.
+
     anchor   "Delete next to Alice", "the checkbox of Water the plants": the candidate's nearest container whose
              text holds the anchor must be the closest of all candidates' (the row of Alice, not the table)
     section  "python under Trending topics", "the Name field in the Billing section": a heading, legend,
@@ -25,16 +28,37 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         return candidates
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
+    named = bool((intent.target or "").strip())
     if intent.anchor:
-        candidates = _nearest_to(snap, candidates, intent.anchor)
+        near = _nearest_to(snap, candidates, intent.anchor)
+        candidates = near if near or not named or _shown(snap, intent.anchor) else _named_once(candidates)
     if intent.section:
-        candidates = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
+        under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
+        candidates = under if under or not named or _shown(snap, intent.section) else _named_once(candidates)
     if intent.ordinal is not None and candidates:
         top = round(candidates[0].score, 6)
         tied = sorted((c for c in candidates if round(c.score, 6) == top), key=lambda c: _reading(snap.node(c.node_id)))
         index = intent.ordinal
         return [tied[index]] if -len(tied) <= index < len(tied) else []
     return candidates
+
+
+def _shown(snap: PageSnapshot, words: str) -> bool:
+    """Some element of the page shows or is named by the words."""
+    pattern = _words(words)
+    return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title) if t)
+
+
+_NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
+
+
+def _named_once(candidates: list[Candidate]) -> list[Candidate]:
+    """A place that names nothing the page shows ("under the progress bar": a picture, not a title) narrows nothing
+    it could be checked against: the element is its name's, when one element alone fits it best."""
+    if not candidates or candidates[0].score < _NAMED_ALONE or (
+            len(candidates) > 1 and round(candidates[1].score, 6) == round(candidates[0].score, 6)):
+        return []
+    return candidates[:1]
 
 
 def one_per_element(snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
@@ -174,7 +198,7 @@ def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
         holder = snap.node(parent)
         if pattern.search(holder.aria_label or "") or pattern.search(holder.label or ""):
             return True
-        if holder.children and pattern.fullmatch(_LIST_PUNCTUATION.sub("", _own_words(snap, holder))):
+        if holder.children and _led_by(pattern, _own_words(snap, holder)):
             return True  # a list led by its own title: "Suggested facets: a, b, c"
         for child in holder.children:
             c = snap.node(child)
@@ -184,6 +208,14 @@ def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
                 return True
         parent = holder.parent
     return False
+
+
+def _led_by(pattern: re.Pattern[str], own: str) -> bool:
+    """The words are the whole of a holder's own text, or its start before a colon ("Suggested facets: a, b (date)")."""
+    if pattern.fullmatch(_LIST_PUNCTUATION.sub("", own)):
+        return True
+    led = pattern.match(own.lstrip())
+    return led is not None and own.lstrip()[led.end():].lstrip().startswith(":")
 
 
 _LIST_PUNCTUATION = re.compile(r"^[\s:,;|·•]+|[\s:,;|·•]+$")  # what is left of "Label: a, b" without a and b

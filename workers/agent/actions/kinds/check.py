@@ -28,7 +28,10 @@ class Check(Action):
     model_hint = "check: tick the target checkbox or radio button"
     field = True
     verb = "Check"
-    rules = (Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),)
+    rules = (
+        Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
+        Rule(r"(?:leave|keep)\s+(?P<t>.+?)\s+(?:ticked|checked|selected|on)", toggle("check"), 631),
+    )
 
     def describe(self, target, role, value):
         return f"{self.verb} {thing(target, role)}"

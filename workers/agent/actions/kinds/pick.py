@@ -5,6 +5,8 @@ the value, among what appeared or changed in response to the typing first, neare
 
 from __future__ import annotations
 
+import re
+
 from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.brains.phrases import Op, Unsupported, literal_value
 
@@ -12,7 +14,12 @@ LIST = (r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:list\s+of\s+)?(?:suggestions?|suggest
         r"completions?|matches|(?:search\s+)?results|options|menu|list\s*box|drop-?down\s+list|list)")
 
 
+_PLACED = re.compile(r"\s(?:under|below|beneath|next\s+to|beside|in\s+the\s+row\s+of)\s", re.I)
+
+
 def _pick(m, s):
+    if _PLACED.search(m["v"]):
+        return None  # 'Click "Users" under "Users" in the left-hand menu': an element by its place, not an option
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to pick")

@@ -10,7 +10,13 @@ class Uncheck(Check):
     name = "uncheck"
     model_hint = "uncheck: untick the target checkbox"
     verb = "Uncheck"
-    rules = (Rule(r"(?:uncheck|untick|deselect|unselect|un-check|un-tick)\s+(?P<t>.+)", toggle("uncheck"), 610),)
+    verbs = frozenset({"leave"})
+    rules = (
+        Rule(r"(?:uncheck|untick|deselect|unselect|un-check|un-tick)\s+(?P<t>.+)", toggle("uncheck"), 610),
+        # 'leave "Off budget" unticked': it stays unticked, whatever it was
+        Rule(r"(?:leave|keep)\s+(?P<t>.+?)\s+(?:unticked|unchecked|unselected|un-ticked|un-checked|cleared|off)",
+             toggle("uncheck"), 611),
+    )
 
     def perform(self, act):
         act.target.uncheck()
