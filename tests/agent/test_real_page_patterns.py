@@ -284,7 +284,8 @@ LOGIN = """<!doctype html><html><body>
 
 
 @pytest.mark.parametrize("sentence", ['Log in with username "admin" and password "admin123"',
-                                      'Sign in as "admin" / "admin123"', 'Log in as admin (password "admin123")'])
+                                      'Sign in as "admin" / "admin123"', 'Log in as admin (password "admin123")',
+                                      'Sign in with "admin" and password "admin123"'])
 def test_signing_in_as_a_tester_says_it(tmp_path, sentence):
     record = run_on_page(LOGIN, [sentence, '"Welcome, admin" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

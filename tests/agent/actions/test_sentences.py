@@ -80,6 +80,13 @@ FORMS = [
     ('Click "Users" under "Users" in the left-hand menu', [op("click", "Users", section="Users")]),
     ('Select the "reassign to" option and type "carol" in the text box next to it',
      [op("click", "reassign to", "option"), op("fill", "", "field", "carol", anchor="reassign to")]),
+    # a parenthesis: the element's name, the glyph it shows, or a hint where to look
+    ("Click the ... button at the right end of the toolbar (its label is Account menu)", [op("click", "Account menu")]),
+    ("Click the main menu (the ☰ icon)", [op("click", "☰")]),
+    ("Click the gear icon in the header (left of the info icon)", [op("click", "gear")]),
+    # a statement checked, not a box ticked
+    ('Check the history says the owner changed from "Bob" to "Carol"',
+     [op("assert_text", value="Carol"), op("assert_text", value="Bob")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),

@@ -97,6 +97,7 @@ LOCATORS = """
   <input id="ember123" aria-label="Ember field">
   <input id="mui-12345" aria-label="Assignee">
   <input id="field-8f3a9c2e" aria-label="Hex field">
+  <button id="react-aria8254751381-_r_11_" aria-label="Add account">+</button>
   <button data-testid="go-btn">Go</button>
   <input name="zip" placeholder="Zip">
   <label>Nickname <input></label>

@@ -243,7 +243,7 @@ def test_best_locator_order_and_identity(page):
     assert not any(n.id_attr and n.id_attr not in ("email", "1bad.id") for n in snap.nodes)
     found = loc_for(lambda n: n.text == "Apply")
     assert (found.strategy, found.role, found.value) == ("role", "button", "Apply")
-    for name in ("More actions", "Ember field", "Assignee", "Hex field"):
+    for name in ("More actions", "Ember field", "Assignee", "Hex field", "Add account"):
         assert loc_for(lambda n, name=name: n.aria_label == name).model_dump(include={"strategy", "value"}) == {
             "strategy": "label", "value": name}
     # Two elements alike in every way but their order: the second is named by its order, never by a path.

@@ -144,10 +144,11 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     if user is None and password is None and len(quoted) == 2:  # "admin" / "admin123", "admin" and "admin123"
         user, password = quoted
     elif user is None:
-        named = re.match(rf"(?:as\s+)?(?:the\s+)?(?:{_USER_WORD}\s+)?(?:{_CREDENTIAL}|(?P<w>[\w.@+-]+))", rest, re.I)
+        named = re.match(rf"(?:(?:as|with)\s+)?(?:the\s+)?(?:{_USER_WORD}\s+)?(?:{_CREDENTIAL}|(?P<w>[\w.@+-]+))", rest, re.I)
         if named and named[1] is not None and s.tokens[int(named[1])] != password:
             user = s.tokens[int(named[1])]
-        elif named and named["w"] and named["w"].lower() not in ("the", "password", "with", "using"):
+        elif named and named["w"] and named["w"].lower() not in ("the", "password", "with", "using") \
+                and not rest.lower().startswith("with"):  # "with valid credentials": no user name is said
             user = named["w"]
     if password is None:
         raise Unsupported("it does not say which password to sign in with (quote it: with password \"secret\")")
@@ -224,7 +225,8 @@ _OWN_RULES = (
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){0,3}?(?:results?|outcome|response|"
          r"output|page|screen|confirmation|message|effect|changes?|heading|title|table|list|rows?|count|summary|caption)"
-         r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?", lambda m, s: [], 99),
+         r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?"
+         r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+){0,3})?", lambda m, s: [], 99),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
     Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks
@@ -232,6 +234,9 @@ _OWN_RULES = (
     Rule(r"(?:verify|confirm|ensure|assert|validate|make\s+sure)\s+(?:that\s+|whether\s+|if\s+)?(?P<s>.+)", _verify,
          101),
     Rule(r"check\s+(?:that|whether|if)\s+(?P<s>.+)", _verify, 102),
+    # "Check the Change History says ...": a statement, not a box to tick
+    Rule(r"check\s+(?P<s>(?:(?!(?:check)?box\b|option\b|radio\b)\S+\s+){1,6}?(?:says?|shows?|lists?|reads?|displays?|"
+         r"contains?)\s+.+)", _verify, 102),
     Rule(r"(?:should\s+|can\s+)?see\s+(?:that\s+)?(?P<s>.+)", _see, 103),
     # high-level intents, expanded against the page
     Rule(r"submit(?P<rest>\s.*)?", _submit, 200),

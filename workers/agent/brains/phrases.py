@@ -288,6 +288,29 @@ _ON_SCREEN = re.compile(
     r"\b[^\x01]*|above\s+the\s+[^\x01]+)$", re.I)
 
 
+# A parenthesis after the element's words: its name ("its label is Account menu"), the icon it shows ("the ☰ icon"),
+# or a hint where to look ("left of the info icon").
+_ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
+_ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
+                         r"(?P<name>.+)", re.I)
+_ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|sign)", re.I)
+
+
+def _aside(phrase: str) -> str:
+    """'main menu (the ☰ icon)' -> '☰'; '... (its label is Account menu)' -> 'Account menu'; a hint is dropped."""
+    m = _ASIDE.fullmatch(phrase)
+    if not m:
+        return phrase
+    aside = m["aside"].strip()
+    named = _ASIDE_NAME.fullmatch(aside)
+    if named:
+        return named["name"].strip()
+    icon = _ASIDE_ICON.fullmatch(aside)
+    if icon and not re.search(r"\w", icon["icon"]):  # a glyph: what the page shows is that sign
+        return icon["icon"]
+    return m["words"].strip()
+
+
 def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> Target:
     """The element a clause names, a role hint from its noun, and its place (see `Place`).
 
@@ -296,7 +319,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     in the row of "Water the plants". Grounding looks for the name and keeps what the place allows.
     """
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
-    phrase = _ARTICLE.sub("", phrase)
+    phrase = _aside(_ARTICLE.sub("", phrase))
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
     anchor = section = None
