@@ -440,3 +440,25 @@ def test_next_to_it_is_next_to_the_element_named_before_it(tmp_path):
     record = run_on_page(ACTIONS, ['Select the "reassign to" option and type "carol" in the text box next to it',
                                    'Click Submit', '"Owner carol" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+ICON_BUTTONS = """<!doctype html><html><body>
+<header>
+  <button class="MuiButtonBase-root MuiIconButton-root" onclick="log('settings')"><svg class="MuiSvgIcon-root"
+    data-testid="SettingsIcon" width="16" height="16"><path d="M1 1h14v14H1z"></path></svg></button>
+  <button class="MuiButtonBase-root MuiIconButton-root" onclick="log('info')"><svg class="MuiSvgIcon-root"
+    data-testid="InfoOutlinedIcon" width="16" height="16"><path d="M1 1h14v14H1z"></path></svg></button>
+  <button class="MuiButtonBase-root MuiIconButton-root" onclick="log('help')"><svg class="MuiSvgIcon-root"
+    data-testid="HelpIcon" width="16" height="16"><path d="M1 1h14v14H1z"></path></svg></button>
+</header>
+<p id="log"></p>
+<script>function log(t) { document.getElementById('log').textContent = 'Opened ' + t; }</script>
+</body></html>"""
+
+
+@pytest.mark.parametrize(("sentence", "shown"), [("Click the gear icon in the header", "settings"),
+                                                 ("Click the info icon", "info")])
+def test_an_icon_named_only_by_its_library_s_name_for_it(tmp_path, sentence, shown):
+    result = generate_on_page(ICON_BUTTONS, [sentence, f'"Opened {shown}" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", outcome.verdict

@@ -87,6 +87,9 @@ FORMS = [
     # a statement checked, not a box ticked
     ('Check the history says the owner changed from "Bob" to "Carol"',
      [op("assert_text", value="Carol"), op("assert_text", value="Bob")]),
+    # a tab of the page by its name; a browser's tab by its order
+    ('Switch to the "Install" tab', [op("click", "Install", "tab")]),
+    ("Go to the Palette tab", [op("click", "Palette", "tab")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),

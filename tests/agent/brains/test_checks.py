@@ -38,6 +38,8 @@ DESCRIBED = [
     ('"Junk" is no longer shown at the top of the window',  # not shown anywhere is not shown there
      [("assert_absent", "Junk")]),
     ('"Sent" is one of the rows', [("assert_text", "Sent")]),
+    ('The "Edit node" tray opens with "Wake up" in the Name field and a Repeat dropdown set to "none"',
+     [("assert_text", "Edit node"), ("assert_value", "Wake up"), ("assert_value", "none")]),
 ]
 
 

@@ -65,8 +65,12 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
         raise Unsupported(f"{s.show(masked)!r} names alternatives ('or'); say which text is shown")
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
-    parts = [p for p in _PARTS.split(masked.strip().rstrip(".")) if p and p.strip()]
+    values, masked = _field_values(masked.strip().rstrip("."), s)
+    parts = [p for p in _PARTS.split(masked) if p and p.strip()]
     texts_in = [_texts(p, s) for p in parts]
+    if values and not any(texts_in):
+        _refuse_more(masked, s, True)
+        return values
     if not any(texts_in):
         raise Unsupported(f"cannot tell which text to look for in {s.show(masked)!r}; quote each text on its own")
     # A part with no predicate of its own ('"Savings"' in '"Checking", "Savings" and "Cash" are listed') goes with
@@ -95,8 +99,30 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
                               "text gone from the whole page")
         ops += [Op("assert_text" if shown else "assert_absent", value=t) for t in subjects]
         ops += [Op("assert_text", value=t) for t in places]
+    ops += values
     seen: set[tuple[str, str | None]] = set()
     return [op for op in ops if (op.kind, op.value) not in seen and not seen.add((op.kind, op.value))]
+
+
+# What a form control holds, said with its label: '"Wake up" in the Name field', 'a Repeat dropdown set to "none"'.
+_LABEL_WORD = r"(?!(?:and|with|an?|the|its|or|shows?|is|are|opens?|has|have|of|in|on|to|set)\b)[\w-]+"
+_LABEL = rf"(?<![\w-])(?P<label>{_LABEL_WORD}(?:\s+{_LABEL_WORD}){{0,2}}?)"
+_CONTROL = r"(?P<role>field|box|dropdown|select|input|text\s*area|text\s*box)"
+_VALUE_IN = re.compile(rf"\x01(?P<v>\d+)\x02\s+in\s+(?:the|its)\s+{_LABEL}\s+{_CONTROL}", re.I)
+_VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
+                        rf"(?:set\s+to|showing|shows|reads|holding|holds|containing|contains)\s+\x01(?P<v>\d+)\x02", re.I)
+
+
+def _field_values(masked: str, s: Sentence) -> tuple[list[Op], str]:
+    """assert_value operations for the values the statement says controls hold, and the statement without them."""
+    ops: list[Op] = []
+
+    def take(m: re.Match[str]) -> str:
+        role = "dropdown" if m["role"].lower() in ("dropdown", "select") else "field"
+        ops.append(Op("assert_value", target=m["label"].strip(), role_hint=role, value=s.tokens[int(m["v"])]))
+        return " "
+    masked = _VALUE_SET.sub(take, _VALUE_IN.sub(take, masked))
+    return ops, re.sub(r"\s+(?:and|with)\s*(?=$|,)|,\s*(?=$|,)", "", " ".join(masked.split())).strip()
 
 
 def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:

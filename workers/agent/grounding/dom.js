@@ -355,7 +355,12 @@
         if (k.length > 1 && /^[a-z]+$/.test(k) && !ICON_NOISE.has(k) && !words.includes(k)) words.push(k);
       }
     };
-    for (const e of [el, ...el.querySelectorAll('i, svg, span, use')]) {
+    const parts = [el, ...el.querySelectorAll('i, svg, span, use')];
+    // An icon library's own name for the picture first: MUI's data-testid="SettingsIcon", Font Awesome's data-icon.
+    for (const e of parts)
+      for (const a of ['data-icon', 'data-testid'])
+        if (e !== el || a === 'data-icon') add((e.getAttribute(a) || '').replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
+    for (const e of parts) {
       add(e.getAttribute('class') || '');  // the class of an SVG element is not a string property
       if (e.tagName === 'use') add((e.getAttribute('href') || e.getAttribute('xlink:href') || '').replace(/^.*#/, ''));
     }

@@ -51,6 +51,10 @@ class Click(Action):
     model_hint = "click: click the target"
     submits = True
     rules = (
+        # 'Switch to the "Install" tab', 'Go to the Palette tab': a tab of the page, by its name (a browser's tabs
+        # are new, first, other: switch_tab's)
+        Rule(r"(?:switch|go|change|move|navigate)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
+             r"[A-Z][\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
         Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
