@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -165,6 +166,13 @@ def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dic
     return results
 
 
+def keep_suite(suite: Path, kept: Path) -> None:
+    """The generated suite beside the results, to read (its npm packages left out)."""
+    if suite.is_dir():
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(suite, kept, ignore=shutil.ignore_patterns("node_modules", "*.zip"))
+
+
 def bench_app(app: str, halves: list[str], settings: Settings, out: Path) -> dict:
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -185,6 +193,7 @@ def bench_app(app: str, halves: list[str], settings: Settings, out: Path) -> dic
                 with tempfile.TemporaryDirectory(prefix=f"stepforge-corpus-{app}-") as scratch:
                     figures["results"] += [r.as_dict() for r in
                                            run_half(running, scenario_file, expectations, settings, Path(scratch))]
+                    keep_suite(Path(scratch) / "suite", out / "suites" / f"{app}-{half}")
         finally:
             running.stop()
     except (CorpusError, subprocess.TimeoutExpired) as exc:

@@ -126,7 +126,7 @@ def readability(scenario: Scenario, features: str) -> list[str]:
     block = scenario_block(features, scenario.id)
     if not block:
         return ["the scenario is not in the written features"]
-    tester = " ".join([scenario.title] + [s.action + " " + (s.expected or "") for s in scenario.steps]
+    tester = " ".join([scenario.title, scenario.start] + [s.action + " " + (s.expected or "") for s in scenario.steps]
                       + [v for row in scenario.data for v in row.values()])
     tester_numbers = set(_NUMBER.findall(tester))
     problems = []

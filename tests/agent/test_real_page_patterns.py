@@ -462,3 +462,26 @@ def test_an_icon_named_only_by_its_library_s_name_for_it(tmp_path, sentence, sho
     result = generate_on_page(ICON_BUTTONS, [sentence, f'"Opened {shown}" is shown'], tmp_path)
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", outcome.verdict
+
+
+PLACES = """<!doctype html><html><body>
+<h2 style="display: inline-block">Custom Query</h2> <span>(8 matches)</span>
+<p class="errornote">Please enter the correct username and password.</p>
+<form><label>Username <input name="u"></label><button type="button">Log in</button></form>
+<p>Forgot your password?</p>
+</body></html>"""
+
+
+def test_a_text_shown_above_below_or_next_to_a_part_of_the_page(tmp_path):
+    steps = [{"action": "Look at the sign-in page",
+              "expected": 'The error "Please enter the correct username and password." is shown above the form'},
+             'Verify "(8 matches)" is shown next to the "Custom Query" heading',
+             'Verify the text "Forgot your password?" is shown below the form']
+    result = generate_on_page(PLACES, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", outcome.verdict
+    assert outcome.replay is None or outcome.replay.passed, outcome.replay
+    wrong = generate_on_page(PLACES, [steps[0], 'Verify the text "Forgot your password?" is shown above the form'],
+                             tmp_path / "wrong").outcomes[0]
+    assert wrong.verdict.status == "failed" and wrong.verdict.step == 2, wrong.verdict
+    assert wrong.verdict.kind == "expectation", wrong.verdict

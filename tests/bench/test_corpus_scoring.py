@@ -56,3 +56,9 @@ def test_readability_finds_cut_steps_foreign_numbers_and_missing_quotes():
     assert 'the tester\'s "thanks!" is not in the feature' in problems
     assert not any("weekly report" in p and "not in the feature" in p for p in problems)
     assert "X-2" not in scenario_block(FEATURE, "X-1") and "Other" in scenario_block(FEATURE, "X-2")
+
+
+def test_a_number_of_the_scenario_s_start_address_is_the_tester_s():
+    feature = 'Feature: app dev\n\n  @X-3\n  Scenario: A ticket\n    Given I am on "/ticket/2"\n    Then "Open" is shown\n'
+    scenario = Scenario(id="X-3", title="A ticket", start="/ticket/2", steps=['"Open" is shown'])
+    assert readability(scenario, feature) == []

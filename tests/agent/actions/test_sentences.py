@@ -90,6 +90,13 @@ FORMS = [
     # a tab of the page by its name; a browser's tab by its order
     ('Switch to the "Install" tab', [op("click", "Install", "tab")]),
     ("Go to the Palette tab", [op("click", "Palette", "tab")]),
+    # a text placed by a part of the page
+    ('Verify the text "2 of 6 selected" is shown above the table', [op("assert_above", role="table",
+                                                                     value="2 of 6 selected")]),
+    ('Check that "(8 matches)" is shown next to the "Custom Query" heading',
+     [op("assert_beside", "Custom Query", "heading", "(8 matches)")]),
+    ('Verify "Saved" and "Draft" are shown below "Status"',
+     [op("assert_below", "Status", value="Saved"), op("assert_below", "Status", value="Draft")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),

@@ -57,7 +57,7 @@ SAYS_MORE = [
     '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
     '"Drafts" and "Sent" appear indented under "Folders"',  # a look
     'The dialog opens with an empty text area and a disabled "Import" button',  # states
-    '"Inbox" is shown above the form',  # a place, for a text that must be shown
+    '"Inbox" is shown and "Sent" appears right above the form',  # a place, for a text that must be shown
     'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
     '"Inbox" is no longer listed under "Folders"' ,  # absent from one part of the page only: cannot be checked
     'The commands change to "npm install x" and "pnpm install x", without a version number',

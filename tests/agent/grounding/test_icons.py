@@ -37,3 +37,9 @@ def test_a_target_that_is_only_a_glyph_is_its_purpose():
     assert glyph_purpose("×") == "close"
     assert glyph_purpose("☰") == "menu"
     assert glyph_purpose("Save") is None
+
+
+def test_a_control_nothing_else_names_is_named_by_its_test_id_or_id():
+    assert "gear" in icon_words(control(testid="header--tooltip-settings"))
+    assert "gear" in icon_words(control(id_attr="header-button-settings"))
+    assert "gear" not in icon_words(control(text="Profile", testid="header--tooltip-settings"))

@@ -9,6 +9,8 @@
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
 //   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
+//   window.__stepforge.placed(parts, text, relation, ms) -> true once the text is shown above / below / beside one
+//                                                    of the elements `parts`
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -202,6 +204,34 @@
     return until(() => good() || (chosen !== null && answerMs - (performance.now() - started)), timeoutMs).then(done);
   }
 
+  // Where a text is shown relative to elements of the page (a form, a table, a heading): "above" / "below" one
+  // of them, or "beside" it (on its line, within 150 px). True once some element showing the text stands so
+  // (waited for, as the page changes, until timeoutMs).
+  const BESIDE_PX = 150;
+  const folded = (t) => (t || "").replace(/\s+/g, " ").trim().toLowerCase();
+  function showing(text) {
+    const want = folded(text);
+    const out = [];
+    for (const el of document.querySelectorAll("body *")) {
+      if (!el.getClientRects().length || !folded(el.innerText).includes(want)) continue;
+      if (Array.from(el.children).some((c) => folded(c.innerText).includes(want))) continue;  // a smaller one holds it
+      out.push(el);
+    }
+    return out;
+  }
+  function stands(a, b, relation) {
+    if (a.contains(b) || b.contains(a)) return false;
+    const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
+    if (relation === "above") return x.bottom <= y.top + 2;
+    if (relation === "below") return x.top >= y.bottom - 2;
+    const sameLine = x.top < y.bottom && y.top < x.bottom;
+    return sameLine && Math.max(y.left - x.right, x.left - y.right, 0) <= BESIDE_PX;
+  }
+  function placed(parts, text, relation, timeoutMs) {
+    const holds = () => showing(text).some((el) => parts.some((part) => part.isConnected && stands(el, part, relation)));
+    return until(holds, timeoutMs);
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs) => {
@@ -220,6 +250,7 @@
       mark: () => changes,
       synced,
       pickable,
+      placed,
       pending: () => pending,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

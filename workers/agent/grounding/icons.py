@@ -34,8 +34,8 @@ _GROUPS: tuple[tuple[str, str, str], ...] = (
 )
 # An icon's name is one word, or one with a word that says no more ("Open settings", "Close dialog"); "Close
 # account" and "Settings for the Payments team" are not icons' names.
-_FILLER = frozenset("open show toggle icon button menu dialog notification message panel window sidebar navigation "
-                    "the this".split())
+_FILLER = frozenset("open show toggle icon button btn menu dialog notification message panel window sidebar navigation "
+                    "header toolbar tooltip nav the this".split())
 
 
 def _phrases(text: str) -> list[tuple[str, ...]]:
@@ -52,7 +52,7 @@ def _synonyms(names: tuple[str, ...]) -> tuple[str, ...]:
     glyphs = ""
     for name in names:
         found = re.findall(r"[a-z]+", name.lower())
-        if len(found) == 1 or (len(found) == 2 and set(found) & _FILLER):
+        if len([w for w in found if w not in _FILLER]) <= 1:
             words.update(found)
         if len(name.strip()) <= 2:
             glyphs += name.strip()
@@ -73,6 +73,9 @@ def icon_words(n: Node) -> tuple[str, ...]:
         return ()
     names = tuple(t for t in (n.aria_label, n.title, n.a11y_name, n.text) if t)
     names += tuple((n.icon or "").split())  # an icon's class words, each a name of its own ("menu-toggle bars")
+    if not (n.text or n.aria_label or n.title):  # nothing else names it: its test id or id ("header--button-settings")
+        names += tuple(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", t).replace("-", " ").replace("_", " ")
+                       for t in (n.testid, n.id_attr) if t)
     return _synonyms(names) if names else ()
 
 

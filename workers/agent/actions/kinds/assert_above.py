@@ -1,0 +1,15 @@
+"""Check that a text is shown above a part of the page ("The error "Wrong password" is shown above the form")."""
+
+from __future__ import annotations
+
+from workers.agent.actions.placed import Placed, statement
+
+
+class AssertAbove(Placed):
+    name = "assert_above"
+    relation = "above"
+    words = "above"
+    statements = (statement(r"above|over", "assert_above"),)
+
+
+ACTION = AssertAbove()

@@ -1,0 +1,15 @@
+"""Check that a text is shown below a part of the page ("'Saved' is shown below the Save button")."""
+
+from __future__ import annotations
+
+from workers.agent.actions.placed import Placed, statement
+
+
+class AssertBelow(Placed):
+    name = "assert_below"
+    relation = "below"
+    words = "below"
+    statements = (statement(r"below|beneath|underneath|under", "assert_below"),)
+
+
+ACTION = AssertBelow()

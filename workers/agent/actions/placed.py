@@ -1,0 +1,124 @@
+"""Checks that a text is shown above, below or beside a part of the page ("The error "Wrong password" is shown above
+the form", "'(8 matches)' is shown next to the "Custom Query" heading"). One kind per relation (kinds/assert_above,
+assert_below, assert_beside); this module is what they share.
+
+The part is a kind of element (the form, the table, the list, a heading, a button, a field), a text, or both (the
+"Custom Query" heading); its locator is the operation's, so the generated suite finds it as generation did. The
+geometry is settle.js's `placed`, the same in generation and in the suite: some element showing the text, above,
+below or on the line of (within 150 px) some element of the part, waited for as the page changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+
+# The kinds of part a person places a text by: their CSS, or their ARIA role when they are named by a text.
+_PART_CSS = {
+    "form": "form, [role=form]",
+    "table": "table, [role=table], [role=grid]",
+    "list": "ul, ol, [role=list], [role=listbox]",
+    "field": "input, textarea, [role=textbox], [role=searchbox], [role=combobox]",
+    "heading": "h1, h2, h3, h4, h5, h6, [role=heading]",
+    "button": "button, [role=button], input[type=submit], input[type=button]",
+}
+_PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
+_PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
+               "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",
+               "button": "button", "link": "link", "tab": "tab"}
+_SHOWN = r"(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)"
+_SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button)\s+)?"
+
+
+def statement(relation_words: str, kind: str) -> Rule:
+    """'X is shown <relation> <part>' ('X' and 'Y' are ...: each), before the rule that refuses a qualified 'is shown'."""
+    def read(m, s):
+        target, role = _part(m["y"], s)
+        return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
+    return Rule(rf"{_SUBJECT}(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+{_SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
+                rf"(?P<y>.+)", read, 135)
+
+
+def _part(words: str, s) -> tuple[str | None, str | None]:
+    """(the part's text, the kind of part) from 'the form', 'the "Custom Query" heading', 'the heading "X"', '"X"'."""
+    words = re.sub(r"^(?:the|a|an|its)\s+", "", words.strip(), flags=re.I)
+    quoted = TOKEN.findall(words)
+    noun = " ".join(TOKEN.sub(" ", words).lower().split())
+    kind = _PART_NOUNS.get(noun) if noun else None
+    if len(quoted) > 1 or (noun and kind is None):
+        raise Unsupported(f"{s.show(words)!r} is not a part of the page a text can be placed by (a form, a table, a "
+                          "list, a heading, a button, a field, or a quoted text)")
+    text = s.tokens[int(quoted[0])] if quoted else None
+    if text is None and kind is None:
+        raise Unsupported("it does not say what the text is placed by")
+    return text, kind
+
+
+class Placed(Action):
+    """A text shown in a place: the kinds differ by their relation only."""
+
+    relation = ""  # "above", "below", "beside": settle.js placed()'s word
+    words = ""  # how a step says it: "above", "below", "next to"
+    for_model = False
+    is_assertion = True
+    grounded = False
+    valued = True
+    param_name = "expectedText"
+
+    def describe(self, target, role, value):
+        return f"Verify '{value}' is shown {self.words} {_said(target, role)}"
+
+    def page_locator(self, intent):
+        from shared.records import Locator
+
+        role, text = intent.role_hint, intent.target
+        if text and role in _PART_ROLE:
+            return Locator(strategy="role", role=_PART_ROLE[role], value=text, exact=False)
+        if text:
+            return Locator(strategy="text", value=text, exact=False)
+        if role in _PART_CSS:
+            return Locator(strategy="css", value=_PART_CSS[role])
+        raise Unsupported("it does not say what the text is placed by")
+
+    def check(self, act):
+        text = act.value or ""
+        if act.target is None or not text:
+            raise CheckFailed("nothing to place the text by")
+        timeout = act.settings.assertion_timeout_ms
+        try:
+            act.target.first.wait_for(state="visible", timeout=timeout)
+        except Exception:
+            raise CheckFailed("the page does not show the part the text is placed by") from None
+        if not act.target.evaluate_all(
+                "(els, [t, r, ms]) => window.__stepforge ? window.__stepforge.placed(els, t, r, ms) : false",
+                [text, self.relation, timeout]):
+            raise CheckFailed(f'the page does not show "{text}" {self.words} it')
+
+    def phrase(self, op, slot):
+        return ["the page shows ", *slot, f" {self.words} {_part_words(op)}"]
+
+    def comment(self, op, what):
+        return f"Check that the page shows {what} {self.words} {_part_words(op)}"
+
+    def javascript(self, op, target, value):
+        return f'await this.expectPlaced({value}, "{self.relation}", {target});'
+
+
+def _said(text: str | None, role: str | None) -> str:
+    if text and role:
+        return f'the "{text}" {role}'
+    return f'"{text}"' if text else f"the {role}"
+
+
+def _part_words(op) -> str:
+    locator = op.locator
+    if locator is None:
+        return "it"
+    if locator.strategy == "css":
+        kind = next((k for k, css in _PART_CSS.items() if css == locator.value), "part")
+        return f"the {kind}"
+    if locator.strategy == "role":
+        return f'the "{locator.value}" {locator.role}'
+    return f'"{locator.value}"'
