@@ -465,7 +465,7 @@ def test_an_icon_named_only_by_its_library_s_name_for_it(tmp_path, sentence, sho
 
 
 PLACES = """<!doctype html><html><body>
-<h2 style="display: inline-block">Custom Query</h2> <span>(8 matches)</span>
+<h2>Custom Query <small>(8 matches)</small></h2>
 <p class="errornote">Please enter the correct username and password.</p>
 <form><label>Username <input name="u"></label><button type="button">Log in</button></form>
 <p>Forgot your password?</p>
@@ -485,3 +485,21 @@ def test_a_text_shown_above_below_or_next_to_a_part_of_the_page(tmp_path):
                              tmp_path / "wrong").outcomes[0]
     assert wrong.verdict.status == "failed" and wrong.verdict.step == 2, wrong.verdict
     assert wrong.verdict.kind == "expectation", wrong.verdict
+
+
+FACET = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<table><thead><tr><th>title</th><th>status</th></tr></thead>
+<tbody><tr><td>Login fails</td><td><a href="#" onclick="log('the Login fails status')">Open</a></td></tr>
+<tr><td>Slow search</td><td><a href="#" onclick="log('the Slow search status')">Closed</a></td></tr></tbody></table>
+<div class="facet">
+  <p class="facet-name"><strong>status <span>2</span></strong> <a href="#" onclick="log('cleared')">✖</a></p>
+  <ul><li><a href="#" onclick="log('the Open facet')">Open</a> 1</li><li><a href="#" onclick="log('x')">Closed</a> 1</li></ul>
+</div>
+<p id="log"></p>
+<script>function log(t) { document.getElementById('log').textContent = 'Chose ' + t; }</script>
+</body></html>"""
+
+
+def test_a_section_titled_with_a_count_and_a_glyph_holds_the_element_before_a_column_of_that_name(tmp_path):
+    record = run_on_page(FACET, ['Click "Open" in the status facet', '"Chose the Open facet" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

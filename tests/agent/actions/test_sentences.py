@@ -97,6 +97,8 @@ FORMS = [
      [op("assert_beside", "Custom Query", "heading", "(8 matches)")]),
     ('Verify "Saved" and "Draft" are shown below "Status"',
      [op("assert_below", "Status", value="Saved"), op("assert_below", "Status", value="Draft")]),
+    ('Expand the "npm" section', [op("click", "npm")]),
+    ("Collapse the Validation entry", [op("click", "Validation")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),

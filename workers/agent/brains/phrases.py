@@ -225,7 +225,8 @@ ROLE_NOUNS: list[tuple[str, str]] = [
 ]  # fmt: skip
 _CONTAINERS = (
     r"section|row|table|form|panel|dialog|modal|card|area|list|header|footer|menu|sidebar|column|region|"
-    r"pane|fieldset|group|page|screen|window|tab|box"
+    r"pane|fieldset|group|page|screen|window|tab|box|facet|filter|widget|tray|toolbar|block|tile|drawer|popover|"
+    r"popup|legend|summary"
 )
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4, "last": -1}

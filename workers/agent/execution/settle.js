@@ -220,7 +220,9 @@
     return out;
   }
   function stands(a, b, relation) {
-    if (a.contains(b) || b.contains(a)) return false;
+    if (a.contains(b)) return false;
+    // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
+    if (b.contains(a)) return relation === "beside" && folded(b.innerText) !== folded(a.innerText);
     const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
     if (relation === "above") return x.bottom <= y.top + 2;
     if (relation === "below") return x.top >= y.bottom - 2;

@@ -33,7 +33,10 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         near = _nearest_to(snap, candidates, intent.anchor)
         candidates = near if near or not named or _shown(snap, intent.anchor) else _named_once(candidates)
     if intent.section:
-        under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
+        # A part titled so holds the element before a heading or column header it is merely read under: "Open in
+        # the status facet" is the facet's, not a cell of the status column.
+        under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section, by_context=False)] or \
+            [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
         candidates = under if under or not named or _shown(snap, intent.section) else _named_once(candidates)
     if intent.ordinal is not None and candidates:
         top = round(candidates[0].score, 6)
@@ -188,10 +191,11 @@ def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
     return memo[node_id]
 
 
-def _under(snap: PageSnapshot, node: Node, section: str) -> bool:
-    """A heading, legend, caption or label of the node's context or of a container around it names the section."""
+def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True) -> bool:
+    """A heading, legend, caption or label of the node's context or of a container around it names the section
+    (by_context False: a container around it only, not a heading or column header the node is read under)."""
     pattern = _words(section)
-    if pattern.search(node.context or ""):
+    if by_context and pattern.search(node.context or ""):
         return True
     parent = node.parent
     while parent is not None:
@@ -233,11 +237,22 @@ def _own_words(snap: PageSnapshot, node: Node) -> str:
 
 def _title_like(snap: PageSnapshot, node: Node, pattern: re.Pattern[str]) -> bool:
     """A text that titles what follows it without being a heading: a sidebar box's title, a styled p or div, a card
-    header, a "Label:" before a list. It is read-only, it holds nothing operable, and its text is the section's."""
-    if node.operable or any(snap.node(c).operable for c in node.children):
+    header, a "Label:" before a list. It is read-only, holds nothing operable but glyphs (a ✖ that clears it), and
+    its text is the section's, a count after it aside ("project_id 5")."""
+    if node.operable or any(_worded(snap, c) for c in node.children):
         return False
     text = " ".join(_text_of(snap, node.id, {}).split()).rstrip(":").strip()
-    return bool(text) and pattern.fullmatch(text) is not None
+    found = pattern.match(text) if text else None
+    return found is not None and _NO_WORDS.fullmatch(text[found.end():]) is not None  # "project_id 5 ✖": a count
+
+
+_NO_WORDS = re.compile(r"[\W\d_]*")
+
+
+def _worded(snap: PageSnapshot, node_id: int) -> bool:
+    """An operable element with words of its own (a link "Edit"), not a glyph (a "✖" that clears the section)."""
+    node = snap.node(node_id)
+    return node.operable and _NO_WORDS.fullmatch(node.text or "") is None
 
 
 def _reading(node: Node) -> tuple[float, float, int]:
