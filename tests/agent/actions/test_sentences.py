@@ -99,6 +99,8 @@ FORMS = [
      [op("assert_below", "Status", value="Saved"), op("assert_below", "Status", value="Draft")]),
     ('Expand the "npm" section', [op("click", "npm")]),
     ("Collapse the Validation entry", [op("click", "Validation")]),
+    # a quoted name and the kind of thing it is; a table or list named only by what it holds
+    ('Hover the "Savings Goals" group row in the budget table', [op("hover", "Savings Goals")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),

@@ -278,7 +278,7 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 _LANDMARK = re.compile(
     r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
     r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?)$")
+    r"menu|breadcrumbs?|table|grid|list)$")
 
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
                                r"(?P<sec>\x01\d+\x02)(?:\s+[\w-]+)?", re.I)
@@ -350,7 +350,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
             ordinal, phrase = _ORDINALS[m["o"].lower()], m["rest"]
     name, role = split_role(phrase)
-    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name) if role is None else None
+    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]
     if role and _POSITIONAL.fullmatch(name):  # "any link", "another option": which one is a guess
