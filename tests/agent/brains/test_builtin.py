@@ -612,3 +612,9 @@ def test_typing_with_no_field_named_after_anything_but_a_field_is_refused() -> N
     for history in ([], [_done_in(link, "Packages")]):
         decision = BuiltinBrain().decide(ScenarioStep(action='Type "queue"'), 1, None, history)
         assert decision.unsupported and "which field" in decision.unsupported
+
+
+@pytest.mark.parametrize("action", ["Click Save, then the page reloads", 'Type "x" into Name, then Tab'])
+def test_a_clause_without_a_verb_goes_on_with_an_element_verb_only_when_it_names_an_element(action) -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action=action), 0)
+    assert decision.unsupported is not None, decision.intents

@@ -369,11 +369,19 @@ def _verb_first() -> re.Pattern[str]:
     return re.compile(r"(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?\b", re.I)
 
 
+# Verbs whose object is an element, which a clause naming only another element goes on with ("Type" is not: "then
+# Tab" is a key, not a value), and words that make a clause a statement of its own ("then the page reloads").
+_CARRIED = frozenset("click tap press select choose pick check tick uncheck untick open hover expand collapse".split())
+_STATES = re.compile(r"\b(?:is|are|was|were|be|shows?|appears?|reloads?|loads?|opens|closes|changes?|becomes?|"
+                     r"disappears?|updates?|displays?|contains?|has|have|says?|reads|lists|gets?|goes|stays?|"
+                     r"remains?)\b", re.I)
+
+
 def _same_verb(verb: str | None, clause: str, s: Sentence, expected: bool) -> list[Item] | None:
     """A clause with no verb after an operation goes on with its verb: 'Click "Blog posts" in the sidebar, then the
     "Add Blog post" button'. None when that reads no better."""
     said = normalise(clause)
-    if not verb or not said or _verb_first().match(said):
+    if not verb or verb.lower() not in _CARRIED or not said or _verb_first().match(said) or _STATES.search(said):
         return None
     try:
         return _parse_checked(f"{verb} {said}", s, expected)
