@@ -325,7 +325,7 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
     ground_ms = 0.0
     for _ in range(MAX_REGROUNDS):
         started = time.perf_counter()
-        found = one_per_element(view.snapshot, narrow(intent, view.snapshot, run.grounder.locate(intent, view)))
+        found = narrow(intent, view.snapshot, one_per_element(view.snapshot, run.grounder.locate(intent, view)))
         candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
         # A change made while the page was being read counts: the page is read again at once.

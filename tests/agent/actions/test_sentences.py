@@ -67,9 +67,9 @@ FORMS = [
     ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
     ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
     # one verb for two objects, each with its own place; a clause with no verb goes on with the last one
-    ("Select Documentation from the Component dropdown and 2.0 Release from the Milestone dropdown",
+    ('Select "Documentation" from the Component dropdown and "2.0 Release" from the Milestone dropdown',
      [op("select", "Component", "dropdown", "Documentation"), op("select", "Milestone", "dropdown", "2.0 Release")]),
-    ("Type Billing into the Name field and alice in the Owner field",
+    ('Type "Billing" into the Name field and "alice" in the Owner field',
      [op("fill", "Name", "field", "Billing"), op("fill", "Owner", "field", "alice")]),
     ('Click "Blog posts" in the sidebar, then the "Add Blog post" button',
      [op("click", "Blog posts"), op("click", "Add Blog post", "button")]),

@@ -618,3 +618,14 @@ def test_typing_with_no_field_named_after_anything_but_a_field_is_refused() -> N
 def test_a_clause_without_a_verb_goes_on_with_an_element_verb_only_when_it_names_an_element(action) -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action=action), 0)
     assert decision.unsupported is not None, decision.intents
+
+
+@pytest.mark.parametrize("action", ['Type "abc" to search', 'Enter "5" for quantity', "Close the dialog with Escape",
+                                    "Expand the first row", 'Keep "Remember me" checked'])
+def test_sentences_that_would_act_on_a_guess_are_refused(action) -> None:
+    assert BuiltinBrain().decide(ScenarioStep(action=action), 0).unsupported is not None
+
+
+@pytest.mark.parametrize("action", ["Check Require confirmation", "Check the Send confirmation"])
+def test_a_checkbox_named_like_a_part_of_the_page_is_still_ticked(action) -> None:
+    assert [i.kind for i in BuiltinBrain().decide(ScenarioStep(action=action), 0).intents] == ["check"]

@@ -62,6 +62,11 @@ SAYS_MORE = [
     '"Inbox" is no longer listed under "Folders"' ,  # absent from one part of the page only: cannot be checked
     'The commands change to "npm install x" and "pnpm install x", without a version number',
     'The row shows "Inbox" with 0 unread messages',  # a count not quoted
+    '"Inbox" is shown instead of "Junk"',  # a contrast: which is absent
+    '"Inbox" but not "Junk" is shown',
+    '"Alice" no longer has role "Admin"',  # a negation with texts on both sides
+    '"Alice" is removed from the list, leaving "Bob"',
+    'The list shows everything except "Archived"',
 ]
 
 

@@ -167,6 +167,7 @@ def _pronoun_placed(op: Op, before: list[Op]) -> Op:
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
 
 
+_PLACED = re.compile(r' in the row of "| under "|^\S.* \(the \w+\)')
 _INTO_FIELD = frozenset({"click", "fill", "type"})  # what leaves a field with the focus
 
 
@@ -177,6 +178,8 @@ def _field_in_use(history: list[Operation]) -> Op | None:
         return None
     last = done[-1]
     if last.kind not in _INTO_FIELD or last.target is None or not is_textbox(last.target) or not last.said:
+        return None
+    if _PLACED.search(last.description):  # its row, section or order is not kept: the name alone could be another
         return None
     return Op("fill", target=last.said, role_hint="field")
 

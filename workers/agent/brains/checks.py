@@ -32,7 +32,8 @@ _SAYS_MORE = frozenset("""first second third fourth fifth last only every each a
     enabled ticked unticked checked unchecked selected highlighted bold italic underlined red green blue grey gray
     greyed sorted ascending descending indented collapsed expanded once twice times count exactly
     less fewer greater increased decreased dark light background icon without set focused active inactive
-    open closed same different one two three four five six seven eight nine ten zero""".split())
+    open closed same different one two three four five six seven eight nine ten zero instead rather unless until
+    except excluding replaced replaces replace leaving least most up""".split())
 # Where on the page: more than "shown", but a text not shown anywhere is not shown there either.
 _POSITION = frozenset("above below beneath underneath before after between next left right top bottom".split())
 
@@ -85,6 +86,9 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
         pick = after if subject_first or before is None else before
         if pick is None:
             raise Unsupported(f"{s.show(masked)!r} does not say whether the texts are shown")
+        if polarity[pick] is False and (pick == before or not texts_in[pick]
+                                        or _negation_at(parts[pick]) < texts_in[pick][0][1]):
+            raise Unsupported(f"{s.show(p)!r} has no verb of its own beside a negation; say whether it is shown")
         polarity[i] = polarity[pick]
     ops: list[Op] = []
     for p, shown, found in zip(parts, polarity, texts_in, strict=True):
@@ -94,6 +98,8 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
         if not shown and not subjects:
             raise Unsupported(f"{s.show(p)!r}: cannot tell which text must be absent (quote it, e.g. "
                               "'Water the plants' is not shown)")
+        if not shown and _negated_after(p, found):
+            raise Unsupported(f"{s.show(p)!r}: cannot tell which of its texts must be absent; say each on its own")
         if not shown and places:
             raise Unsupported(f"{s.show(p)!r}: a text gone from one part of the page only cannot be checked, only a "
                               "text gone from the whole page")
@@ -136,6 +142,22 @@ def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:
     if any(not t.strip() for t, _, _ in found):
         raise Unsupported("an expected text is empty")
     return sorted(found, key=lambda f: f[1])
+
+
+def _negation_at(part: str) -> int:
+    found = _NEGATION.search(TOKEN.sub(lambda t: " " * len(t[0]), part))
+    return found.start() if found else len(part)
+
+
+def _negated_after(part: str, found: list[tuple[str, int, bool]]) -> bool:
+    """A negation with texts on both sides of it ('"Alice" no longer has role "Admin"'), or before its texts and its
+    verb ('not "Bob" is shown'): which text is absent is not said plainly."""
+    negation = _NEGATION.search(TOKEN.sub(lambda t: " " * len(t[0]), part))
+    if negation is None or not found:
+        return False
+    before = [f for f in found if f[1] < negation.start()]
+    after = [f for f in found if f[1] > negation.start() and not f[2]]
+    return bool(after) and (bool(before) or _predicate_at(part) > after[0][1])
 
 
 def _long(number: str) -> bool:

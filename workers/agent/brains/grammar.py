@@ -222,11 +222,13 @@ _OWN_RULES = (
                  "'Switch to the new tab')"), 10),
     # "Check the result" with the check itself in the expected cell: announces it, does nothing
     # ("Check the issues list": a part of the page, named by up to three words, is looked at, never ticked)
-    Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?"
-         r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){0,3}?(?:results?|outcome|response|"
+    Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?(?:results?|outcome|response|"
          r"output|page|screen|confirmation|message|effect|changes?|heading|title|table|list|rows?|count|summary|caption)"
          r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?"
          r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+){0,3})?", lambda m, s: [], 99),
+    Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
+         r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
+         r"heading|tree|panel|sidebar|section|rows)", lambda m, s: [], 99),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
     Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks
@@ -244,7 +246,9 @@ _OWN_RULES = (
     Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+)",
          _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
-    Rule(r"(?:type|enter|input|write)\s+(?P<v>.+)", _type_here, 504),
+    Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
+    Rule(r"(?:type|enter|input|write)\s+\S.*", _refuse('it does not say which field to type into; write e.g. Type '
+                                                      '"Alice" into the Name field'), 505),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",
          _fill_form_with, 203),
 )  # fmt: skip

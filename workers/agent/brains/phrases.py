@@ -151,8 +151,9 @@ def _gapped() -> re.Pattern[str]:
     prep = r"(?:from|into|in|on|to|as|for)"
     no_verb = r"(?!(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?\b)"
     return re.compile(
-        rf"(?P<verb>(?:select|choose|pick|type|enter|write|input|fill\s+in|set|put|add)\s+)(?P<a>.+?)\s+"
-        rf"(?P<p1>{prep})\s+(?P<b>.+?)(?:,\s*and|\s+and|,)\s+{no_verb}(?P<c>.+?)\s+(?P<p2>{prep})\s+(?P<d>.+)",
+        rf"(?P<verb>(?:select|choose|pick|type|enter|write|input|fill\s+in|set|put|add)\s+)(?P<a>\x01\d+\x02)\s+"
+        rf"(?P<p1>{prep})\s+(?P<b>[^\x01,]+?)(?:,\s*and|\s+and|,)\s+{no_verb}(?P<c>\x01\d+\x02)\s+(?P<p2>{prep})\s+"
+        rf"(?P<d>[^\x01,]+)",
         re.I)
 
 

@@ -224,13 +224,15 @@
     // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
     if (b.contains(a)) return relation === "beside" && folded(b.innerText) !== folded(a.innerText);
     const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
-    if (relation === "above") return x.bottom <= y.top + 2;
-    if (relation === "below") return x.top >= y.bottom - 2;
+    const across = x.left < y.right && y.left < x.right;  // one over the other, not off to a side
+    if (relation === "above") return across && x.bottom <= y.top + 2;
+    if (relation === "below") return across && x.top >= y.bottom - 2;
     const sameLine = x.top < y.bottom && y.top < x.bottom;
     return sameLine && Math.max(y.left - x.right, x.left - y.right, 0) <= BESIDE_PX;
   }
   function placed(parts, text, relation, timeoutMs) {
-    const holds = () => showing(text).some((el) => parts.some((part) => part.isConnected && stands(el, part, relation)));
+    const holds = () => showing(text).some((el) => parts.some((part) => part.isConnected && part.getClientRects().length
+      && stands(el, part, relation)));
     return until(holds, timeoutMs);
   }
 

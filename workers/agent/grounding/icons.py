@@ -43,7 +43,8 @@ def _phrases(text: str) -> list[tuple[str, ...]]:
 
 
 def _said(phrases: list[tuple[str, ...]], words: set[str]) -> bool:
-    return any(set(p) <= words for p in phrases)
+    """One of the phrases names the control; a one-letter picture ("x", "i") never does: it is a letter's name too."""
+    return any(set(p) <= words for p in phrases if len(" ".join(p)) > 1)
 
 
 @lru_cache(maxsize=4096)

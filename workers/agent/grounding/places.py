@@ -1,7 +1,8 @@
 """Targets named by their place: grounding's candidates kept to what the sentence's place allows.
 
-A place whose words the page shows nowhere (a picture: "under the progress bar") cannot be checked: the named element
-stands alone then, when exactly one fits its name best; else nothing does.
+A section described in lower-case words the page shows nowhere (a picture: "under the progress bar") cannot be
+checked: the named element stands alone then, when exactly one fits its name best; else nothing does. A quoted or
+titled place, and any anchor, must be found.
 
     anchor   "Delete next to Alice", "the checkbox of Water the plants": the candidate's nearest container whose
              text holds the anchor must be the closest of all candidates' (the row of Alice, not the table)
@@ -31,13 +32,14 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     named = bool((intent.target or "").strip())
     if intent.anchor:
         near = _nearest_to(snap, candidates, intent.anchor)
-        candidates = near if near or not named or _shown(snap, intent.anchor) else _named_once(candidates)
+        candidates = near
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
         # the status facet" is the facet's, not a cell of the status column.
         under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section, by_context=False)] or \
             [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
-        candidates = under if under or not named or _shown(snap, intent.section) else _named_once(candidates)
+        candidates = under if under or not named or not _DESCRIBED.fullmatch(intent.section) \
+            or _shown(snap, intent.section) else _named_once(candidates)
     if intent.ordinal is not None and candidates:
         top = round(candidates[0].score, 6)
         tied = sorted((c for c in candidates if round(c.score, 6) == top), key=lambda c: _reading(snap.node(c.node_id)))
@@ -52,6 +54,7 @@ def _shown(snap: PageSnapshot, words: str) -> bool:
     return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title) if t)
 
 
+_DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)+")  # "progress bar": a description in words, not a quoted title
 _NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
 
 

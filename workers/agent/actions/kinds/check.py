@@ -30,7 +30,6 @@ class Check(Action):
     verb = "Check"
     rules = (
         Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
-        Rule(r"(?:leave|keep)\s+(?P<t>.+?)\s+(?:ticked|checked|selected|on)", toggle("check"), 631),
     )
 
     def describe(self, target, role, value):

@@ -31,6 +31,8 @@ def _close(m, s):
     """'Close the "Welcome" notification (with its × button)': the close control in the smallest part of the page
     that holds that title, never a close button elsewhere."""
     control = m["control"]
+    if control and re.search(r"\b(?:escape|esc|enter|key|outside|elsewhere|away)\b", control, re.I):
+        return None  # a key or a click elsewhere: not a close control
     if control:
         name, role = split_role(re.sub(r"^(?:its|the|their)\s+", "", control.strip(), flags=re.I))
         name = s.unmask(name) or "close"
@@ -54,9 +56,9 @@ class Click(Action):
         # 'Switch to the "Install" tab', 'Go to the Palette tab': a tab of the page, by its name (a browser's tabs
         # are new, first, other: switch_tab's)
         Rule(r"(?:switch|go|change|move|navigate)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
-             r"[A-Z][\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
+             r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
         # 'Expand the "npm" section', 'Collapse the Validation entry': its header or toggle is clicked
-        Rule(r"(?:expand|collapse|unfold|fold)\s+(?P<t>.+?)(?:\s+(?:section|panel|group|node|entry|item|accordion|"
+        Rule(r"(?:expand|collapse|unfold|fold)\s+(?!(?:the\s+)?(?:first|second|third|last|all|every|each)\b)(?P<t>.+?)(?:\s+(?:section|panel|group|node|entry|item|accordion|"
              r"folder|row|tree\s+item|category))?", _click, 631),
         Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
