@@ -152,11 +152,11 @@ def _negation_at(part: str) -> int:
 def _negated_after(part: str, found: list[tuple[str, int, bool]]) -> bool:
     """A negation with texts on both sides of it ('"Alice" no longer has role "Admin"'), or before its texts and its
     verb ('not "Bob" is shown'): which text is absent is not said plainly."""
-    negation = _NEGATION.search(TOKEN.sub(lambda t: " " * len(t[0]), part))
-    if negation is None or not found:
+    negation = _negation_at(part)
+    if negation == len(part) or not found:
         return False
-    before = [f for f in found if f[1] < negation.start()]
-    after = [f for f in found if f[1] > negation.start() and not f[2]]
+    before = [f for f in found if f[1] < negation]
+    after = [f for f in found if f[1] > negation and not f[2]]
     return bool(after) and (bool(before) or _predicate_at(part) > after[0][1])
 
 
