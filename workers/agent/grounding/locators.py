@@ -27,6 +27,8 @@ from shared.records import Locator, Node, PageSnapshot, Within
 
 from workers.agent.actions.naming import said_within
 
+from .places import words_pattern
+
 from .tree import element_handle
 
 __all__ = ["best_locator", "resolve", "candidate_locators", "css_string", "NoStableLocator"]
@@ -334,8 +336,7 @@ def _inner_text_locator(page: Page, snap: PageSnapshot, n: Node, handle: Element
     if not (n.operable and n.children and n.text and len(n.text) <= 120):
         return None
     texts = [" ".join(n.text.split())]
-    found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", n.text, re.I) \
-        if said and said.split() else None
+    found = words_pattern(said).search(n.text) if said and said.split() else None
     if found:
         texts.append(found.group(0))
     stack = list(reversed(n.children))

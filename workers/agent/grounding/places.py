@@ -50,7 +50,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
 
 def _shown(snap: PageSnapshot, words: str) -> bool:
     """Some element of the page shows or is named by the words."""
-    pattern = _words(words)
+    pattern = words_pattern(words)
     return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title) if t)
 
 
@@ -104,7 +104,8 @@ def _by_role(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
     return sorted(out, key=lambda c: (-c.score, _reading(snap.node(c.node_id))))
 
 
-def _words(text: str) -> re.Pattern[str]:
+def words_pattern(text: str) -> re.Pattern[str]:
+    """The words of a text as the page may show them: whole words, any case, any spacing between them."""
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.I)
 
 
@@ -118,7 +119,7 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) ->
     A container that holds several candidates (a flat grid), or that is the whole form or page, does not say which
     one is meant: then only the candidates nearest the anchor's own text on screen are kept, none when none is near
     it."""
-    pattern = _words(anchor)
+    pattern = words_pattern(anchor)
     texts: dict[int, str] = {}
     holders: dict[int, list[Candidate]] = {}
     for candidate in candidates:
@@ -197,7 +198,7 @@ def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
 def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True) -> bool:
     """A heading, legend, caption or label of the node's context or of a container around it names the section
     (by_context False: a container around it only, not a heading or column header the node is read under)."""
-    pattern = _words(section)
+    pattern = words_pattern(section)
     if by_context and pattern.search(node.context or ""):
         return True
     parent = node.parent
