@@ -264,6 +264,8 @@ def parse_scenarios(text: str, source: str = "<scenarios>") -> ScenarioFile:
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc)
         raise ScenarioFileError(f"{source}: not valid {'JSON' if source.endswith('.json') else 'YAML'}{at}: {problem}") from None
+    if not source.endswith(".json"):
+        _refuse_cut_by_comment(text, source)
     if isinstance(document, list):
         document = {"scenarios": document}
     if not isinstance(document, dict):
@@ -272,6 +274,31 @@ def parse_scenarios(text: str, source: str = "<scenarios>") -> ScenarioFile:
         return ScenarioFile.model_validate(document)
     except ValidationError as exc:
         raise ScenarioFileError(f"{source}: {_describe(exc, document)}") from None
+
+
+def _refuse_cut_by_comment(text: str, source: str) -> None:
+    """A plain (unquoted) YAML text with an unclosed double quote that a ' #' ends: YAML reads the rest of the line
+    as a comment, so 'Type "Same root cause as #4." in the box' would silently become 'Type "Same root cause as'."""
+    lines = text.splitlines()
+    for node in _plain_scalars(yaml.compose(text, Loader=yaml.SafeLoader)):
+        line = lines[node.end_mark.line] if node.end_mark.line < len(lines) else ""
+        rest = line[node.end_mark.column:]
+        if node.value.count('"') % 2 and re.match(r"\s+#", rest):
+            raise ScenarioFileError(
+                f"{source}: line {node.end_mark.line + 1}: {node.value!r} ends where ' #' starts a YAML comment, "
+                f"which drops {rest.strip()!r}; put the whole text in single quotes")
+
+
+def _plain_scalars(node: Any):
+    if isinstance(node, yaml.ScalarNode):
+        if node.style is None:
+            yield node
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from _plain_scalars(item)
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield from _plain_scalars(value)
 
 
 def load_scenarios(path: Path) -> ScenarioFile:

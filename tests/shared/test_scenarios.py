@@ -83,3 +83,18 @@ def test_a_text_scenario_validated_again_keeps_its_derived_steps_and_both_given_
     assert Scenario.model_validate(scenario.model_dump()).steps == scenario.steps
     with pytest.raises(ValidationError, match="give either 'steps' or 'text', not both"):
         Scenario(id="TXT-2", title="t", text="Open /owners/find.", steps=["Click Find Owner"])
+
+
+def test_a_step_cut_by_a_yaml_comment_is_refused_with_its_line():
+    text = 'scenarios:\n  - id: A\n    title: t\n    start: /x   # the page\n    steps:\n      - Type "Same root cause as #4." in the box\n'
+    with pytest.raises(ScenarioFileError) as caught:
+        parse_scenarios(text, "cases.yaml")
+    message = str(caught.value)
+    assert "cases.yaml: line 6" in message and "YAML comment" in message and "#4.\" in the box" in message
+
+
+def test_a_hash_inside_a_quoted_step_or_after_a_closed_quote_is_kept():
+    text = ("scenarios:\n  - id: A\n    title: t\n    start: /x\n    steps:\n      - 'Type \"Fix #4\" in the box'\n"
+            "      - Click \"Save\"  # the form's button\n")
+    steps = parse_scenarios(text, "cases.yaml").scenarios[0].steps
+    assert [getattr(s, "action", s) for s in steps] == ['Type "Fix #4" in the box', 'Click "Save"']
