@@ -503,3 +503,40 @@ FACET = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 def test_a_section_titled_with_a_count_and_a_glyph_holds_the_element_before_a_column_of_that_name(tmp_path):
     record = run_on_page(FACET, ['Click "Open" in the status facet', '"Chose the Open facet" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+STATES = """<!doctype html><html><body>
+<h2>Import nodes</h2>
+<label class="switch"><input type="checkbox" style="opacity: 0; position: absolute" id="keep">
+  <span class="slider"></span> Keep the old flows</label>
+<p>Paste here</p><textarea aria-label="Clipboard"></textarea>
+<button id="import" disabled>Import</button>
+<button aria-expanded="false" onclick="this.setAttribute('aria-expanded', 'true'); more.hidden = false">Options</button>
+<div id="more" hidden>More options</div>
+<script>
+  document.querySelector('textarea').addEventListener('input', (e) => { document.getElementById('import').disabled = !e.target.value; });
+</script>
+</body></html>"""
+
+
+def test_states_of_named_controls_are_checked_in_generation_and_in_the_replay(tmp_path):
+    steps = ["Verify the Import button is disabled", "Verify the Clipboard field is empty",
+             'Verify the "Keep the old flows" switch is unticked', 'Click the "Keep the old flows" switch',
+             'Verify the "Keep the old flows" switch is ticked', 'Type "[]" into the Clipboard field',
+             "Verify the Import button is no longer disabled", "Verify the Options button is collapsed",
+             "Click Options", "Verify the Options button is expanded"]
+    result = generate_on_page(STATES, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    feature = next((tmp_path / "suite" / "features").glob("*.feature")).read_text()
+    assert "the Import button is disabled" in feature and "the Import button is enabled" in feature, feature
+
+
+@pytest.mark.parametrize("step", ["Verify the Import button is enabled", "Verify the Clipboard field is not empty",
+                                  'Verify the "Keep the old flows" switch is ticked'])
+def test_a_control_in_another_state_fails_the_step_saying_which_state_it_is_in(tmp_path, step):
+    record = run_on_page(STATES, [step], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert any(w in record.verdict.reason for w in ("disabled", "empty", "unchecked")), record.verdict.reason

@@ -33,7 +33,6 @@ from workers.agent.execution.executor import (
     observe,
     page_state,
     perform,
-    shown_value,
     snapshot_state,
     wait_for_change,
 )
@@ -445,7 +444,7 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
         started = time.perf_counter()
         try:
             operation.locator = best_locator(run.page, page, node_id, anchored=True)
-            actual = " ".join(shown_value(resolve(run.page, operation.locator)).split())
+            actual = " ".join(action(intent.kind).read(resolve(run.page, operation.locator), expected).split())
         except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
             actual, operation.error = None, first_line(str(exc))
         execution += ms_since(started)

@@ -141,6 +141,19 @@ FORMS = [
     ("Check the result", [op("assert_text", value="Saved")]),
     ("Check the issues list", [op("assert_text", value="Saved")]),  # a part of the page is looked at, not ticked
     ("Verify the page shows the heading Renew the TLS certificate", [op("assert_text", value="Renew the TLS certificate")]),
+    # the state of a named control
+    ("Verify the Import button is disabled", [op("assert_state", "Import", "button", "disabled")]),
+    ('Verify the "Remember me" checkbox is ticked', [op("assert_state", "Remember me", "checkbox", "checked")]),
+    ('Check the "Terms" box is unticked', [op("assert_state", "Terms", "checkbox", "unchecked")]),
+    ("Check that the Notes field is empty", [op("assert_state", "Notes", "field", "empty")]),
+    ("Verify the Save button is no longer greyed out", [op("assert_state", "Save", "button", "enabled")]),
+    ('The "Save" button is not disabled', [op("assert_state", "Save", "button", "enabled")]),
+    ('Verify the "Advanced" section is collapsed', [op("assert_state", "Advanced", None, "collapsed")]),
+    # a field's value, quoted: that field's value, never the text anywhere on the page
+    ('Verify the Status field shows "new"', [op("assert_value", "Status", "field", "new")]),
+    # a box named by its quoted label is ticked, never looked for as a text
+    ('Tick "Remember me"', [op("check", "Remember me", "checkbox")]),
+    ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
 ]
 
 

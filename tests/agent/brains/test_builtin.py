@@ -318,6 +318,10 @@ def test_placeholder_without_a_column() -> None:
         ('Verify "Madison" is shown in the City field and the Name field', "names several fields"),
         ('Verify "A" and "B" are shown in the City field', "a field shows one value"),
         ("Verify the City or the Town shows Madison", "more than one element"),
+        # states said of no element, or of several
+        ("Verify it is disabled", "names no element"),
+        ("Verify the page is empty", "not an element with a state"),
+        ("Verify the Save and the Cancel buttons are disabled", "more than one element"),
         # descriptions typed or selected instead of values
         ("Type an invalid email into Email", "'an invalid email' describes a value instead of giving it"),
         ("Enter today's date in Birth Date", "describes a value"),

@@ -134,6 +134,11 @@ class Action(ABC):
         """For assertions: raise CheckFailed when the expected result does not hold (after waiting for it)."""
         raise CheckFailed(f"{self.name} is not a check")
 
+    def read(self, target: Any, expected: str) -> str:
+        """For an assertion grounded on an element (a Playwright locator): what it shows, compared with `expected`
+        (the operation's value) until they are equal or the assertion times out."""
+        raise CheckFailed(f"{self.name} reads no element")
+
     def page_locator(self, intent: Intent) -> Locator | None:
         """An assertion about an element that cannot be grounded (it must be absent): its locator from the words."""
         return None

@@ -266,14 +266,3 @@ def _text_reaches(page: Page, text: str, state: str, timeout_ms: int) -> bool:
         return True
     except PlaywrightError:
         return False
-
-
-def shown_value(target: PlaywrightLocator) -> str:
-    """What an element shows: a control's value (a select's chosen label), else its inner text."""
-    return target.evaluate(
-        """el => {
-          if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
-          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-          return (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim();
-        }"""
-    ).strip()

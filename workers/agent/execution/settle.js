@@ -11,6 +11,7 @@
 //   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
 //   window.__stepforge.placed(parts, text, relation, ms) -> true once the text is shown above / below / beside one
 //                                                    of the elements `parts`
+//   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -79,7 +80,8 @@
   // Attributes that show or hide things count; class and style churn (spinners, animations) does not.
   new MutationObserver(note).observe(document, {
     subtree: true, childList: true, characterData: true,
-    attributes: true, attributeFilter: ["hidden", "disabled", "open", "aria-hidden", "aria-expanded", "aria-busy"],
+    attributes: true, attributeFilter: ["hidden", "disabled", "open", "aria-hidden", "aria-expanded", "aria-busy", "aria-disabled",
+      "aria-checked", "aria-selected", "aria-pressed"],
   });
 
   function until(test, timeoutMs) {
@@ -236,6 +238,34 @@
     return until(holds, timeoutMs);
   }
 
+  // The states a person checks a control for, each as one of two words (disabled / enabled, checked / unchecked,
+  // selected / unselected, empty / filled, expanded / collapsed when the element says either). A wrapper drawn over
+  // an invisible input (a custom checkbox, a label) is read through the one input it holds or names.
+  function states(el) {
+    let c = el;
+    if (el instanceof HTMLLabelElement && el.control) c = el.control;
+    else if (!el.matches("input, select, textarea, button, option, [role], [contenteditable=true]")) {
+      const inner = el.querySelectorAll("input:not([type=hidden]), select, textarea");
+      if (inner.length === 1) c = inner[0];
+    }
+    const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
+    const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
+    const checkable = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
+    const checked = checkable ? c.checked : aria("aria-checked") === "true" || aria("aria-pressed") === "true";
+    const current = aria("aria-current");
+    const selected = checked || aria("aria-selected") === "true" || (current !== null && current !== "false")
+      || (c instanceof HTMLOptionElement && c.selected);
+    let value;
+    if (c instanceof HTMLInputElement || c instanceof HTMLTextAreaElement) value = c.value;
+    else if (c instanceof HTMLSelectElement) value = c.selectedOptions.length ? c.selectedOptions[0].label : "";
+    else value = c.innerText || "";
+    const found = [disabled ? "disabled" : "enabled", checked ? "checked" : "unchecked",
+      selected ? "selected" : "unselected", value.trim() ? "filled" : "empty"];
+    const expanded = aria("aria-expanded") ?? (c instanceof HTMLDetailsElement ? String(c.open) : null);
+    if (expanded !== null) found.push(expanded === "true" ? "expanded" : "collapsed");
+    return found;
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs) => {
@@ -255,6 +285,7 @@
       synced,
       pickable,
       placed,
+      states,
       pending: () => pending,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

@@ -104,6 +104,11 @@
     }
     return s;
   }
+  function seen(el) {
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return cs.display !== 'none' && cs.visibility === 'visible' && parseFloat(cs.opacity) > 0 && r.width > 2 && r.height > 2;
+  }
   function visibleText(el) {
     const t = el.innerText;
     // innerText applies text-transform ("FIND OWNERS"); names and locators need the text as written.
@@ -145,13 +150,19 @@
     const vis = rect.width > 0 && rect.height > 0 && cs.visibility !== 'hidden' && cs.visibility !== 'collapse';
     const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
     const explicitRole = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase() || null;
-    const role = explicitRole || (el.isContentEditable && el.hasAttribute('contenteditable') ? 'textbox' : implicitRole(el, tag, type));
+    let role = explicitRole || (el.isContentEditable && el.hasAttribute('contenteditable') ? 'textbox' : implicitRole(el, tag, type));
+    // A checkbox or radio drawn by its label over an input nobody sees (opacity 0, no size, not displayed): the
+    // label is the control a person ticks, in the input's state.
+    const drawn = tag === 'label' && el.control && el.control.localName === 'input'
+      && (el.control.type === 'checkbox' || el.control.type === 'radio') && !seen(el.control) ? el.control : null;
+    if (drawn) role = drawn.getAttribute('role') === 'switch' ? 'switch' : drawn.type;
     const pointer = cs.cursor === 'pointer';
     let op = false;
     if (tag === 'a' || tag === 'area') op = el.hasAttribute('href');
     else if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') op = true;
     else if (tag === 'input') op = type !== 'hidden';
     if (!op && explicitRole && OP_ROLES.has(explicitRole)) op = true;
+    if (drawn) op = true;
     if (!op && el.hasAttribute('contenteditable') && el.isContentEditable) op = true;
     if (!op && (el.hasAttribute('onclick') || el.hasAttribute('ondblclick'))) op = true;
     if (!op && el.hasAttribute('tabindex') && el.tabIndex >= 0) op = true;
@@ -172,7 +183,7 @@
       own = false;
     }
     const idx = recs.length;
-    const rec = { el, parent, vis, op, byListener, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op };
+    const rec = { el, parent, vis, op, byListener, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn };
     recs.push(rec);
     if (role === 'heading' && vis) {
       const t = cap(visibleText(el), 120);
@@ -439,6 +450,9 @@
     } else if (tag === 'textarea') {
       o.input_type = 'textarea';
       o.value = el.value;
+    } else if (r.drawn) {
+      o.input_type = r.drawn.type;
+      o.checked = r.drawn.checked;
     } else if (r.role === 'checkbox' || r.role === 'radio' || r.role === 'switch') {
       const ac = el.getAttribute('aria-checked');
       if (ac !== null) o.checked = ac === 'true';

@@ -31,7 +31,6 @@ from workers.agent.execution.executor import (
     change_mark,
     check_page,
     perform,
-    shown_value,
     wait_for_change,
 )
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
@@ -165,7 +164,7 @@ class _Walker:
         while True:
             mark = change_mark(self.page)
             try:
-                actual = " ".join(shown_value(target).split())
+                actual = " ".join(action(operation.kind).read(target, expected).split())
             except PlaywrightError as exc:
                 actual = f"(unreadable: {first_line(str(exc))})"
             if actual == expected or not wait_for_change(self.page, self.settings, deadline, mark):

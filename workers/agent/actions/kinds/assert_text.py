@@ -16,6 +16,7 @@ from workers.agent.brains.phrases import (
     Op,
     Unsupported,
     is_description,
+    split_role,
 )
 
 
@@ -71,6 +72,15 @@ def described_texts(x: str, s) -> list[str]:
     return quoted
 
 
+def _names_field(subject: str | None, s) -> bool:
+    """'the City field', 'the "Notes" box': a named control, whose value is what it shows (assert_value), never a
+    text anywhere on the page."""
+    if not subject:
+        return False
+    name, role = split_role(subject)
+    return role in ("field", "dropdown") and bool(name) and not PRONOUN.fullmatch(name)
+
+
 def _qualified(m, s):
     """'X is shown at the top / in red / within 2 seconds': more than "it is shown"."""
     q = m["q"].strip()
@@ -110,11 +120,12 @@ STATEMENTS = (
     # part's name holds no claim of its own ('"A" is the first post and the box shows "B"' is two statements)
     Rule(r"(?P<subj>(?:(?!\s(?:is|are|was|were|and|but)\s).)+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
          r"opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
-         lambda m, s: [Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
+         lambda m, s: [] if _names_field(m["subj"], s) else [Op("assert_text", value=t)
+                                                             for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
-    Rule(rf"(?:{_SUBJECT}\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
+    Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
          r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
-         lambda m, s: texts(m["x"], s), 180),
+         lambda m, s: [] if _names_field(m["subj"], s) else texts(m["x"], s), 180),
 )  # fmt: skip
 
 

@@ -105,6 +105,9 @@ class AssertValue(Action):
             return 0.45
         return 1.0 if node.text else 0.5
 
+    def read(self, target, expected):
+        return shown_value(target)
+
     def phrase(self, op, slot):
         return [f"the {field_label(op)} shows ", *slot]
 
@@ -116,6 +119,17 @@ class AssertValue(Action):
 
     def javascript(self, op, target, value):
         return f"await this.expectValue({target}, {value});"
+
+
+def shown_value(target) -> str:
+    """What an element shows: a control's value (a select's chosen label), else its inner text (spaces collapsed)."""
+    return " ".join(target.evaluate(
+        """el => {
+          if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
+          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+          return (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim();
+        }"""
+    ).split())
 
 
 ACTION = AssertValue()

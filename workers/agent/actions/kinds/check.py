@@ -10,10 +10,12 @@ from workers.agent.brains.phrases import Op, Unsupported, target_phrase
 
 def toggle(kind: str):
     def handler(m, s):
-        if kind == "check":
+        if kind == "check" and m["verb"].lower() == "check" and s.token_list(m["t"]) is None:
             from workers.agent.brains.grammar import statement
 
-            try:  # "Check the Email field shows user@example.com": a check of the page, not a checkbox
+            # "Check the Email field shows user@example.com": a check of the page, not a checkbox; never 'Tick
+            # "Remember me"' or 'Check "Remember me"', which name a box to tick
+            try:
                 return list(statement(m["t"], s))
             except Unsupported:
                 pass
@@ -29,7 +31,7 @@ class Check(Action):
     field = True
     verb = "Check"
     rules = (
-        Rule(r"(?:check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
+        Rule(r"(?P<verb>check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
     )
 
     def describe(self, target, role, value):

@@ -304,6 +304,27 @@ function withHelpers(Base) {
       return path.join(ROOT, "files", name);
     }
 
+    // Passes once the element is in `state` (SETTLE_SCRIPT's states: "disabled", "checked", "empty", ...).
+    async expectState(locator, state, what) {
+      const deadline = Date.now() + EXPECT_TIMEOUT_MS;
+      let found = null;
+      let problem = null;
+      for (;;) {
+        try {
+          found = await locator.evaluate((el) => (window.__stepforge ? window.__stepforge.states(el) : null),
+            undefined, { timeout: Math.max(250, deadline - Date.now()) });
+          problem = found ? null : "the page's states script is missing";
+          if (found && found.includes(state)) return;
+        } catch (error) {
+          problem = String(error.message || error).split("\n")[0];
+        }
+        if (Date.now() >= deadline) break;
+        await sleep(100);
+      }
+      const name = what || String(locator);
+      throw new assert.AssertionError({ message: `expected ${name} to be ${state}, ${problem ? `cannot be read (${problem})` : `it is ${found.join(", ")}`}` });
+    }
+
     // Passes once the element shows `expected`: a control's value (a select's chosen label), else its text.
     async expectValue(locator, expected, what) {
       const wanted = String(expected).trim();
