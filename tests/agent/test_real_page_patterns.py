@@ -540,3 +540,20 @@ def test_a_control_in_another_state_fails_the_step_saying_which_state_it_is_in(t
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
     assert any(w in record.verdict.reason for w in ("disabled", "empty", "unchecked")), record.verdict.reason
+
+
+SEARCH_MODULE = """<!doctype html><html><body>
+<div id="content"><h1>Select user to change</h1>
+<table><tr><td><input type="checkbox" name="pick"></td><td>writer</td></tr></table></div>
+<div class="module"><h2>Search</h2>
+  <div id="toolbar"><form onsubmit="event.preventDefault(); out.textContent = 'Searched for ' + this.q.value">
+    <div><input type="text" name="q" id="searchbar"> <input type="submit" value=""></div></form></div></div>
+<div class="module"><h2>Filter</h2><a href="#">By staff status</a></div>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_field_nothing_names_is_named_by_the_heading_of_the_box_its_form_fills(tmp_path):
+    record = run_on_page(SEARCH_MODULE, ['Type "writer" into the Search box and press Enter',
+                                         '"Searched for writer" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

@@ -321,7 +321,8 @@
     return res;
   }
 
-  // A form's own title: its accessible name, a legend or heading inside it, or a heading just before it; '' when
+  // A form's own title: its accessible name, a legend or heading inside it, or a heading just before it (or before
+  // the box it is the first thing in); '' when
   // it has none (a heading elsewhere on the page names another part of the page, never this form).
   const formTitles = new Map();
   function formTitle(f) {
@@ -331,7 +332,11 @@
     if (!title && by) title = by.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? norm(e.textContent) : ''; }).join(' ');
     const isHeading = (e) => e && (/^H[1-6]$/.test(e.tagName) || e.getAttribute('role') === 'heading');
     if (!title) { const inside = f.querySelector('legend, h1, h2, h3, h4, h5, h6, [role=heading]'); if (inside) title = norm(inside.textContent); }
-    if (!title && isHeading(f.previousElementSibling)) title = norm(f.previousElementSibling.textContent);
+    // the heading just before it, or before the box it alone fills (<h2>Search</h2><div><form>...)
+    for (let e = f, hops = 0; !title && e && e !== document.body && hops < 4; e = e.parentElement, hops++) {
+      const before = e.previousElementSibling;
+      if (before) { if (isHeading(before)) title = norm(before.textContent); break; }
+    }
     title = cap(title, 120);
     formTitles.set(f, title);
     return title;
