@@ -557,3 +557,35 @@ def test_a_field_nothing_names_is_named_by_the_heading_of_the_box_its_form_fills
     record = run_on_page(SEARCH_MODULE, ['Type "writer" into the Search box and press Enter',
                                          '"Searched for writer" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+ROWS = """<!doctype html><html><body>
+<h2>Transactions</h2>
+<table><tr><th>Payee</th><th>Notes</th><th>Payment</th></tr>
+  <tr><td>Starbucks</td><td>Team coffee</td><td>12.50</td></tr>
+  <tr><td>Shell</td><td>Fuel</td><td>40.00</td></tr></table>
+<h2>Budget</h2>
+<div class="grid" style="display: grid; grid-template-columns: 150px 100px 100px">
+  <div>Groceries</div><div>400.00</div><div>565.70</div>
+  <div>Rent</div><div>1,200.00</div><div>0.00</div>
+</div>
+</body></html>"""
+
+
+def test_the_texts_an_expected_result_says_a_row_holds_are_checked_in_that_row(tmp_path):
+    steps = [{"action": "Look at the transactions",
+              "expected": 'The table has a "Starbucks" row with the notes "Team coffee" and a payment of 12.50'},
+             'Verify the page shows the "Groceries" row with 400.00 budgeted and a balance of 565.70']
+    result = generate_on_page(ROWS, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    feature = next((tmp_path / "suite" / "features").glob("*.feature")).read_text()
+    assert 'in the row of "Starbucks"' in feature and 'in the row of "Groceries"' in feature, feature
+
+
+@pytest.mark.parametrize("expected", ['The "Starbucks" row shows "Fuel"', 'The "Groceries" row shows "1,200.00"'])
+def test_a_text_shown_in_another_row_fails_the_row_check(tmp_path, expected):
+    record = run_on_page(ROWS, [{"action": "Look at the table", "expected": expected}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict

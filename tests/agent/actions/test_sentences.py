@@ -202,3 +202,30 @@ def test_a_description_that_says_more_than_texts_is_refused() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(
         action="Check the result", expected='A dialog titled "Login" with a lock icon and a "Username" field is shown'), 0)
     assert decision.unsupported is not None and "cannot tell which text" in decision.unsupported
+
+
+# A row an expected result describes by a text it holds: the texts said with it are in that row.
+ROWS = [
+    ('The table has a "Starbucks" row with the notes "Team coffee" and a payment of 12.50',
+     [op("assert_in_row", "Starbucks", value="Team coffee"), op("assert_in_row", "Starbucks", value="12.50")]),
+    ('The page shows the "Groceries" row with 400.00 budgeted and a balance of 565.70',
+     [op("assert_in_row", "Groceries", value="400.00"), op("assert_in_row", "Groceries", value="565.70")]),
+    ('The row of "Pay rent" shows "Done" and "Buy milk" is listed',
+     [op("assert_in_row", "Pay rent", value="Done"), op("assert_text", value="Buy milk")]),
+    ('The "Savings" row shows "500.00" and "Cash" is not shown',  # was: all three texts checked absent
+     [op("assert_in_row", "Savings", value="500.00"), op("assert_absent", value="Cash")]),
+    ('A "Pay rent" row is listed', [op("assert_text", value="Pay rent")]),
+    ('The "Pay rent" row is no longer listed', [op("assert_absent", value="Pay rent")]),
+    ('"Team coffee" is shown in the row of "Starbucks"', [op("assert_in_row", "Starbucks", value="Team coffee")]),
+]
+
+
+@pytest.mark.parametrize(("cell", "expected"), ROWS, ids=[c for c, _ in ROWS])
+def test_a_described_row_checks_its_texts_in_that_row(cell: str, expected: list[tuple]) -> None:
+    assert read("Look at the table", cell) == expected
+
+
+def test_a_text_gone_from_one_row_is_refused() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table",
+                                                  expected='The "Savings" row no longer shows "500.00"'), 0)
+    assert decision.unsupported is not None and "gone from one row" in decision.unsupported

@@ -91,10 +91,21 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
             raise Unsupported(f"{s.show(p)!r} has no verb of its own beside a negation; say whether it is shown")
         polarity[i] = polarity[pick]
     ops: list[Op] = []
-    for p, shown, found in zip(parts, polarity, texts_in, strict=True):
+    row: str | None = None  # the key of the row the statement describes, while its parts go on describing it
+    for p, shown, found, own in zip(parts, polarity, texts_in, [_polarity(p) for p in parts], strict=True):
         _refuse_more(p, s, bool(shown))
         subjects = [t for t, _, placed in found if not placed]
         places = [t for t, _, placed in found if placed]
+        introduced = ROW.search(p)
+        if introduced or own is not None:
+            row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
+        cells = [t for t, _, _ in found if t != row] if row is not None else []
+        if cells or (introduced and None in _later_polarities(parts, p)):
+            if not shown:
+                raise Unsupported(f"{s.show(p)!r}: a text gone from one row cannot be checked, only a text gone "
+                                  "from the whole page")
+            ops += [Op("assert_in_row", target=row, value=t) for t in cells]
+            continue  # a row said alone ('a "Pay rent" row is listed'): its text is shown, or not, as any other
         if not shown and not subjects:
             raise Unsupported(f"{s.show(p)!r}: cannot tell which text must be absent (quote it, e.g. "
                               "'Water the plants' is not shown)")
@@ -108,6 +119,23 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
     ops += values
     seen: set[tuple[str, str | None]] = set()
     return [op for op in ops if (op.kind, op.value) not in seen and not seen.add((op.kind, op.value))]
+
+
+# A row an expected result describes by a text it holds: 'a "Starbucks" row with ...', 'the row of "Groceries"
+# shows ...'; the texts said with it, there and in the parts after it that have no verb of their own, are in it.
+ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:row|entry|line|record)\b|"
+                  r"\b(?:row|entry|line|record)\s+(?:of|for)\s+\x01(?P<b>\d+)\x02", re.I)
+
+
+def _later_polarities(parts: list[str], part: str) -> list[bool | None]:
+    at = parts.index(part)
+    later = []
+    for p in parts[at + 1:]:
+        own = _polarity(p)
+        if own is not None:
+            break
+        later.append(own)
+    return later
 
 
 # What a form control holds, said with its label: '"Wake up" in the Name field', 'a Repeat dropdown set to "none"'.
@@ -180,15 +208,19 @@ def _predicate_at(part: str) -> int:
 def _refuse_more(part: str, s: Sentence, shown: bool) -> None:
     """Every word is glue, a negation, names the part of the page the part is about (its subject) or the kind of
     the text right after it; none says more (a place may, when the texts must not be shown at all)."""
-    bare = _NUMBER.sub(lambda m: " \x00 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
+    bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
     bare = re.sub(r"\bone\s+of\b", " among ", bare, flags=re.I)
-    words = re.findall(r"[A-Za-z][A-Za-z'-]*|\x00", bare.lower())
+    words = ["\x00" if w == "\x03" else w for w in re.findall(r"[A-Za-z][A-Za-z'-]*|\x00|\x03", bare.lower())]
+    after_number = {i + 1 for i, w in enumerate(re.findall(r"[A-Za-z][A-Za-z'-]*|\x00|\x03", bare)) if w == "\x03"}
     for i, word in enumerate(words):
         if word == "\x00" or (not shown and word in _POSITION):
             continue
         if word in _SAYS_MORE or word in _POSITION:
             raise Unsupported(f"{word!r} in {s.show(part)!r}: only which texts are shown, or not, can be checked "
                               "here, not an order, a place, a state, a count or a look")
+        if i in after_number:
+            continue  # what a number is, said after it: '400.00 budgeted'
+
         if word in _GLUE or _SHOWN.fullmatch(word) or _NEGATION.fullmatch(word) or word.endswith("n't"):
             continue
         if "\x00" in words[i + 1: i + 1 + _KIND_WORDS] or i < _first_predicate(words):

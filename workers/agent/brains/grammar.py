@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from workers.agent.actions import Rule, action, all_actions
 
-from .checks import described_checks
+from .checks import ROW, described_checks
 from .phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
@@ -77,6 +77,8 @@ def statement(masked: str, s: Sentence) -> list[Op]:
     into assertions: every kind's statements, tried in order (those of absence when the statement denies)."""
     masked = masked.strip()
     denies = NEGATIVE.search(masked) is not None
+    if ROW.search(masked):  # 'the "Savings" row shows "500.00"': the texts of that row (see checks.py)
+        return described_checks(masked, s)
     for rule in _statements():
         if (rule.order < ABSENCE_ORDER) != denies:
             continue

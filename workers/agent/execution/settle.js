@@ -10,7 +10,7 @@
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
 //   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
 //   window.__stepforge.placed(parts, text, relation, ms) -> true once the text is shown above / below / beside one
-//                                                    of the elements `parts`
+//                                                    of the elements `parts`, or in the row (record) of one
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
@@ -221,7 +221,18 @@
     }
     return out;
   }
+  // The containers that hold one record each: a table row, a list item, an option, a tree item.
+  const RECORDS = "tr, [role=row], li, [role=listitem], [role=option], [role=treeitem]";
   function stands(a, b, relation) {
+    if (relation === "row") {
+      // In the record that holds the part, or, in a grid drawn without one, on the part's line.
+      const record = b.closest(RECORDS);
+      if (record) return record.contains(a);
+      if (a.contains(b) || b.contains(a)) return true;
+      const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
+      const middle = (r) => (r.top + r.bottom) / 2;
+      return (middle(x) > y.top && middle(x) < y.bottom) || (middle(y) > x.top && middle(y) < x.bottom);
+    }
     if (a.contains(b)) return false;
     // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
     if (b.contains(a)) return relation === "beside" && folded(b.innerText) !== folded(a.innerText);
