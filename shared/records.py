@@ -91,6 +91,7 @@ class Intent(BaseModel):
     anchor: str | None = None
     section: str | None = None
     ordinal: int | None = None
+    side: Literal["left", "right"] | None = None  # "to the right of" / "at the end of" its anchor: on that side
 
 
 class Decision(BaseModel):

@@ -589,3 +589,29 @@ def test_a_text_shown_in_another_row_fails_the_row_check(tmp_path, expected):
     record = run_on_page(ROWS, [{"action": "Look at the table", "expected": expected}], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+
+
+SIDE_ICONS = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<div style="width: 400px">
+  <div style="display: flex; align-items: center; gap: 8px">
+    <button aria-label="Settings" onclick="out.textContent = 'Page settings'">⚙</button><h3>Installation</h3>
+    <button aria-label="Settings" onclick="out.textContent = 'Install settings'">⚙</button></div>
+  <div style="display: flex; gap: 8px"><code>npm install csv-lite</code>
+    <button title="Copy" onclick="out.textContent = 'Copied npm'">⧉</button></div>
+  <div style="display: flex; gap: 8px"><code>pnpm install csv-lite</code>
+    <button title="Copy" onclick="out.textContent = 'Copied pnpm'">⧉</button></div>
+  <div style="display: flex; align-items: center; gap: 8px; margin-top: 300px"><h3>Readme</h3>
+    <button aria-label="Settings" onclick="out.textContent = 'Readme settings'">⚙</button></div>
+</div>
+<p id="out"></p>
+</body></html>"""
+
+
+@pytest.mark.parametrize(("step", "shown"), [
+    ('Click the gear icon to the right of the "Installation" heading', "Install settings"),
+    ('Click the copy icon at the end of the "pnpm install csv-lite" line', "Copied pnpm"),
+    ('Click the gear icon to the left of the "Installation" heading', "Page settings"),
+])
+def test_an_element_to_the_right_of_or_at_the_end_of_a_text_is_the_one_by_it(tmp_path, step, shown):
+    record = run_on_page(SIDE_ICONS, [step, f'"{shown}" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

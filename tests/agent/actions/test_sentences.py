@@ -151,6 +151,10 @@ FORMS = [
     ('Verify the "Advanced" section is collapsed', [op("assert_state", "Advanced", None, "collapsed")]),
     # a field's value, quoted: that field's value, never the text anywhere on the page
     ('Verify the Status field shows "new"', [op("assert_value", "Status", "field", "new")]),
+    # one verb for several quoted elements that share a place
+    ('Untick "Wiki changes" and "Tickets" in the options box', [op("uncheck", "Wiki changes", "checkbox", section="options"),
+                                                               op("uncheck", "Tickets", "checkbox", section="options")]),
+    ('Click "Save" and "Close"', [op("click", "Save"), op("click", "Close")]),
     # a box named by its quoted label is ticked, never looked for as a text
     ('Tick "Remember me"', [op("check", "Remember me", "checkbox")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
@@ -229,3 +233,15 @@ def test_a_text_gone_from_one_row_is_refused() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table",
                                                   expected='The "Savings" row no longer shows "500.00"'), 0)
     assert decision.unsupported is not None and "gone from one row" in decision.unsupported
+
+
+@pytest.mark.parametrize(("sentence", "target", "anchor", "side"), [
+    ('Click the gear icon to the right of the "Installation" heading', "gear", "Installation", "right"),
+    ('Click the arrow just left of "Alice"', "arrow", "Alice", "left"),
+    ('Hover over the copy icon at the end of the "npm i csv" line', "copy", "npm i csv", "right"),
+    ('Tick the checkbox at the start of the "Someday" row', "", "Someday", "left"),
+    ('Click Delete next to "Bob"', "Delete", "Bob", None),
+])
+def test_a_side_of_an_anchor_is_kept_with_it(sentence, target, anchor, side) -> None:
+    intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
+    assert (intent.target, intent.anchor, intent.side) == (target, anchor, side)

@@ -136,7 +136,8 @@ class BuiltinBrain:
         anchor, section = self._substitute(place.anchor), self._substitute(place.section)
         return Intent(
             kind=op.kind,
-            description=describe(op.kind, target, op.role_hint, value) + where(place.ordinal, anchor, section),
+            description=(describe(op.kind, target, op.role_hint, value)
+                         + where(place.ordinal, anchor, section, place.side)),
             target=target,
             role_hint=op.role_hint,
             value=value,
@@ -144,6 +145,7 @@ class BuiltinBrain:
             anchor=anchor,
             section=section,
             ordinal=place.ordinal,
+            side=place.side,
         )
 
 
@@ -163,7 +165,8 @@ def _pronoun_placed(op: Op, before: list[Op]) -> Op:
     if named is None:
         raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
     place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
-                  section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal)
+                  section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal,
+                  side=op.place.side)
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
 
 
@@ -184,10 +187,11 @@ def _field_in_use(history: list[Operation]) -> Op | None:
     return Op("fill", target=last.said, role_hint="field")
 
 
-def where(ordinal: int | None, anchor: str | None, section: str | None) -> str:
+def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None) -> str:
     """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description."""
     out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
-    out += f' in the row of "{anchor}"' if anchor else ""
+    if anchor:
+        out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
     return out + (f' under "{section}"' if section else "")
 
 

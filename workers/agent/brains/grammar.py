@@ -360,7 +360,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 item.clause = s.show(clause)
             elif fronted is not None and isinstance(item, Op) and action(item.kind).grounded:
                 item.place = Place(anchor=item.place.anchor or fronted.anchor,
-                                   section=item.place.section or fronted.section, ordinal=item.place.ordinal)
+                                   section=item.place.section or fronted.section, ordinal=item.place.ordinal,
+                                   side=item.place.side if item.place.anchor else fronted.side)
         out.append((s.show(clause), items))
     return out
 

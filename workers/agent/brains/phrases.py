@@ -35,6 +35,7 @@ class Place:
     anchor: str | None = None
     section: str | None = None
     ordinal: int | None = None
+    side: str | None = None  # "right" / "left": the side of its anchor it is on ("the gear to the right of X")
 
 
 @dataclass
@@ -157,8 +158,18 @@ def _gapped() -> re.Pattern[str]:
         re.I)
 
 
+# One verb for several quoted elements that share a place: 'Untick "Wiki changes" and "Tickets" in the options box'.
+_LISTED = re.compile(r"(?P<verb>(?:click|double-click|tick|check|untick|uncheck|mark|unmark)\s+(?:on\s+)?)"
+                     r"(?P<objs>\x01\d+\x02(?:(?:\s*,\s*and|\s*,|\s+and)\s+\x01\d+\x02)+)"
+                     r"(?P<rest>\s+(?:in|on|under|within|inside|from|at|below|beneath)\s+.+)?", re.I)
+
+
 def ungap(clause: str) -> list[str]:
-    """A clause of one verb and two objects, each with its place, into two clauses; else the clause alone."""
+    """A clause of one verb and two objects, each with its place, into two clauses; one verb for several quoted
+    elements sharing a place, into one clause each; else the clause alone."""
+    listed = _LISTED.fullmatch(clause.strip())
+    if listed:
+        return [f"{listed['verb']}{obj}{listed['rest'] or ''}" for obj in re.findall("\x01\\d+\x02", listed["objs"])]
     m = _gapped().fullmatch(clause.strip())
     if not m or _PLACING[m["p1"].lower()] != _PLACING[m["p2"].lower()]:
         return [clause]
@@ -238,9 +249,14 @@ _ANCHORED = [
                r"(?:for|of|with|containing)\s+(?P<anchor>.+)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?P<anchor>.+?)\s+(?:row|line|card|entry|item)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:next\s+to|beside|alongside|belonging\s+to)\s+(?:the\s+)?(?P<anchor>.+)", re.I),
+    # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
+    re.compile(r"(?P<name>.+?)\s+(?:(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of|"
+               r"at\s+the\s+(?P<end>end|start|beginning)\s+of)\s+(?:the\s+)?(?P<anchor>.+?)"
+               r"(?:\s+(?:line|row|heading|title|label|text))?", re.I),
 ]
 # "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
 # (otherwise "Terms of Service" would be split)
+_LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
 _SECTIONED = [
@@ -324,7 +340,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     phrase = _aside(_ARTICLE.sub("", phrase))
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
-    anchor = section = None
+    anchor = section = side = None
     ordinal: int | None = None
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
     if both:  # 'the "Wake up" node on the "Home Automation" flow': a name, and the part of the page it is in
@@ -335,6 +351,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             m = pattern.fullmatch(phrase)
             if m:
                 phrase, anchor = m["name"], m["anchor"]
+                said = m.groupdict()
+                side = (said.get("side") or "").lower() or _LINE_SIDE.get((said.get("end") or "").lower())
                 break
         else:
             m = _OWNED.fullmatch(phrase)
@@ -368,6 +386,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         anchor=_shown_words(sentence, _ARTICLE.sub("", anchor.strip())) if anchor else None,
         section=_shown_words(sentence, section) if section else None,
         ordinal=ordinal,
+        side=side if anchor else None,
     )
     if not target and not role and place == Place():
         raise Unsupported("it names no element")

@@ -31,7 +31,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         candidates = _by_role(intent, snap)
     named = bool((intent.target or "").strip())
     if intent.anchor:
-        near = _nearest_to(snap, candidates, intent.anchor)
+        near = _nearest_to(snap, candidates, intent.anchor, intent.side)
         candidates = near
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
@@ -112,7 +112,8 @@ def words_pattern(text: str) -> re.Pattern[str]:
 NEAR_PX = 150.0  # how far from its anchor's text, edge to edge, an element still reads as "next to" it
 
 
-def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) -> list[Candidate]:
+def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
+                side: str | None = None) -> list[Candidate]:
     """Candidates in the smallest container holding the anchor text (the row, list item or card of "Alice", not the
     list or the table: a "Mark all" checkbox above the list is never "the checkbox of Pay rent").
 
@@ -137,10 +138,12 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) ->
         return []
     smallest = min(holders, key=lambda h: (len(_text_of(snap, h, texts)), -_depth(snap, h)))
     inside = holders[smallest]
+    marks = _anchor_boxes(snap, smallest, pattern, texts)
+    if side is not None:  # "to the right of X": only what starts past X's right edge (or ends before its left)
+        inside = [c for c in inside if marks and any(_on_side(snap.node(c.node_id).bbox, box, side) for box in marks)]
     if len(inside) == 1 and not _whole(snap, smallest):
         return inside
-    marks = _anchor_boxes(snap, smallest, pattern, texts)
-    if not marks:
+    if not marks or not inside:
         return inside
     distance = {c.node_id: min(_gap(snap.node(c.node_id).bbox, box) for box in marks) for c in inside}
     nearest = min(distance.values())
@@ -148,6 +151,12 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str) ->
         return []
     # Alike elements at alike distances (a row's two icons) stay for the ordinal or the tie-break to settle.
     return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
+
+
+def _on_side(box: tuple[float, float, float, float], mark: tuple[float, float, float, float], side: str) -> bool:
+    if side == "right":
+        return box[0] >= mark[0] + mark[2] - 2
+    return box[0] + box[2] <= mark[0] + 2
 
 
 def _whole(snap: PageSnapshot, node_id: int) -> bool:
