@@ -151,6 +151,10 @@ FORMS = [
     ('Verify the "Advanced" section is collapsed', [op("assert_state", "Advanced", None, "collapsed")]),
     # a field's value, quoted: that field's value, never the text anywhere on the page
     ('Verify the Status field shows "new"', [op("assert_value", "Status", "field", "new")]),
+    # a tooltip said aside names the control; "of this package" places nothing
+    ('Click the "+" icon next to the group name (tooltip "Add category")', [op("click", "Add category")]),
+    ("Open the DEPENDENCIES tab of this package", [op("click", "DEPENDENCIES", "tab")]),
+    ("Click the Delete button of this row", [op("click", "Delete", "button", anchor="this row")]),
     # one verb for several quoted elements that share a place
     ('Untick "Wiki changes" and "Tickets" in the options box', [op("uncheck", "Wiki changes", "checkbox", section="options"),
                                                                op("uncheck", "Tickets", "checkbox", section="options")]),
@@ -180,6 +184,12 @@ ANNOUNCED = [
 @pytest.mark.parametrize(("action", "cell", "text"), ANNOUNCED, ids=[a for a, _, _ in ANNOUNCED])
 def test_a_look_announces_the_check_in_the_expected_cell(action: str, cell: str, text: str) -> None:
     assert read(action, cell) == [op("assert_text", value=text)]
+
+
+def test_a_wait_for_a_described_part_announces_the_check_of_the_expected_cell() -> None:
+    assert read("Wait for the suggestions to appear", '"Apples" is shown') == [op("assert_text", value="Apples")]
+    decision = BuiltinBrain().decide(ScenarioStep(action="Wait for the suggestions to appear"), 0)
+    assert decision.unsupported is not None and "says nothing to check" in decision.unsupported
 
 
 def test_a_look_without_an_expected_result_is_refused() -> None:

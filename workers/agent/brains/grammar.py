@@ -231,6 +231,10 @@ _OWN_RULES = (
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
          r"heading|tree|panel|sidebar|section|rows)", lambda m, s: [], 99),
+    # "Wait for the suggestions to appear": the expected cell says what appears, and its check waits for it
+    Rule(r"(?:wait\s+(?:for|until)|await)\s+(?:the|a|an)\s+(?!(?:page|screen|app|application)\b)[^\x01]+?\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
+         r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
+         r"loaded))", lambda m, s: [], 39),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
     Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks

@@ -256,6 +256,9 @@ _ANCHORED = [
 ]
 # "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
 # (otherwise "Terms of Service" would be split)
+# "of this package", "of the current page": the one the page is about; never "this row" (one of several, said before)
+_THIS_ONE = re.compile(r"(?:this|that|the\s+current|the\s+same)\s+(?!(?:row|item|entry|line|card|record|one)\b)"
+                       r"(?:[a-z-]+\s*){1,2}", re.I)
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
@@ -309,8 +312,8 @@ _ON_SCREEN = re.compile(
 # A parenthesis after the element's words: its name ("its label is Account menu"), the icon it shows ("the ☰ icon"),
 # or a hint where to look ("left of the info icon").
 _ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
-_ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
-                         r"(?P<name>.+)", re.I)
+_ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled|"
+                         r"(?:its\s+)?(?:tooltip|title|hint)(?:\s+(?:is|says|reads))?:?)\s+(?P<name>\x01\d+\x02|.+)", re.I)
 _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|sign)", re.I)
 
 
@@ -358,6 +361,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             m = _OWNED.fullmatch(phrase)
             if m and (split_role(m["name"])[1] is not None or sentence.is_quoted(m["anchor"].strip())):
                 phrase, anchor = m["name"], m["anchor"]
+        if anchor and _THIS_ONE.fullmatch(anchor.strip()):
+            anchor = side = None  # "the Dependencies tab of this package": the one on the page, no place
         for pattern in _SECTIONED:
             m = pattern.fullmatch(phrase)
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
