@@ -615,3 +615,20 @@ SIDE_ICONS = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 def test_an_element_to_the_right_of_or_at_the_end_of_a_text_is_the_one_by_it(tmp_path, step, shown):
     record = run_on_page(SIDE_ICONS, [step, f'"{shown}" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+MENU_BUTTON = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<div class="toolbar"><button>Import</button><button>Add New</button>
+  <button aria-label="Reconcile">✓</button>
+  <button aria-label="Account menu" onclick="menu.hidden = false">⋯</button></div>
+<div id="menu" hidden><div role="menuitem" onclick="out.textContent = 'Closing the account'">Close account</div>
+  <div role="menuitem">Export</div></div>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_button_whose_name_says_menu_is_the_menu_the_tester_names(tmp_path):
+    record = run_on_page(MENU_BUTTON, ['Click the "..." icon button at the right end of the toolbar (its label is '
+                                       '"Account menu") and choose "Close account"', '"Closing the account" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

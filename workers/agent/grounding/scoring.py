@@ -207,6 +207,18 @@ def _hint(intent: Intent) -> str | None:
     return None
 
 
+def _hint_for(intent: Intent, n: Node) -> str | None:
+    """The kind of element the target's words ask for, unless the element's own name holds that word: a button
+    named "Account menu" is what "Account menu" names, whatever a menu is."""
+    hint = _hint(intent)
+    if hint is None or intent.role_hint or not intent.target:
+        return hint
+    name = " ".join(_words(" ".join(t for t in (n.label, n.aria_label, n.title, n.a11y_name, n.placeholder, n.text)
+                                    if t)))
+    said = [w for w in _words(intent.target) if w in _HINTS and w in ROLE_WORDS]
+    return None if any(re.search(rf"\b{w}\b", name) for w in said) else hint
+
+
 def _hint_compat(hint: str | None, n: Node) -> float:
     if hint is None:
         return 1.0
@@ -316,7 +328,7 @@ def _literal(text: str | None) -> str:
 def leaf_details(intent: Intent, node: Node) -> LeafScore:
     """The score of one node with its parts (see the module docstring)."""
     kind = intent.kind
-    compat = _action_compat(kind, node) * _hint_compat(_hint(intent), node)
+    compat = _action_compat(kind, node) * _hint_compat(_hint_for(intent, node), node)
     if compat <= 0.0:
         return LeafScore(0.0, 0.0, 0.0, 0.0, False)
     head, qual = _split_target(intent.target or "")
