@@ -48,6 +48,8 @@ class Node(BaseModel):
     icon: str | None = None  # an icon-only control nothing else names: its icon's class words ("trash")
     # Chromium's accessible name, asked for when only a picture names the element (SVG <title>, image alt)
     a11y_name: str | None = None
+    # A radio or checkbox whose label goes on in the words after it on its line: "resolve as" ("(o) resolve as [v]")
+    line: str | None = None
     typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     form: int | None = None  # node id of the enclosing <form>
     # The enclosing form's own title (its name, legend or heading, or a heading just before it); "" for a form

@@ -632,3 +632,23 @@ def test_a_button_whose_name_says_menu_is_the_menu_the_tester_names(tmp_path):
                                        '"Account menu") and choose "Close account"', '"Closing the account" is shown'],
                          tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+ACTION_RADIOS = """<!doctype html><html><body>
+<fieldset id="action"><legend>Action</legend>
+  <div><input type="radio" id="leave" name="action" checked> <label for="leave">leave</label> as new</div>
+  <div><input type="radio" id="resolve" name="action"> <label for="resolve">resolve</label> as
+    <select id="resolution"><option>fixed</option><option>duplicate</option></select></div>
+  <div><input type="radio" id="reassign" name="action"> <label for="reassign">reassign</label> to
+    <input id="owner" value="anonymous"></div>
+</fieldset>
+<button onclick="out.textContent = document.querySelector('[name=action]:checked').id + ' ' + resolution.value">Submit</button>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_radio_is_named_by_the_words_its_line_reads_after_its_label(tmp_path):
+    record = run_on_page(ACTION_RADIOS, ['In the Action box, select the "resolve as" radio button and choose '
+                                         '"duplicate" in the dropdown next to it', 'Click Submit',
+                                         '"resolve duplicate" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

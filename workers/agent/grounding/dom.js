@@ -433,6 +433,13 @@
       for (const l of el.labels) { const t = norm(labelText(l)); if (t && !labels.includes(t)) labels.push(t); }
     }
     if (labels.length) o.label = cap(labels.join(' '), 200);
+    // A radio or checkbox whose label goes on in the words after it ("(o) resolve as [fixed]"): what its line reads.
+    if (tag === 'input' && (r.type === 'radio' || r.type === 'checkbox') && el.labels && el.labels.length === 1) {
+      let after = '';
+      for (let n = el.labels[0].nextSibling; n && n.nodeType === 3; n = n.nextSibling) after += n.data;
+      after = norm(after).replace(/[:,]$/, '');
+      if (after && after.split(' ').length <= 3 && o.label) o.line = cap(o.label + ' ' + after, 200);
+    }
     const al = attr(el, 'aria-label'); if (al) o.aria_label = norm(al);
     const ph = attr(el, 'placeholder'); if (ph) o.placeholder = norm(ph);
     const ti = attr(el, 'title'); if (ti) o.title = norm(ti);

@@ -264,6 +264,7 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (0.8, n.id_attr),
         (1.0, n.a11y_name),
         (0.9, n.icon),
+        (0.95, n.line),
     ]
     fields.extend((0.85, word) for word in icon_words(n))
     if is_textbox(n) and not (n.label or n.aria_label or n.placeholder or n.title or n.a11y_name):

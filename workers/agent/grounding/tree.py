@@ -229,6 +229,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 testid=rec.get("testid"),
                 icon=rec.get("icon"),
                 a11y_name=rec.get("a11y_name"),
+                line=rec.get("line"),
                 typeahead=bool(rec.get("typeahead")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
