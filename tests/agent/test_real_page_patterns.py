@@ -652,3 +652,18 @@ def test_a_radio_is_named_by_the_words_its_line_reads_after_its_label(tmp_path):
                                          '"duplicate" in the dropdown next to it', 'Click Submit',
                                          '"resolve duplicate" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+QUERY_EDITOR = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'Ran: ' + sql.value">
+  <label for="sql">Custom SQL query</label><textarea id="sql">select * from issues</textarea>
+  <button>Run SQL</button></form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_deleting_the_text_of_the_editor_just_clicked_clears_it(tmp_path):
+    record = run_on_page(QUERY_EDITOR, ['Click into the "Custom SQL query" editor and delete the query that is in it',
+                                        'Type "select 1"', 'Click the "Run SQL" button', '"Ran: select 1" is shown'],
+                         tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

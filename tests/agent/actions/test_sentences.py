@@ -155,6 +155,10 @@ FORMS = [
     ('Click the "+" icon next to the group name (tooltip "Add category")', [op("click", "Add category")]),
     ("Open the DEPENDENCIES tab of this package", [op("click", "DEPENDENCIES", "tab")]),
     ("Click the Delete button of this row", [op("click", "Delete", "button", anchor="this row")]),
+    # deleting the text of a field is clearing it
+    ('Delete the text in the Notes field', [op("clear", "Notes", "field")]),
+    ('Click into the "Query" editor and delete the query that is in it',
+     [op("click", "Query"), op("clear", "Query", "field")]),
     # one verb for several quoted elements that share a place
     ('Untick "Wiki changes" and "Tickets" in the options box', [op("uncheck", "Wiki changes", "checkbox", section="options"),
                                                                op("uncheck", "Tickets", "checkbox", section="options")]),
@@ -255,3 +259,17 @@ def test_a_text_gone_from_one_row_is_refused() -> None:
 def test_a_side_of_an_anchor_is_kept_with_it(sentence, target, anchor, side) -> None:
     intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
     assert (intent.target, intent.anchor, intent.side) == (target, anchor, side)
+
+
+@pytest.mark.parametrize(("cell", "texts"), [
+    ('A new filter row labelled "Component" appears in the Filters box', ["Component"]),
+    ('The panel on the right shows the package name "left-pad" and the description "Pads strings"',
+     ["left-pad", "Pads strings"]),
+])
+def test_where_a_shown_text_is_said_in_unquoted_words_is_read_past(cell, texts) -> None:
+    assert read("Look at the page", cell) == [op("assert_text", value=t) for t in texts]
+
+
+def test_a_subject_that_picks_one_part_of_many_is_refused_not_read_as_the_whole_page() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
+    assert decision.unsupported is not None and "which part of the page" in decision.unsupported

@@ -91,6 +91,12 @@ class BuiltinBrain:
                     if item.kind in _INTO_FIELD and item.target:
                         field = item
                     continue
+                if item.name == "clear_here":
+                    if field is None:
+                        raise Unsupported("it does not say which field to clear; write e.g. Clear the Name field")
+                    ops.append(Op("clear", target=field.target, role_hint="field", place=field.place))
+                    field = ops[-1]
+                    continue
                 if item.name == "type_here":
                     if field is None:
                         raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into '
@@ -171,7 +177,7 @@ def _pronoun_placed(op: Op, before: list[Op]) -> Op:
 
 
 _PLACED = re.compile(r' in the row of "| under "|^\S.* \(the \w+\)')
-_INTO_FIELD = frozenset({"click", "fill", "type"})  # what leaves a field with the focus
+_INTO_FIELD = frozenset({"click", "fill", "type", "clear"})  # what leaves a field with the focus
 
 
 def _field_in_use(history: list[Operation]) -> Op | None:

@@ -56,6 +56,10 @@ _PLACE = re.compile(r"\b(?:under|in|inside|within|from|on|beneath|below|above|be
 _PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas)\s+|,\s+", re.I)
 _ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
 _IN_ORDER = re.compile(r"\b(?:in\s+(?:that|this|the\s+same|alphabetical|reverse|this)\s+order|ordered|order\s+of)\b", re.I)
+# A part of the page named by unquoted words and what it is: 'in the Filters box', 'under the Release notes section'
+_NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){1,3}?"
+                         r"(?:box|panel|section|list|table|dialog|sidebar|menu|tray|area|window|pane|column|tree|card|"
+                         r"form|toolbar|header|footer)\b", re.I)
 _KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
 
 
@@ -210,11 +214,15 @@ def _refuse_more(part: str, s: Sentence, shown: bool) -> None:
     the text right after it; none says more (a place may, when the texts must not be shown at all)."""
     bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
     bare = re.sub(r"\bone\s+of\b", " among ", bare, flags=re.I)
+    if shown:  # 'appears in the Filters box': where a shown text is, named by unquoted words, is read past
+        bare = _NAMED_PART.sub(" ", bare)
     words = ["\x00" if w == "\x03" else w for w in re.findall(r"[A-Za-z][A-Za-z'-]*|\x00|\x03", bare.lower())]
     after_number = {i + 1 for i, w in enumerate(re.findall(r"[A-Za-z][A-Za-z'-]*|\x00|\x03", bare)) if w == "\x03"}
     for i, word in enumerate(words):
         if word == "\x00" or (not shown and word in _POSITION):
             continue
+        if word in _POSITION and i < _first_predicate(words):
+            continue  # where the subject is, to look at it: 'the panel on the right shows ...'
         if word in _SAYS_MORE or word in _POSITION:
             raise Unsupported(f"{word!r} in {s.show(part)!r}: only which texts are shown, or not, can be checked "
                               "here, not an order, a place, a state, a count or a look")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from workers.agent.actions import Rule, action, all_actions
+from workers.agent.actions.kinds.clear import HELD
 
 from .checks import ROW, described_checks
 from .phrases import (
@@ -41,7 +42,7 @@ from .phrases import (
 class Macro:
     """A high-level intent, expanded against the page snapshot (see `forms.py`)."""
 
-    name: str  # "fill_form", "submit_form", "search", "sign_in", "type_here"
+    name: str  # "fill_form", "submit_form", "search", "sign_in", "type_here", "clear_here"
     subject: str = ""  # words naming the form or what is searched for: "owner", "owners"; sign_in: the user name
     value: str | None = None  # the search text; sign_in: the password
     clause: str = ""  # the clause as written, for messages
@@ -225,12 +226,13 @@ _OWN_RULES = (
     # "Check the result" with the check itself in the expected cell: announces it, does nothing
     # ("Check the issues list": a part of the page, named by up to three words, is looked at, never ticked)
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine|confirm)\s+(?:the\s+)?(?:results?|outcome|response|"
-         r"output|page|screen|confirmation|message|effect|changes?|heading|title|table|list|rows?|count|summary|caption)"
+         r"output|page|screen|confirmation|message|effect|changes?|heading|header|title|table|list|rows?|count|summary|"
+         r"caption|banner)"
          r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?"
          r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+){0,3})?", lambda m, s: [], 99),
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
-         r"heading|tree|panel|sidebar|section|rows)", lambda m, s: [], 99),
+         r"heading|header|tree|panel|sidebar|section|rows)", lambda m, s: [], 99),
     # "Wait for the suggestions to appear": the expected cell says what appears, and its check waits for it
     Rule(r"(?:wait\s+(?:for|until)|await)\s+(?:the|a|an)\s+(?!(?:page|screen|app|application)\b)[^\x01]+?\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
          r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
@@ -253,6 +255,8 @@ _OWN_RULES = (
          _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
+    Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}(?:\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+"
+         r"(?:it|there|this))?", lambda m, s: [Macro("clear_here")], 618),
     Rule(r"(?:type|enter|input|write)\s+\S.*", _refuse('it does not say which field to type into; write e.g. Type '
                                                       '"Alice" into the Name field'), 505),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",

@@ -109,7 +109,7 @@ VERBS = (
     "click", "tap", "press", "push", "hit", "type", "enter", "input", "write", "fill", "set", "clear",
     "select", "choose", "pick", "check", "uncheck", "tick", "untick", "go", "navigate", "open", "visit",
     "browse", "verify", "confirm", "ensure", "expect", "assert", "see", "submit", "search", "scroll",
-    "drag", "complete",
+    "drag", "complete", "look", "observe", "inspect", "examine",
 )  # fmt: skip
 
 
@@ -125,7 +125,9 @@ def verbs() -> frozenset[str]:
 def _split() -> re.Pattern[str]:
     verb_ahead = (
         r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
-        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b)"
+        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
+        r"(?:delete|remove|erase)\s+(?:all\s+(?:of\s+)?)?the\s+(?:existing\s+|current\s+|old\s+|whole\s+)?"
+        r"(?:text|query|content|contents|value|code)\b)"
     )
     return re.compile(
         r"\s*;\s*|,?\s+and\s+then\s+|,?\s+then\s+|,\s*then\s+"  # always a new clause

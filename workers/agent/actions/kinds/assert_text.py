@@ -11,6 +11,7 @@ from workers.agent.brains.phrases import (
     PRONOUN,
     SEVERAL,
     TEXT_PREFIX,
+    TOKEN,
     VISIBLE,
     WHERE,
     Op,
@@ -81,6 +82,16 @@ def _names_field(subject: str | None, s) -> bool:
     return role in ("field", "dropdown") and bool(name) and not PRONOUN.fullmatch(name)
 
 
+def _picked(subject: str | None, s) -> bool:
+    """'the first row', 'every row', 'the only entry': a subject that picks one part of many says more than "the
+    page shows"; it is refused (raises), never read as a text shown anywhere."""
+    if subject and re.search(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all)\b",
+                             TOKEN.sub(" ", subject), re.I):
+        raise Unsupported(f"{s.show(subject)!r}: which part of the page shows the text cannot be checked here, only "
+                          "that the page shows it")
+    return False
+
+
 def _qualified(m, s):
     """'X is shown at the top / in red / within 2 seconds': more than "it is shown"."""
     q = m["q"].strip()
@@ -120,12 +131,12 @@ STATEMENTS = (
     # part's name holds no claim of its own ('"A" is the first post and the box shows "B"' is two statements)
     Rule(r"(?P<subj>(?:(?!\s(?:is|are|was|were|and|but)\s).)+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
          r"opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
-         lambda m, s: [] if _names_field(m["subj"], s) else [Op("assert_text", value=t)
-                                                             for t in described_texts(m["x"], s)], 175),
+         lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else [
+             Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
          r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
-         lambda m, s: [] if _names_field(m["subj"], s) else texts(m["x"], s), 180),
+         lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),
 )  # fmt: skip
 
 

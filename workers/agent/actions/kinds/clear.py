@@ -16,12 +16,21 @@ def _clear(m, s):
     return [Op.on("clear", t)]
 
 
+# What a field holds, as a tester calls it when deleting it: 'Delete the text in the Notes field' (the brain's
+# grammar reads 'delete the query that is in it' as the field just clicked or typed into)
+HELD = r"(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:existing\s+|current\s+|old\s+|whole\s+)?(?:text|query|content|contents|value|code)"
+
+
 class Clear(Action):
     name = "clear"
     model_hint = "clear: empty the target text field"
     field = True
     verbs = frozenset({"empty", "erase"})
-    rules = (Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),)
+    rules = (
+        Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+(?P<t>.+)",
+             _clear, 619),
+        Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),
+    )
 
     def describe(self, target, role, value):
         return f"Clear {thing(target, role)}"
