@@ -667,3 +667,18 @@ def test_deleting_the_text_of_the_editor_just_clicked_clears_it(tmp_path):
                                         'Type "select 1"', 'Click the "Run SQL" button', '"Ran: select 1" is shown'],
                          tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+PREFS = """<!doctype html><html><body>
+<h1>Timeline</h1>
+<form id="prefs" onchange="out.textContent = Array.from(document.querySelectorAll('input:checked')).map((i) => i.name).join(' ')">
+  <fieldset><label><input type="checkbox" name="milestones" checked> Milestones</label>
+    <label><input type="checkbox" name="wiki" checked> Wiki changes</label></fieldset></form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_box_described_by_one_word_the_page_shows_nowhere_leaves_the_element_its_name_fits(tmp_path):
+    record = run_on_page(PREFS, ['Untick "Wiki changes" in the options box at the top right',
+                                 'Verify "milestones" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

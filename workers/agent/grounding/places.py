@@ -54,7 +54,7 @@ def _shown(snap: PageSnapshot, words: str) -> bool:
     return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title) if t)
 
 
-_DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)+")  # "progress bar": a description in words, not a quoted title
+_DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)*")  # "progress bar", "options": a description in words, not a title
 _NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
 
 
