@@ -682,3 +682,39 @@ def test_a_box_described_by_one_word_the_page_shows_nowhere_leaves_the_element_i
     record = run_on_page(PREFS, ['Untick "Wiki changes" in the options box at the top right',
                                  'Verify "milestones" is shown'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+SVG = '<svg width="16" height="16" viewBox="0 0 16 16"><path d="M2 2h12v12H2z"/></svg>'
+UNNAMED_ICONS = f"""<!doctype html><html><body>
+<div style="width: 420px">
+  <div style="display: flex; justify-content: space-between"><h4>Installation</h4>
+    <button id="basic-button" onclick="out.textContent = 'Settings opened'">{SVG}</button></div>
+  <div style="display: flex; justify-content: space-between"><span>npm install csv-lite</span>
+    <button aria-label="npm install csv-lite" onclick="out.textContent = 'Copied npm'">{SVG}</button></div>
+  <div style="display: flex; justify-content: space-between"><span>pnpm install csv-lite</span>
+    <button aria-label="pnpm install csv-lite" onclick="out.textContent = 'Copied pnpm'">{SVG}</button></div>
+  <div style="display: flex; justify-content: space-between; margin-top: 200px"><h4>Versions</h4>
+    <button onclick="out.textContent = 'Deleted'">{SVG}</button>
+    <button onclick="out.textContent = 'Sorted'">{SVG}</button></div>
+  <div style="display: flex; justify-content: space-between; margin-top: 200px"><h4>Readme</h4>
+    <button aria-label="Settings" onclick="out.textContent = 'Readme settings'">{SVG}</button></div>
+</div>
+<p id="out"></p>
+</body></html>"""
+
+
+@pytest.mark.parametrize(("step", "shown"), [
+    ('Click the small gear icon to the right of the "Installation" heading', "Settings opened"),
+    ('Click the copy icon at the end of the "pnpm install csv-lite" line', "Copied pnpm"),
+])
+def test_an_icon_nothing_names_is_the_one_control_without_text_at_the_place_said(tmp_path, step, shown):
+    record = run_on_page(UNNAMED_ICONS, [step, f'"{shown}" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+@pytest.mark.parametrize("step", ['Click the gear icon to the right of the "Versions" heading',  # two unnamed there
+                                  'Click the trash icon next to "Readme"'])  # the only one there is Settings
+def test_an_icon_by_place_is_never_a_guess_between_two_nor_one_named_for_another_purpose(tmp_path, step):
+    record = run_on_page(UNNAMED_ICONS, [step], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict

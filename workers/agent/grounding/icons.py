@@ -80,6 +80,31 @@ def icon_words(n: Node) -> tuple[str, ...]:
     return _synonyms(names) if names else ()
 
 
+# Words that say how an icon looks, not what it is: "the small gear", "the grey trash can".
+_LOOKS = frozenset("small little tiny big large round grey gray blue red green black white dark light".split())
+
+
+def pictured(target: str) -> str | None:
+    """The purpose of the icon a target names by its picture, its glyph or its purpose, saying nothing else ("small
+    gear" -> settings, "copy", "+" -> add, "trash can" -> delete); None for any other target."""
+    glyph = glyph_purpose(target)
+    if glyph:
+        return glyph
+    words = tuple(w for w in re.findall(r"[a-z]+", target.lower()) if w not in _FILLER and w not in _LOOKS)
+    return next((purpose.split(",")[0] for purpose, picture, _ in _GROUPS
+                 for p in _phrases(purpose) + _phrases(picture) if len(" ".join(p)) > 1 and tuple(p) == words), None)
+
+
+def named_purpose(n: Node) -> str | None:
+    """The icon purpose a control's own name gives it ("Delete", "Open settings"), if any."""
+    words = set()
+    for name in (n.aria_label, n.title):
+        found = re.findall(r"[a-z]+", (name or "").lower())
+        if found and len([w for w in found if w not in _FILLER]) <= 1:
+            words.update(found)
+    return next((purpose.split(",")[0] for purpose, _, _ in _GROUPS if _said(_phrases(purpose), words)), None)
+
+
 def glyph_purpose(text: str) -> str | None:
     """'close' for a target that is only a glyph ("the × button"), else None."""
     mark = text.strip()

@@ -20,6 +20,7 @@ import re
 
 from shared.records import Candidate, Intent, Node, PageSnapshot
 
+from .icons import named_purpose, pictured
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
 
@@ -32,7 +33,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     named = bool((intent.target or "").strip())
     if intent.anchor:
         near = _nearest_to(snap, candidates, intent.anchor, intent.side)
-        candidates = near
+        candidates = near or _pictured_by_place(intent, snap)
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
         # the status facet" is the facet's, not a cell of the status column.
@@ -113,7 +114,7 @@ NEAR_PX = 150.0  # how far from its anchor's text, edge to edge, an element stil
 
 
 def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
-                side: str | None = None) -> list[Candidate]:
+                side: str | None = None, nearest_only: bool = True) -> list[Candidate]:
     """Candidates in the smallest container holding the anchor text (the row, list item or card of "Alice", not the
     list or the table: a "Mark all" checkbox above the list is never "the checkbox of Pay rent").
 
@@ -141,7 +142,9 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     marks = _anchor_boxes(snap, smallest, pattern, texts)
     if side is not None:  # "to the right of X": only what starts past X's right edge (or ends before its left)
         inside = [c for c in inside if marks and any(_on_side(snap.node(c.node_id).bbox, box, side) for box in marks)]
-    if len(inside) == 1 and not _whole(snap, smallest):
+    if len(inside) == 1 and not _whole(snap, smallest) and (
+            _record(snap.node(smallest)) or not marks or any(_beside(snap.node(inside[0].node_id).bbox, box)
+                                                             for box in marks)):
         return inside
     if not marks or not inside:
         return inside
@@ -149,6 +152,8 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     nearest = min(distance.values())
     if nearest > NEAR_PX:
         return []
+    if not nearest_only:  # every one the place holds, for the caller to find the one it wants alone
+        return inside
     # Alike elements at alike distances (a row's two icons) stay for the ordinal or the tie-break to settle.
     return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
 
@@ -157,6 +162,20 @@ def _on_side(box: tuple[float, float, float, float], mark: tuple[float, float, f
     if side == "right":
         return box[0] >= mark[0] + mark[2] - 2
     return box[0] + box[2] <= mark[0] + 2
+
+
+def _pictured_by_place(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
+    """An icon named by its picture that nothing on the page names ('the gear icon to the right of "Installation"':
+    an unnamed SVG): the one control without a text at that place, when the place leaves exactly one and its own
+    name, if any, gives it no other purpose."""
+    purpose = pictured(intent.target or "")
+    if purpose is None:
+        return []
+    icons = [Candidate(node_id=n.id, score=0.5) for n in snap.nodes
+             if n.operable and not n.text and not n.label and is_candidate(n, snap.root)
+             and _action_compat(intent.kind, n) > 0 and named_purpose(n) in (None, purpose)]
+    near = _nearest_to(snap, icons, intent.anchor, intent.side, nearest_only=False)
+    return near if len(near) == 1 else []
 
 
 def _whole(snap: PageSnapshot, node_id: int) -> bool:
@@ -185,6 +204,17 @@ def _anchor_boxes(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], tex
         elif node.id != holder and (pattern.search(node.text or "") or pattern.search(node.aria_label or "")):
             boxes.append(node.bbox)
     return boxes
+
+
+def _record(node: Node) -> bool:
+    """A container that holds one record (a table row, a list item, an article): all of it is the record's."""
+    return node.tag in ("tr", "li", "article") or node.role in ("row", "listitem", "article", "option")
+
+
+def _beside(box: tuple[float, float, float, float], mark: tuple[float, float, float, float]) -> bool:
+    """On the text's line, or within NEAR_PX of it: a wrapper holding both says no more than that."""
+    same_line = box[1] < mark[1] + mark[3] and mark[1] < box[1] + box[3]
+    return same_line or _gap(box, mark) <= NEAR_PX
 
 
 def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
