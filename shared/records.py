@@ -94,6 +94,7 @@ class Intent(BaseModel):
     section: str | None = None
     ordinal: int | None = None
     side: Literal["left", "right"] | None = None  # "to the right of" / "at the end of" its anchor: on that side
+    again: bool = False  # "that copy icon", "it": the element the operation before acted on, if its name fits
 
 
 class Decision(BaseModel):

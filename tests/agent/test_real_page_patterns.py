@@ -718,3 +718,13 @@ def test_an_icon_by_place_is_never_a_guess_between_two_nor_one_named_for_another
     record = run_on_page(UNNAMED_ICONS, [step], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict
+
+
+def test_that_icon_is_the_element_acted_on_before_when_its_words_name_it(tmp_path):
+    record = run_on_page(UNNAMED_ICONS, ['Hover over the copy icon at the end of the "pnpm install csv-lite" line',
+                                         'Click that copy icon', '"Copied pnpm" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    record = run_on_page(UNNAMED_ICONS, ['Hover over the copy icon at the end of the "pnpm install csv-lite" line',
+                                         'Click that trash icon'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 2 and record.verdict.kind == "action", record.verdict

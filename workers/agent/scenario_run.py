@@ -39,7 +39,7 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import narrow, one_per_element
+from workers.agent.grounding.places import narrow, one_per_element, words_pattern
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process
@@ -324,7 +324,8 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
     ground_ms = 0.0
     for _ in range(MAX_REGROUNDS):
         started = time.perf_counter()
-        found = narrow(intent, view.snapshot, one_per_element(view.snapshot, run.grounder.locate(intent, view)))
+        found = named_before(run, intent, view.snapshot) if intent.again else \
+            narrow(intent, view.snapshot, one_per_element(view.snapshot, run.grounder.locate(intent, view)))
         candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
         # A change made while the page was being read counts: the page is read again at once.
@@ -332,6 +333,20 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
             return candidates, view, ground_ms
         view = take_snapshot(run)
     return [], view, ground_ms
+
+
+def named_before(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> list[Candidate]:
+    """'Click that copy icon', 'click it again': the element the last operation acted on, as the page shows it now,
+    when the words said of it now name it as it was named then (or name nothing); else none."""
+    last = next((op for op in reversed(run.record.operations)
+                 if op.ok and op.target is not None and not action(op.kind).is_assertion), None)
+    if last is None or last.target is None:
+        return []
+    said = (intent.target or "").strip()
+    if said and not any(words_pattern(said).search(t or "") for t in (last.said, shown_name(last.target))):
+        return []
+    key = element_key(last.target)
+    return [Candidate(node_id=n.id, score=1.0) for n in page.nodes if element_key(n) == key][:1]
 
 
 def wanted(intent: Intent) -> str:

@@ -273,3 +273,16 @@ def test_where_a_shown_text_is_said_in_unquoted_words_is_read_past(cell, texts) 
 def test_a_subject_that_picks_one_part_of_many_is_refused_not_read_as_the_whole_page() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
     assert decision.unsupported is not None and "which part of the page" in decision.unsupported
+
+
+def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
+    assert read('In the "And" dropdown below the Status checkboxes, choose "Component"') == [
+        op("select", "And", "dropdown", "Component")]
+
+
+@pytest.mark.parametrize(("sentence", "target", "again"), [
+    ("Click that copy icon", "copy", True), ("Click it", "", True), ("Click This week", "This week", False),
+])
+def test_that_element_is_the_one_acted_on_before(sentence, target, again) -> None:
+    intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
+    assert (intent.target, intent.again) == (target, again)

@@ -142,8 +142,9 @@ class BuiltinBrain:
         anchor, section = self._substitute(place.anchor), self._substitute(place.section)
         return Intent(
             kind=op.kind,
-            description=(describe(op.kind, target, op.role_hint, value)
-                         + where(place.ordinal, anchor, section, place.side)),
+            description=" ".join((describe(op.kind, target, op.role_hint, value)
+                                  + where(place.ordinal, anchor, section, place.side)
+                                  + (" (the element acted on before)" if place.again else "")).split()),
             target=target,
             role_hint=op.role_hint,
             value=value,
@@ -152,6 +153,7 @@ class BuiltinBrain:
             section=section,
             ordinal=place.ordinal,
             side=place.side,
+            again=place.again,
         )
 
 

@@ -337,12 +337,19 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     out: list[tuple[str, list[Item]]] = []
     clauses = [part for clause in split_clauses(s.masked) for part in _ungapped(clause)]
     fronted: Place | None = None
+    chooser: str | None = None  # 'In the "And" dropdown, choose "Component"': the dropdown the option is in
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     for clause in clauses:
+        option = _OPTION_ALONE.fullmatch(normalise(clause))
+        if chooser is not None and option:
+            clause, chooser = f"{option['verb']} {option['v']} in {chooser}", None
         try:
             items = _parse_checked(clause, s, expected)
         except Unsupported as exc:
             where = _FRONTED.fullmatch(normalise(clause))
+            if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
+                chooser = _POSITIONED.sub("", where["place"].strip())
+                continue
             if where and clause is not clauses[-1]:
                 fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
                 continue
@@ -405,6 +412,13 @@ def _same_verb(verb: str | None, clause: str, s: Sentence, expected: bool) -> li
 
 
 # A place said before the clause it belongs to: 'Under "Queries", ...', 'In the row of "Ann Lee", ...'.
+# A fronted dropdown and the option chosen in it alone
+_CHOOSER = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list\s*box)$|"
+                      r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list\s*box)\s+(?:below|under|above|beneath|"
+                      r"next\s+to|beside|right\s+of|left\s+of)\b", re.I)
+_POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:to\s+the\s+)?(?:right|left)\s+of)\s+.*$",
+                         re.I)
+_OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
 _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from)\s+(?P<place>.+)", re.I)
 _ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
                         r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)

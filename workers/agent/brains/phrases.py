@@ -36,6 +36,7 @@ class Place:
     section: str | None = None
     ordinal: int | None = None
     side: str | None = None  # "right" / "left": the side of its anchor it is on ("the gear to the right of X")
+    again: bool = False  # "that copy icon", "it", "the same button": the element an operation before acted on
 
 
 @dataclass
@@ -261,6 +262,8 @@ _ANCHORED = [
 # "of this package", "of the current page": the one the page is about; never "this row" (one of several, said before)
 _THIS_ONE = re.compile(r"(?:this|that|the\s+current|the\s+same)\s+(?!(?:row|item|entry|line|card|record|one)\b)"
                        r"(?:[a-z-]+\s*){1,2}", re.I)
+# lower case only: "This week" is a name
+_AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x01]+?)|it|them)(?:\s+again)?")
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
@@ -342,6 +345,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     in the row of "Water the plants". Grounding looks for the name and keeps what the place allows.
     """
     phrase = re.sub(r"^(?:on|at)\s+", "", masked.strip(), flags=re.I)
+    again = _AGAIN.fullmatch(phrase)
+    if again:  # 'Click that copy icon' after hovering it: that element, its name checked against what was said
+        name, role = split_role(again["rest"] or "")
+        return Target(sentence.unmask(name), role or default_role, Place(again=True))
     phrase = _aside(_ARTICLE.sub("", phrase))
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
