@@ -728,3 +728,19 @@ def test_that_icon_is_the_element_acted_on_before_when_its_words_name_it(tmp_pat
                                          'Click that trash icon'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 2 and record.verdict.kind == "action", record.verdict
+
+
+STATELESS = """<!doctype html><html><body>
+<label class="switch"><input type="checkbox" role="switch" id="dark"> Dark mode</label>
+<p><span id="cart">Cart</span></p>
+<table><tr><td>Starbucks Reserve</td><td>Team coffee</td></tr><tr><td>Starbucks</td><td>Fuel</td></tr></table>
+</body></html>"""
+
+
+@pytest.mark.parametrize("step", ['Verify the "Dark mode" switch is enabled',  # on, or not greyed out? say which
+                                  'Verify "Cart" is not selected',  # a text is neither selected nor not
+                                  'Verify the "Starbucks" row shows "Team coffee"'])  # that is "Starbucks Reserve"
+def test_a_state_or_row_the_element_does_not_have_fails_rather_than_passes(tmp_path, step):
+    record = run_on_page(STATELESS, [step], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1, record.verdict

@@ -286,3 +286,23 @@ def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
 def test_that_element_is_the_one_acted_on_before(sentence, target, again) -> None:
     intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
     assert (intent.target, intent.again) == (target, again)
+
+
+@pytest.mark.parametrize(("sentence", "reason"), [
+    ("Verify neither Save nor Cancel is enabled", "more than one element"),
+    ("Wait until the Save button is enabled", "a condition or a wait"),
+    ('Verify "Savings" shows 500.00 available', ""),  # a number's owner said apart from it: refused
+])
+def test_state_and_number_claims_that_cannot_be_checked_as_said_are_refused(sentence, reason) -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action=sentence), 0)
+    assert decision.unsupported is not None and reason in decision.unsupported
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ('Check the header of the page says "Alice"', [op("assert_text", value="Alice")]),  # not an announcement
+    ('Click the "Load more" button at the end of the list', [op("click", "Load more", "button")]),
+    ("Click the Edit link of this comment", [op("click", "Edit", "link", anchor="this comment")]),
+    ('Click the "Alice" row\'s Edit button (hint: it is the pencil)', [op("click", "Alice row's Edit", "button")]),
+])
+def test_review_readings(sentence, expected) -> None:
+    assert read(sentence) == expected

@@ -56,16 +56,26 @@ _PLACE = re.compile(r"\b(?:under|in|inside|within|from|on|beneath|below|above|be
 _PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas)\s+|,\s+", re.I)
 _ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
 _IN_ORDER = re.compile(r"\b(?:in\s+(?:that|this|the\s+same|alphabetical|reverse|this)\s+order|ordered|order\s+of)\b", re.I)
-# A part of the page named by unquoted words and what it is: 'in the Filters box', 'under the Release notes section'
+# A part of the page named by unquoted words and what it is, one of the kinds that hold a page's parts (never a column,
+# a section or a list, which tell records apart): 'in the Filters box', 'in the Details panel'
 _NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){1,3}?"
-                         r"(?:box|panel|section|list|table|dialog|sidebar|menu|tray|area|window|pane|column|tree|card|"
-                         r"form|toolbar|header|footer)\b", re.I)
+                         r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header|footer)\b", re.I)
 _KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
+
+
+# Words that pick one part of many ('the top row', 'the latest entry', 'row 1'): more than "the page shows".
+PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all|latest|newest|oldest|"
+                   r"\d+(?:st|nd|rd|th)|(?:top|bottom)\s+(?:row|entry|item|line|result|record)|"
+                   r"(?:row|entry|item|line|result|record)\s+\d+)\b", re.I)
 
 
 def described_checks(masked: str, s: Sentence) -> list[Op]:
     """assert_text / assert_absent operations for a describing statement; raises `Unsupported` when it says more
     than which texts are shown and which are not."""
+    picked = PICKS.search(TOKEN.sub(" ", masked))
+    if picked:
+        raise Unsupported(f"{picked[0]!r} in {s.show(masked)!r}: which part of the page shows a text cannot be "
+                          "checked here, only that the page shows it")
     if _ALTERNATIVES.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r} names alternatives ('or'); say which text is shown")
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
@@ -97,12 +107,12 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
     ops: list[Op] = []
     row: str | None = None  # the key of the row the statement describes, while its parts go on describing it
     for p, shown, found, own in zip(parts, polarity, texts_in, [_polarity(p) for p in parts], strict=True):
-        _refuse_more(p, s, bool(shown))
-        subjects = [t for t, _, placed in found if not placed]
-        places = [t for t, _, placed in found if placed]
         introduced = ROW.search(p)
         if introduced or own is not None:
             row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
+        _refuse_more(p, s, bool(shown), in_row=row is not None)
+        subjects = [t for t, _, placed in found if not placed]
+        places = [t for t, _, placed in found if placed]
         cells = [t for t, _, _ in found if t != row] if row is not None else []
         if cells or (introduced and None in _later_polarities(parts, p)):
             if not shown:
@@ -209,7 +219,7 @@ def _predicate_at(part: str) -> int:
     return found.start() if found else len(part)
 
 
-def _refuse_more(part: str, s: Sentence, shown: bool) -> None:
+def _refuse_more(part: str, s: Sentence, shown: bool, in_row: bool = False) -> None:
     """Every word is glue, a negation, names the part of the page the part is about (its subject) or the kind of
     the text right after it; none says more (a place may, when the texts must not be shown at all)."""
     bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
@@ -226,8 +236,8 @@ def _refuse_more(part: str, s: Sentence, shown: bool) -> None:
         if word in _SAYS_MORE or word in _POSITION:
             raise Unsupported(f"{word!r} in {s.show(part)!r}: only which texts are shown, or not, can be checked "
                               "here, not an order, a place, a state, a count or a look")
-        if i in after_number:
-            continue  # what a number is, said after it: '400.00 budgeted'
+        if in_row and i in after_number:
+            continue  # what a row's number is, said after it: '400.00 budgeted'
 
         if word in _GLUE or _SHOWN.fullmatch(word) or _NEGATION.fullmatch(word) or word.endswith("n't"):
             continue

@@ -212,6 +212,9 @@ _DATA_WORDS = (
     r"(?:values|data|details|information|info|input|entries)"
 )
 
+# A word that is not a statement's verb: 'Check the header of the page says "X"' is a check, not an announcement
+_NOT_VERB = r"(?!(?:says?|shows?|reads?|is|are|has|have|contains?|lists?|displays?|includes?)\b)"
+
 # Sentences of no kind: refusals, checks (their statements belong to the check kinds), form macros.
 _OWN_RULES = (
     # refusals first, so that no later rule half-understands them
@@ -229,12 +232,15 @@ _OWN_RULES = (
          r"output|page|screen|confirmation|message|effect|changes?|heading|header|title|table|list|rows?|count|summary|"
          r"caption|banner)"
          r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?"
-         r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+){0,3})?", lambda m, s: [], 99),
+         rf"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?{_NOT_VERB}[\w\x01\x02-]+(?:\s+{_NOT_VERB}[\w\x01\x02-]+){{0,3}})?",
+         lambda m, s: [], 99),
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
          r"heading|header|tree|panel|sidebar|section|rows)", lambda m, s: [], 99),
     # "Wait for the suggestions to appear": the expected cell says what appears, and its check waits for it
-    Rule(r"(?:wait\s+(?:for|until)|await)\s+(?:the|a|an)\s+(?!(?:page|screen|app|application)\b)[^\x01]+?\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
+    Rule(r"(?:wait\s+(?:for|until)|await)\s+(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(?:suggestions?|results?|list|menu|dialog|"
+         r"modal|popup|pop-up|panel|table|tooltip|options|notification|message|toast|tray|sidebar|rows?|data|"
+         r"dropdown|search\s+results)\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
          r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
          r"loaded))", lambda m, s: [], 39),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too

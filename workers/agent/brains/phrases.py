@@ -253,15 +253,18 @@ _ANCHORED = [
     re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?P<anchor>.+?)\s+(?:row|line|card|entry|item)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:next\s+to|beside|alongside|belonging\s+to)\s+(?:the\s+)?(?P<anchor>.+)", re.I),
     # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
-    re.compile(r"(?P<name>.+?)\s+(?:(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of|"
-               r"at\s+the\s+(?P<end>end|start|beginning)\s+of)\s+(?:the\s+)?(?P<anchor>.+?)"
-               r"(?:\s+(?:line|row|heading|title|label|text))?", re.I),
+    re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of\s+"
+               r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
+    re.compile(r"(?P<name>.+?)\s+at\s+the\s+(?P<end>end|start|beginning)\s+of\s+(?:the\s+)?"
+               r"(?P<anchor>\x01\d+\x02|[^\x01]+?(?=\s+(?:line|row)\b))"
+               r"(?:\s+(?:line|row|entry|heading|title|label|text))?(?:\s+(?:in|under|within|inside|on)\s+.+)?", re.I),
 ]
 # "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
 # (otherwise "Terms of Service" would be split)
-# "of this package", "of the current page": the one the page is about; never "this row" (one of several, said before)
-_THIS_ONE = re.compile(r"(?:this|that|the\s+current|the\s+same)\s+(?!(?:row|item|entry|line|card|record|one)\b)"
-                       r"(?:[a-z-]+\s*){1,2}", re.I)
+# "of this package", "of the current page": the one the page is about; never "this row" or "this comment" (one of
+# several, said before)
+_THIS_ONE = re.compile(r"(?:this|that|the\s+current|current)\s+(?:page|package|project|repository|repo|site|app|"
+                       r"application|document|module|library|product|account|profile|workspace)", re.I)
 # lower case only: "This week" is a name
 _AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x01]+?)|it|them)(?:\s+again)?")
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
@@ -311,14 +314,16 @@ _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s
 # Where on the screen an element is, said after its name: it helps a person look, it names nothing.
 _ON_SCREEN = re.compile(
     r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
-    r"\b[^\x01]*|above\s+the\s+[^\x01]+)$", re.I)
+    r"\b[^\x01]*|above\s+the\s+[^\x01]+|at\s+the\s+(?:end|bottom|top|start|beginning|foot)\s+of\s+the\s+"
+    r"(?:page|list|table|form|screen|results)(?:\s+[^\x01]*)?)$", re.I)
 
 
 # A parenthesis after the element's words: its name ("its label is Account menu"), the icon it shows ("the ☰ icon"),
 # or a hint where to look ("left of the info icon").
 _ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
-_ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled|"
-                         r"(?:its\s+)?(?:tooltip|title|hint)(?:\s+(?:is|says|reads))?:?)\s+(?P<name>\x01\d+\x02|.+)", re.I)
+_ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
+                         r"(?P<name>.+)|(?:its\s+)?(?:tooltip|title)(?:\s+(?:is|says|reads))?:?\s+(?P<quoted>\x01\d+\x02)",
+                         re.I)
 _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|sign)", re.I)
 
 
@@ -330,7 +335,7 @@ def _aside(phrase: str) -> str:
     aside = m["aside"].strip()
     named = _ASIDE_NAME.fullmatch(aside)
     if named:
-        return named["name"].strip()
+        return (named["name"] or named["quoted"]).strip()
     icon = _ASIDE_ICON.fullmatch(aside)
     if icon and not re.search(r"\w", icon["icon"]):  # a glyph: what the page shows is that sign
         return icon["icon"]

@@ -229,6 +229,12 @@
       const record = b.closest(RECORDS);
       if (record) return record.contains(a);
       if (a.contains(b) || b.contains(a)) return true;
+      // a grid drawn without rows: both cells of one grid, a few levels below it (not a sidebar beside the grid)
+      const up = (el, top) => { let n = 0; for (let e = el; e && e !== top; e = e.parentElement) n += 1; return n; };
+      let shared = a.parentElement;
+      while (shared && !shared.contains(b)) shared = shared.parentElement;
+      if (!shared || shared === document.body || shared === document.documentElement
+          || up(a, shared) > 4 || up(b, shared) > 4) return false;
       const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
       const middle = (r) => (r.top + r.bottom) / 2;
       return (middle(x) > y.top && middle(x) < y.bottom) || (middle(y) > x.top && middle(y) < x.bottom);
@@ -260,19 +266,28 @@
       if (inner.length === 1) c = inner[0];
     }
     const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
+    const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
     const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
-    const checkable = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
-    const checked = checkable ? c.checked : aria("aria-checked") === "true" || aria("aria-pressed") === "true";
+    const found = [disabled ? "disabled" : "enabled"];
+    // Only the states the element has: a text is neither ticked nor empty.
+    const input = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
+    const checkable = input || /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role)
+      || aria("aria-checked") !== null || aria("aria-pressed") !== null;
+    const checked = input ? c.checked : aria("aria-checked") === "true" || aria("aria-pressed") === "true";
+    if (checkable) found.push(checked ? "checked" : "unchecked", "checkable");
     const current = aria("aria-current");
+    const selectable = checkable || aria("aria-selected") !== null || current !== null || c instanceof HTMLOptionElement
+      || /^(tab|option|row|treeitem|gridcell)$/.test(role);
     const selected = checked || aria("aria-selected") === "true" || (current !== null && current !== "false")
       || (c instanceof HTMLOptionElement && c.selected);
-    let value;
+    if (selectable) found.push(selected ? "selected" : "unselected");
+    let value = null;
     if (c instanceof HTMLInputElement || c instanceof HTMLTextAreaElement) value = c.value;
-    else if (c instanceof HTMLSelectElement) value = c.selectedOptions.length ? c.selectedOptions[0].label : "";
-    else value = c.innerText || "";
-    const found = [disabled ? "disabled" : "enabled", checked ? "checked" : "unchecked",
-      selected ? "selected" : "unselected", value.trim() ? "filled" : "empty"];
-    const expanded = aria("aria-expanded") ?? (c instanceof HTMLDetailsElement ? String(c.open) : null);
+    else if (c instanceof HTMLSelectElement) value = c.selectedOptions.length ? c.selectedOptions[0].value : "";
+    else if (c.isContentEditable || /^(textbox|searchbox|combobox)$/.test(role)) value = c.innerText || "";
+    if (value !== null) found.push(value.trim() ? "filled" : "empty");
+    const details = c instanceof HTMLDetailsElement ? c : (c.localName === "summary" ? c.parentElement : null);
+    const expanded = aria("aria-expanded") ?? (details instanceof HTMLDetailsElement ? String(details.open) : null);
     if (expanded !== null) found.push(expanded === "true" ? "expanded" : "collapsed");
     return found;
   }

@@ -336,6 +336,7 @@
     for (let e = f, hops = 0; !title && e && e !== document.body && hops < 4; e = e.parentElement, hops++) {
       const before = e.previousElementSibling;
       if (before) { if (isHeading(before)) title = norm(before.textContent); break; }
+      if (e.parentElement && e.parentElement.children.length > 1) break;  // a box it shares: the heading is the box's
     }
     title = cap(title, 120);
     formTitles.set(f, title);

@@ -96,13 +96,14 @@ def pictured(target: str) -> str | None:
 
 
 def named_purpose(n: Node) -> str | None:
-    """The icon purpose a control's own name gives it ("Delete", "Open settings"), if any."""
-    words = set()
-    for name in (n.aria_label, n.title):
-        found = re.findall(r"[a-z]+", (name or "").lower())
-        if found and len([w for w in found if w not in _FILLER]) <= 1:
-            words.update(found)
-    return next((purpose.split(",")[0] for purpose, _, _ in _GROUPS if _said(_phrases(purpose), words)), None)
+    """The icon purpose any of a control's names gives it ("Delete", "Open settings", "Permalink: Installation"
+    gives none, its class words "fa-trash" delete), if any; "other" for a name of several words that says none."""
+    words: set[str] = set()
+    for name in (n.aria_label, n.title, n.a11y_name, n.icon):
+        words.update(re.findall(r"[a-z]+", (name or "").lower()))
+    found = next((purpose.split(",")[0] for purpose, picture, _ in _GROUPS
+                  if _said(_phrases(purpose) + _phrases(picture), words)), None)
+    return found
 
 
 def glyph_purpose(text: str) -> str | None:

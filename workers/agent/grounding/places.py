@@ -172,8 +172,9 @@ def _pictured_by_place(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
     if purpose is None:
         return []
     icons = [Candidate(node_id=n.id, score=0.5) for n in snap.nodes
-             if n.operable and not n.text and not n.label and is_candidate(n, snap.root)
-             and _action_compat(intent.kind, n) > 0 and named_purpose(n) in (None, purpose)]
+             if n.operable and not n.text and not n.label and n.role in ("button", None) and n.tag != "a"
+             and is_candidate(n, snap.root) and _action_compat(intent.kind, n) > 0
+             and named_purpose(n) in (None, purpose)]
     near = _nearest_to(snap, icons, intent.anchor, intent.side, nearest_only=False)
     return near if len(near) == 1 else []
 

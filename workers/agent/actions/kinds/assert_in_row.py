@@ -5,6 +5,7 @@ result describes: 'the table has a "Starbucks" row with the notes "Team coffee"'
 from __future__ import annotations
 
 from workers.agent.actions.placed import Placed, statement
+from workers.agent.brains.phrases import Unsupported
 
 
 class AssertInRow(Placed):
@@ -12,6 +13,14 @@ class AssertInRow(Placed):
     relation = "row"
     words = "in the row of"
     statements = (statement(r"in\s+the\s+(?:row|line|entry|record)\s+(?:of|for)", "assert_in_row"),)
+
+    def page_locator(self, intent):
+        from shared.records import Locator
+
+        if not intent.target:
+            raise Unsupported("it does not say which row")
+        # the row's own text, whole: "Starbucks" is not the "Starbucks Reserve" row
+        return Locator(strategy="text", value=intent.target, exact=True)
 
 
 ACTION = AssertInRow()

@@ -45,7 +45,9 @@ def state_check(t: str, word: str, s, negated: bool = False) -> list[Op]:
         raise Unsupported(f"{s.show(t)!r} names no element; name the element that is {word}")
     if target.name and PAGE_LIKE.search(target.name) and target.role is None:
         raise Unsupported(f"{s.show(t)!r} is not an element with a state; name the control that is {word}")
-    if re.search(r"\b(?:and|or|both|all|every|each)\b|,", s.show(t), re.I):
+    if re.match(r"(?:if|when|whenever|once|until|unless|after|before|wait|while)\b", t.strip(), re.I):
+        raise Unsupported(f"{s.show(t)!r} is a condition or a wait, not an element whose state to check")
+    if re.search(r"\b(?:and|or|both|all|every|each|neither|nor|none|no|never)\b|,", s.show(t), re.I):
         raise Unsupported(f"{s.show(t)!r} names more than one element; check one element's state per sentence")
     op = Op.on("assert_state", target, value=state)
     if state in ("checked", "unchecked") and op.role_hint == "field":
@@ -84,6 +86,10 @@ class AssertState(Action):
         found = target.evaluate("el => window.__stepforge ? window.__stepforge.states(el) : null")
         if not found:
             return "unreadable"
+        if expected in ("enabled", "disabled") and "checkable" in found:
+            # "dark mode is enabled" of a switch: on, or not greyed out? The tester must say which.
+            return f"a checkbox or switch, which is {'checked' if 'checked' in found else 'unchecked'} (say ticked or " \
+                   "unticked, or greyed out)"
         if expected in found:
             return expected
         return OPPOSITE[expected] if OPPOSITE.get(expected) in found else f"neither {expected} nor {OPPOSITE[expected]}"

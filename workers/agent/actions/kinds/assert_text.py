@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.brains.checks import PICKS
 from workers.agent.brains.phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
@@ -85,8 +86,7 @@ def _names_field(subject: str | None, s) -> bool:
 def _picked(subject: str | None, s) -> bool:
     """'the first row', 'every row', 'the only entry': a subject that picks one part of many says more than "the
     page shows"; it is refused (raises), never read as a text shown anywhere."""
-    if subject and re.search(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all)\b",
-                             TOKEN.sub(" ", subject), re.I):
+    if subject and PICKS.search(TOKEN.sub(" ", subject)):
         raise Unsupported(f"{s.show(subject)!r}: which part of the page shows the text cannot be checked here, only "
                           "that the page shows it")
     return False

@@ -27,7 +27,7 @@ class Clear(Action):
     field = True
     verbs = frozenset({"empty", "erase"})
     rules = (
-        Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+(?P<t>.+)",
+        Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from)\s+(?P<t>.+)",
              _clear, 619),
         Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),
     )
