@@ -744,3 +744,19 @@ def test_a_state_or_row_the_element_does_not_have_fails_rather_than_passes(tmp_p
     record = run_on_page(STATELESS, [step], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1, record.verdict
+
+
+SEARCH_SCOPE = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'Searching ' + scope.value">
+  <input name="q" placeholder="Search">
+  <select id="scope"><option>Everything</option><option>Pages</option><option>Blog posts</option></select>
+  <select id="sort"><option>Newest</option><option>Oldest</option></select>
+  <button>Go</button></form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_dropdown_is_named_by_the_option_it_shows(tmp_path):
+    record = run_on_page(SEARCH_SCOPE, ['Choose "Pages" in the dropdown next to the box (it shows "Everything")',
+                                        'Click "Go"', '"Searching Pages" is shown'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

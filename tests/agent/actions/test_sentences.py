@@ -306,3 +306,9 @@ def test_state_and_number_claims_that_cannot_be_checked_as_said_are_refused(sent
 ])
 def test_review_readings(sentence, expected) -> None:
     assert read(sentence) == expected
+
+
+@pytest.mark.parametrize("sentence", ['Choose "Pages" in the dropdown next to the box (it shows "Everything")',
+                                      'Choose "Pages" in the scope dropdown showing "Everything"'])
+def test_a_dropdown_named_by_the_option_it_shows(sentence) -> None:
+    assert read(sentence) == [op("select", "Everything", "dropdown", "Pages")]

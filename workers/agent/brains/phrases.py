@@ -324,6 +324,12 @@ _ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
 _ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
                          r"(?P<name>.+)|(?:its\s+)?(?:tooltip|title)(?:\s+(?:is|says|reads))?:?\s+(?P<quoted>\x01\d+\x02)",
                          re.I)
+_ASIDE_SHOWS = re.compile(r"(?:it\s+|which\s+|that\s+)?(?:shows|showing|reads|reading|says|is\s+set\s+to|set\s+to)\s+"
+                          r"(?P<v>\x01\d+\x02)", re.I)
+_DROPDOWN = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box)\b", re.I)
+# 'the action dropdown showing "---------"': a dropdown named by the option it shows
+_SHOWING = re.compile(r"(?:[\w-]+\s+){0,2}?(?:dropdown|drop-down|select|selector|combo\s*box)\s+(?:that\s+|which\s+)?"
+                      r"(?:shows|showing|reads|reading|set\s+to)\s+(?P<v>\x01\d+\x02)", re.I)
 _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|sign)", re.I)
 
 
@@ -336,6 +342,9 @@ def _aside(phrase: str) -> str:
     named = _ASIDE_NAME.fullmatch(aside)
     if named:
         return (named["name"] or named["quoted"]).strip()
+    shows = _ASIDE_SHOWS.fullmatch(aside)
+    if shows and _DROPDOWN.search(m["words"]):  # 'the dropdown next to the box (it shows "Everything")'
+        return f"{shows['v']} dropdown"
     icon = _ASIDE_ICON.fullmatch(aside)
     if icon and not re.search(r"\w", icon["icon"]):  # a glyph: what the page shows is that sign
         return icon["icon"]
@@ -355,6 +364,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name, role = split_role(again["rest"] or "")
         return Target(sentence.unmask(name), role or default_role, Place(again=True))
     phrase = _aside(_ARTICLE.sub("", phrase))
+    showing = _SHOWING.fullmatch(phrase)
+    if showing:
+        phrase = f"{showing['v']} dropdown"
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
     anchor = section = side = None

@@ -278,6 +278,8 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         fields.append((1.0, n.text))
     if is_buttonish(n) and n.tag == "input":
         fields.append((1.0, n.value))
+    if is_combo(n) and _hint(intent) == "dropdown":
+        fields.append((0.9, n.value))  # 'the dropdown showing "Everything"': the option it shows
     return [(w, t) for w, t in fields if t]
 
 
