@@ -83,3 +83,8 @@ def done(record: RunRecord) -> list[str]:
     """The operations recorded as done, as '<description> -> <target words>'."""
     return [f"{op.description} -> {(op.target.text or op.target.aria_label or op.target.label or op.target.title or '') if op.target else ''}"
             for op in record.operations if op.ok]
+
+
+def assert_passed(record: RunRecord) -> None:
+    """The scenario generated and verified; else the verdict and every operation done, to read."""
+    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))

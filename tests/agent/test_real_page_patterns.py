@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent.pages_site import done, generate_on_page, run_on_page
+from tests.agent.pages_site import assert_passed, done, generate_on_page, run_on_page
 
 MOVER = """<!doctype html><html><body>
 <h2>Publishing</h2>
@@ -52,7 +52,7 @@ TODOS = """<!doctype html><html><body>
 def test_the_checkbox_of_a_list_item_labelled_by_a_sibling_is_that_item_s_not_the_page_wide_one(tmp_path):
     record = run_on_page(TODOS, ['Check the checkbox of "Pay rent"', '"Buy milk open, Pay rent done" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 GRID = """<!doctype html><html><body>
@@ -69,7 +69,7 @@ GRID = """<!doctype html><html><body>
 
 def test_next_to_in_a_flat_grid_is_the_element_nearest_the_text_on_screen(tmp_path):
     record = run_on_page(GRID, ['Click Delete next to "Buy milk"', '"Deleted the milk" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 def test_next_to_with_nothing_near_the_text_fails_instead_of_taking_a_far_element(tmp_path):
@@ -101,7 +101,7 @@ EDITOR = """<!doctype html><html><body>
 def test_text_typed_into_a_rich_text_editor_reaches_its_form_before_the_next_click(tmp_path):
     record = run_on_page(EDITOR, ['Type "Hello world" into the Description', "Click Save",
                                   '"Saved: Hello world" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 SIDEBAR = """<!doctype html><html><body>
@@ -123,19 +123,19 @@ SIDEBAR = """<!doctype html><html><body>
 def test_a_list_led_by_its_own_title_is_a_section(tmp_path):
     record = run_on_page(SIDEBAR, ['In the "Suggested facets" line, click "status"', '"Faceted by status" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 def test_a_section_titled_by_a_styled_div_that_is_not_a_heading(tmp_path):
     record = run_on_page(SIDEBAR, ['Click "billing" under "Popular labels"', '"Opened billing (popular)" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 def test_a_place_said_before_its_clause_narrows_it(tmp_path):
     record = run_on_page(SIDEBAR, ['Under "Recent labels", click "billing"', '"Opened billing (recent)" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 RECIPIENTS = """<!doctype html><html><body>
@@ -189,7 +189,7 @@ def test_fields_under_a_title_in_another_row_of_a_table_layout(tmp_path):
     record = run_on_page(TABLE_LAYOUT, ['Type "bob" into the first field under "Sign in"',
                                         'Type "secret" into the second field under "Sign in"', "Click Go",
                                         '"Signed in as bob with 6 characters" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 SEARCH_BAR = """<!doctype html><html><body>
@@ -204,7 +204,7 @@ SEARCH_BAR = """<!doctype html><html><body>
 def test_click_takes_the_button_not_the_field_of_the_same_name(tmp_path):
     record = run_on_page(SEARCH_BAR, ['Type "lamp" into the Search field', "Click Search",
                                       '"Searched for lamp" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 FEED = """<!doctype html><html><body>
@@ -288,7 +288,7 @@ LOGIN = """<!doctype html><html><body>
                                       'Sign in with "admin" and password "admin123"'])
 def test_signing_in_as_a_tester_says_it(tmp_path, sentence):
     record = run_on_page(LOGIN, [sentence, '"Welcome, admin" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 CANVAS = """<!doctype html><html><body>
@@ -325,7 +325,7 @@ LATE_LOGIN = """<!doctype html><html><body><div id="app">Loading...</div>
 
 def test_a_sign_in_form_rendered_after_the_load_is_waited_for(tmp_path):
     record = run_on_page(LATE_LOGIN, ['Sign in with the password "open sesame"', '"Budgets" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 FILES = """<!doctype html><html><body>
@@ -341,7 +341,7 @@ FILES = """<!doctype html><html><body>
 
 def test_a_container_that_fits_only_through_the_one_element_it_holds_is_that_element(tmp_path):
     record = run_on_page(FILES, ["Click Household Budget", '"Opened Household Budget" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
     assert done(record)[1].endswith("Household Budget Available for download"), done(record)
 
 
@@ -364,14 +364,14 @@ NOTICES = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 def test_closing_a_notification_takes_its_own_close_button(tmp_path, sentence):
     record = run_on_page(NOTICES, [sentence, 'Verify "Welcome to Ledger!" is not shown', '"Tip of the day" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 @pytest.mark.parametrize(("sentence", "shown"), [("Click the hamburger icon", "menu opened"),
                                                  ("Click the gear", "settings opened")])
 def test_an_icon_only_control_is_named_by_the_picture_people_see(tmp_path, sentence, shown):
     record = run_on_page(NOTICES, [sentence, f'"{shown}" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 FRUIT = """<!doctype html><html><body>
@@ -390,7 +390,7 @@ def test_an_expected_result_that_describes_the_list_checks_each_text_shown_or_no
     step = {"action": 'Type "ap" into the Filter field',
             "expected": 'The list shows "Apples" and "Apricots" and does not show "Bananas"'}
     record = run_on_page(FRUIT, [step], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
     wrong = dict(step, expected='The list shows "Apples" and no longer shows "Apricots"')
     record = run_on_page(FRUIT, [wrong], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
@@ -410,13 +410,13 @@ FACETS = """<!doctype html><html><body>
 
 def test_a_line_led_by_its_own_title_and_a_colon_is_a_section(tmp_path):
     record = run_on_page(FACETS, ['In the "Suggested facets" line, click "status"', '"Chose status" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 def test_a_place_the_page_shows_nowhere_leaves_the_element_its_name_alone_names(tmp_path):
     record = run_on_page(FACETS, ['Click the "active: 4" link under the progress bar', '"Chose active tickets" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
     # two elements bear the name: a place that names nothing on the page cannot say which
     record = run_on_page(FACETS, ['Click "status" under the progress bar'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
@@ -439,7 +439,7 @@ ACTIONS = """<!doctype html><html><body>
 def test_next_to_it_is_next_to_the_element_named_before_it(tmp_path):
     record = run_on_page(ACTIONS, ['Select the "reassign to" option and type "carol" in the text box next to it',
                                    'Click Submit', '"Owner carol" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 ICON_BUTTONS = """<!doctype html><html><body>
@@ -502,7 +502,7 @@ FACET = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 
 def test_a_section_titled_with_a_count_and_a_glyph_holds_the_element_before_a_column_of_that_name(tmp_path):
     record = run_on_page(FACET, ['Click "Open" in the status facet', '"Chose the Open facet" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 STATES = """<!doctype html><html><body>
@@ -556,7 +556,7 @@ SEARCH_MODULE = """<!doctype html><html><body>
 def test_a_field_nothing_names_is_named_by_the_heading_of_the_box_its_form_fills(tmp_path):
     record = run_on_page(SEARCH_MODULE, ['Type "writer" into the Search box and press Enter',
                                          '"Searched for writer" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 ROWS = """<!doctype html><html><body>
@@ -614,7 +614,7 @@ SIDE_ICONS = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 ])
 def test_an_element_to_the_right_of_or_at_the_end_of_a_text_is_the_one_by_it(tmp_path, step, shown):
     record = run_on_page(SIDE_ICONS, [step, f'"{shown}" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 MENU_BUTTON = """<!doctype html><html><head><meta charset="utf-8"></head><body>
@@ -631,7 +631,7 @@ def test_a_button_whose_name_says_menu_is_the_menu_the_tester_names(tmp_path):
     record = run_on_page(MENU_BUTTON, ['Click the "..." icon button at the right end of the toolbar (its label is '
                                        '"Account menu") and choose "Close account"', '"Closing the account" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 ACTION_RADIOS = """<!doctype html><html><body>
@@ -651,7 +651,7 @@ def test_a_radio_is_named_by_the_words_its_line_reads_after_its_label(tmp_path):
     record = run_on_page(ACTION_RADIOS, ['In the Action box, select the "resolve as" radio button and choose '
                                          '"duplicate" in the dropdown next to it', 'Click Submit',
                                          '"resolve duplicate" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 QUERY_EDITOR = """<!doctype html><html><body>
@@ -666,7 +666,7 @@ def test_deleting_the_text_of_the_editor_just_clicked_clears_it(tmp_path):
     record = run_on_page(QUERY_EDITOR, ['Click into the "Custom SQL query" editor and delete the query that is in it',
                                         'Type "select 1"', 'Click the "Run SQL" button', '"Ran: select 1" is shown'],
                          tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 PREFS = """<!doctype html><html><body>
@@ -681,7 +681,7 @@ PREFS = """<!doctype html><html><body>
 def test_a_box_described_by_one_word_the_page_shows_nowhere_leaves_the_element_its_name_fits(tmp_path):
     record = run_on_page(PREFS, ['Untick "Wiki changes" in the options box at the top right',
                                  'Verify "milestones" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 SVG = '<svg width="16" height="16" viewBox="0 0 16 16"><path d="M2 2h12v12H2z"/></svg>'
@@ -709,7 +709,7 @@ UNNAMED_ICONS = f"""<!doctype html><html><body>
 ])
 def test_an_icon_nothing_names_is_the_one_control_without_text_at_the_place_said(tmp_path, step, shown):
     record = run_on_page(UNNAMED_ICONS, [step, f'"{shown}" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
 
 
 @pytest.mark.parametrize("step", ['Click the gear icon to the right of the "Versions" heading',  # two unnamed there
@@ -723,7 +723,7 @@ def test_an_icon_by_place_is_never_a_guess_between_two_nor_one_named_for_another
 def test_that_icon_is_the_element_acted_on_before_when_its_words_name_it(tmp_path):
     record = run_on_page(UNNAMED_ICONS, ['Hover over the copy icon at the end of the "pnpm install csv-lite" line',
                                          'Click that copy icon', '"Copied pnpm" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)
     record = run_on_page(UNNAMED_ICONS, ['Hover over the copy icon at the end of the "pnpm install csv-lite" line',
                                          'Click that trash icon'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
@@ -759,4 +759,4 @@ SEARCH_SCOPE = """<!doctype html><html><body>
 def test_a_dropdown_is_named_by_the_option_it_shows(tmp_path):
     record = run_on_page(SEARCH_SCOPE, ['Choose "Pages" in the dropdown next to the box (it shows "Everything")',
                                         'Click "Go"', '"Searching Pages" is shown'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+    assert_passed(record)

@@ -229,15 +229,15 @@
       const record = b.closest(RECORDS);
       if (record) return record.contains(a);
       if (a.contains(b) || b.contains(a)) return true;
-      // a grid drawn without rows: both cells of one grid, a few levels below it (not a sidebar beside the grid)
+      // a grid drawn without rows: cells of one part of the page (not the page itself), a few levels below it, whose
+      // lines are one (their middles within a few pixels: a sidebar's item is seldom exactly level with a cell)
       const up = (el, top) => { let n = 0; for (let e = el; e && e !== top; e = e.parentElement) n += 1; return n; };
       let shared = a.parentElement;
       while (shared && !shared.contains(b)) shared = shared.parentElement;
       if (!shared || shared === document.body || shared === document.documentElement
-          || up(a, shared) > 4 || up(b, shared) > 4) return false;
+          || up(a, shared) > 8 || up(b, shared) > 8) return false;
       const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
-      const middle = (r) => (r.top + r.bottom) / 2;
-      return (middle(x) > y.top && middle(x) < y.bottom) || (middle(y) > x.top && middle(y) < x.bottom);
+      return Math.abs((x.top + x.bottom) / 2 - (y.top + y.bottom) / 2) <= 4;
     }
     if (a.contains(b)) return false;
     // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
