@@ -101,6 +101,20 @@ def test_a_click_that_posts_to_an_api_on_another_port_settles_once_the_page_is_s
     assert stalled and "theme.css" in stalled[0]
 
 
+def test_a_request_still_in_flight_when_the_settle_window_ends_is_waited_for(app):
+    # The API answers 0.6 s late, three times the settle window: its answer is what the next step acts on.
+    settings = Settings(third_party_timeout_ms=800, settle_timeout_ms=200)
+
+    def work() -> tuple[str, int]:
+        with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
+            perform(tab.page, None, "goto", "/", app, settings)
+            perform(tab.page, tab.page.locator("#save"), "click", None, app, settings)
+            return tab.page.inner_text("#out"), tab.page.evaluate("window.__stepforge.pending()")
+
+    out, pending = in_thread(work)
+    assert (out, pending) == ("Saved", 0)
+
+
 def test_a_stalled_third_party_host_is_cut_off_after_its_first_request(app):
     settings = Settings(third_party_timeout_ms=500)
 

@@ -56,20 +56,25 @@ def snapshot_state(snapshot: PageSnapshot) -> PageState | None:
     return PageState(snapshot.url, snapshot.title, *snapshot.state)
 
 
-_SETTLE_JS = "([quiet, timeout]) => window.__stepforge ? window.__stepforge.settle(quiet, timeout) : true"
+_SETTLE_JS = ("([quiet, timeout, requests]) => "
+              "window.__stepforge ? window.__stepforge.settle(quiet, timeout, requests) : true")
 _CHANGED_JS = "([timeout, since]) => window.__stepforge ? window.__stepforge.changed(timeout, since) : false"
 
 
 def settle(page: Page, settings: Settings, deadline: float | None = None) -> bool:
     """Wait until the page is quiet: any navigation loaded, then no fetch or XHR in flight and no DOM change for
     the quiet window (settle.js). Event-driven and bounded by settle_timeout_ms (or the given monotonic
-    deadline); True when the page settled in time."""
+    deadline), except that a request still in flight then is waited for up to action_timeout_ms: a slow API's
+    answer may replace the view the next step acts on. True when the page settled in time."""
+    requests_by = deadline
     if deadline is None:
         deadline = time.monotonic() + settings.settle_timeout_ms / 1000
+        requests_by = time.monotonic() + max(settings.settle_timeout_ms, settings.action_timeout_ms) / 1000
     while (left := round((deadline - time.monotonic()) * 1000)) > 0:
         try:
             page.wait_for_load_state("load", timeout=left)
-            return bool(page.evaluate(_SETTLE_JS, [settings.settle_quiet_ms, max(1, left)]))
+            requests_left = max(left, round((requests_by - time.monotonic()) * 1000))
+            return bool(page.evaluate(_SETTLE_JS, [settings.settle_quiet_ms, max(1, left), requests_left]))
         except PlaywrightError:
             continue  # the document was replaced meanwhile (a navigation): wait for the new one
     return False

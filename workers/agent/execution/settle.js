@@ -1,8 +1,10 @@
 // Installed in every document before the page's own scripts (generation and the generated suite alike):
 // counts the page's fetch and XMLHttpRequest calls in flight and notes DOM changes, so that a caller can wait
 // until the page is quiet, or for its next change, instead of sleeping.
-//   window.__stepforge.settle(quietMs, timeoutMs) -> true once nothing is in flight and nothing changed for
-//                                                    quietMs (at once when that already holds); false at timeout;
+//   window.__stepforge.settle(quietMs, timeoutMs, requestsMs) -> true once nothing is in flight and nothing
+//                                                    changed for quietMs (at once when that already holds); false
+//                                                    at timeout, or with a request in flight then, once requestsMs
+//                                                    passed without its answer;
 //                                                    after typing into a rich-text editor, first until its form
 //                                                    value holds its text (synced)
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
@@ -294,14 +296,19 @@
 
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
-      settle: (quietMs, timeoutMs) => {
-        const quiet = (now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last));
-        const editor = document.activeElement;
-        if (!editor || !editor.isContentEditable) return until(quiet, timeoutMs);
-        // Typed into a rich-text editor: its text reaches the form only after the editor's debounce.
+      settle: (quietMs, timeoutMs, requestsMs = timeoutMs) => {
         const started = performance.now();
-        return synced(editor, editor.innerText, timeoutMs)
-          .then(() => until(quiet, Math.max(1, timeoutMs - (performance.now() - started))));
+        const left = (limit) => Math.max(1, limit - (performance.now() - started));
+        const quiet = (now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last));
+        // A page that keeps changing is given up on at timeoutMs; a request of the page's still in flight then
+        // is waited for up to requestsMs: what it brings may replace the view the next step acts on.
+        const settled = () => until(quiet, left(timeoutMs)).then((ok) => (ok || pending === 0 ? ok
+          : until(() => pending === 0, left(requestsMs)).then((answered) => answered
+            && until(quiet, Math.min(timeoutMs, left(requestsMs))))));
+        const editor = document.activeElement;
+        if (!editor || !editor.isContentEditable) return settled();
+        // Typed into a rich-text editor: its text reaches the form only after the editor's debounce.
+        return synced(editor, editor.innerText, timeoutMs).then(settled);
       },
       changed: (timeoutMs, since) => {
         const from = typeof since === "number" ? since : changes;

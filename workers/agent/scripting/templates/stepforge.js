@@ -80,8 +80,10 @@ async function settle(page) {
   for (let left = SETTLE_TIMEOUT_MS; left > 0; left = deadline - Date.now()) {
     try {
       await page.waitForLoadState("load", { timeout: left });
-      await page.evaluate(([quiet, timeout]) => (window.__stepforge ? window.__stepforge.settle(quiet, timeout) : true),
-        [SETTLE_QUIET_MS, Math.max(1, deadline - Date.now())]);
+      // A request still in flight at the deadline is waited for up to the action timeout (see SETTLE_SCRIPT).
+      await page.evaluate(([quiet, timeout, requests]) => (window.__stepforge
+        ? window.__stepforge.settle(quiet, timeout, requests) : true),
+      [SETTLE_QUIET_MS, Math.max(1, deadline - Date.now()), Math.max(ACTION_TIMEOUT_MS, deadline - Date.now())]);
       return;
     } catch (error) {
       if (page.isClosed()) return;  // the document was replaced meanwhile: wait for the new one
