@@ -88,6 +88,9 @@ class Intent(BaseModel):
     role_hint: str | None = None  # button, link, field, dropdown, checkbox, ...
     value: str | None = None  # typed text, option, key, URL or path, expected text
     param: str | None = None  # Examples column the value came from, if any
+    # The value as the step wrote it when a placeholder is only part of it ("... your query: <query>"): each
+    # Examples row's value is this with the row's values put in.
+    template: str | None = None
     # Where the target is (see workers.agent.brains.phrases.Place): a text of the row, list item or card holding
     # it, a heading above it, its order among the elements that fit (0-based; -1: the last).
     anchor: str | None = None
@@ -183,6 +186,7 @@ class Operation(BaseModel):
     locator: Locator | None = None
     value: str | None = None
     param: str | None = None
+    template: str | None = None  # see Intent.template
     said: str | None = None  # the words the step named the target by (the intent's target)
     ok: bool = True
     error: str | None = None

@@ -118,6 +118,7 @@ class ScenarioRun:
             description=intent.description,
             value=intent.value,
             param=intent.param,
+            template=intent.template,
             said=intent.target,
             **fields,  # type: ignore[arg-type]
         )
@@ -396,8 +397,8 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     if target is not None:  # the element may call for another kind: a type-ahead field is typed key by key
         operation.kind = action(intent.kind).refine(target)
     # A value from a data column is never redundant: other rows carry other values.
-    operation.redundant = not intent.param and is_redundant(operation.kind, target, intent.value, run.page.url,
-                                                            run.base_url)
+    operation.redundant = not (intent.param or intent.template) and is_redundant(
+        operation.kind, target, intent.value, run.page.url, run.base_url)
     started = time.perf_counter()
     # A grounded operation's snapshot was taken just now and holds the page's state: no need to read it
     # again. Without a target (goto, a bare key press) the snapshot may be older, so the page is read.

@@ -268,11 +268,14 @@ def test_quoted_placeholder_and_assertions() -> None:
     ]
 
 
-def test_placeholder_inside_a_longer_value_or_target_is_substituted_only() -> None:
+def test_placeholder_inside_a_longer_value_keeps_its_wording_and_in_a_target_is_substituted_only() -> None:
     assert intents("Type '<first> <lastName>' into Name and click <lastName>", row=ROW) == [
-        I("fill", "Type George Franklin into the Name field", "Name", "field", "George Franklin"),
+        I("fill", "Type George Franklin into the Name field", "Name", "field", "George Franklin",
+          template="<first> <lastName>"),
         I("click", "Click Franklin", "Franklin"),
     ]
+    assert intents("Click Go", 'The text "Moved to <city>" is shown', row=ROW)[1] == I(
+        "assert_text", "Verify 'Moved to Madison' is shown", value="Moved to Madison", template="Moved to <city>")
 
 
 def test_placeholder_without_a_column() -> None:

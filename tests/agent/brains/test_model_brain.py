@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shared.records import Node, Observation, Operation, PageSnapshot
-from shared.scenarios import parse_scenarios
+from shared.scenarios import ScenarioStep, parse_scenarios
 from tests.model.fake_openai import FakeOpenAI, prompt_images, prompt_text, reply, schema_name
 from workers.agent.brains.model_brain import ModelBrain
 from workers.agent.model import ModelClient, ModelReplyError
@@ -100,6 +100,13 @@ def test_an_action_becomes_one_intent_and_the_step_goes_on(server, brain):
     assert (intent.kind, intent.target, intent.value) == ("fill", "City", "Middleton")
     assert intent.description == "Type Middleton into the City field"
     assert intent.param == "city"  # the value is the row's value of a placeholder of this step
+
+
+def test_a_value_a_placeholder_is_part_of_keeps_the_step_s_wording(server, brain):
+    step = ScenarioStep(action="Click Update Owner", expected='"Moved to <city>" is shown')
+    server.script(reply(answer("click", "Update Owner", step_done=True, assertions=[("text", "", "Moved to Middleton")])))
+    intents = brain.decide(step, 2, PAGE, HISTORY).intents
+    assert [(i.value, i.param, i.template) for i in intents[1:]] == [("Moved to Middleton", None, "Moved to <city>")]
 
 
 def test_a_value_not_from_the_data_row_is_no_parameter(server, brain):

@@ -38,6 +38,23 @@ def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
     assert result.names == ["surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType", "value"]
 
 
+def test_a_value_with_a_placeholder_inside_is_rendered_for_each_data_row() -> None:
+    rows = [{"query": "founders"}, {"query": "study"}]
+    ops = [
+        op("fill", "founders", field(1, label="Search"), param="query"),
+        op("assert_text", "Results for founders", template="Results for <query>"),
+        op("assert_text", "Results for founders"),  # the same words written out: the same in every row
+        op("assert_text", "Results for founders", template="Results for <query>"),
+    ]
+    result = parameterise(ops, rows)
+    assert result.names == ["query", "expectedText", "expectedText2"]
+    assert [result.by_op[i] for i in range(4)] == ["query", "expectedText", "expectedText2", "expectedText"]
+    assert result.examples == [
+        {"query": "founders", "expectedText": "Results for founders", "expectedText2": "Results for founders"},
+        {"query": "study", "expectedText": "Results for study", "expectedText2": "Results for founders"},
+    ]
+
+
 def test_duplicate_names_get_a_numeric_suffix_and_avoid_data_columns() -> None:
     ops = [
         op("fill", "x", field(1, label="Name")),

@@ -7,7 +7,8 @@ sentence and the reason. It never guesses.
 Placeholders: the step text keeps its `<column>` placeholders; the brain is built with the data
 row (`BuiltinBrain(row=scenario.first_row())`) and puts the row's value in the intent. When the
 whole value is one placeholder (`Type <lastName> into ...`) the intent also gets
-`param="lastName"`; a placeholder inside a longer value or in a target is substituted only.
+`param="lastName"`; a value with a placeholder inside keeps its wording as `template` (each Examples row's
+value is rendered from it); a placeholder in a target is substituted only.
 """
 
 from __future__ import annotations
@@ -149,6 +150,7 @@ class BuiltinBrain:
             role_hint=op.role_hint,
             value=value,
             param=whole[1] if whole else None,
+            template=op.value if op.value and not whole and _PLACEHOLDER.search(op.value) else None,
             anchor=anchor,
             section=section,
             ordinal=place.ordinal,

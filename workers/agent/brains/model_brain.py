@@ -229,6 +229,7 @@ class ModelBrain:
             target=target,
             value=value,
             param=self.column_of(step, value),
+            template=self.template_of(step, value),
         )
 
     def column_of(self, step: ScenarioStep, value: str | None) -> str | None:
@@ -237,6 +238,18 @@ class ModelBrain:
             return None
         used = _PLACEHOLDER.findall(step.action + " " + (step.expected or ""))
         return next((column for column in used if self.row.get(column) == value), None)
+
+    def template_of(self, step: ScenarioStep, value: str | None) -> str | None:
+        """The step's quoted wording of a value that a placeholder is part of ("... your query: <query>"), when
+        that wording with the row's values put in is the value."""
+        if not value:
+            return None
+        for quoted in re.findall(r'"([^"]*)"', step.action + " " + (step.expected or "")):
+            if _PLACEHOLDER.fullmatch(quoted) or not _PLACEHOLDER.search(quoted):
+                continue
+            if _PLACEHOLDER.sub(lambda m: self.row.get(m[1], m[0]), quoted) == value:
+                return quoted
+        return None
 
 
 def describe_operation(op: Operation) -> str:

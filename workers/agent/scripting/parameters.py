@@ -11,12 +11,23 @@ from shared.records import Operation
 from workers.agent.actions import action
 from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text
 
+_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+
 
 @dataclass(frozen=True)
 class Parameter:
     name: str  # Examples column and <placeholder>
     value: str  # the value the agent used (first data row's, when it came from data)
     column: bool = False  # named after a data column / Operation.param
+    template: str | None = None  # Operation.template: each data row's value is rendered from it
+
+    def row_value(self, row: dict[str, str]) -> str:
+        """Its value in one Examples row."""
+        if self.column and self.name in row:
+            return row[self.name]
+        if self.template is not None:
+            return _PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), self.template)
+        return self.value
 
 
 @dataclass
@@ -82,7 +93,9 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
 
     Operation.param names the data column a value came from; that column's parameter is used only by the
     operations naming it. A literal value (no param) reuses an earlier literal parameter of equal value, never
-    a column's: the column takes other values in other rows, which the literal does not.
+    a column's: the column takes other values in other rows, which the literal does not. A value with a
+    placeholder inside (Operation.template) is a parameter whose rows are rendered from that wording, shared
+    only with the operations of the same wording.
     goto paths, pressed keys and click targets stay literal and get no parameter, except a record's data the
     locator finds the element by (see record_text): a row's text always becomes a parameter (a literal
     parameter, or the column of equal value); a target named by a value the scenario uses elsewhere (a link
@@ -92,14 +105,17 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
     result = Parameters()
     by_name: dict[str, Parameter] = {}
     by_value: dict[str, str] = {}  # literal (non-column) parameters only
+    by_template: dict[str, str] = {}
     # Generated names keep clear of data columns, which may be used further on.
     reserved = {op.param for op in operations if op.param} | {key for row in data for key in row}
 
-    def add(name: str, value: str, column: bool) -> str:
-        param = Parameter(name=name, value=value, column=column)
+    def add(name: str, value: str, column: bool, template: str | None = None) -> str:
+        param = Parameter(name=name, value=value, column=column, template=template)
         by_name[name] = param
         result.params.append(param)
-        if not column:
+        if template is not None:
+            by_template.setdefault(template, name)
+        elif not column:
             by_value.setdefault(value, name)
         return name
 
@@ -109,7 +125,9 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
         value = op.value
         if op.param:
             name = op.param if op.param in by_name else add(op.param, value, True)
-        elif value in by_value:
+        elif op.template is not None and op.template in by_template:
+            name = by_template[op.template]
+        elif op.template is None and value in by_value:
             name = by_value[value]
         else:
             if action(op.kind).param_name:
@@ -118,12 +136,13 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
                 base = field_name(op) + "Shown" if field_name(op) != "value" else "expectedValue"
             else:
                 base = field_name(op)
-            name = add(_unique(base, set(by_name) | reserved), value, False)
+            name = add(_unique(base, set(by_name) | reserved), value, False, op.template)
         result.by_op[position] = name
 
     values = {}
     for param in result.params:
-        values.setdefault(param.value, param.name)
+        if param.template is None:
+            values.setdefault(param.value, param.name)
     for position, op in enumerate(operations):
         record = record_text(op)
         if record is None:
@@ -142,9 +161,7 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
 
     rows = list(data) or [{}]
     for row in rows:
-        result.examples.append(
-            {p.name: (row[p.name] if p.column and p.name in row else p.value) for p in result.params}
-        )
+        result.examples.append({p.name: p.row_value(row) for p in result.params})
     if not result.params:
         result.examples = []
     return result
