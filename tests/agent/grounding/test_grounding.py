@@ -320,3 +320,14 @@ def test_controls_in_rows_are_found_through_the_row_text_never_a_path(page):
         assert (loc.within.text, loc.strategy, loc.role, loc.value) == (text, *inner)
         assert resolve(page, loc).evaluate("(el, t) => el === t", element_handle(page, snap, node.id))
         assert loc.strategy != "xpath"
+
+
+def test_a_name_made_of_a_joining_word_only_tells_two_dropdowns_apart(page):
+    # A query builder's two dropdowns of the same fields, labelled by the word that joins the next filter.
+    options = "".join(f"<option>{o}</option>" for o in ("", "Component", "Owner"))
+    snap = load(page, f"""<label for="a">And</label> <select id="a">{options}</select>
+        <label for="o">Or</label> <select id="o">{options}</select>""")
+    for word in ("And", "Or"):
+        chosen = snap.nodes[top(snap, kind="select", target=word, role_hint="dropdown", value="Component")]
+        assert chosen.label == word
+    assert tokenize("And") == () and not ground(Intent(description="", kind="click", target="the"), snap)

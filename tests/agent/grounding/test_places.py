@@ -101,3 +101,20 @@ def test_a_listener_on_an_element_holding_controls_is_delegation_unless_it_looks
     assert not form.operable and row.operable
     assert snap.node(found(snap, kind="click", target="Sign in")[0]).tag == "button"
     assert found(snap, kind="click", target="Water the plants")[0] == row.id
+
+
+def test_the_value_dropdown_of_a_filter_row_is_the_one_offering_the_option(page):
+    # A query builder's filter rows: the field's name, a mode dropdown, then the dropdown of the values.
+    modes = "<select><option>is</option><option>is not</option></select>"
+    values = "<select><option></option><option>Backend</option><option>Mobile app</option></select>"
+    snap = load(page, f"""<table>
+        <tr><th>Component</th><td>{modes}</td><td>{values}</td></tr>
+        <tr><th>Milestone</th><td>{modes}</td><td>{values}</td></tr></table>
+        <p><label for="v">Value</label> <select id="v"><option>Backend</option><option>Mobile app</option></select>""")
+    (chosen,) = found(snap, kind="select", target="value", role_hint="dropdown", value="Mobile app",
+                      anchor="Component")
+    assert snap.node(chosen).options == ["", "Backend", "Mobile app"]
+    assert snap.node(chosen).bbox[1] < snap.node(found(snap, kind="select", target="", value="is not",
+                                                        anchor="Milestone")[0]).bbox[1]
+    named = found(snap, kind="select", target="value", role_hint="dropdown", value="Mobile app")
+    assert snap.node(named[0]).label == "Value"  # one named so comes first by its name

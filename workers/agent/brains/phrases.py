@@ -268,6 +268,8 @@ _THIS_ONE = re.compile(r"(?:this|that|the\s+current|current)\s+(?:page|package|p
 # lower case only: "This week" is a name
 _AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x01]+?)|it|them)(?:\s+again)?")
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
+_ROW_NOUN = re.compile(r"(?<=\S)(?<!\bthis)(?<!\bthat)(?<!\bsame)(?<!\bcurrent)\s+(?:row|line|entry|list\s+item)$",
+                       re.I)
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
 _SECTIONED = [
@@ -386,7 +388,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         else:
             m = _OWNED.fullmatch(phrase)
             if m and (split_role(m["name"])[1] is not None or sentence.is_quoted(m["anchor"].strip())):
-                phrase, anchor = m["name"], m["anchor"]
+                # "the value dropdown of the Component row": the row's text is "Component"
+                phrase, anchor = m["name"], _ROW_NOUN.sub("", m["anchor"].strip()) or m["anchor"]
         if anchor and _THIS_ONE.fullmatch(anchor.strip()):
             anchor = side = None  # "the Dependencies tab of this package": the one on the page, no place
         for pattern in _SECTIONED:

@@ -68,6 +68,7 @@ ROLE_WORDS = frozenset(
     "field button link box input dropdown menu checkbox tab page section textbox textfield combobox "
     "select radio row form".split()
 )
+_VALUE = ("value",)  # "the value dropdown": the one holding the value, unless one is named so
 PREPOSITIONS = ("for", "in", "inside", "within", "under", "of", "near", "beside", "next", "at", "on", "from")
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -108,6 +109,12 @@ def tokenize(text: str | None, drop_roles: bool = True) -> tuple[str, ...]:
     return tuple(out)
 
 
+def name_tokens(text: str | None) -> tuple[str, ...]:
+    """A name's content tokens; a name of role words only keeps them ("Menu"), and one of stopwords only keeps
+    those ("And", "Or": two dropdowns a query builder names by the word that joins its filters)."""
+    return tokenize(text) or tokenize(text, drop_roles=False) or tuple(_stem(w) for w in _words(text or ""))
+
+
 def _split_target(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(head tokens, qualifier tokens) of a target phrase."""
     words = _words(text)
@@ -117,10 +124,7 @@ def _split_target(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             qual = tokenize(" ".join(words[i + 1 :]))
             if head and qual:
                 return head, qual
-    toks = tokenize(text)
-    if not toks:
-        toks = tokenize(text, drop_roles=False) or tokenize(glyph_purpose(text), drop_roles=False)
-    return toks, ()
+    return name_tokens(text) or tokenize(glyph_purpose(text), drop_roles=False), ()
 
 
 @lru_cache(maxsize=65536)
@@ -336,18 +340,18 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
     if compat <= 0.0:
         return LeafScore(0.0, 0.0, 0.0, 0.0, False)
     head, qual = _split_target(intent.target or "")
+    # "Select Cats from the dropdown", "pick Cats in the value dropdown" (of a row whose other dropdown holds
+    # "is" / "is not"): the dropdown that offers the option; one labelled "Value" still wins by its name.
+    by_options = None
+    if kind == "select" and is_combo(node) and (not head or (head == _VALUE and not qual)):
+        om = _option_match(intent, node)
+        by_options = LeafScore(round(0.8 * om * compat, 6), om, om, 0.0, False)
     if not head:
-        if kind == "select" and is_combo(node):
-            om = _option_match(intent, node)
-            s = 0.8 * om
-            return LeafScore(round(s * compat, 6), om, om, 0.0, False)
-        return LeafScore(0.0, 0.0, 0.0, 0.0, False)
+        return by_options or LeafScore(0.0, 0.0, 0.0, 0.0, False)
 
     own = []
     for w, text in _own_fields(intent, node):
-        toks = tokenize(text)
-        if not toks:
-            toks = tokenize(text, drop_roles=False)
+        toks = name_tokens(text)
         if toks:
             own.append((w, toks, _pairs(toks)))
     ctx = []
@@ -405,7 +409,8 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
             if want and want in (_norm_value(node.text), _norm_value(node.value)):
                 raw += 0.05
     s = min(1.0, raw) * compat
-    return LeafScore(round(s, 6), coverage, head_cov, precision, exact)
+    named = LeafScore(round(s, 6), coverage, head_cov, precision, exact)
+    return by_options if by_options is not None and by_options.score > named.score else named
 
 
 def score(intent: Intent, node: Node) -> float:
