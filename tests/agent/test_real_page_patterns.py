@@ -465,6 +465,7 @@ def test_an_icon_named_only_by_its_library_s_name_for_it(tmp_path, sentence, sho
 
 
 PLACES = """<!doctype html><html><body>
+<h2 style="display: none">Context navigation</h2>
 <h2>Custom Query <small>(8 matches)</small></h2>
 <p class="errornote">Please enter the correct username and password.</p>
 <form><label>Username <input name="u"></label><button type="button">Log in</button></form>
@@ -476,6 +477,7 @@ def test_a_text_shown_above_below_or_next_to_a_part_of_the_page(tmp_path):
     steps = [{"action": "Look at the sign-in page",
               "expected": 'The error "Please enter the correct username and password." is shown above the form'},
              'Verify "(8 matches)" is shown next to the "Custom Query" heading',
+             'Verify "(8 matches)" is shown next to the heading',  # the one a person sees, not a hidden one
              'Verify the text "Forgot your password?" is shown below the form']
     result = generate_on_page(PLACES, steps, tmp_path)
     outcome = result.outcomes[0]

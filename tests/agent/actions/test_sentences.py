@@ -216,6 +216,14 @@ def test_a_described_statement_checks_each_quoted_text(cell: str, texts: list[st
     assert read("Check the result", cell) == [op("assert_text", value=t) for t in texts]
 
 
+def test_a_part_of_a_description_that_places_its_text_is_checked_as_a_statement_of_its_own() -> None:
+    assert read("Look at the results", '"(3 matches)" is shown next to the heading, "#3" is listed and "Old" is not') == [
+        op("assert_beside", role="heading", value="(3 matches)"), op("assert_text", value="#3"),
+        op("assert_absent", value="Old")]
+    with pytest.raises(AssertionError):  # a part that says more than its own statement can check: refused
+        read("Look at the results", '"#3" is listed first and "Old" is not')
+
+
 def test_a_description_that_says_more_than_texts_is_refused() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(
         action="Check the result", expected='A dialog titled "Login" with a lock icon and a "Username" field is shown'), 0)

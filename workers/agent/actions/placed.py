@@ -88,7 +88,7 @@ class Placed(Action):
             raise CheckFailed("nothing to place the text by")
         timeout = act.settings.assertion_timeout_ms
         try:
-            act.target.first.wait_for(state="visible", timeout=timeout)
+            act.target.filter(visible=True).first.wait_for(state="visible", timeout=timeout)
         except Exception:
             raise CheckFailed("the page does not show the part the text is placed by") from None
         if not act.target.evaluate_all(

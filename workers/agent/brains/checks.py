@@ -16,6 +16,7 @@ comment", "the file") or where it is ("the sidebar", "the dialog") are read past
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .phrases import TOKEN, Op, Sentence, Unsupported
 
@@ -69,9 +70,10 @@ PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|a
                    r"(?:row|entry|item|line|result|record)\s+\d+)\b", re.I)
 
 
-def described_checks(masked: str, s: Sentence) -> list[Op]:
+def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[Op]] | None = None) -> list[Op]:
     """assert_text / assert_absent operations for a describing statement; raises `Unsupported` when it says more
-    than which texts are shown and which are not."""
+    than which texts are shown and which are not. statement: the checks of a part with a predicate of its own
+    that says more ('"(8)" is shown next to the heading'), by the rules of whole statements."""
     picked = PICKS.search(TOKEN.sub(" ", masked))
     if picked:
         raise Unsupported(f"{picked[0]!r} in {s.show(masked)!r}: which part of the page shows a text cannot be "
@@ -110,7 +112,14 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
         introduced = ROW.search(p)
         if introduced or own is not None:
             row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
-        _refuse_more(p, s, bool(shown), in_row=row is not None)
+        try:
+            _refuse_more(p, s, bool(shown), in_row=row is not None)
+        except Unsupported:
+            whole = _own_statement(p, statement) if own is not None and row is None else None
+            if whole is None:
+                raise
+            ops += whole
+            continue
         subjects = [t for t, _, placed in found if not placed]
         places = [t for t, _, placed in found if placed]
         cells = [t for t, _, _ in found if t != row] if row is not None else []
@@ -139,6 +148,15 @@ def described_checks(masked: str, s: Sentence) -> list[Op]:
 # shows ...'; the texts said with it, there and in the parts after it that have no verb of their own, are in it.
 ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:row|entry|line|record)\b|"
                   r"\b(?:row|entry|line|record)\s+(?:of|for)\s+\x01(?P<b>\d+)\x02", re.I)
+
+
+def _own_statement(part: str, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:
+    if statement is None:
+        return None
+    try:
+        return statement(part) or None
+    except Unsupported:
+        return None
 
 
 def _later_polarities(parts: list[str], part: str) -> list[bool | None]:

@@ -330,7 +330,9 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
         if exc.final or not (expected or lead):
             raise
         try:  # a statement that describes the page: each text it quotes is shown, or not (see checks.py)
-            return [(s.show(s.masked), list(described_checks(normalise(s.masked)[lead.end() if lead else 0:], s)))]
+            described = described_checks(normalise(s.masked)[lead.end() if lead else 0:], s,
+                                         lambda part: statement(part, s))
+            return [(s.show(s.masked), list(described))]
         except Unsupported:
             raise exc from None
 

@@ -234,7 +234,7 @@ function withHelpers(Base) {
     // (SETTLE_SCRIPT's placed, as generation checked it).
     async expectPlaced(text, relation, part) {
       try {
-        await part.first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
+        await part.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
       } catch (error) {
         throw new assert.AssertionError({ message: `expected the page to show ${part}` });
       }
