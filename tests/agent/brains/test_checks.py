@@ -25,8 +25,12 @@ DESCRIBED = [
     ('The suggestions list "Apples" and "Apricots" and do not list "Bananas"',
      [("assert_text", "Apples"), ("assert_text", "Apricots"), ("assert_absent", "Bananas")]),
     ('"Draft", "Sent" and "Archive" are listed under "Folders", "Spam" under "Other"',
-     [("assert_text", "Draft"), ("assert_text", "Sent"), ("assert_text", "Archive"), ("assert_text", "Folders"),
-      ("assert_text", "Spam"), ("assert_text", "Other")]),
+     [("assert_in_section", "Draft"), ("assert_in_section", "Sent"), ("assert_in_section", "Archive"),
+      ("assert_in_section", "Spam")]),
+    ('"Inbox" is no longer listed under "Folders"', [("assert_not_in_section", "Inbox")]),
+    ('"Tips" is now in "Chosen" and no longer in "Available"',
+     [("assert_in_section", "Tips"), ("assert_not_in_section", "Tips")]),
+    ('"Tips" has been removed from "Favourites"', [("assert_not_in_section", "Tips")]),
     ('The account page "Holiday Fund" opens with a balance of 1,250.00',
      [("assert_text", "Holiday Fund"), ("assert_text", "1,250.00")]),
     ('The page of order "#13" opens with the title "Blue mug" and the status "shipped"',
@@ -59,7 +63,7 @@ SAYS_MORE = [
     'The dialog opens with an empty text area and a disabled "Import" button',  # states
     '"Inbox" is shown and "Sent" appears right above the form',  # a place, for a text that must be shown
     'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
-    '"Inbox" is no longer listed under "Folders"' ,  # absent from one part of the page only: cannot be checked
+    '"Inbox" is no longer listed next to "Folders"',  # absent from beside a text only: cannot be checked
     'The commands change to "npm install x" and "pnpm install x", without a version number',
     'The row shows "Inbox" with 0 unread messages',  # a count not quoted
     '"Inbox" is shown instead of "Junk"',  # a contrast: which is absent
@@ -78,3 +82,12 @@ def test_a_statement_that_says_more_than_which_texts_are_shown_is_refused(expect
 def test_a_negation_with_no_text_of_its_own_is_refused():
     refusal('The message "Deleted 2 posts." is shown and neither post is in the table any more')
     assert "absent" in refusal('"Deleted 2 posts." is shown and no longer in the table')
+
+
+def test_a_text_in_or_under_a_quoted_title_is_checked_in_the_part_the_title_heads() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(
+        action="Look at the list", expected='"Tips" is now in "Chosen" and no longer in "Available"'), 0)
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [
+        ("assert_in_section", "Chosen", "Tips"), ("assert_not_in_section", "Available", "Tips")]
+    # a text changed from one to another is no place
+    assert checks('The history says it changed from "Bob" to "Carol"') == [("assert_text", "Carol"), ("assert_text", "Bob")]

@@ -29,16 +29,19 @@ _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list"
                "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",
                "button": "button", "link": "link", "tab": "tab"}
 _SHOWN = r"(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)"
+# "is in "Chosen categories"": being in a part is its own "shown"
+SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
 _SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button)\s+)?"
 
 
-def statement(relation_words: str, kind: str) -> Rule:
-    """'X is shown <relation> <part>' ('X' and 'Y' are ...: each), before the rule that refuses a qualified 'is shown'."""
+def statement(relation_words: str, kind: str, part: str = r".+", order: int = 135, shown: str = "") -> Rule:
+    """'X is shown <relation> <part>' ('X' and 'Y' are ...: each), before the rule that refuses a qualified 'is shown'.
+    part: what the part may be said as (any part by default); shown: how "is shown" may be said."""
     def read(m, s):
         target, role = _part(m["y"], s)
         return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
-    return Rule(rf"{_SUBJECT}(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+{_SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
-                rf"(?P<y>.+)", read, 135)
+    return Rule(rf"{_SUBJECT}(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+{shown or _SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
+                rf"(?P<y>{part})", read, order)
 
 
 def _part(words: str, s) -> tuple[str | None, str | None]:
@@ -59,8 +62,9 @@ def _part(words: str, s) -> tuple[str | None, str | None]:
 class Placed(Action):
     """A text shown in a place: the kinds differ by their relation only."""
 
-    relation = ""  # "above", "below", "beside": settle.js placed()'s word
+    relation = ""  # "above", "below", "beside", "row", "section": settle.js placed()'s word
     words = ""  # how a step says it: "above", "below", "next to"
+    absent = False  # the text must not be shown there (and the part must be)
     for_model = False
     is_assertion = True
     grounded = False
@@ -68,7 +72,7 @@ class Placed(Action):
     param_name = "expectedText"
 
     def describe(self, target, role, value):
-        return f"Verify '{value}' is shown {self.words} {_said(target, role)}"
+        return f"Verify '{value}' is {'not ' if self.absent else ''}shown {self.words} {_said(target, role)}"
 
     def page_locator(self, intent):
         from shared.records import Locator
@@ -92,18 +96,19 @@ class Placed(Action):
         except Exception:
             raise CheckFailed("the page does not show the part the text is placed by") from None
         if not act.target.evaluate_all(
-                "(els, [t, r, ms]) => window.__stepforge ? window.__stepforge.placed(els, t, r, ms) : false",
-                [text, self.relation, timeout]):
-            raise CheckFailed(f'the page does not show "{text}" {self.words} it')
+                "(els, [t, r, ms, no]) => window.__stepforge ? window.__stepforge.placed(els, t, r, ms, no) : false",
+                [text, self.relation, timeout, self.absent]):
+            raise CheckFailed(f'the page {"still shows" if self.absent else "does not show"} "{text}" {self.words} it')
 
     def phrase(self, op, slot):
-        return ["the page shows ", *slot, f" {self.words} {_part_words(op)}"]
+        return [f"the page {'does not show' if self.absent else 'shows'} ", *slot, f" {self.words} {_part_words(op)}"]
 
     def comment(self, op, what):
-        return f"Check that the page shows {what} {self.words} {_part_words(op)}"
+        return f"Check that the page {'does not show' if self.absent else 'shows'} {what} {self.words} {_part_words(op)}"
 
     def javascript(self, op, target, value):
-        return f'await this.expectPlaced({value}, "{self.relation}", {target});'
+        absent = ", true" if self.absent else ""
+        return f'await this.expectPlaced({value}, "{self.relation}", {target}{absent});'
 
 
 def _said(text: str | None, role: str | None) -> str:

@@ -52,7 +52,7 @@ _GLUE = frozenset("""a an the its their this that these those with and or of in 
 
 _NUMBER = re.compile(r"(?<![\w.,])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w])")
 _MIN_DIGITS = 3  # "29,379.48", "250.00", "500" are texts a tester reads; "7" is on every page
-_PLACE = re.compile(r"\b(?:under|in|inside|within|from|on|beneath|below|above|beside|next\s+to)\s+"
+_PLACE = re.compile(r"\b(?P<prep>under|in|inside|within|from|on|beneath|below|above|beside|next\s+to)\s+"
                     r"(?:the\s+)?(?:[\w-]+\s+){0,2}?$", re.I)
 _PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas)\s+|,\s+", re.I)
 _ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
@@ -93,6 +93,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     # A part with no predicate of its own ('"Savings"' in '"Checking", "Savings" and "Cash" are listed') goes with
     # the part that has one: the next one when that one names its texts first, else the one before.
     polarity: list[bool | None] = [_polarity(p) for p in parts]
+    went_with: dict[int, int] = {}  # a part with no predicate -> the part whose predicate it goes with
     for i, p in enumerate(parts):
         if polarity[i] is not None:
             continue
@@ -106,9 +107,12 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
                                         or _negation_at(parts[pick]) < texts_in[pick][0][1]):
             raise Unsupported(f"{s.show(p)!r} has no verb of its own beside a negation; say whether it is shown")
         polarity[i] = polarity[pick]
+        went_with[i] = pick
     ops: list[Op] = []
     row: str | None = None  # the key of the row the statement describes, while its parts go on describing it
-    for p, shown, found, own in zip(parts, polarity, texts_in, [_polarity(p) for p in parts], strict=True):
+    carried: list[str] = []  # the texts the part before was about
+    for i, (p, shown, found, own) in enumerate(zip(parts, polarity, texts_in, [_polarity(p) for p in parts],
+                                                  strict=True)):
         introduced = ROW.search(p)
         if introduced or own is not None:
             row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
@@ -129,6 +133,18 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
                                   "from the whole page")
             ops += [Op("assert_in_row", target=row, value=t) for t in cells]
             continue  # a row said alone ('a "Pay rent" row is listed'): its text is shown, or not, as any other
+        titled = _titled_place(p, s, bool(shown))
+        if titled is None and i in went_with and not places:  # '"Draft", "Sent" and "Archive" are listed under "X"'
+            titled = _titled_place(parts[went_with[i]], s, bool(shown))
+        if titled is None and _ELLIPTIC.search(p) and i:  # '"docs" is listed under "Labels" and "wontfix" is not'
+            titled = _titled_place(parts[i - 1], s, True)
+        if titled is not None and not subjects and own is not None:
+            subjects = carried  # '"Tips" is in "Chosen" and no longer in "Available"': the texts said before
+        carried = subjects
+        if titled is not None and subjects:  # '"Tips" is now in "Chosen categories"', '... no longer under "X"'
+            ops += [Op("assert_in_section" if shown else "assert_not_in_section", target=titled, value=t)
+                    for t in subjects]
+            continue
         if not shown and not subjects:
             raise Unsupported(f"{s.show(p)!r}: cannot tell which text must be absent (quote it, e.g. "
                               "'Water the plants' is not shown)")
@@ -202,6 +218,23 @@ def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:
     if any(not t.strip() for t, _, _ in found):
         raise Unsupported("an expected text is empty")
     return sorted(found, key=lambda f: f[1])
+
+
+# A part that says no more than "is not": the predicate of the part before, denied.
+_ELLIPTIC = re.compile(r"^(?:\s*\x01\d+\x02\s*(?:,|and)?)+\s*(?:is|are)(?:\s+not|n't)\s*$", re.I)
+# The prepositions that put a text in the part of the page a quoted title heads ("from" only for a text gone:
+# 'removed from "Favourites"', never 'changed from "Bob" to "Carol"').
+_IN_TITLED = frozenset(("under", "in", "inside", "within", "among"))
+
+
+def _titled_place(part: str, s: Sentence, shown: bool) -> str | None:
+    """The one quoted text of the part that a text is said to be in or under ('listed under "On budget"'), else
+    None (no such place, several, or a place beside, above or below)."""
+    places = [(m, _PLACE.search(part[: m.start()])) for m in TOKEN.finditer(part)]
+    places = [(m, p) for m, p in places if p]
+    if len(places) != 1 or places[0][1]["prep"].lower() not in (_IN_TITLED if shown else _IN_TITLED | {"from"}):
+        return None
+    return s.tokens[int(places[0][0][1])]
 
 
 def _negation_at(part: str) -> int:

@@ -11,8 +11,9 @@
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
 //   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
-//   window.__stepforge.placed(parts, text, relation, ms) -> true once the text is shown above / below / beside one
-//                                                    of the elements `parts`, or in the row (record) of one
+//   window.__stepforge.placed(parts, text, relation, ms, absent) -> true once the text is shown above / below /
+//                                                    beside one of the elements `parts`, in the row (record) of
+//                                                    one, or in the section one titles; absent: once it is not
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
@@ -225,7 +226,24 @@
   }
   // The containers that hold one record each: a table row, a list item, an option, a tree item.
   const RECORDS = "tr, [role=row], li, [role=listitem], [role=option], [role=treeitem]";
+  // The part of the page a title heads ("On budget" over its accounts, "Available categories" over its list): from
+  // the title to the next title alike (same tag and class) in the smallest box holding the title and more than it.
+  function underTitle(a, title) {
+    let box = title.parentElement;
+    while (box && box !== document.body && folded(box.innerText) === folded(title.innerText)) box = box.parentElement;
+    if (!box || !box.contains(a) || a.contains(title) || title.contains(a)) return false;
+    if (!(title.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
+    let top = title;
+    while (top.parentElement !== box) top = top.parentElement;
+    for (let next = top.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.localName === top.localName && next.className === top.className && next.innerText.trim()) {
+        return !!(a.compareDocumentPosition(next) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }
+    }
+    return true;
+  }
   function stands(a, b, relation) {
+    if (relation === "section") return underTitle(a, b);
     if (relation === "row") {
       // In the record that holds the part, or, in a grid drawn without one, on the part's line.
       const record = b.closest(RECORDS);
@@ -251,10 +269,10 @@
     const sameLine = x.top < y.bottom && y.top < x.bottom;
     return sameLine && Math.max(y.left - x.right, x.left - y.right, 0) <= BESIDE_PX;
   }
-  function placed(parts, text, relation, timeoutMs) {
+  function placed(parts, text, relation, timeoutMs, absent = false) {
     const holds = () => showing(text).some((el) => parts.some((part) => part.isConnected && part.getClientRects().length
       && stands(el, part, relation)));
-    return until(holds, timeoutMs);
+    return until(absent ? () => !holds() : holds, timeoutMs);
   }
 
   // The states a person checks a control for, each as one of two words (disabled / enabled, checked / unchecked,

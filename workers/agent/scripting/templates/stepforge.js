@@ -230,18 +230,21 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once some element showing `text` stands above, below or beside (on its line) an element `part` finds
-    // (SETTLE_SCRIPT's placed, as generation checked it).
-    async expectPlaced(text, relation, part) {
+    // Passes once some element showing `text` stands above, below or beside (on its line) an element `part` finds,
+    // in its row or in the section it titles; absent: once none does (SETTLE_SCRIPT's placed, as generation checked).
+    async expectPlaced(text, relation, part, absent = false) {
       try {
         await part.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
       } catch (error) {
         throw new assert.AssertionError({ message: `expected the page to show ${part}` });
       }
       const placed = await part.evaluateAll(
-        (els, [t, r, ms]) => (window.__stepforge ? window.__stepforge.placed(els, t, r, ms) : false),
-        [text, relation, EXPECT_TIMEOUT_MS]);
-      if (!placed) throw new assert.AssertionError({ message: `expected the page to show "${text}" ${relation} ${part}` });
+        (els, [t, r, ms, no]) => (window.__stepforge ? window.__stepforge.placed(els, t, r, ms, no) : false),
+        [text, relation, EXPECT_TIMEOUT_MS, absent]);
+      if (!placed) {
+        const shows = absent ? "not to show" : "to show";
+        throw new assert.AssertionError({ message: `expected the page ${shows} "${text}" ${relation} ${part}` });
+      }
     }
 
     // Passes once no visible element's text contains `text` (waiting for the last one to go).
