@@ -50,6 +50,8 @@ class Node(BaseModel):
     a11y_name: str | None = None
     # A radio or checkbox whose label goes on in the words after it on its line: "resolve as" ("(o) resolve as [v]")
     line: str | None = None
+    # A control nothing names, under the title its own box starts with ("Available categories" over a list)
+    box_title: str | None = None
     typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     form: int | None = None  # node id of the enclosing <form>
     # The enclosing form's own title (its name, legend or heading, or a heading just before it); "" for a form

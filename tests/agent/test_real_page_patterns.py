@@ -762,3 +762,76 @@ def test_a_dropdown_is_named_by_the_option_it_shows(tmp_path):
     record = run_on_page(SEARCH_SCOPE, ['Choose "Pages" in the dropdown next to the box (it shows "Everything")',
                                         'Click "Go"', '"Searching Pages" is shown'], tmp_path)
     assert_passed(record)
+
+
+SECTIONS = """<!doctype html><html><body>
+<nav>
+  <div class="group"><div class="group-title"><span>On budget</span></div>
+    <a href="#">Checking</a><a href="#">Savings</a></div>
+  <div class="group"><div class="group-title"><span>Off budget</span></div><a href="#">Brokerage</a></div>
+</nav>
+<aside><h3 class="t">Labels</h3><ul><li>bug</li><li>docs</li></ul><h3 class="t">Archived</h3><ul><li>wontfix</li></ul>
+</aside>
+<div class="selector">
+  <div class="available"><h2>Available categories</h2>
+    <select multiple size="4" id="from"><option>News</option><option>Tips</option></select></div>
+  <button type="button" onclick="document.getElementById('to').append(document.querySelector('#from option:last-child'))">
+    Choose</button>
+  <div class="chosen"><h2>Chosen categories</h2><select multiple size="4" id="to"></select></div>
+</div>
+</body></html>"""
+
+
+def test_a_text_listed_under_a_title_is_checked_in_the_part_the_title_heads(tmp_path):
+    steps = [{"action": "Look at the sidebar",
+              "expected": '"Checking" and "Savings" are listed under "On budget", "Brokerage" under "Off budget", '
+                          '"docs" is listed under "Labels" and "wontfix" is not'},
+             {"action": 'Click "Choose"',
+              "expected": '"Tips" is now in "Chosen categories" and no longer in "Available categories"'}]
+    outcome = generate_on_page(SECTIONS, steps, tmp_path).outcomes[0]
+    assert outcome.verdict.status == "passed" and outcome.replay.passed, (outcome.verdict, outcome.replay)
+    for wrong in ('"Brokerage" is listed under "On budget"', 'Verify "wontfix" is listed under "Labels"',
+                  '"Tips" is in "Available categories"', '"Tips" is no longer in "Chosen categories"'):
+        scenario = [{"action": steps[1]["action"], "expected": wrong}]
+        outcome = generate_on_page(SECTIONS, scenario, tmp_path / str(len(wrong))).outcomes[0]
+        assert (outcome.verdict.status, outcome.verdict.step, outcome.verdict.kind) == ("failed", 1, "expectation"), \
+            (wrong, outcome.verdict)
+
+
+SELECTOR = """<!doctype html><html><body><form>
+<p><label for="title">Title</label> <input id="title"></p>
+<div class="selector">
+  <div class="available"><h2>Available categories</h2>
+    <p><label for="filter">Filter</label> <input id="filter"></p>
+    <select multiple size="4" id="from"><option>News</option><option>Tips</option></select></div>
+  <a href="#" title="Choose" class="add" onclick="for (const o of [...document.querySelectorAll('#from option:checked')])
+    document.getElementById('to').append(o); return false;">&rarr;</a>
+  <div class="chosen"><h2>Chosen categories</h2><select multiple size="4" id="to"></select></div>
+</div>
+<div class="range"><h2>Dates</h2><input name="a"> <input name="b"></div>
+</form></body></html>"""
+
+
+def test_a_list_nothing_names_is_named_by_the_title_its_own_box_starts_with(tmp_path):
+    steps = [{"action": 'Select "Tips" in the "Available categories" list and click the arrow whose tooltip is "Choose"',
+              "expected": '"Tips" is now in "Chosen categories" and no longer in "Available categories"'}]
+    outcome = generate_on_page(SELECTOR, steps, tmp_path).outcomes[0]
+    assert outcome.verdict.status == "passed" and outcome.replay.passed, (outcome.verdict, outcome.replay)
+    # two fields nothing names under one title: the title names neither
+    record = run_on_page(SELECTOR, ['Type "2020" into the Dates field'], tmp_path / "dates")
+    assert record.verdict.status == "failed" and record.verdict.step == 1, record.verdict
+
+
+TIPPED_ICON = """<!doctype html><html><body>
+<p>Published from: <input name="d"> <a href="#" onclick="log('date')"><span class="date-icon" title="Choose a Date"
+  style="display: inline-block; width: 16px; height: 16px; background: #888"></span></a>
+  <a href="#" onclick="log('time')"><span class="clock-icon" title="Choose a Time"
+  style="display: inline-block; width: 16px; height: 16px; background: #888"></span></a></p>
+<p id="log"></p><script>function log(t) { document.getElementById('log').textContent = 'Opened ' + t; }</script>
+</body></html>"""
+
+
+def test_an_icon_link_is_named_by_the_tooltip_of_the_picture_it_holds(tmp_path):
+    record = run_on_page(TIPPED_ICON, [{"action": 'Next to "Published from", click the calendar icon "Choose a Date"',
+                                        "expected": '"Opened date" is shown'}], tmp_path)
+    assert_passed(record)

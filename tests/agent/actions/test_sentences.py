@@ -153,6 +153,13 @@ FORMS = [
     ('Verify the Status field shows "new"', [op("assert_value", "Status", "field", "new")]),
     # a tooltip said aside names the control; "of this package" places nothing
     ('Click the "+" icon next to the group name (tooltip "Add category")', [op("click", "Add category")]),
+    ('Click the arrow whose tooltip is "Choose"', [op("click", "Choose")]),
+    # a place said first: next to a text, for the clause after it only; a row, for the rest of the step
+    ('Next to "Published from", click the calendar icon "Choose a Date" and pick "Yesterday"',
+     [op("click", "Choose a Date", anchor="Published from"), op("click", "Yesterday")]),
+    ('In the row of "Ann", click Edit and then Delete', [op("click", "Edit", anchor="Ann"),
+                                                        op("click", "Delete", anchor="Ann")]),
+    ('Click the icon with the title "Copy" next to "npm i"', [op("click", "Copy", anchor="npm i")]),
     ("Open the DEPENDENCIES tab of this package", [op("click", "DEPENDENCIES", "tab")]),
     ("Click the Delete button of this row", [op("click", "Delete", "button", anchor="this row")]),
     # deleting the text of a field is clearing it

@@ -345,6 +345,7 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     out: list[tuple[str, list[Item]]] = []
     clauses = [part for clause in split_clauses(s.masked) for part in _ungapped(clause)]
     fronted: Place | None = None
+    fronted_once: bool | None = None
     chooser: str | None = None  # 'In the "And" dropdown, choose "Component"': the dropdown the option is in
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     for clause in clauses:
@@ -354,12 +355,15 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
         try:
             items = _parse_checked(clause, s, expected)
         except Unsupported as exc:
-            where = _FRONTED.fullmatch(normalise(clause))
+            # ("Next to ..." is read before normalise drops "Next" as a lead word)
+            where = _FRONTED.fullmatch(clause.strip()) or _FRONTED.fullmatch(normalise(clause))
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
                 continue
             if where and clause is not clauses[-1]:
-                fronted = fronted_place(where["place"], s)  # 'Under "Queries", click ...': the place of what follows
+                # 'Under "Queries", click ...', 'Next to "Published from", click ...': the place of what follows
+                fronted = fronted_place(where["place"], s, beside=bool(where["beside"]))
+                fronted_once = bool(where["beside"])
                 continue
             items = None if exc.final else _same_verb(verb, clause, s, expected)
             if items is None:
@@ -385,6 +389,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 item.place = Place(anchor=item.place.anchor or fronted.anchor,
                                    section=item.place.section or fronted.section, ordinal=item.place.ordinal,
                                    side=item.place.side if item.place.anchor else fronted.side)
+        if fronted_once:  # next to a text is the next clause only: 'Next to "From", click the calendar icon and
+            fronted = fronted_once = None  # pick "Yesterday"' (in the calendar that opened)
         out.append((s.show(clause), items))
     return out
 
@@ -427,20 +433,23 @@ _CHOOSER = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list
 _POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:to\s+the\s+)?(?:right|left)\s+of)\s+.*$",
                          re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
-_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from)\s+(?P<place>.+)", re.I)
+_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)", re.I)
 _ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
                         r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)
 _AREA_WORDS = re.compile(r"\s+(?:section|panel|box|area|line|list|header|heading|title|sidebar|part|block|group|"
                          r"pane|window|dialog|form|menu|tab)$", re.I)
 
 
-def fronted_place(masked: str, s: Sentence) -> Place:
-    """A fronted place into an anchor (a row, item or card) or a section (a heading-like title); when it quotes a
-    text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix login")."""
+def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
+    """A fronted place into an anchor (a row, item or card, or what it is next to) or a section (a heading-like
+    title); when it quotes a text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix
+    login")."""
     masked = masked.strip()
     quoted = TOKEN.findall(masked)
     row = _ROW_PLACE.fullmatch(masked)
     words = s.tokens[int(quoted[-1])] if quoted else None
+    if beside:  # 'Next to "Published from", click the calendar icon'
+        return Place(anchor=words or s.unmask(_ARTICLE.sub("", masked)))
     if row:
         return Place(anchor=words or s.unmask(row["a"] or row["b"]))
     return Place(section=words or s.unmask(_AREA_WORDS.sub("", _ARTICLE.sub("", masked))))

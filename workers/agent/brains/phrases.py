@@ -335,8 +335,16 @@ _SHOWING = re.compile(r"(?:[\w-]+\s+){0,2}?(?:dropdown|drop-down|select|selector
 _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|sign)", re.I)
 
 
+# 'the arrow whose tooltip is "Choose"', 'the icon with the title "Copy"': the element its tooltip names
+_WHOSE_TIP = re.compile(r".+?\s+(?:whose|with\s+(?:the|a))\s+(?:tooltip|title|hover\s+text)\s+(?:is\s+|says\s+|reads\s+)?"
+                        r"(?P<quoted>\x01\d+\x02)(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
+
+
 def _aside(phrase: str) -> str:
     """'main menu (the ☰ icon)' -> '☰'; '... (its label is Account menu)' -> 'Account menu'; a hint is dropped."""
+    tip = _WHOSE_TIP.fullmatch(phrase)
+    if tip:
+        return tip["quoted"] + (tip["rest"] or "")
     m = _ASIDE.fullmatch(phrase)
     if not m:
         return phrase
@@ -406,6 +414,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]
+    noun_first = re.fullmatch(r"(?:[\w-]+\s+){0,2}?(?P<noun>[\w-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None
+    if noun_first and split_role(noun_first["noun"])[1]:  # 'the calendar icon "Choose a Date"', 'the button "Save"'
+        name, role = noun_first["q"], split_role(noun_first["noun"])[1]
     if role and _POSITIONAL.fullmatch(name):  # "any link", "another option": which one is a guess
         raise Unsupported(
             f"{sentence.show(masked)!r} picks an element at random; name it by its text or label, or by its order "

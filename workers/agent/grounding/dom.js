@@ -343,6 +343,21 @@
     return title;
   }
 
+  // A control nothing names, under the title its own box starts with (<div><h2>Available categories</h2><p>...</p>
+  // <select multiple>): that title, unless the box holds another control nothing names (the title is the box's).
+  const NAMELESS = (c) => !(c.labels && c.labels.length) && !['aria-label', 'aria-labelledby', 'placeholder', 'title']
+    .some((a) => c.hasAttribute(a)) && !['hidden', 'submit', 'button', 'reset', 'image'].includes(c.type);
+  function boxTitle(el) {
+    let box = el.parentElement;
+    for (let hops = 0; box && box !== document.body && hops < 3; box = box.parentElement, hops++) {
+      if (Array.from(box.querySelectorAll('input, select, textarea')).some((c) => c !== el && NAMELESS(c))) return '';
+      const first = box.firstElementChild;
+      if (first && !first.contains(el) && (/^H[1-6]$/.test(first.tagName) || first.tagName === 'LEGEND'
+          || first.getAttribute('role') === 'heading')) return cap(norm(first.textContent), 120);
+    }
+    return '';
+  }
+
   function frameSel(el) {
     const tag = el.localName;
     const root = el.getRootNode();
@@ -444,6 +459,13 @@
     const al = attr(el, 'aria-label'); if (al) o.aria_label = norm(al);
     const ph = attr(el, 'placeholder'); if (ph) o.placeholder = norm(ph);
     const ti = attr(el, 'title'); if (ti) o.title = norm(ti);
+    if (!ti && !al && !norm(el.textContent) && (tag === 'a' || tag === 'button' || r.role === 'button' || r.role === 'link')) {
+      // an icon link or button whose only picture carries the tooltip (<a><span class="date-icon" title="Choose a
+      // Date"></span></a>): that tooltip
+      const tipped = el.querySelectorAll('[title]');
+      if (tipped.length === 1 && norm(tipped[0].getAttribute('title'))) o.title = norm(tipped[0].getAttribute('title'));
+    }
+    if (isCtl && !labels.length && !al && !ph && !ti) { const bt = boxTitle(el); if (bt) o.box_title = bt; }
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;

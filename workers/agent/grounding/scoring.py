@@ -269,6 +269,7 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (1.0, n.a11y_name),
         (0.9, n.icon),
         (0.95, n.line),
+        (0.9, n.box_title),
     ]
     fields.extend((0.85, word) for word in icon_words(n))
     if action(intent.kind).field and is_textbox(n) and not (n.label or n.aria_label or n.placeholder or n.title

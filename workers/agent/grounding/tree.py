@@ -230,6 +230,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 icon=rec.get("icon"),
                 a11y_name=rec.get("a11y_name"),
                 line=rec.get("line"),
+                box_title=rec.get("box_title"),
                 typeahead=bool(rec.get("typeahead")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
