@@ -835,3 +835,22 @@ def test_an_icon_link_is_named_by_the_tooltip_of_the_picture_it_holds(tmp_path):
     record = run_on_page(TIPPED_ICON, [{"action": 'Next to "Published from", click the calendar icon "Choose a Date"',
                                         "expected": '"Opened date" is shown'}], tmp_path)
     assert_passed(record)
+
+
+CONTROLS = """<!doctype html><html><body>
+<h1>Sign in</h1><p><label>Password <input type="password"></label></p>
+<div role="dialog" aria-label="Import nodes"><h2>Import nodes</h2><textarea aria-label="Notes"></textarea>
+  <button disabled>Import</button><button>Close</button></div>
+</body></html>"""
+
+
+def test_the_controls_a_description_says_are_there_are_checked_in_generation_and_in_the_suite(tmp_path):
+    steps = [{"action": "Look at the page",
+              "expected": 'The "Import nodes" dialog is shown with a Password field, an empty Notes text area and a '
+                          'disabled "Import" button'}]
+    outcome = generate_on_page(CONTROLS, steps, tmp_path).outcomes[0]
+    assert outcome.verdict.status == "passed" and outcome.replay.passed, (outcome.verdict, outcome.replay)
+    for wrong in ('The dialog is shown with an enabled "Import" button', 'The page is shown with a "Sign up" button'):
+        outcome = generate_on_page(CONTROLS, [{"action": "Look at the page", "expected": wrong}],
+                                   tmp_path / str(len(wrong))).outcomes[0]
+        assert (outcome.verdict.status, outcome.verdict.step) == ("failed", 1), (wrong, outcome.verdict)

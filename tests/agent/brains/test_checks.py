@@ -60,7 +60,7 @@ def test_a_check_said_as_an_operation_is_read_the_same_way():
 SAYS_MORE = [
     '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
     '"Drafts" and "Sent" appear indented under "Folders"',  # a look
-    'The dialog opens with an empty text area and a disabled "Import" button',  # states
+    'The dialog opens with an empty text area and a "Import" button, then "Saved" is not shown',  # denied: which?
     '"Inbox" is shown and "Sent" appears right above the form',  # a place, for a text that must be shown
     'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
     '"Inbox" is no longer listed next to "Folders"',  # absent from beside a text only: cannot be checked
@@ -91,3 +91,12 @@ def test_a_text_in_or_under_a_quoted_title_is_checked_in_the_part_the_title_head
         ("assert_in_section", "Chosen", "Tips"), ("assert_not_in_section", "Available", "Tips")]
     # a text changed from one to another is no place
     assert checks('The history says it changed from "Bob" to "Carol"') == [("assert_text", "Carol"), ("assert_text", "Bob")]
+
+
+def test_the_controls_a_description_says_are_there_are_checked_visible_or_in_their_state() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the page", expected=(
+        'The "Import" dialog opens with a Password field, an empty Notes text area and a disabled "Import" button')), 0)
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents] == [
+        ("assert_text", None, None, "Import"), ("assert_state", "Password", "field", "visible"),
+        ("assert_state", "Notes", "field", "empty"), ("assert_state", "Import", "button", "disabled")]
+    assert refusal('The dialog opens with an empty text area')  # which one is not said

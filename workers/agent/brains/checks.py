@@ -83,6 +83,8 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
     values, masked = _field_values(masked.strip().rstrip("."), s)
+    elements, masked = _elements(masked, s)
+    values += elements
     parts = [p for p in _PARTS.split(masked) if p and p.strip()]
     texts_in = [_texts(p, s) for p in parts]
     if values and not any(texts_in):
@@ -156,8 +158,9 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         ops += [Op("assert_text" if shown else "assert_absent", value=t) for t in subjects]
         ops += [Op("assert_text", value=t) for t in places]
     ops += values
-    seen: set[tuple[str, str | None]] = set()
-    return [op for op in ops if (op.kind, op.value) not in seen and not seen.add((op.kind, op.value))]
+    seen: set[tuple[str, str | None, str | None]] = set()
+    return [op for op in ops if (op.kind, op.value, op.target) not in seen
+            and not seen.add((op.kind, op.value, op.target))]
 
 
 # A row an expected result describes by a text it holds: 'a "Starbucks" row with ...', 'the row of "Groceries"
@@ -193,6 +196,36 @@ _CONTROL = r"(?P<role>field|box|dropdown|select|input|text\s*area|text\s*box)"
 _VALUE_IN = re.compile(rf"\x01(?P<v>\d+)\x02\s+in\s+(?:the|its)\s+{_LABEL}\s+{_CONTROL}", re.I)
 _VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
                         rf"(?:set\s+to|showing|shows|reads|holding|holds|containing|contains)\s+\x01(?P<v>\d+)\x02", re.I)
+
+
+# A control said to be there, by its name and kind, maybe with its state: 'with a Password field and a "Sign in"
+# button', 'an empty "Notes" text area', 'a disabled "Import" button'.
+_ELEMENT = re.compile(r"\b(?:a|an|the|its)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|unchecked|"
+                      r"greyed\s+out)\s+)?(?P<name>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})?\s*"
+                      r"(?P<role>text\s*area|text\s*box|field|button|link|checkbox|check\s*box|dropdown)\b")
+_ELEMENT_ROLES = {"text area": "field", "textarea": "field", "text box": "field", "textbox": "field",
+                  "field": "field", "button": "button", "link": "link", "checkbox": "checkbox",
+                  "check box": "checkbox", "dropdown": "dropdown"}
+_ELEMENT_STATES = {"empty": "empty", "disabled": "disabled", "greyed out": "disabled", "enabled": "enabled",
+                   "ticked": "checked", "checked": "checked", "unticked": "unchecked", "unchecked": "unchecked"}
+
+
+def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
+    """assert_state operations for the controls a statement says are there (visible, or in the state it says), and
+    the statement without them; none in a statement that denies (which element is gone is not said plainly)."""
+    if _NEGATION.search(TOKEN.sub(" ", masked)):
+        return [], masked
+    ops: list[Op] = []
+
+    def take(m: re.Match[str]) -> str:
+        if not m["name"]:
+            return m[0]  # 'a field', 'an empty text area': which one is not said
+        name = s.tokens[int(m["name"][1:-1])] if m["name"] and m["name"].startswith("\x01") else m["name"]
+        state = _ELEMENT_STATES[" ".join(m["st"].lower().split())] if m["st"] else "visible"
+        ops.append(Op("assert_state", target=name, role_hint=_ELEMENT_ROLES[" ".join(m["role"].lower().split())],
+                      value=state))
+        return " "
+    return ops, " ".join(_ELEMENT.sub(take, masked).split())
 
 
 def _field_values(masked: str, s: Sentence) -> tuple[list[Op], str]:

@@ -275,7 +275,8 @@
     return until(absent ? () => !holds() : holds, timeoutMs);
   }
 
-  // The states a person checks a control for, each as one of two words (disabled / enabled, checked / unchecked,
+  // The states a person checks a control for, each as one of two words (disabled / enabled, visible / hidden,
+  // checked / unchecked,
   // selected / unselected, empty / filled, expanded / collapsed when the element says either). A wrapper drawn over
   // an invisible input (a custom checkbox, a label) is read through the one input it holds or names.
   function states(el) {
@@ -288,7 +289,9 @@
     const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
     const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
     const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
-    const found = [disabled ? "disabled" : "enabled"];
+    const style = getComputedStyle(el);
+    const shown = el.getClientRects().length > 0 && style.visibility !== "hidden" && style.opacity !== "0";
+    const found = [disabled ? "disabled" : "enabled", shown ? "visible" : "hidden"];
     // Only the states the element has: a text is neither ticked nor empty.
     const input = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
     const checkable = input || /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role)

@@ -25,7 +25,8 @@ STATE_WORDS = {
     "empty": "empty", "blank": "empty",
     "expanded": "expanded", "unfolded": "expanded", "collapsed": "collapsed", "folded": "collapsed",
 }  # fmt: skip
-OPPOSITE = {"disabled": "enabled", "enabled": "disabled", "checked": "unchecked", "unchecked": "checked",
+# An element said to be there ('with a "Sign in" button', brains/checks.py): visible; never a word of STATE.
+OPPOSITE = {"visible": "hidden", "hidden": "visible", "disabled": "enabled", "enabled": "disabled", "checked": "unchecked", "unchecked": "checked",
             "selected": "unselected", "unselected": "selected", "empty": "filled", "filled": "empty",
             "expanded": "collapsed", "collapsed": "expanded"}  # fmt: skip
 
