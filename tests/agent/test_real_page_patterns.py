@@ -766,9 +766,10 @@ def test_a_dropdown_is_named_by_the_option_it_shows(tmp_path):
 
 SECTIONS = """<!doctype html><html><body>
 <nav>
-  <div class="group"><div class="group-title"><span>On budget</span></div>
+  <div class="group"><div class="group-title"><span>On budget</span> <span class="amount">1,250.00</span></div>
     <a href="#">Checking</a><a href="#">Savings</a></div>
-  <div class="group"><div class="group-title"><span>Off budget</span></div><a href="#">Brokerage</a></div>
+  <div class="group"><div class="group-title"><span>Off budget</span> <span class="amount">80.00</span></div>
+    <a href="#">Brokerage</a></div>
 </nav>
 <aside><h3 class="t">Labels</h3><ul><li>bug</li><li>docs</li></ul><h3 class="t">Archived</h3><ul><li>wontfix</li></ul>
 </aside>

@@ -154,9 +154,12 @@ FORMS = [
     # a tooltip said aside names the control; "of this package" places nothing
     ('Click the "+" icon next to the group name (tooltip "Add category")', [op("click", "Add category")]),
     ('Click the arrow whose tooltip is "Choose"', [op("click", "Choose")]),
-    # a place said first: next to a text, for the clause after it only; a row, for the rest of the step
-    ('Next to "Published from", click the calendar icon "Choose a Date" and pick "Yesterday"',
-     [op("click", "Choose a Date", anchor="Published from"), op("click", "Yesterday")]),
+    # a place said first, for the rest of the step: next to a text, in a row
+    ('Next to "Published from", click the calendar icon "Choose a Date"',
+     [op("click", "Choose a Date", anchor="Published from")]),
+    ('Beside "Ann", click Edit and then Delete', [op("click", "Edit", anchor="Ann"), op("click", "Delete", anchor="Ann")]),
+    # a record named by its title is a place, not the tooltip of what is clicked
+    ('Click the Edit button of the issue with the title "Fix login"', [op("click", "Edit", "button", anchor="Fix login")]),
     ('In the row of "Ann", click Edit and then Delete', [op("click", "Edit", anchor="Ann"),
                                                         op("click", "Delete", anchor="Ann")]),
     ('Click the icon with the title "Copy" next to "npm i"', [op("click", "Copy", anchor="npm i")]),

@@ -100,3 +100,24 @@ def test_the_controls_a_description_says_are_there_are_checked_visible_or_in_the
         ("assert_text", None, None, "Import"), ("assert_state", "Password", "field", "visible"),
         ("assert_state", "Notes", "field", "empty"), ("assert_state", "Import", "button", "disabled")]
     assert refusal('The dialog opens with an empty text area')  # which one is not said
+
+
+@pytest.mark.parametrize(("expected", "read"), [
+    # "is not" after a part that said where: there too, for every text it goes with
+    ('"Inbox" is listed under "Folders", "Sent" and "Archive" are not',
+     [("assert_in_section", "Inbox"), ("assert_not_in_section", "Sent"), ("assert_not_in_section", "Archive")]),
+    # a column, a tab, a field named by a quoted text is not a title over a part of the page
+    ('"Ann" is shown in the "Owner" column', [("assert_text", "Ann"), ("assert_text", "Owner")]),
+])
+def test_review_readings_of_texts_in_titled_parts(expected, read) -> None:
+    assert checks(expected) == read
+
+
+@pytest.mark.parametrize("expected", [
+    '"Tips" is removed from "Favourites" and "News" is not',  # a denial of a denial
+    '"Tips" is no longer in "Available" and "News" is not',
+    '"Ann" is listed in the Assignee dropdown',  # a control that says where, not a control said to be there
+    'The "Starbucks" row shows "4.50" and a disabled Refund button',  # which row's button is not checked
+])
+def test_review_refusals_of_texts_in_titled_parts(expected) -> None:
+    assert refusal(expected)

@@ -135,11 +135,8 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
                                   "from the whole page")
             ops += [Op("assert_in_row", target=row, value=t) for t in cells]
             continue  # a row said alone ('a "Pay rent" row is listed'): its text is shown, or not, as any other
-        titled = _titled_place(p, s, bool(shown))
-        if titled is None and i in went_with and not places:  # '"Draft", "Sent" and "Archive" are listed under "X"'
-            titled = _titled_place(parts[went_with[i]], s, bool(shown))
-        if titled is None and _ELLIPTIC.search(p) and i:  # '"docs" is listed under "Labels" and "wontfix" is not'
-            titled = _titled_place(parts[i - 1], s, True)
+        # '"Draft", "Sent" and "Archive" are listed under "X"': a part with no predicate is where the part it goes with is
+        titled = _titled_in(parts, i if i not in went_with or places else went_with[i], polarity, s)
         if titled is not None and not subjects and own is not None:
             subjects = carried  # '"Tips" is in "Chosen" and no longer in "Available"': the texts said before
         carried = subjects
@@ -200,7 +197,7 @@ _VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
 
 # A control said to be there, by its name and kind, maybe with its state: 'with a Password field and a "Sign in"
 # button', 'an empty "Notes" text area', 'a disabled "Import" button'.
-_ELEMENT = re.compile(r"\b(?:a|an|the|its)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|unchecked|"
+_ELEMENT = re.compile(r"\b(?:[Aa]|[Aa]n|[Tt]he|[Ii]ts)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|unchecked|"
                       r"greyed\s+out)\s+)?(?P<name>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})?\s*"
                       r"(?P<role>text\s*area|text\s*box|field|button|link|checkbox|check\s*box|dropdown)\b")
 _ELEMENT_ROLES = {"text area": "field", "textarea": "field", "text box": "field", "textbox": "field",
@@ -213,13 +210,16 @@ _ELEMENT_STATES = {"empty": "empty", "disabled": "disabled", "greyed out": "disa
 def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
     """assert_state operations for the controls a statement says are there (visible, or in the state it says), and
     the statement without them; none in a statement that denies (which element is gone is not said plainly)."""
-    if _NEGATION.search(TOKEN.sub(" ", masked)):
+    if _NEGATION.search(TOKEN.sub(" ", masked)) or ROW.search(masked):
         return [], masked
     ops: list[Op] = []
 
     def take(m: re.Match[str]) -> str:
         if not m["name"]:
             return m[0]  # 'a field', 'an empty text area': which one is not said
+        before = masked[: m.start()].rstrip().lower()
+        if before and not (before.endswith((",", " and", " with")) or re.search(_SHOWN.pattern + r"$", before)):
+            return m[0]  # 'listed in the Assignee dropdown', 'under the Email field': a place, not a control said there
         name = s.tokens[int(m["name"][1:-1])] if m["name"] and m["name"].startswith("\x01") else m["name"]
         state = _ELEMENT_STATES[" ".join(m["st"].lower().split())] if m["st"] else "visible"
         ops.append(Op("assert_state", target=name, role_hint=_ELEMENT_ROLES[" ".join(m["role"].lower().split())],
@@ -253,11 +253,25 @@ def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:
     return sorted(found, key=lambda f: f[1])
 
 
+_KIND_AFTER = re.compile(r"\s*(?:column|tab|badge|field|button|link|page|cell|dropdown|box|chip|header|row|cart|"
+                         r"dialog|window|menu|tooltip|message|notification|banner|input|filter)s?\b", re.I)
 # A part that says no more than "is not": the predicate of the part before, denied.
 _ELLIPTIC = re.compile(r"^(?:\s*\x01\d+\x02\s*(?:,|and)?)+\s*(?:is|are)(?:\s+not|n't)\s*$", re.I)
 # The prepositions that put a text in the part of the page a quoted title heads ("from" only for a text gone:
 # 'removed from "Favourites"', never 'changed from "Bob" to "Carol"').
 _IN_TITLED = frozenset(("under", "in", "inside", "within", "among"))
+
+
+def _titled_in(parts: list[str], i: int, polarity: list[bool | None], s: Sentence) -> str | None:
+    """The title of the part of the page parts[i] puts its texts in; "is not" after a part that said where
+    ('"docs" is listed under "Labels" and "wontfix" is not') is there too."""
+    titled = _titled_place(parts[i], s, bool(polarity[i]))
+    if titled is None and _ELLIPTIC.search(parts[i]):
+        said = next((j for j in range(i - 1, -1, -1) if _polarity(parts[j]) is not None), None)
+        if said is not None and polarity[said] is not True:
+            raise Unsupported(f"{s.show(parts[i])!r} denies a denial; say where the text is, or that it is not shown")
+        titled = _titled_place(parts[said], s, True) if said is not None else None
+    return titled
 
 
 def _titled_place(part: str, s: Sentence, shown: bool) -> str | None:
@@ -267,6 +281,8 @@ def _titled_place(part: str, s: Sentence, shown: bool) -> str | None:
     places = [(m, p) for m, p in places if p]
     if len(places) != 1 or places[0][1]["prep"].lower() not in (_IN_TITLED if shown else _IN_TITLED | {"from"}):
         return None
+    if _KIND_AFTER.match(part[places[0][0].end():]):
+        return None  # 'in the "Owner" column', 'in the "Settings" tab': a column, a tab, a field is not titled so
     return s.tokens[int(places[0][0][1])]
 
 

@@ -345,7 +345,6 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     out: list[tuple[str, list[Item]]] = []
     clauses = [part for clause in split_clauses(s.masked) for part in _ungapped(clause)]
     fronted: Place | None = None
-    fronted_once: bool | None = None
     chooser: str | None = None  # 'In the "And" dropdown, choose "Component"': the dropdown the option is in
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     for clause in clauses:
@@ -357,13 +356,14 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
         except Unsupported as exc:
             # ("Next to ..." is read before normalise drops "Next" as a lead word)
             where = _FRONTED.fullmatch(clause.strip()) or _FRONTED.fullmatch(normalise(clause))
+            if where and where["beside"] and not s.has_token(where["place"]):
+                where = None  # 'Next to the search box, ...': a text the page shows is quoted
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
                 continue
             if where and clause is not clauses[-1]:
                 # 'Under "Queries", click ...', 'Next to "Published from", click ...': the place of what follows
                 fronted = fronted_place(where["place"], s, beside=bool(where["beside"]))
-                fronted_once = bool(where["beside"])
                 continue
             items = None if exc.final else _same_verb(verb, clause, s, expected)
             if items is None:
@@ -389,8 +389,6 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 item.place = Place(anchor=item.place.anchor or fronted.anchor,
                                    section=item.place.section or fronted.section, ordinal=item.place.ordinal,
                                    side=item.place.side if item.place.anchor else fronted.side)
-        if fronted_once:  # next to a text is the next clause only: 'Next to "From", click the calendar icon and
-            fronted = fronted_once = None  # pick "Yesterday"' (in the calendar that opened)
         out.append((s.show(clause), items))
     return out
 

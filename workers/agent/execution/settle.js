@@ -19,7 +19,8 @@
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
   if (window.__stepforge) return;
-  let pending = 0;
+  const inflight = new Map();  // each fetch / XHR in flight -> when it began
+  let requests = 0;
   let last = performance.now();
   let changes = 0;
   const listeners = new Set();
@@ -28,32 +29,33 @@
     changes += 1;
     for (const listener of Array.from(listeners)) listener();
   };
-  const begin = () => { pending += 1; touch(); };
-  const end = () => { pending = Math.max(0, pending - 1); touch(); };
+  const begin = () => { requests += 1; inflight.set(requests, performance.now()); touch(); return requests; };
+  const end = (id) => { inflight.delete(id); touch(); };
+  const youngest = () => Math.max(-Infinity, ...inflight.values());
 
   const originalFetch = window.fetch;
   if (originalFetch) {
     window.fetch = function (...args) {
-      begin();
+      const id = begin();
       let answer;
       try {
         answer = originalFetch.apply(this, args);
       } catch (error) {
-        end();
+        end(id);
         throw error;
       }
-      answer.then(end, end);
+      answer.then(() => end(id), () => end(id));
       return answer;
     };
   }
   const originalSend = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (...args) {
-    begin();
-    this.addEventListener("loadend", end, { once: true });
+    const id = begin();
+    this.addEventListener("loadend", () => end(id), { once: true });
     try {
       return originalSend.apply(this, args);
     } catch (error) {
-      end();
+      end(id);
       throw error;
     }
   };
@@ -226,21 +228,28 @@
   }
   // The containers that hold one record each: a table row, a list item, an option, a tree item.
   const RECORDS = "tr, [role=row], li, [role=listitem], [role=option], [role=treeitem]";
-  // The part of the page a title heads ("On budget" over its accounts, "Available categories" over its list): from
-  // the title to the next title alike (same tag and class) in the smallest box holding the title and more than it.
+  // The part of the page a title heads ("On budget" over its accounts, "Available categories" over its list): after
+  // the title and before the next title alike (its tag and class and its parent's: "Off budget"), in the part of the
+  // page the titles alike share; a title alone heads the smallest box that holds more after it.
+  const after = (x, y) => !!(x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const kind = (e) => (e ? `${e.localName}.${typeof e.className === "string" ? e.className : ""}` : "");
   function underTitle(a, title) {
+    if (a.contains(title) || title.contains(a) || !after(title, a)) return false;
+    const alike = Array.from(document.getElementsByTagName(title.localName)).filter((t) => t === title
+      || (kind(t) === kind(title) && kind(t.parentElement) === kind(title.parentElement) && t.getClientRects().length
+          && t.innerText.trim()));
+    const next = alike[alike.indexOf(title) + 1];
+    if (next && !after(a, next)) return false;
     let box = title.parentElement;
-    while (box && box !== document.body && folded(box.innerText) === folded(title.innerText)) box = box.parentElement;
-    if (!box || !box.contains(a) || a.contains(title) || title.contains(a)) return false;
-    if (!(title.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
-    let top = title;
-    while (top.parentElement !== box) top = top.parentElement;
-    for (let next = top.nextElementSibling; next; next = next.nextElementSibling) {
-      if (next.localName === top.localName && next.className === top.className && next.innerText.trim()) {
-        return !!(a.compareDocumentPosition(next) & Node.DOCUMENT_POSITION_FOLLOWING);
-      }
+    if (alike.length > 1) {
+      while (box && !alike.every((t) => box.contains(t))) box = box.parentElement;
+    } else {
+      const more = (b) => { let top = title; while (top.parentElement !== b) top = top.parentElement;
+        for (let s = top.nextElementSibling; s; s = s.nextElementSibling) if (s.innerText && s.innerText.trim()) return true;
+        return false; };
+      while (box && box !== document.body && !more(box)) box = box.parentElement;
     }
-    return true;
+    return !!box && box.contains(a);
   }
   function stands(a, b, relation) {
     if (relation === "section") return underTitle(a, b);
@@ -289,8 +298,7 @@
     const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
     const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
     const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
-    const style = getComputedStyle(el);
-    const shown = el.getClientRects().length > 0 && style.visibility !== "hidden" && style.opacity !== "0";
+    const shown = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0;
     const found = [disabled ? "disabled" : "enabled", shown ? "visible" : "hidden"];
     // Only the states the element has: a text is neither ticked nor empty.
     const input = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
@@ -320,11 +328,13 @@
       settle: (quietMs, timeoutMs, requestsMs = timeoutMs) => {
         const started = performance.now();
         const left = (limit) => Math.max(1, limit - (performance.now() - started));
-        const quiet = (now) => (pending > 0 ? false : now - last >= quietMs || quietMs - (now - last));
-        // A page that keeps changing is given up on at timeoutMs; a request of the page's still in flight then
-        // is waited for up to requestsMs: what it brings may replace the view the next step acts on.
-        const settled = () => until(quiet, left(timeoutMs)).then((ok) => (ok || pending === 0 ? ok
-          : until(() => pending === 0, left(requestsMs)).then((answered) => answered
+        const quiet = (now) => (inflight.size > 0 ? false : now - last >= quietMs || quietMs - (now - last));
+        // A page that keeps changing is given up on at timeoutMs; a request of the page's begun since shortly
+        // before (what the step did) still in flight then is waited for up to requestsMs: what it brings may
+        // replace the view the next step acts on. One begun long before (a long poll) is not.
+        const recent = started - timeoutMs;
+        const settled = () => until(quiet, left(timeoutMs)).then((ok) => (ok || youngest() < recent ? ok
+          : until(() => youngest() < recent, left(requestsMs)).then((answered) => answered
             && until(quiet, Math.min(timeoutMs, left(requestsMs))))));
         const editor = document.activeElement;
         if (!editor || !editor.isContentEditable) return settled();
@@ -340,7 +350,7 @@
       pickable,
       placed,
       states,
-      pending: () => pending,
+      pending: () => inflight.size,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),
     }),

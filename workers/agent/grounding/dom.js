@@ -465,7 +465,8 @@
       const tipped = el.querySelectorAll('[title]');
       if (tipped.length === 1 && norm(tipped[0].getAttribute('title'))) o.title = norm(tipped[0].getAttribute('title'));
     }
-    if (isCtl && !labels.length && !al && !ph && !ti) { const bt = boxTitle(el); if (bt) o.box_title = bt; }
+    const boxed = tag !== 'input' || !['hidden', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file'].includes(r.type);
+    if (isCtl && boxed && !labels.length && !al && !ph && !ti) { const bt = boxTitle(el); if (bt) o.box_title = bt; }
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
