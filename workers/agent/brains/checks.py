@@ -121,7 +121,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         try:
             _refuse_more(p, s, bool(shown), in_row=row is not None)
         except Unsupported:
-            whole = _own_statement(p, statement) if own is not None and row is None else None
+            whole = _own_statement(p, s, statement) if own is not None and row is None else None
             if whole is None:
                 raise
             ops += whole
@@ -166,13 +166,17 @@ ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:row|entry|line|record)\b|"
                   r"\b(?:row|entry|line|record)\s+(?:of|for)\s+\x01(?P<b>\d+)\x02", re.I)
 
 
-def _own_statement(part: str, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:
+def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:
+    """The checks of a part read as a whole statement, when each checks a text the part quotes ('Four modules are
+    listed' is a count, not the text "Four modules")."""
     if statement is None:
         return None
+    quoted = {s.tokens[int(n)] for n in TOKEN.findall(part)}
     try:
-        return statement(part) or None
+        ops = statement(part)
     except Unsupported:
         return None
+    return ops if ops and all(op.value in quoted for op in ops) else None
 
 
 def _later_polarities(parts: list[str], part: str) -> list[bool | None]:
