@@ -780,6 +780,10 @@ SECTIONS = """<!doctype html><html><body>
     Choose</button>
   <div class="chosen"><h2>Chosen categories</h2><select multiple size="4" id="to"></select></div>
 </div>
+<div class="selector">
+  <div class="available"><h2>Available groups</h2><select multiple size="4"><option>Readers</option></select></div>
+  <div class="chosen"><h2>Chosen groups</h2><select multiple size="4"><option>Editors</option></select></div>
+</div>
 </body></html>"""
 
 
@@ -788,11 +792,13 @@ def test_a_text_listed_under_a_title_is_checked_in_the_part_the_title_heads(tmp_
               "expected": '"Checking" and "Savings" are listed under "On budget", "Brokerage" under "Off budget", '
                           '"docs" is listed under "Labels" and "wontfix" is not'},
              {"action": 'Click "Choose"',
-              "expected": '"Tips" is now in "Chosen categories" and no longer in "Available categories"'}]
+              "expected": '"Tips" is now in "Chosen categories" and no longer in "Available categories"'},
+             {"action": "Look at the groups", "expected": '"Editors" is listed under "Chosen groups" and "Readers" is not'}]
     outcome = generate_on_page(SECTIONS, steps, tmp_path).outcomes[0]
     assert outcome.verdict.status == "passed" and outcome.replay.passed, (outcome.verdict, outcome.replay)
     for wrong in ('"Brokerage" is listed under "On budget"', 'Verify "wontfix" is listed under "Labels"',
-                  '"Tips" is in "Available categories"', '"Tips" is no longer in "Chosen categories"'):
+                  '"Tips" is in "Available categories"', '"Tips" is no longer in "Chosen categories"',
+                  '"Readers" is in "Chosen categories"', '"Editors" is in "Available groups"'):
         scenario = [{"action": steps[1]["action"], "expected": wrong}]
         outcome = generate_on_page(SECTIONS, scenario, tmp_path / str(len(wrong))).outcomes[0]
         assert (outcome.verdict.status, outcome.verdict.step, outcome.verdict.kind) == ("failed", 1, "expectation"), \

@@ -154,6 +154,9 @@ FORMS = [
     # a tooltip said aside names the control; "of this package" places nothing
     ('Click the "+" icon next to the group name (tooltip "Add category")', [op("click", "Add category")]),
     ('Click the arrow whose tooltip is "Choose"', [op("click", "Choose")]),
+    ('Click the little green arrow whose tooltip is "Choose"', [op("click", "Choose")]),
+    ('Click the small calendar icon "Choose a Date"', [op("click", "Choose a Date")]),
+    ('Click the edit link of the alice row', [op("click", "edit", "link", anchor="alice")]),
     # a place said first, for the rest of the step: next to a text, in a row
     ('Next to "Published from", click the calendar icon "Choose a Date"',
      [op("click", "Choose a Date", anchor="Published from")]),

@@ -108,6 +108,11 @@ def test_the_controls_a_description_says_are_there_are_checked_visible_or_in_the
      [("assert_in_section", "Inbox"), ("assert_not_in_section", "Sent"), ("assert_not_in_section", "Archive")]),
     # a column, a tab, a field named by a quoted text is not a title over a part of the page
     ('"Ann" is shown in the "Owner" column', [("assert_text", "Ann"), ("assert_text", "Owner")]),
+    ('"Tips" and "Rent" are now in "Chosen" and no longer in "Available"',
+     [("assert_in_section", "Tips"), ("assert_in_section", "Rent"), ("assert_not_in_section", "Tips"),
+      ("assert_not_in_section", "Rent")]),
+    ('"docs" is listed under "Labels" and "wontfix" is not listed',
+     [("assert_in_section", "docs"), ("assert_not_in_section", "wontfix")]),
 ])
 def test_review_readings_of_texts_in_titled_parts(expected, read) -> None:
     assert checks(expected) == read
@@ -119,6 +124,8 @@ def test_review_readings_of_texts_in_titled_parts(expected, read) -> None:
     '"Ann" is listed in the Assignee dropdown',  # a control that says where, not a control said to be there
     'The "Starbucks" row shows "4.50" and a disabled Refund button',  # which row's button is not checked
     'Four modules are listed, including "dashboard", and the counter reads "4 / 4"',  # a count, not a text
+    '"Alice" is listed with a disabled "Remove" button',  # which row's button is not said
+    '"Tips" was removed from "Favourites" but "Rent" wasn\'t',  # a denial of a denial
 ])
 def test_review_refusals_of_texts_in_titled_parts(expected) -> None:
     assert refusal(expected)

@@ -22,10 +22,10 @@ from .phrases import TOKEN, Op, Sentence, Unsupported
 
 # Predicates that say a text is shown, and negations that say it is not.
 _SHOWN = re.compile(
-    r"\b(?:is|are|be|been|shows?|shown|showing|lists?|listed|listing|displays?|displayed|reads?|reading|says?|"
+    r"\b(?:is|are|was|were|be|been|shows?|shown|showing|lists?|listed|listing|displays?|displayed|reads?|reading|says?|"
     r"saying|contains?|containing|includes?|including|has|have|having|appears?|opens?|opened|offers?|mentions?|"
     r"suggest(?:s|ed)?|visible|present|remains?|stays?|labell?ed|titled|named|called|with)\b", re.I)
-_NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappears?|disappeared|removed|absent|"
+_NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappears?|disappeared|removed|deleted|absent|"
                        r"missing|longer)\b|n't\b", re.I)
 
 # Words that say more than shown / not shown: an order, a count, a state, a look, a comparison.
@@ -139,7 +139,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         titled = _titled_in(parts, i if i not in went_with or places else went_with[i], polarity, s)
         if titled is not None and not subjects and own is not None:
             subjects = carried  # '"Tips" is in "Chosen" and no longer in "Available"': the texts said before
-        carried = subjects
+        carried = [t for j, k in went_with.items() if k == i for t, _, placed in texts_in[j] if not placed] + subjects
         if titled is not None and subjects:  # '"Tips" is now in "Chosen categories"', '... no longer under "X"'
             ops += [Op("assert_in_section" if shown else "assert_not_in_section", target=titled, value=t)
                     for t in subjects]
@@ -204,6 +204,10 @@ _VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
 _ELEMENT = re.compile(r"\b(?:[Aa]|[Aa]n|[Tt]he|[Ii]ts)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|unchecked|"
                       r"greyed\s+out)\s+)?(?P<name>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})?\s*"
                       r"(?P<role>text\s*area|text\s*box|field|button|link|checkbox|check\s*box|dropdown)\b")
+# Words that say what the quoted text next to them is: the title of the page, of a dialog, a heading.
+_NAMED_KIND = re.compile(r"\b(?:heading|title|titled|dialog|modal|page|tab|tray|window|panel|form|section|named|called|"
+                         r"labell?ed|header|message|banner|menu)\s*(?:reads|says|of)?\s*$", re.I)
+_TITLE_AFTER = re.compile(r"\s*(?:dialog|modal|page|tab|tray|window|panel|form|section|heading|menu)\b", re.I)
 _ELEMENT_ROLES = {"text area": "field", "textarea": "field", "text box": "field", "textbox": "field",
                   "field": "field", "button": "button", "link": "link", "checkbox": "checkbox",
                   "check box": "checkbox", "dropdown": "dropdown"}
@@ -216,6 +220,10 @@ def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
     the statement without them; none in a statement that denies (which element is gone is not said plainly)."""
     if _NEGATION.search(TOKEN.sub(" ", masked)) or ROW.search(masked):
         return [], masked
+    rest = _ELEMENT.sub(" ", masked)
+    if any(not _NAMED_KIND.search(rest[max(0, m.start() - 40): m.start()]) and not _KIND_AFTER.match(rest[m.end():])
+           and not _TITLE_AFTER.match(rest[m.end():]) for m in TOKEN.finditer(rest)):
+        return [], masked  # '"Alice" is listed with a disabled "Remove" button': which row's button is not said
     ops: list[Op] = []
 
     def take(m: re.Match[str]) -> str:
@@ -257,10 +265,11 @@ def _texts(part: str, s: Sentence) -> list[tuple[str, int, bool]]:
     return sorted(found, key=lambda f: f[1])
 
 
-_KIND_AFTER = re.compile(r"\s*(?:column|tab|badge|field|button|link|page|cell|dropdown|box|chip|header|row|cart|"
+_KIND_AFTER = re.compile(r"\s*(?:column|tab|badge|field|button|link|page|cell|dropdown|chip|header|row|cart|"
                          r"dialog|window|menu|tooltip|message|notification|banner|input|filter)s?\b", re.I)
 # A part that says no more than "is not": the predicate of the part before, denied.
-_ELLIPTIC = re.compile(r"^(?:\s*\x01\d+\x02\s*(?:,|and)?)+\s*(?:is|are)(?:\s+not|n't)\s*$", re.I)
+ELLIPTIC = re.compile(r"^(?:\s*\x01\d+\x02\s*(?:,|and)?)+\s*(?:is|are|was|were|does|do|did|has|have)(?:\s+not|n't)"
+                       r"(?:\s+(?:listed|shown|displayed|there|any\s+more|anymore))?\s*$", re.I)
 # The prepositions that put a text in the part of the page a quoted title heads ("from" only for a text gone:
 # 'removed from "Favourites"', never 'changed from "Bob" to "Carol"').
 _IN_TITLED = frozenset(("under", "in", "inside", "within", "among"))
@@ -270,7 +279,7 @@ def _titled_in(parts: list[str], i: int, polarity: list[bool | None], s: Sentenc
     """The title of the part of the page parts[i] puts its texts in; "is not" after a part that said where
     ('"docs" is listed under "Labels" and "wontfix" is not') is there too."""
     titled = _titled_place(parts[i], s, bool(polarity[i]))
-    if titled is None and _ELLIPTIC.search(parts[i]):
+    if titled is None and ELLIPTIC.search(parts[i]):
         said = next((j for j in range(i - 1, -1, -1) if _polarity(parts[j]) is not None), None)
         if said is not None and polarity[said] is not True:
             raise Unsupported(f"{s.show(parts[i])!r} denies a denial; say where the text is, or that it is not shown")

@@ -17,7 +17,7 @@ from functools import lru_cache
 from workers.agent.actions import Rule, action, all_actions
 from workers.agent.actions.kinds.clear import HELD
 
-from .checks import ROW, described_checks
+from .checks import ELLIPTIC, ROW, described_checks
 from .phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
@@ -369,7 +369,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             if items is None:
                 pieces = loose_split(clause)
                 try:
-                    if len(pieces) < 2 or exc.final:
+                    # '"docs" is listed under "Labels" and "wontfix" is not listed': the parts go together (checks.py)
+                    if len(pieces) < 2 or exc.final or any(ELLIPTIC.match(p) for p in pieces[1:]):
                         raise exc
                     items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
                 except Unsupported:

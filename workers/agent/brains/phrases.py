@@ -268,6 +268,8 @@ _THIS_ONE = re.compile(r"(?:this|that|the\s+current|current)\s+(?:page|package|p
 # lower case only: "This week" is a name
 _AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x01]+?)|it|them)(?:\s+again)?")
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
+_ROW_KIND = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|selected|new|header|top|bottom|next|"
+                       r"previous|empty|highlighted|current|this|that|same)\s+(?:row|line|entry|list\s+item)$", re.I)
 _ROW_NOUN = re.compile(r"(?<=\S)(?<!\bthis)(?<!\bthat)(?<!\bsame)(?<!\bcurrent)\s+(?:row|line|entry|list\s+item)$",
                        re.I)
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
@@ -336,7 +338,8 @@ _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|
 
 
 # 'the arrow whose tooltip is "Choose"', 'the icon with the title "Copy"': the element its tooltip names
-_WHOSE_TIP = re.compile(r"(?:[a-z-]+\s+)?[a-z-]+\s+(?:whose|with\s+(?:the|a))\s+(?:tooltip|title|hover\s+text)\s+(?:is\s+|says\s+|reads\s+)?"
+_DESCRIBING = r"(?:(?!(?:of|on|in|for|at|to|from|next|beside|with|whose|and)\b)[a-z-]+\s+)"
+_WHOSE_TIP = re.compile(_DESCRIBING + r"{1,4}(?:whose|with\s+(?:the|a))\s+(?:tooltip|title|hover\s+text)\s+(?:is\s+|says\s+|reads\s+)?"
                         r"(?P<quoted>\x01\d+\x02)(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
 
 
@@ -398,7 +401,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             if m and (split_role(m["name"])[1] is not None or sentence.is_quoted(m["anchor"].strip())):
                 # "the value dropdown of the Component row": the row's text is "Component"
                 phrase, anchor = m["name"], m["anchor"]
-                if re.match(r"(?:the\s+)?(?:\x01|[A-Z])", anchor.strip()):
+                if not _ROW_KIND.match(anchor.strip()):
                     anchor = _ROW_NOUN.sub("", anchor.strip()) or anchor
         if anchor and _THIS_ONE.fullmatch(anchor.strip()):
             anchor = side = None  # "the Dependencies tab of this package": the one on the page, no place
@@ -416,7 +419,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]
-    noun_first = re.fullmatch(r"(?:[a-z-]+\s+)?(?P<noun>[a-z-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None
+    noun_first = re.fullmatch(_DESCRIBING + r"{0,3}(?P<noun>[a-z-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None
     if noun_first and split_role(noun_first["noun"])[1]:  # 'the calendar icon "Choose a Date"', 'the button "Save"'
         name, role = noun_first["q"], split_role(noun_first["noun"])[1]
     if role and _POSITIONAL.fullmatch(name):  # "any link", "another option": which one is a guess

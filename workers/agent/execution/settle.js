@@ -229,12 +229,23 @@
   // The containers that hold one record each: a table row, a list item, an option, a tree item.
   const RECORDS = "tr, [role=row], li, [role=listitem], [role=option], [role=treeitem]";
   // The part of the page a title heads ("On budget" over its accounts, "Available categories" over its list): after
-  // the title and before the next title alike (its tag and class and its parent's: "Off budget"), in the part of the
-  // page the titles alike share; a title alone heads the smallest box that holds more after it.
+  // a heading, up to the next heading of its rank or higher; after another title, up to the next heading or title
+  // alike (its tag and class and its parent's: "Off budget"), in the part of the page the titles alike share; a title
+  // alone heads the smallest box that holds more after it.
   const after = (x, y) => !!(x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING);
   const kind = (e) => (e ? `${e.localName}.${typeof e.className === "string" ? e.className : ""}` : "");
+  const HEADINGS = "h1, h2, h3, h4, h5, h6";
   function underTitle(a, title) {
     if (a.contains(title) || title.contains(a) || !after(title, a)) return false;
+    const shownHeadings = () => Array.from(document.querySelectorAll(HEADINGS)).filter((h) => h.getClientRects().length);
+    const heading = title.closest(HEADINGS);
+    if (heading) {  // a heading's part runs to the next heading of its rank or higher (the document's outline)
+      const next = shownHeadings().find((h) => after(heading, h) && !heading.contains(h)
+        && Number(h.localName[1]) <= Number(heading.localName[1]));
+      return !next || after(a, next);
+    }
+    const nextHeading = shownHeadings().find((h) => after(title, h));
+    if (nextHeading && !after(a, nextHeading)) return false;
     const alike = Array.from(document.getElementsByTagName(title.localName)).filter((t) => t === title
       || (kind(t) === kind(title) && kind(t.parentElement) === kind(title.parentElement) && t.getClientRects().length
           && t.innerText.trim()));
@@ -298,7 +309,8 @@
     const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
     const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
     const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
-    const shown = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0;
+    const shown = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+      : el.getClientRects().length > 0;
     const found = [disabled ? "disabled" : "enabled", shown ? "visible" : "hidden"];
     // Only the states the element has: a text is neither ticked nor empty.
     const input = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
@@ -332,7 +344,7 @@
         // A page that keeps changing is given up on at timeoutMs; a request of the page's begun since shortly
         // before (what the step did) still in flight then is waited for up to requestsMs: what it brings may
         // replace the view the next step acts on. One begun long before (a long poll) is not.
-        const recent = started - timeoutMs;
+        const recent = started - Math.max(timeoutMs, requestsMs);
         const settled = () => until(quiet, left(timeoutMs)).then((ok) => (ok || youngest() < recent ? ok
           : until(() => youngest() < recent, left(requestsMs)).then((answered) => answered
             && until(quiet, Math.min(timeoutMs, left(requestsMs))))));
