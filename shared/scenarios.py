@@ -99,7 +99,7 @@ class ScenarioStep(BaseModel):
         return None if value is None else check_text(value)
 
 
-_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'“\x00])|\n+|;\s*")
 
 
@@ -204,7 +204,7 @@ class Scenario(BaseModel):
             for number, row in enumerate(self.data, start=1):
                 if list(row) != columns:
                     raise ValueError(f"data row {number} has columns {list(row)}, expected {columns}")
-            used = {m for step in self.steps for m in _PLACEHOLDER.findall(step.action + " " + (step.expected or ""))}
+            used = {m for step in self.steps for m in PLACEHOLDER.findall(step.action + " " + (step.expected or ""))}
             unknown = sorted(used - set(columns))
             if unknown:
                 raise ValueError(f"steps use <{unknown[0]}> but 'data' has no such column")

@@ -100,11 +100,15 @@ class Placed(Action):
                 [text, self.relation, timeout, self.absent]):
             raise CheckFailed(f'the page {"still shows" if self.absent else "does not show"} "{text}" {self.words} it')
 
+    @property
+    def shows(self) -> str:
+        return "does not show" if self.absent else "shows"
+
     def phrase(self, op, slot):
-        return [f"the page {'does not show' if self.absent else 'shows'} ", *slot, f" {self.words} {_part_words(op)}"]
+        return [f"the page {self.shows} ", *slot, f" {self.words} {_part_words(op)}"]
 
     def comment(self, op, what):
-        return f"Check that the page {'does not show' if self.absent else 'shows'} {what} {self.words} {_part_words(op)}"
+        return f"Check that the page {self.shows} {what} {self.words} {_part_words(op)}"
 
     def javascript(self, op, target, value):
         absent = ", true" if self.absent else ""

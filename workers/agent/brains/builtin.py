@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
-from shared.scenarios import ScenarioStep
+from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
 
@@ -25,7 +25,6 @@ from . import forms
 from .grammar import Item, Macro, parse_text
 from .phrases import Op, Place, Unsupported
 
-_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
 
 
@@ -134,10 +133,10 @@ class BuiltinBrain:
                 raise Unsupported(f"<{m[1]}> has no value: the data row has no column {m[1]!r}")
             return self.row[m[1]]
 
-        return _PLACEHOLDER.sub(value, text)
+        return PLACEHOLDER.sub(value, text)
 
     def _intent(self, op: Op) -> Intent:
-        whole = _PLACEHOLDER.fullmatch(op.value.strip()) if op.value else None
+        whole = PLACEHOLDER.fullmatch(op.value.strip()) if op.value else None
         target, value = self._substitute(op.target), self._substitute(op.value)
         place = op.place
         anchor, section = self._substitute(place.anchor), self._substitute(place.section)
@@ -150,7 +149,7 @@ class BuiltinBrain:
             role_hint=op.role_hint,
             value=value,
             param=whole[1] if whole else None,
-            template=op.value if op.value and not whole and _PLACEHOLDER.search(op.value) else None,
+            template=op.value if op.value and not whole and PLACEHOLDER.search(op.value) else None,
             anchor=anchor,
             section=section,
             ordinal=place.ordinal,

@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .phrases import TOKEN, Op, Sentence, Unsupported
+from workers.agent.actions.kinds.assert_state import STATE_WORDS
+
+from .phrases import TOKEN, Op, Sentence, Unsupported, split_role
 
 # Predicates that say a text is shown, and negations that say it is not.
 _SHOWN = re.compile(
@@ -94,7 +96,8 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         raise Unsupported(f"cannot tell which text to look for in {s.show(masked)!r}; quote each text on its own")
     # A part with no predicate of its own ('"Savings"' in '"Checking", "Savings" and "Cash" are listed') goes with
     # the part that has one: the next one when that one names its texts first, else the one before.
-    polarity: list[bool | None] = [_polarity(p) for p in parts]
+    own_polarity: list[bool | None] = [_polarity(p) for p in parts]
+    polarity = list(own_polarity)
     went_with: dict[int, int] = {}  # a part with no predicate -> the part whose predicate it goes with
     for i, p in enumerate(parts):
         if polarity[i] is not None:
@@ -113,8 +116,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     ops: list[Op] = []
     row: str | None = None  # the key of the row the statement describes, while its parts go on describing it
     carried: list[str] = []  # the texts the part before was about
-    for i, (p, shown, found, own) in enumerate(zip(parts, polarity, texts_in, [_polarity(p) for p in parts],
-                                                  strict=True)):
+    for i, (p, shown, found, own) in enumerate(zip(parts, polarity, texts_in, own_polarity, strict=True)):
         introduced = ROW.search(p)
         if introduced or own is not None:
             row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
@@ -135,8 +137,8 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
                                   "from the whole page")
             ops += [Op("assert_in_row", target=row, value=t) for t in cells]
             continue  # a row said alone ('a "Pay rent" row is listed'): its text is shown, or not, as any other
-        # '"Draft", "Sent" and "Archive" are listed under "X"': a part with no predicate is where the part it goes with is
-        titled = _titled_in(parts, i if i not in went_with or places else went_with[i], polarity, s)
+        # '"Draft", "Sent" and "Archive" are listed under "X"': a part with no predicate is where its partner is
+        titled = _titled_in(parts, i if i not in went_with or places else went_with[i], polarity, own_polarity, s)
         if titled is not None and not subjects and own is not None:
             subjects = carried  # '"Tips" is in "Chosen" and no longer in "Available"': the texts said before
         carried = [t for j, k in went_with.items() if k == i for t, _, placed in texts_in[j] if not placed] + subjects
@@ -201,18 +203,13 @@ _VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
 
 # A control said to be there, by its name and kind, maybe with its state: 'with a Password field and a "Sign in"
 # button', 'an empty "Notes" text area', 'a disabled "Import" button'.
-_ELEMENT = re.compile(r"\b(?:[Aa]|[Aa]n|[Tt]he|[Ii]ts)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|unchecked|"
-                      r"greyed\s+out)\s+)?(?P<name>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})?\s*"
+_ELEMENT = re.compile(r"\b(?:[Aa]|[Aa]n|[Tt]he|[Ii]ts)\s+(?:(?P<st>empty|disabled|enabled|ticked|unticked|checked|"
+                      r"unchecked|greyed\s+out)\s+)?(?P<name>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})?\s*"
                       r"(?P<role>text\s*area|text\s*box|field|button|link|checkbox|check\s*box|dropdown)\b")
 # Words that say what the quoted text next to them is: the title of the page, of a dialog, a heading.
 _NAMED_KIND = re.compile(r"\b(?:heading|title|titled|dialog|modal|page|tab|tray|window|panel|form|section|named|called|"
                          r"labell?ed|header|message|banner|menu)\s*(?:reads|says|of)?\s*$", re.I)
 _TITLE_AFTER = re.compile(r"\s*(?:dialog|modal|page|tab|tray|window|panel|form|section|heading|menu)\b", re.I)
-_ELEMENT_ROLES = {"text area": "field", "textarea": "field", "text box": "field", "textbox": "field",
-                  "field": "field", "button": "button", "link": "link", "checkbox": "checkbox",
-                  "check box": "checkbox", "dropdown": "dropdown"}
-_ELEMENT_STATES = {"empty": "empty", "disabled": "disabled", "greyed out": "disabled", "enabled": "enabled",
-                   "ticked": "checked", "checked": "checked", "unticked": "unchecked", "unchecked": "unchecked"}
 
 
 def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
@@ -233,9 +230,8 @@ def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
         if before and not (before.endswith((",", " and", " with")) or re.search(_SHOWN.pattern + r"$", before)):
             return m[0]  # 'listed in the Assignee dropdown', 'under the Email field': a place, not a control said there
         name = s.tokens[int(m["name"][1:-1])] if m["name"] and m["name"].startswith("\x01") else m["name"]
-        state = _ELEMENT_STATES[" ".join(m["st"].lower().split())] if m["st"] else "visible"
-        ops.append(Op("assert_state", target=name, role_hint=_ELEMENT_ROLES[" ".join(m["role"].lower().split())],
-                      value=state))
+        state = STATE_WORDS[" ".join(m["st"].lower().split())] if m["st"] else "visible"
+        ops.append(Op("assert_state", target=name, role_hint=split_role(m["role"])[1], value=state))
         return " "
     return ops, " ".join(_ELEMENT.sub(take, masked).split())
 
@@ -275,12 +271,13 @@ ELLIPTIC = re.compile(r"^(?:\s*\x01\d+\x02\s*(?:,|and)?)+\s*(?:is|are|was|were|d
 _IN_TITLED = frozenset(("under", "in", "inside", "within", "among"))
 
 
-def _titled_in(parts: list[str], i: int, polarity: list[bool | None], s: Sentence) -> str | None:
+def _titled_in(parts: list[str], i: int, polarity: list[bool | None], own_polarity: list[bool | None],
+               s: Sentence) -> str | None:
     """The title of the part of the page parts[i] puts its texts in; "is not" after a part that said where
     ('"docs" is listed under "Labels" and "wontfix" is not') is there too."""
     titled = _titled_place(parts[i], s, bool(polarity[i]))
     if titled is None and ELLIPTIC.search(parts[i]):
-        said = next((j for j in range(i - 1, -1, -1) if _polarity(parts[j]) is not None), None)
+        said = next((j for j in range(i - 1, -1, -1) if own_polarity[j] is not None), None)
         if said is not None and polarity[said] is not True:
             raise Unsupported(f"{s.show(parts[i])!r} denies a denial; say where the text is, or that it is not shown")
         titled = _titled_place(parts[said], s, True) if said is not None else None

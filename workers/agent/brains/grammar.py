@@ -432,7 +432,8 @@ _CHOOSER = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list
 _POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:to\s+the\s+)?(?:right|left)\s+of)\s+.*$",
                          re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
-_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)", re.I)
+_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)",
+                      re.I)
 _ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
                         r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)
 _AREA_WORDS = re.compile(r"\s+(?:section|panel|box|area|line|list|header|heading|title|sidebar|part|block|group|"

@@ -20,14 +20,13 @@ from functools import lru_cache
 from typing import Any
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
-from shared.scenarios import Scenario, ScenarioStep
+from shared.scenarios import PLACEHOLDER, Scenario, ScenarioStep
 from workers.agent.actions import action, all_actions
 from workers.agent.model.client import ModelClient
 
 from .builtin import describe
 
 PHASE = "next_action"
-_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 # How many times in a row the model may answer nothing useful for a step before the step fails.
 MAX_IDLE_ANSWERS = 2
 # How many operable elements of the page the prompt lists (the screenshot shows the rest).
@@ -179,7 +178,7 @@ class ModelBrain:
         return "\n".join(lines)
 
     def substitute(self, text: str | None) -> str:
-        return _PLACEHOLDER.sub(lambda m: self.row.get(m[1], m[0]), text or "")
+        return PLACEHOLDER.sub(lambda m: self.row.get(m[1], m[0]), text or "")
 
     # --- the answer ---------------------------------------------------------------------------
 
@@ -236,7 +235,7 @@ class ModelBrain:
         """The data column a value came from: a placeholder of this step whose row value it is."""
         if not value:
             return None
-        used = _PLACEHOLDER.findall(step.action + " " + (step.expected or ""))
+        used = PLACEHOLDER.findall(step.action + " " + (step.expected or ""))
         return next((column for column in used if self.row.get(column) == value), None)
 
     def template_of(self, step: ScenarioStep, value: str | None) -> str | None:
@@ -245,9 +244,9 @@ class ModelBrain:
         if not value:
             return None
         for quoted in re.findall(r'"([^"]*)"', step.action + " " + (step.expected or "")):
-            if _PLACEHOLDER.fullmatch(quoted) or not _PLACEHOLDER.search(quoted):
+            if PLACEHOLDER.fullmatch(quoted) or not PLACEHOLDER.search(quoted):
                 continue
-            if _PLACEHOLDER.sub(lambda m: self.row.get(m[1], m[0]), quoted) == value:
+            if PLACEHOLDER.sub(lambda m: self.row.get(m[1], m[0]), quoted) == value:
                 return quoted
         return None
 

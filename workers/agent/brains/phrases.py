@@ -270,8 +270,7 @@ _AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x0
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
 _ROW_KIND = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|selected|new|header|top|bottom|next|"
                        r"previous|empty|highlighted|current|this|that|same)\s+(?:row|line|entry|list\s+item)$", re.I)
-_ROW_NOUN = re.compile(r"(?<=\S)(?<!\bthis)(?<!\bthat)(?<!\bsame)(?<!\bcurrent)\s+(?:row|line|entry|list\s+item)$",
-                       re.I)
+_ROW_NOUN = re.compile(r"(?<=\S)\s+(?:row|line|entry|list\s+item)$", re.I)
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
 _SECTIONED = [
@@ -339,8 +338,9 @@ _ASIDE_ICON = re.compile(r"(?:the\s+|a\s+|an\s+)?(?P<icon>\S+)\s+(?:icon|symbol|
 
 # 'the arrow whose tooltip is "Choose"', 'the icon with the title "Copy"': the element its tooltip names
 _DESCRIBING = r"(?:(?!(?:of|on|in|for|at|to|from|next|beside|with|whose|and)\b)[a-z-]+\s+)"
-_WHOSE_TIP = re.compile(_DESCRIBING + r"{1,4}(?:whose|with\s+(?:the|a))\s+(?:tooltip|title|hover\s+text)\s+(?:is\s+|says\s+|reads\s+)?"
-                        r"(?P<quoted>\x01\d+\x02)(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
+_WHOSE_TIP = re.compile(_DESCRIBING + r"{1,4}(?:whose|with\s+(?:the|a))\s+(?:tooltip|title|hover\s+text)\s+"
+                        r"(?:is\s+|says\s+|reads\s+)?(?P<quoted>\x01\d+\x02)"
+                        r"(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
 
 
 def _aside(phrase: str) -> str:

@@ -235,35 +235,45 @@
   const after = (x, y) => !!(x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING);
   const kind = (e) => (e ? `${e.localName}.${typeof e.className === "string" ? e.className : ""}` : "");
   const HEADINGS = "h1, h2, h3, h4, h5, h6";
-  function underTitle(a, title) {
-    if (a.contains(title) || title.contains(a) || !after(title, a)) return false;
-    const shownHeadings = () => Array.from(document.querySelectorAll(HEADINGS)).filter((h) => h.getClientRects().length);
+  // {title, ends: the elements it ends before, box: what holds it (null: nothing; undefined: the whole page)}
+  function sectionOf(title) {
+    const headings = Array.from(document.querySelectorAll(HEADINGS)).filter((h) => h.getClientRects().length);
     const heading = title.closest(HEADINGS);
     if (heading) {  // a heading's part runs to the next heading of its rank or higher (the document's outline)
-      const next = shownHeadings().find((h) => after(heading, h) && !heading.contains(h)
-        && Number(h.localName[1]) <= Number(heading.localName[1]));
-      return !next || after(a, next);
+      const rank = Number(heading.localName[1]);
+      return { title, ends: [headings.find((h) => after(heading, h) && !heading.contains(h)
+        && Number(h.localName[1]) <= rank)], box: undefined };
     }
-    const nextHeading = shownHeadings().find((h) => after(title, h));
-    if (nextHeading && !after(a, nextHeading)) return false;
     const alike = Array.from(document.getElementsByTagName(title.localName)).filter((t) => t === title
       || (kind(t) === kind(title) && kind(t.parentElement) === kind(title.parentElement) && t.getClientRects().length
           && t.innerText.trim()));
-    const next = alike[alike.indexOf(title) + 1];
-    if (next && !after(a, next)) return false;
+    const ends = [headings.find((h) => after(title, h)), alike[alike.indexOf(title) + 1]];
     let box = title.parentElement;
     if (alike.length > 1) {
       while (box && !alike.every((t) => box.contains(t))) box = box.parentElement;
     } else {
-      const more = (b) => { let top = title; while (top.parentElement !== b) top = top.parentElement;
+      const more = (b) => {
+        let top = title;
+        while (top.parentElement !== b) top = top.parentElement;
         for (let s = top.nextElementSibling; s; s = s.nextElementSibling) if (s.innerText && s.innerText.trim()) return true;
-        return false; };
+        return false;
+      };
       while (box && box !== document.body && !more(box)) box = box.parentElement;
     }
-    return !!box && box.contains(a);
+    return { title, ends, box };
   }
-  function stands(a, b, relation) {
-    if (relation === "section") return underTitle(a, b);
+  function underTitle(a, section) {
+    const { title, ends, box } = section;
+    if (a.contains(title) || title.contains(a) || !after(title, a)) return false;
+    if (ends.some((end) => end && !after(a, end))) return false;
+    return box === undefined || (!!box && box.contains(a));
+  }
+  // `sections`: the parts' sections, read once per look at the page (relation "section")
+  function stands(a, b, relation, sections) {
+    if (relation === "section") {
+      if (!sections.has(b)) sections.set(b, sectionOf(b));
+      return underTitle(a, sections.get(b));
+    }
     if (relation === "row") {
       // In the record that holds the part, or, in a grid drawn without one, on the part's line.
       const record = b.closest(RECORDS);
@@ -290,8 +300,11 @@
     return sameLine && Math.max(y.left - x.right, x.left - y.right, 0) <= BESIDE_PX;
   }
   function placed(parts, text, relation, timeoutMs, absent = false) {
-    const holds = () => showing(text).some((el) => parts.some((part) => part.isConnected && part.getClientRects().length
-      && stands(el, part, relation)));
+    const holds = () => {
+      const sections = new Map();
+      return showing(text).some((el) => parts.some((part) => part.isConnected && part.getClientRects().length
+        && stands(el, part, relation, sections)));
+    };
     return until(absent ? () => !holds() : holds, timeoutMs);
   }
 

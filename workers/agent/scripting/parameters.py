@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from shared.records import Operation
+from shared.scenarios import PLACEHOLDER
 from workers.agent.actions import action
 from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text
 
-_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Parameter:
         if self.column and self.name in row:
             return row[self.name]
         if self.template is not None:
-            return _PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), self.template)
+            return PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), self.template)
         return self.value
 
 

@@ -26,8 +26,8 @@ STATE_WORDS = {
     "expanded": "expanded", "unfolded": "expanded", "collapsed": "collapsed", "folded": "collapsed",
 }  # fmt: skip
 # An element said to be there ('with a "Sign in" button', brains/checks.py): visible; never a word of STATE.
-OPPOSITE = {"visible": "hidden", "hidden": "visible", "disabled": "enabled", "enabled": "disabled", "checked": "unchecked", "unchecked": "checked",
-            "selected": "unselected", "unselected": "selected", "empty": "filled", "filled": "empty",
+OPPOSITE = {"visible": "hidden", "hidden": "visible", "disabled": "enabled", "enabled": "disabled",
+            "checked": "unchecked", "unchecked": "checked", "selected": "unselected", "unselected": "selected", "empty": "filled", "filled": "empty",
             "expanded": "collapsed", "collapsed": "expanded"}  # fmt: skip
 
 STATE = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w in STATE_WORDS), key=len, reverse=True)) + ")"
