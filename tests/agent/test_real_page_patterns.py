@@ -861,3 +861,71 @@ def test_the_controls_a_description_says_are_there_are_checked_in_generation_and
         outcome = generate_on_page(CONTROLS, [{"action": "Look at the page", "expected": wrong}],
                                    tmp_path / str(len(wrong))).outcomes[0]
         assert (outcome.verdict.status, outcome.verdict.step) == ("failed", 1), (wrong, outcome.verdict)
+
+
+COUNTED = """<!doctype html><html><body>
+<input placeholder="filter modules" oninput="for (const m of document.querySelectorAll('.module'))
+  m.style.display = m.querySelector('.name').textContent.includes(this.value) ? '' : 'none'">
+<div class="modules">
+  <div class="module"><span class="name">node-sqlite</span> <span class="version">1.1.0</span></div>
+  <div class="module featured"><span class="name">node-email</span> <span class="version">2.0.1</span></div>
+  <div class="module"><span class="name">dashboard</span> <span class="version">3.6.5</span></div>
+</div>
+<table>
+  <tr><th>User</th><th>Email</th></tr>
+  <tr><td>writer</td><td>writer@example.com</td></tr>
+  <tr><td>admin</td><td>admin@example.com</td></tr>
+</table>
+</body></html>"""
+
+
+def test_a_count_of_the_list_holding_a_text_is_checked_in_generation_and_in_the_replay(tmp_path):
+    steps = [{"action": "Look at the modules",
+              "expected": 'Three modules are listed, including "node-sqlite" and "dashboard"'},
+             'Verify the table lists two rows: "writer" and "admin"',
+             {"action": 'Type "sql" into the "filter modules" box',
+              "expected": 'Only "node-sqlite" is left in the list and "dashboard" is no longer shown'}]
+    result = generate_on_page(COUNTED, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    counts = [op for op in outcome.record.operations if op.kind == "assert_count"]
+    assert [(op.locator.value, op.value) for op in counts] == [
+        ("node-sqlite", "Three modules"), ("writer", "two rows"), ("node-sqlite", "one")]
+
+
+@pytest.mark.parametrize("expected", ['Two modules are listed, including "node-sqlite"',
+                                      'Only "node-email" is left in the list',
+                                      '"writer" is the only user listed'])
+def test_a_wrong_count_fails_the_step_saying_how_many_there_are(tmp_path, expected):
+    record = run_on_page(COUNTED, [{"action": "Look at the modules", "expected": expected}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert "records, not" in record.verdict.reason, record.verdict.reason
+
+
+FILTER_ROW = """<!doctype html><html><body><h1>issues</h1>
+<form class="filters">
+  <div class="search-row"><label for="s">Search:</label><input id="s" type="search" name="_search"></div>
+  <div class="filter-row">
+    <select name="_filter_column"><option value="">- column -</option><option>status</option><option>votes</option>
+    </select>
+    <select name="_filter_op"><option value="exact">=</option><option value="gt">&gt;</option></select>
+    <input type="text" name="_filter_value">
+  </div>
+  <input type="submit" value="Apply">
+</form>
+</body></html>"""
+
+
+def test_a_row_described_in_words_the_page_shows_nowhere_leaves_the_element_its_name_fits(tmp_path):
+    record = run_on_page(FILTER_ROW, ['Select "status" in the column dropdown of the filter row'], tmp_path)
+    assert_passed(record)
+    chosen = [op for op in record.operations if op.kind == "select"]
+    assert chosen[0].locator is not None and "_filter_column" in chosen[0].locator.value, chosen[0].locator
+
+
+def test_a_row_described_in_words_the_page_shows_nowhere_takes_no_element_its_name_does_not_fit(tmp_path):
+    record = run_on_page(FILTER_ROW, ['Select "status" in the priority dropdown of the filter row'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict

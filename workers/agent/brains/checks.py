@@ -66,6 +66,8 @@ _NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:
 _KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
 
 
+# A field's name that holds an order word ('first name "Walter"'): the kind of the text after it, no pick.
+FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name\b", re.I)
 # Words that pick one part of many ('the top row', 'the latest entry', 'row 1'): more than "the page shows".
 PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all|latest|newest|oldest|"
                    r"\d+(?:st|nd|rd|th)|(?:top|bottom)\s+(?:row|entry|item|line|result|record)|"
@@ -76,7 +78,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     """assert_text / assert_absent operations for a describing statement; raises `Unsupported` when it says more
     than which texts are shown and which are not. statement: the checks of a part with a predicate of its own
     that says more ('"(8)" is shown next to the heading'), by the rules of whole statements."""
-    picked = PICKS.search(TOKEN.sub(" ", masked))
+    picked = PICKS.search(TOKEN.sub(" ", FIELD_NAMES.sub("name", masked)))
     if picked:
         raise Unsupported(f"{picked[0]!r} in {s.show(masked)!r}: which part of the page shows a text cannot be "
                           "checked here, only that the page shows it")
@@ -87,7 +89,10 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     values, masked = _field_values(masked.strip().rstrip("."), s)
     elements, masked = _elements(masked, s)
     values += elements
-    parts = [p for p in _PARTS.split(masked) if p and p.strip()]
+    # the parts, and the sentence each is in: a part goes with a predicate of its own sentence only (a ';' ends one)
+    sentences = [[p for p in _PARTS.split(whole) if p and p.strip()] for whole in masked.split(";")]
+    parts = [p for sentence in sentences for p in sentence]
+    sentence_of = [n for n, sentence in enumerate(sentences) for _ in sentence]
     texts_in = [_texts(p, s) for p in parts]
     if values and not any(texts_in):
         _refuse_more(masked, s, True)
@@ -102,8 +107,10 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     for i, p in enumerate(parts):
         if polarity[i] is not None:
             continue
-        after = next((j for j in range(i + 1, len(parts)) if polarity[j] is not None), None)
-        before = next((j for j in range(i - 1, -1, -1) if polarity[j] is not None), None)
+        after = next((j for j in range(i + 1, len(parts)) if polarity[j] is not None
+                      and sentence_of[j] == sentence_of[i]), None)
+        before = next((j for j in range(i - 1, -1, -1) if polarity[j] is not None
+                       and sentence_of[j] == sentence_of[i]), None)
         subject_first = after is not None and texts_in[after] and texts_in[after][0][1] < _predicate_at(parts[after])
         pick = after if subject_first or before is None else before
         if pick is None:
@@ -332,7 +339,8 @@ def _predicate_at(part: str) -> int:
 def _refuse_more(part: str, s: Sentence, shown: bool, in_row: bool = False) -> None:
     """Every word is glue, a negation, names the part of the page the part is about (its subject) or the kind of
     the text right after it; none says more (a place may, when the texts must not be shown at all)."""
-    bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ", TOKEN.sub(" \x00 ", part))
+    bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ",
+                       TOKEN.sub(" \x00 ", FIELD_NAMES.sub("name", part)))
     bare = re.sub(r"\bone\s+of\b", " among ", bare, flags=re.I)
     if shown:  # 'appears in the Filters box': where a shown text is, named by unquoted words, is read past
         bare = _NAMED_PART.sub(" ", bare)

@@ -18,6 +18,7 @@ from workers.agent.actions import Rule, action, all_actions
 from workers.agent.actions.kinds.clear import HELD
 
 from .checks import ELLIPTIC, ROW, described_checks
+from .counts import take_counts
 from .phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
@@ -323,6 +324,13 @@ def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Ite
     s = Sentence(text)
     if not s.masked:
         raise Unsupported("it is empty")
+    counts = take_counts(s)  # 'Four modules are listed, including "A"': counted, then read without the count
+    if counts:
+        return [(" ".join(text.split()), list(counts)), *_parse_sentence(s, expected)]
+    return _parse_sentence(s, expected)
+
+
+def _parse_sentence(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     try:
         return _parse_clauses(s, expected)
     except Unsupported as exc:

@@ -308,6 +308,55 @@
     return until(absent ? () => !holds() : holds, timeoutMs);
   }
 
+  // How many records the list holding an element has: the table rows, list items, options, tree items, tabs or menu
+  // items alike beside the one holding it, else the smallest box around it with boxes alike (tag, role and a class
+  // in common) beside it, skipping boxes whose visible likes are all on its line (the cells of one row); only
+  // visible records count, never a table's header row. True once some element's list has n records (waited for, as
+  // the page changes, until timeoutMs); else the counts seen.
+  const ITEMS = `${RECORDS}, [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]`;
+  const classes = (e) => (typeof e.className === "string" ? e.className.split(/\s+/).filter(Boolean) : []);
+  const alikeBox = (a, b) => a.localName === b.localName
+    && (a.getAttribute("role") || "") === (b.getAttribute("role") || "")
+    && (classes(a).length === 0 ? classes(b).length === 0 : classes(a).some((c) => classes(b).includes(c)));
+  const middle = (e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+  const headerRow = (e) => e.localName === "tr" && e.cells.length > 0
+    && Array.from(e.cells).every((c) => c.localName === "th");
+  function recordOf(el) {
+    const item = el.closest(ITEMS);
+    if (item) return item;
+    for (let a = el; a.parentElement && a !== document.body; a = a.parentElement) {
+      const alike = Array.from(a.parentElement.children).filter((c) => c !== a && alikeBox(c, a));
+      if (!alike.length) continue;
+      const shown = alike.filter(visible);
+      if (shown.length && shown.every((c) => Math.abs(middle(c) - middle(a)) <= 4)) continue;  // cells of one line
+      return a;
+    }
+    return null;
+  }
+  function countOf(el) {
+    const record = recordOf(el);
+    if (!record) return 1;
+    return Array.from(record.parentElement.children)
+      .filter((c) => alikeBox(c, record) && visible(c) && !headerRow(c)).length;
+  }
+  // The number a count's words start with ("four modules", "12 rows"): the words of brains/counts.py NUMBER_WORDS.
+  const NUMBER_WORDS = { no: 0, zero: 0, one: 1, a: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6,
+    seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+  const numberOf = (words) => {
+    const first = String(words).trim().split(/\s+/)[0].toLowerCase();
+    return /^\d+$/.test(first) ? Number(first) : (NUMBER_WORDS[first] ?? null);
+  };
+  function counted(els, words, timeoutMs) {
+    const n = numberOf(words);
+    if (n === null) return Promise.resolve([]);
+    let seen = [];
+    const holds = () => {
+      seen = Array.from(new Set(els.filter((el) => el.isConnected && visible(el)).map(countOf))).sort((a, b) => a - b);
+      return seen.includes(n);
+    };
+    return until(holds, timeoutMs).then((ok) => ok || seen);
+  }
+
   // The states a person checks a control for, each as one of two words (disabled / enabled, visible / hidden,
   // checked / unchecked,
   // selected / unselected, empty / filled, expanded / collapsed when the element says either). A wrapper drawn over
@@ -374,6 +423,7 @@
       synced,
       pickable,
       placed,
+      counted,
       states,
       pending: () => inflight.size,
       keyed: (element) => keyed.has(element),

@@ -1,8 +1,8 @@
 """Targets named by their place: grounding's candidates kept to what the sentence's place allows.
 
-A section described in lower-case words the page shows nowhere (a picture: "under the progress bar") cannot be
-checked: the named element stands alone then, when exactly one fits its name best; else nothing does. A quoted or
-titled place, and any anchor, must be found.
+A section or row described in lower-case words the page shows nowhere (a picture: "under the progress bar", "the
+filter row") cannot be checked: the named element stands alone then, when exactly one fits its name best; else
+nothing does. A quoted or titled place, and any other anchor, must be found.
 
     anchor   "Delete next to Alice", "the checkbox of Water the plants": the candidate's nearest container whose
              text holds the anchor must be the closest of all candidates' (the row of Alice, not the table)
@@ -31,7 +31,9 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
     named = bool((intent.target or "").strip())
-    if intent.anchor:
+    if intent.anchor and named and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
+        candidates = _named_once(candidates)  # "the column dropdown of the filter row": a row the page names nowhere
+    elif intent.anchor:
         near = _nearest_to(snap, candidates, intent.anchor, intent.side)
         candidates = near or _pictured_by_place(intent, snap)
     if intent.section:

@@ -247,6 +247,23 @@ function withHelpers(Base) {
       }
     }
 
+    // Passes once the list holding an element `part` finds has `count` records ("four modules": its first word is
+    // the number; SETTLE_SCRIPT's counted, as generation checked).
+    async expectCount(count, part) {
+      try {
+        await part.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
+      } catch (error) {
+        throw new assert.AssertionError({ message: `expected the page to show ${part}` });
+      }
+      const found = await part.evaluateAll(
+        (els, [n, ms]) => (window.__stepforge ? window.__stepforge.counted(els, n, ms) : null),
+        [count, EXPECT_TIMEOUT_MS]);
+      if (found !== true) {
+        throw new assert.AssertionError({ message: `expected the list holding ${part} to have ${count}, `
+          + `it has ${found && found.length ? found.join(" or ") : "none"}` });
+      }
+    }
+
     // Passes once no visible element's text contains `text` (waiting for the last one to go).
     async expectNoText(text) {
       try {
