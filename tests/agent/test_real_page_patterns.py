@@ -929,3 +929,20 @@ def test_a_row_described_in_words_the_page_shows_nowhere_takes_no_element_its_na
     record = run_on_page(FILTER_ROW, ['Select "status" in the priority dropdown of the filter row'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict
+
+
+STARTING = """<!doctype html><html><body>
+<div id="app"><p>Initializing the connection to the local database…</p></div>
+<script>
+  // an app that starts its local database (no request) before its first view
+  setTimeout(() => { document.getElementById('app').innerHTML = '<h1>Sign in to this instance</h1>'; }, 3800);
+</script>
+</body></html>"""
+
+
+def test_a_page_that_says_it_is_still_loading_is_waited_for_before_the_first_check(tmp_path):
+    # the view comes later than a check waits (3 s), sooner than an action does (5 s)
+    result = generate_on_page(STARTING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay

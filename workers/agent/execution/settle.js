@@ -6,7 +6,8 @@
 //                                                    at timeout, or with a request in flight then, once requestsMs
 //                                                    passed without its answer;
 //                                                    after typing into a rich-text editor, first until its form
-//                                                    value holds its text (synced)
+//                                                    value holds its text (synced); while the page says it is
+//                                                    still loading ("Loading…", a busy region), up to requestsMs
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
@@ -308,6 +309,22 @@
     return until(absent ? () => !holds() : holds, timeoutMs);
   }
 
+  // Whether the page says it is still loading: a visible busy region or a progress bar with no value (one that only
+  // says "busy"), or a short visible text that says so ("Loading…", "Initializing the connection…", "Please wait").
+  const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting)\b[^.!?]{0,80}(?:…|\.\.\.|\.)?$/i;
+  function loading() {
+    for (const el of document.querySelectorAll(
+      "[aria-busy=true], [role=progressbar]:not([aria-valuenow]), progress:not([value])")) if (visible(el)) return true;
+    if (!document.body) return false;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data.trim();
+      if (text.length > 1 && text.length <= 100 && LOADING.test(text) && node.parentElement
+          && !node.parentElement.closest("script, style, template, noscript") && visible(node.parentElement)) return true;
+    }
+    return false;
+  }
+
   // How many records the list holding an element has: the table rows, list items, options, tree items, tabs or menu
   // items alike beside the one holding it, else the smallest box around it with boxes alike (tag, role and a class
   // in common) beside it, skipping boxes whose visible likes are all on its line (the cells of one row); only
@@ -407,8 +424,13 @@
         // before (what the step did) still in flight then is waited for up to requestsMs: what it brings may
         // replace the view the next step acts on. One begun long before (a long poll) is not.
         const recent = started - Math.max(timeoutMs, requestsMs);
-        const settled = () => until(quiet, left(timeoutMs)).then((ok) => (ok || youngest() < recent ? ok
+        const requested = () => until(quiet, left(timeoutMs)).then((ok) => (ok || youngest() < recent ? ok
           : until(() => youngest() < recent, left(requestsMs)).then((answered) => answered
+            && until(quiet, Math.min(timeoutMs, left(requestsMs))))));
+        // A page that says it is still loading (a busy region, a progress bar, "Loading…") is waited for too, up to
+        // requestsMs: an app that starts a database or a worker before its first view makes no request meanwhile.
+        const settled = () => requested().then((ok) => (!loading() ? ok
+          : until(() => !loading(), left(requestsMs)).then((ready) => ready
             && until(quiet, Math.min(timeoutMs, left(requestsMs))))));
         const editor = document.activeElement;
         if (!editor || !editor.isContentEditable) return settled();
