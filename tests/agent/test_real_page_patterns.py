@@ -871,6 +871,7 @@ COUNTED = """<!doctype html><html><body>
   <div class="module featured"><span class="name">node-email</span> <span class="version">2.0.1</span></div>
   <div class="module"><span class="name">dashboard</span> <span class="version">3.6.5</span></div>
 </div>
+<p>Mail alerts need node-email.</p>
 <table>
   <tr><th>User</th><th>Email</th></tr>
   <tr><td>writer</td><td>writer@example.com</td></tr>
@@ -902,6 +903,7 @@ def test_a_wrong_count_fails_the_step_saying_how_many_there_are(tmp_path, expect
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
     assert "records, not" in record.verdict.reason, record.verdict.reason
+    # a sentence that merely mentions the text is no list of one ("Mail alerts need node-email.")
 
 
 FILTER_ROW = """<!doctype html><html><body><h1>issues</h1>

@@ -328,8 +328,8 @@
   // How many records the list holding an element has: the table rows, list items, options, tree items, tabs or menu
   // items alike beside the one holding it, else the smallest box around it with boxes alike (tag, role and a class
   // in common) beside it, skipping boxes whose visible likes are all on its line (the cells of one row); only
-  // visible records count, never a table's header row. True once some element's list has n records (waited for, as
-  // the page changes, until timeoutMs); else the counts seen.
+  // visible records count, never a table's header row. True once the list of some element showing the text most
+  // nearly whole has n records (waited for, as the page changes, until timeoutMs); else the counts seen.
   const ITEMS = `${RECORDS}, [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]`;
   const classes = (e) => (typeof e.className === "string" ? e.className.split(/\s+/).filter(Boolean) : []);
   const alikeBox = (a, b) => a.localName === b.localName
@@ -368,7 +368,11 @@
     if (n === null) return Promise.resolve([]);
     let seen = [];
     const holds = () => {
-      seen = Array.from(new Set(els.filter((el) => el.isConnected && visible(el)).map(countOf))).sort((a, b) => a - b);
+      // the elements that show the text most nearly whole: "writer", not "writer@example.com" nor a sentence
+      const shown = els.filter((el) => el.isConnected && visible(el));
+      const shortest = Math.min(...shown.map((el) => folded(el.innerText).length));
+      const keys = shown.filter((el) => folded(el.innerText).length === shortest);
+      seen = Array.from(new Set(keys.map(countOf))).sort((a, b) => a - b);
       return seen.includes(n);
     };
     return until(holds, timeoutMs).then((ok) => ok || seen);
