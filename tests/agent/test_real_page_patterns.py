@@ -948,3 +948,24 @@ def test_a_page_that_says_it_is_still_loading_is_waited_for_before_the_first_che
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
     assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+COUNTER = """<!doctype html><html><body><h2>Install</h2>
+<ul><li>node-red-dashboard</li><li>node-red-node-email</li></ul><span class="count">2 / 2</span>
+<label>Total <input id="t" value="12.50" readonly></label>
+</body></html>"""
+
+
+def test_a_value_of_words_that_name_no_element_is_a_text_those_words_say_what_it_is(tmp_path):
+    record = run_on_page(COUNTER, [{"action": "Look at the list", "expected": 'the counter reads "2 / 2"'},
+                                   "Verify the total shows 12.50"], tmp_path)
+    assert_passed(record)
+    kinds = [(op.kind, op.value) for op in record.operations if op.kind.startswith("assert")]
+    assert kinds == [("assert_text", "2 / 2"), ("assert_value", "12.50")], kinds
+
+
+@pytest.mark.parametrize("expected", ['the counter reads "3 / 3"', 'the Total reads "3 / 3"'])
+def test_a_value_of_words_that_name_no_element_still_fails_when_the_text_is_not_shown(tmp_path, expected):
+    record = run_on_page(COUNTER, [{"action": "Look at the list", "expected": expected}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict

@@ -39,7 +39,7 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import narrow, one_per_element, words_pattern
+from workers.agent.grounding.places import names_nothing, narrow, one_per_element, words_pattern
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process
@@ -450,6 +450,11 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
                                                      max(1, round((deadline - time.monotonic()) * 1000)))
         grounding += ground_ms
         page = view.snapshot
+        if not candidates and names_nothing(intent, page):
+            # 'the counter reads "4 / 4"': words that name no element of the page only say what the text is
+            return check_on_page(run, intent.model_copy(update={
+                "kind": "assert_text", "target": None,
+                "description": f"Verify '{intent.value}' is shown (the {intent.target})"}), tree_ms)
         if not candidates:
             operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
             operation.timings_ms.update(tree=tree_ms, grounding=grounding)

@@ -128,3 +128,15 @@ def test_review_readings_of_texts_in_titled_parts(expected, read) -> None:
 ])
 def test_review_refusals_of_texts_in_titled_parts(expected) -> None:
     assert refusal(expected)
+
+
+@pytest.mark.parametrize("expected, read", [
+    ('"inject" and "debug" are listed in the palette again', [("assert_text", "inject"), ("assert_text", "debug")]),
+    ('"Saved" is shown in the menu', [("assert_text", "Saved")]),
+])
+def test_a_text_shown_in_a_part_of_the_page_named_in_unquoted_words_is_shown(expected, read) -> None:
+    assert checks(expected) == read
+
+
+def test_a_text_shown_in_a_column_says_more_than_shown() -> None:
+    assert "only that a text is shown" in refusal('"Open" is listed in the status column')

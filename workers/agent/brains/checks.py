@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from workers.agent.actions.kinds.assert_state import STATE_WORDS
 
-from .phrases import TOKEN, Op, Sentence, Unsupported, split_role
+from .phrases import PART_NOUNS, TOKEN, Op, Sentence, Unsupported, split_role
 
 # Predicates that say a text is shown, and negations that say it is not.
 _SHOWN = re.compile(
@@ -61,8 +61,8 @@ _ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
 _IN_ORDER = re.compile(r"\b(?:in\s+(?:that|this|the\s+same|alphabetical|reverse|this)\s+order|ordered|order\s+of)\b", re.I)
 # A part of the page named by unquoted words and what it is, one of the kinds that hold a page's parts (never a column,
 # a section or a list, which tell records apart): 'in the Filters box', 'in the Details panel'
-_NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){1,3}?"
-                         r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header|footer)\b", re.I)
+_NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){0,3}?"
+                         rf"{PART_NOUNS}\b", re.I)
 _KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
 
 

@@ -555,6 +555,12 @@ ABSENCE_UNCLEAR = (
 
 VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|on\s+(?:the\s+)?(?:page|screen))"
 WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|search\s+results))?"
+# The parts of a page that hold others (never a column, a section or a list, which tell records apart): a text shown
+# "in the palette" or "in the Filters box" is shown (where it is, in unquoted words, is read past)
+PART_NOUNS = (r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header|footer|palette|menu|drawer|popup|"
+              r"pop-up|modal|popover|canvas|navigation|editor)")
+SHOWN_WHERE = rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){{0,2}}?{PART_NOUNS})?" \
+              r"(?:\s+again|\s+once\s+more)?"
 NEGATIVE = re.compile(
     r"\b(?:not|no|nothing|none|nobody|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|"
     r"disappears?|disappeared|absent|gone|missing|removed|deleted)\b",

@@ -58,6 +58,13 @@ def _shown(snap: PageSnapshot, words: str) -> bool:
 
 
 _DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)*")  # "progress bar", "options": a description in words, not a title
+
+
+def names_nothing(intent: Intent, snap: PageSnapshot) -> bool:
+    """A value check's element said in lower-case words of no kind that the page shows nowhere ("the counter", "the
+    total"): the words only say what the text is, as in 'the counter reads "4 / 4"'."""
+    return intent.kind == "assert_value" and intent.role_hint is None and bool(intent.target) \
+        and _DESCRIBED.fullmatch(intent.target or "") is not None and not _shown(snap, intent.target or "")
 _NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
 
 

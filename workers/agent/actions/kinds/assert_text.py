@@ -11,10 +11,10 @@ from workers.agent.brains.phrases import (
     NEGATIVE,
     PRONOUN,
     SEVERAL,
+    SHOWN_WHERE,
     TEXT_PREFIX,
     TOKEN,
     VISIBLE,
-    WHERE,
     Op,
     Unsupported,
     is_description,
@@ -114,7 +114,7 @@ STATEMENTS = (
          lambda m, s: texts(m["x"], s), 110),
     # X is shown / 'A' and 'B' are displayed on the page
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
-         rf"{VISIBLE}{WHERE}", lambda m, s: texts(m["x"], s), 120),
+         rf"{VISIBLE}{SHOWN_WHERE}", lambda m, s: texts(m["x"], s), 120),
     # X is shown at the top / in red / within 2 seconds
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
          rf"{VISIBLE}\s+(?P<q>.+)", _qualified, 140),
