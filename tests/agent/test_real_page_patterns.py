@@ -969,3 +969,35 @@ def test_a_value_of_words_that_name_no_element_still_fails_when_the_text_is_not_
     record = run_on_page(COUNTER, [{"action": "Look at the list", "expected": expected}], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+
+
+COLUMNS = """<!doctype html><html><body>
+<table>
+  <thead><tr><th><a href="#">title</a></th><th><a href="#">status</a> <svg width="10" height="10"></svg></th>
+    <th>priority</th></tr></thead>
+  <tbody>
+    <tr><td>Login fails on the second try</td><td>Open</td><td>High</td></tr>
+    <tr><td>Export stops at 500 photos</td><td>Closed</td><td>Open question</td></tr>
+  </tbody>
+</table>
+<div style="display: grid; grid-template-columns: 220px 120px; margin-top: 30px">
+  <div>Payee</div><div>Amount</div>
+  <div>Starbucks Reserve Roastery</div><div>12.50</div>
+</div>
+</body></html>"""
+
+
+def test_a_text_in_a_column_is_checked_below_its_header_in_generation_and_in_the_replay(tmp_path):
+    steps = [{"action": "Look at the table", "expected": '"Closed" is listed in the status column'},
+             'Verify "Starbucks Reserve Roastery" is shown in the "Payee" column']
+    result = generate_on_page(COLUMNS, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+@pytest.mark.parametrize("expected", ['"High" is listed in the status column', '"12.50" is shown in the Payee column'])
+def test_a_text_in_another_column_fails_the_check(tmp_path, expected):
+    record = run_on_page(COLUMNS, [{"action": "Look at the table", "expected": expected}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict

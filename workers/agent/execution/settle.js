@@ -14,7 +14,8 @@
 //   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
 //   window.__stepforge.placed(parts, text, relation, ms, absent) -> true once the text is shown above / below /
 //                                                    beside one of the elements `parts`, in the row (record) of
-//                                                    one, or in the section one titles; absent: once it is not
+//                                                    one, in the section one titles, or in the column one heads;
+//                                                    absent: once it is not
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
@@ -289,6 +290,17 @@
           || up(a, shared) > 8 || up(b, shared) > 8) return false;
       const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
       return Math.abs((x.top + x.bottom) / 2 - (y.top + y.bottom) / 2) <= 4;
+    }
+    if (relation === "column") {
+      // Below the column's header and across its width: in a table, the cell's middle within the header cell's
+      // edges; in a grid of boxes, the text and the header overlapping side to side.
+      if (a.contains(b) || b.contains(a)) return false;
+      const CELLS = "th, td, [role=columnheader], [role=gridcell], [role=cell], [role=rowheader]";
+      const head = b.closest(CELLS), cell = a.closest(CELLS);
+      const x = (cell || a).getBoundingClientRect(), y = (head || b).getBoundingClientRect();
+      if (x.top < y.bottom - 2) return false;
+      if (head && cell) return (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
+      return x.left < y.right && y.left < x.right;
     }
     if (a.contains(b)) return false;
     // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
