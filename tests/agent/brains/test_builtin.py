@@ -639,3 +639,14 @@ def test_sentences_that_would_act_on_a_guess_are_refused(action) -> None:
 @pytest.mark.parametrize("action", ["Check Require confirmation", "Check the Send confirmation"])
 def test_a_checkbox_named_like_a_part_of_the_page_is_still_ticked(action) -> None:
     assert [i.kind for i in BuiltinBrain().decide(ScenarioStep(action=action), 0).intents] == ["check"]
+
+
+@pytest.mark.parametrize("action", ['Click the Name field, replace it with "Bob" and press Enter',
+                                    'Click the Name field and replace its value with "Bob"'])
+def test_replacing_the_value_of_the_field_just_clicked_clears_it_and_types(action):
+    found = [(i.kind, i.target, i.value) for i in intents(action)]
+    assert found[:3] == [("click", "Name", None), ("clear", "Name", None), ("fill", "Name", "Bob")], found
+
+
+def test_replacing_with_no_field_said_is_refused():
+    assert "which field" in decide('Replace it with "450"').unsupported

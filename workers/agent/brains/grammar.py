@@ -164,6 +164,10 @@ def _type_here(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("type_here", value=literal_value(s, m["v"]))]
 
 
+def _replace_here(m: re.Match[str], s: Sentence) -> list[Item]:
+    return [Macro("clear_here"), Macro("type_here", value=literal_value(s, m["v"]))]
+
+
 def _search(m: re.Match[str], s: Sentence) -> list[Item]:
     rest = m["rest"].strip()
     named = re.fullmatch(
@@ -264,6 +268,9 @@ _OWN_RULES = (
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
     Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}(?:\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+"
          r"(?:it|there|this))?", lambda m, s: [Macro("clear_here")], 618),
+    # 'Click 400.00 in the Budgeted column, replace it with "450"': the field just clicked, cleared and typed into
+    Rule(r"(?:replace|overwrite)\s+(?:it|this|that|its\s+(?:value|text|contents?)|the\s+(?:value|text|amount|number|"
+         r"contents?))\s+(?:with|by)\s+(?P<v>\S.*)", _replace_here, 619),
     Rule(r"(?:type|enter|input|write)\s+\S.*", _refuse('it does not say which field to type into; write e.g. Type '
                                                       '"Alice" into the Name field'), 505),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",

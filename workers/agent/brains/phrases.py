@@ -110,7 +110,7 @@ VERBS = (
     "click", "tap", "press", "push", "hit", "type", "enter", "input", "write", "fill", "set", "clear",
     "select", "choose", "pick", "check", "uncheck", "tick", "untick", "go", "navigate", "open", "visit",
     "browse", "verify", "confirm", "ensure", "expect", "assert", "see", "submit", "search", "scroll",
-    "drag", "complete", "look", "observe", "inspect", "examine",
+    "drag", "complete", "look", "observe", "inspect", "examine", "replace", "overwrite",
 )  # fmt: skip
 
 
