@@ -1001,3 +1001,27 @@ def test_a_text_in_another_column_fails_the_check(tmp_path, expected):
     record = run_on_page(COLUMNS, [{"action": "Look at the table", "expected": expected}], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+
+
+DIAGRAM = """<!doctype html><html><body>
+<div id="canvas" style="width: 600px; height: 300px; position: relative; border: 1px solid #ccc">
+  <div class="node" style="position: absolute; left: 20px; top: 20px; padding: 8px; border: 1px solid">Alpha</div>
+  <div class="node" style="position: absolute; left: 200px; top: 120px; padding: 8px; border: 1px solid">Beta</div>
+  <div class="node" style="position: absolute; left: 400px; top: 220px; padding: 8px; border: 1px solid">Gamma</div>
+  <svg width="600" height="300" style="position: absolute; left: 0; top: 0; pointer-events: none"></svg>
+</div>
+<p id="log"></p>
+<script>
+  // the canvas listens for every node (one listener, as diagram editors do)
+  document.getElementById('canvas').addEventListener('dblclick', (e) => {
+    const node = e.target.closest('.node');
+    document.getElementById('log').textContent = node ? node.textContent + ' opened' : 'empty canvas';
+  });
+</script>
+</body></html>"""
+
+
+def test_a_node_of_a_canvas_is_the_element_showing_its_words_never_the_middle_of_the_canvas(tmp_path):
+    record = run_on_page(DIAGRAM, ['Double-click the "Gamma" node', '"Gamma opened" is shown'], tmp_path)
+    assert_passed(record)
+    assert not any("empty canvas" in line for line in done(record)), done(record)

@@ -39,7 +39,7 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import names_nothing, narrow, one_per_element, words_pattern
+from workers.agent.grounding.places import names_nothing, narrow, one_per_element, to_the_words, words_pattern
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process
@@ -326,7 +326,8 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
     for _ in range(MAX_REGROUNDS):
         started = time.perf_counter()
         found = named_before(run, intent, view.snapshot) if intent.again else \
-            narrow(intent, view.snapshot, one_per_element(view.snapshot, run.grounder.locate(intent, view)))
+            narrow(intent, view.snapshot, one_per_element(view.snapshot, to_the_words(
+                intent, view.snapshot, run.grounder.locate(intent, view))))
         candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
         ground_ms += ms_since(started)
         # A change made while the page was being read counts: the page is read again at once.

@@ -93,6 +93,37 @@ def one_per_element(snap: PageSnapshot, candidates: list[Candidate]) -> list[Can
     return [c for c in candidates if c.node_id not in dropped]
 
 
+def to_the_words(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
+    """A box of no role whose text merely holds the named words among many others (a diagram's canvas holding every
+    node's label) is not the named element: the one element inside it that shows the words whole (the outermost such)
+    is, and takes the action (a double-click on a diagram's node lands on the node, or fails saying what covers it,
+    never on the middle of the canvas); with two such elements inside it, neither is said, and the box is dropped."""
+    wanted = " ".join(_WORD.findall((intent.target or "").lower()))
+    if not wanted or not candidates:
+        return candidates
+    out: list[Candidate] = []
+    for candidate in candidates:
+        box = snap.node(candidate.node_id)
+        said = " ".join(_WORD.findall((box.text or "").lower()))
+        if box.role or not box.operable or said == wanted or len(said) < 3 * len(wanted) \
+                or any(" ".join(_WORD.findall((t or "").lower())) == wanted for t in (box.label, box.aria_label,
+                                                                                        box.title, box.a11y_name)):
+            out.append(candidate)
+            continue
+        showing = [n for n in snap.nodes if n.id != box.id and " ".join(_WORD.findall((n.text or "").lower())) == wanted
+                   and _holds(snap, box, n)]
+        # the outermost element that shows just these words: the whole node or card, not the label inside it
+        inner = [n for n in showing if not any(o.id != n.id and _holds(snap, o, n) for o in showing)]
+        if len(inner) == 1:
+            out.append(Candidate(node_id=inner[0].id, score=candidate.score))
+        elif not inner:
+            out.append(candidate)
+    return out
+
+
+_WORD = re.compile(r"\w+")
+
+
 def _holds(snap: PageSnapshot, outer: Node, inner: Node) -> bool:
     parent = inner.parent
     while parent is not None:
