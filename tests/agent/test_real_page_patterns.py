@@ -1025,3 +1025,21 @@ def test_a_node_of_a_canvas_is_the_element_showing_its_words_never_the_middle_of
     record = run_on_page(DIAGRAM, ['Double-click the "Gamma" node', '"Gamma opened" is shown'], tmp_path)
     assert_passed(record)
     assert not any("empty canvas" in line for line in done(record)), done(record)
+
+
+FACET = """<!doctype html><html><body><h1>issues</h1>
+<div class="facet-info"><p><a href="#">status</a></p>
+  <ul><li><a href="#">Open</a> 7</li><li><a href="#">Closed</a> 4</li><li><a href="#">Won't fix</a> 3</li></ul></div>
+</body></html>"""
+
+
+def test_a_list_of_texts_said_of_words_that_name_no_element_is_each_text_shown(tmp_path):
+    record = run_on_page(FACET, ["Verify the status facet shows Open 7, Closed 4 and Won't fix 3"], tmp_path)
+    assert_passed(record)
+    assert [op.value for op in record.operations if op.kind == "assert_text"] == ["Open 7", "Closed 4", "Won't fix 3"]
+
+
+def test_a_list_of_texts_with_one_not_shown_fails(tmp_path):
+    record = run_on_page(FACET, ["Verify the status facet shows Open 7, Closed 5 and Won't fix 3"], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and "Closed 5" in record.verdict.reason, record.verdict

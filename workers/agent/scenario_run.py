@@ -39,7 +39,7 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import names_nothing, narrow, one_per_element, to_the_words, words_pattern
+from workers.agent.grounding.places import listed_texts, names_nothing, narrow, one_per_element, to_the_words, words_pattern
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process
@@ -452,10 +452,13 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
         grounding += ground_ms
         page = view.snapshot
         if not candidates and names_nothing(intent, page):
-            # 'the counter reads "4 / 4"': words that name no element of the page only say what the text is
-            return check_on_page(run, intent.model_copy(update={
-                "kind": "assert_text", "target": None,
-                "description": f"Verify '{intent.value}' is shown (the {intent.target})"}), tree_ms)
+            # 'the counter reads "4 / 4"': words that name no element of the page only say what the text is; 'the
+            # status facet shows Open 7, Closed 4 and In progress 3': each text of the list
+            for text in listed_texts(intent):
+                operation = check_on_page(run, intent.model_copy(update={
+                    "kind": "assert_text", "target": None, "value": text,
+                    "description": f"Verify '{text}' is shown (the {intent.target})"}), tree_ms)
+            return operation
         if not candidates:
             operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
             operation.timings_ms.update(tree=tree_ms, grounding=grounding)

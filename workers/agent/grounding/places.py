@@ -77,6 +77,14 @@ def _named_once(candidates: list[Candidate]) -> list[Candidate]:
     return candidates[:1]
 
 
+def listed_texts(intent: Intent) -> list[str]:
+    """The texts of a value that lists three or more ('Open 7, Closed 4 and In progress 3'), each on its own; the
+    value whole otherwise, or when it is an Examples column's."""
+    value = intent.value or ""
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value) if p.strip()]
+    return parts if len(parts) >= 3 and not (intent.param or intent.template) else [value]
+
+
 def one_per_element(snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
     """Best candidates that hold one another are one element on screen, not a choice: a grid that fits only through
     the one card it holds is that card. Of a tied holder and held, the held one stays unless only the holder is
