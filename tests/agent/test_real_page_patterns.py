@@ -1043,3 +1043,22 @@ def test_a_list_of_texts_with_one_not_shown_fails(tmp_path):
     record = run_on_page(FACET, ["Verify the status facet shows Open 7, Closed 5 and Won't fix 3"], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and "Closed 5" in record.verdict.reason, record.verdict
+
+
+TREE = """<!doctype html><html><body>
+<p>Validation rules live in the flow.</p>
+<ul class="tree">
+  <li><span onclick="kids.hidden = !kids.hidden" style="cursor: pointer">Order Processing</span>
+    <ul id="kids" hidden><li>Validation</li><li>New order</li></ul></li>
+  <li><span style="cursor: pointer">Weather Station</span></li>
+</ul>
+</body></html>"""
+
+
+def test_it_in_an_expected_result_places_texts_by_what_the_action_named(tmp_path):
+    steps = [{"action": 'Click "Order Processing" in the tree',
+              "expected": 'The entry opens and shows "Validation" and "New order" beneath it'}]
+    result = generate_on_page(TREE, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay

@@ -650,3 +650,17 @@ def test_replacing_the_value_of_the_field_just_clicked_clears_it_and_types(actio
 
 def test_replacing_with_no_field_said_is_refused():
     assert "which field" in decide('Replace it with "450"').unsupported
+
+
+@pytest.mark.parametrize("action, expected", [
+    ('Click the small arrow to the left of "Orders" in the tree',
+     'The entry opens and shows "Validation" and "New order" beneath it'),
+    ('Click "Orders"', '"Validation" and "New order" appear below it'),
+])
+def test_it_in_an_expected_result_is_the_text_the_action_named(action, expected):
+    found = [(i.kind, i.target, i.value) for i in intents(action, expected) if i.kind.startswith("assert")]
+    assert found == [("assert_below", "Orders", "Validation"), ("assert_below", "Orders", "New order")]
+
+
+def test_it_after_typing_names_no_text_to_place_by():
+    assert "not a part of the page" in decide('Type "Bob" into the Name field', '"Saved" is shown below it').unsupported

@@ -61,7 +61,6 @@ SAYS_MORE = [
     '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
     '"Drafts" and "Sent" appear indented under "Folders"',  # a look
     'The dialog opens with an empty text area and a "Import" button, then "Saved" is not shown',  # denied: which?
-    '"Inbox" is shown and "Sent" appears right above the form',  # a place, for a text that must be shown
     'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
     '"Inbox" is no longer listed next to "Folders"',  # absent from beside a text only: cannot be checked
     'The commands change to "npm install x" and "pnpm install x", without a version number',
@@ -133,6 +132,8 @@ def test_review_refusals_of_texts_in_titled_parts(expected) -> None:
 @pytest.mark.parametrize("expected, read", [
     ('"inject" and "debug" are listed in the palette again', [("assert_text", "inject"), ("assert_text", "debug")]),
     ('"Saved" is shown in the menu', [("assert_text", "Saved")]),
+    # a place said with 'appears' is checked there
+    ('"Inbox" is shown and "Sent" appears right above the form', [("assert_text", "Inbox"), ("assert_above", "Sent")]),
 ])
 def test_a_text_shown_in_a_part_of_the_page_named_in_unquoted_words_is_shown(expected, read) -> None:
     assert checks(expected) == read

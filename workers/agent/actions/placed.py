@@ -28,10 +28,21 @@ _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
                "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",
                "button": "button", "link": "link", "tab": "tab"}
-_SHOWN = r"(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)"
+_SHOWN = r"(?:(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)|" \
+         r"(?:now\s+)?(?:appears?|shows?\s+up))"
 # "is in "Chosen categories"": being in a part is its own "shown"
 SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
 _SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button)\s+)?"
+
+
+def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
+    """'(The entry opens and) shows "A" and "B" beneath "Orders"': the texts said after the verb, placed by the part."""
+    def read(m, s):
+        target, role = _part(m["y"], s)
+        return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
+    return Rule(rf"(?:.*?\s)?(?:shows?|lists?|displays?)\s+(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)"
+                rf"\x01\d+\x02)*)\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+(?P<y>(?:the\s+)?\x01\d+\x02)",
+                read, order)
 
 
 def statement(relation_words: str, kind: str, part: str = r".+", order: int = 135, shown: str = "") -> Rule:

@@ -70,7 +70,10 @@ class BuiltinBrain:
             if not step.expected.strip():
                 raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
             try:
-                intents += [self._intent(op) for op in self._expand(parse_text(step.expected, expected=True), page)]
+                named = next((op.place.anchor or op.target for op in reversed(ops)
+                              if op.place.anchor or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
+                intents += [self._intent(op) for op in self._expand(parse_text(step.expected, expected=True,
+                                                                               it=named), page)]
             except Unsupported as exc:
                 raise Unsupported(f"expected result {_naming(exc, step.expected)}") from None
         return intents

@@ -323,14 +323,18 @@ def parse_clause(masked: str, s: Sentence, *, expected: bool = False) -> list[It
         ) from None
 
 
-def parse_text(text: str, *, expected: bool = False) -> list[tuple[str, list[Item]]]:
-    """A step's action (or expected cell) into (clause as written, items) pairs.
+def parse_text(text: str, *, expected: bool = False, it: str | None = None) -> list[tuple[str, list[Item]]]:
+    """A step's action (or expected cell) into (clause as written, items) pairs. it: the text the step's action named
+    ('Click the arrow of "Orders"'), which 'below it' / 'next to it' in the expected cell places by.
 
     Raises `Unsupported` whose `clause` is the clause that could not be understood.
     """
     s = Sentence(text)
     if not s.masked:
         raise Unsupported("it is empty")
+    if it is not None and _PLACED_BY_IT.search(s.masked):
+        s.tokens.append(it)
+        s.masked = _PLACED_BY_IT.sub(lambda m: f"{m['prep']} \x01{len(s.tokens) - 1}\x02", s.masked)
     counts = take_counts(s)  # 'Four modules are listed, including "A"': counted, then read without the count
     if counts:
         return [(" ".join(text.split()), list(counts)), *_parse_sentence(s, expected)]
@@ -350,6 +354,10 @@ def _parse_sentence(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]
             return [(s.show(s.masked), list(described))]
         except Unsupported:
             raise exc from None
+
+
+# 'shows "A" and "B" beneath it': a place by the element the action named
+_PLACED_BY_IT = re.compile(r"\b(?P<prep>below|beneath|underneath|under|above|next\s+to|beside)\s+(?:it|that|this)\b", re.I)
 
 
 # A check said as an operation: 'Verify the ...', 'Check that ...'.

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from workers.agent.actions.placed import Placed, statement
+from workers.agent.actions.placed import Placed, shows_statement, statement
 
 
 class AssertAbove(Placed):
     name = "assert_above"
     relation = "above"
     words = "above"
-    statements = (statement(r"above|over", "assert_above"),)
+    statements = (statement(r"above|over", "assert_above"), shows_statement(r"above|over", "assert_above"))
 
 
 ACTION = AssertAbove()
