@@ -1062,3 +1062,41 @@ def test_it_in_an_expected_result_places_texts_by_what_the_action_named(tmp_path
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
     assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+SORTED = """<!doctype html><html><body>
+<h3>3 rows</h3>
+<table>
+  <thead><tr><th><a href="#" onclick="sortVotes(); return false">votes</a></th><th>title</th></tr></thead>
+  <tbody id="rows">
+    <tr><td>12</td><td>Login fails on the second try</td></tr>
+    <tr><td>40</td><td>Missing validation in login screen</td></tr>
+    <tr><td>0</td><td>Password rules shows wrong value</td></tr>
+  </tbody>
+</table>
+<script>
+  function sortVotes() {
+    const body = document.getElementById('rows');
+    Array.from(body.rows).sort((a, b) => Number(a.cells[0].textContent) - Number(b.cells[0].textContent))
+      .forEach((row) => body.appendChild(row));
+  }
+</script>
+</body></html>"""
+
+
+def test_a_row_picked_by_its_order_is_checked_in_generation_and_in_the_replay(tmp_path):
+    steps = ['Verify the first row of the table is "Login fails on the second try" with 12 votes',
+             {"action": 'Click the "votes" column header',
+              "expected": 'The first row is "Password rules shows wrong value" with 0 votes and the last row shows '
+                          '"Missing validation in login screen"'}]
+    result = generate_on_page(SORTED, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+def test_a_text_in_another_row_than_the_one_picked_fails_the_check(tmp_path):
+    record = run_on_page(SORTED, ['Verify the first row shows "Missing validation in login screen"'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason

@@ -292,8 +292,13 @@ def test_where_a_shown_text_is_said_in_unquoted_words_is_read_past(cell, texts) 
 
 
 def test_a_subject_that_picks_one_part_of_many_is_refused_not_read_as_the_whole_page() -> None:
-    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the list", expected='The newest entry shows "X"'), 0)
     assert decision.unsupported is not None and "which part of the page" in decision.unsupported
+
+
+def test_a_row_picked_by_its_order_is_checked_in_that_row_never_on_the_whole_page() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
+    assert [(i.kind, i.value, i.ordinal) for i in decision.intents] == [("assert_row_at", "X", 0)]
 
 
 def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:

@@ -1,0 +1,92 @@
+"""Check the texts of a row picked by its order in a table or grid: 'the first row of the table is issue 7 "Password
+rules ..." with 0 votes', 'the last row shows "Archived"'. The rows are the data rows the page shows (a table's rows
+with cells, a grid's rows with cells; never a header row), in document order; each quoted text, and each number the
+sentence writes, is in the picked row as whole words."""
+
+from __future__ import annotations
+
+import re
+
+from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op, Place, Unsupported
+
+_ORDERS = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "bottom": -1}
+_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}
+# The data rows of tables and grids, as the suite finds them too.
+ROWS = "tbody > tr:has(> td):visible, [role=row]:has([role=gridcell], [role=cell]):visible"
+_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w])")
+
+
+_ROW = (r"(?:the\s+)?(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
+        r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?\s+(?:now\s+)?(?:is|shows?|has|contains?|reads?|lists?|"
+        r"displays?|says?|holds?)\s+(?P<rest>.+)")
+# 'the first row is "A" and the last row shows "B"': the next row said
+_NEXT_ROW = re.compile(r"\s*,?\s+(?:and|but)\s+(?=(?:the\s+)?(?:first|top|second|third|fourth|fifth|last|bottom)\s+row\b)",
+                       re.I)
+
+
+def _row_texts(m, s):
+    rest, *more = _NEXT_ROW.split(m["rest"], maxsplit=1)
+    following = []
+    if more:
+        nxt = re.fullmatch(_ROW, more[0].strip(), re.I | re.S)
+        if nxt is None:
+            raise Unsupported(f"{s.show(more[0])!r}: say which texts that row shows")
+        following = _row_texts(nxt, s)
+    if NEGATIVE.search(TOKEN.sub(" ", rest)) or re.search(r"\bor\b", TOKEN.sub(" ", rest), re.I):
+        raise Unsupported(f"{s.show(rest)!r}: say plainly which texts the row shows")
+    texts = [s.tokens[int(n)] for n in TOKEN.findall(rest)] + _NUMBER.findall(TOKEN.sub(" ", rest))
+    if not texts:
+        raise Unsupported(f"{s.show(rest)!r}: quote the texts the row shows")
+    place = Place(ordinal=_ORDERS[m["o"].lower()])
+    return [Op("assert_row_at", value=t, place=place) for t in texts] + following
+
+
+class AssertRowAt(Action):
+    name = "assert_row_at"
+    for_model = False
+    is_assertion = True
+    grounded = False
+    valued = True
+    param_name = "expectedText"
+    statements = (Rule(_ROW, _row_texts, 104),)
+
+    def describe(self, target, role, value):
+        return f"Verify the row shows '{value}'"
+
+    def page_locator(self, intent):
+        from shared.records import Locator
+
+        if intent.ordinal is None:
+            raise Unsupported("it does not say which row")
+        return Locator(strategy="css", value=ROWS, nth=intent.ordinal)
+
+    def check(self, act):
+        from workers.agent.execution.executor import shown_text_pattern
+
+        text = act.value or ""
+        if act.target is None or not text:
+            raise CheckFailed("nothing to look for")
+        try:
+            act.target.get_by_text(shown_text_pattern(text)).filter(visible=True).first.wait_for(
+                state="visible", timeout=act.settings.assertion_timeout_ms)
+        except Exception:
+            shows = act.target.inner_text(timeout=1000) if act.target.count() else "no such row"
+            raise CheckFailed(f'the row does not show "{text}" (it shows "{" ".join(shows.split())[:120]}")') from None
+
+    def phrase(self, op, slot):
+        return [f"the {_order(op)} row shows ", *slot]
+
+    def comment(self, op, what):
+        return f"Check that the {_order(op)} data row of the table shows {what}"
+
+    def javascript(self, op, target, value):
+        return f"await this.expectText({value}, {target});"
+
+
+def _order(op) -> str:
+    nth = op.locator.nth if op.locator is not None else None
+    return _WORDS.get(nth, f"#{nth}") if nth is not None else "picked"
+
+
+ACTION = AssertRowAt()
