@@ -664,3 +664,10 @@ def test_it_in_an_expected_result_is_the_text_the_action_named(action, expected)
 
 def test_it_after_typing_names_no_text_to_place_by():
     assert "not a part of the page" in decide('Type "Bob" into the Name field', '"Saved" is shown below it').unsupported
+
+
+def test_a_page_that_stays_on_a_named_form_still_shows_its_name():
+    found = [(i.kind, i.value) for i in intents('Click "Sign in"', 'The message "Wrong password" is shown and the page '
+                                                                   'stays on the sign-in form')]
+    assert found[1:] == [("assert_text", "Wrong password"), ("assert_text", "sign in")]
+    assert "say what the page still shows" in decide('Click "Sign in"', "The page stays on the same page").unsupported
