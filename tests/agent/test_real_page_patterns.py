@@ -1027,20 +1027,20 @@ def test_a_node_of_a_canvas_is_the_element_showing_its_words_never_the_middle_of
     assert not any("empty canvas" in line for line in done(record)), done(record)
 
 
-FACET = """<!doctype html><html><body><h1>issues</h1>
+FACET_LIST = """<!doctype html><html><body><h1>issues</h1>
 <div class="facet-info"><p><a href="#">status</a></p>
   <ul><li><a href="#">Open</a> 7</li><li><a href="#">Closed</a> 4</li><li><a href="#">Won't fix</a> 3</li></ul></div>
 </body></html>"""
 
 
 def test_a_list_of_texts_said_of_words_that_name_no_element_is_each_text_shown(tmp_path):
-    record = run_on_page(FACET, ["Verify the status facet shows Open 7, Closed 4 and Won't fix 3"], tmp_path)
+    record = run_on_page(FACET_LIST, ["Verify the status facet shows Open 7, Closed 4 and Won't fix 3"], tmp_path)
     assert_passed(record)
     assert [op.value for op in record.operations if op.kind == "assert_text"] == ["Open 7", "Closed 4", "Won't fix 3"]
 
 
 def test_a_list_of_texts_with_one_not_shown_fails(tmp_path):
-    record = run_on_page(FACET, ["Verify the status facet shows Open 7, Closed 5 and Won't fix 3"], tmp_path)
+    record = run_on_page(FACET_LIST, ["Verify the status facet shows Open 7, Closed 5 and Won't fix 3"], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and "Closed 5" in record.verdict.reason, record.verdict
 
@@ -1100,3 +1100,30 @@ def test_a_text_in_another_row_than_the_one_picked_fails_the_check(tmp_path):
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
     assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason
+
+
+DIV_GRID = """<!doctype html><html><body>
+<nav class="accounts"><div class="account">Checking</div><div class="account">Savings</div>
+  <div class="account">Cash</div></nav>
+<h2>Uncategorized</h2>
+<div class="grid">
+  <div class="head" style="display: flex"><span style="width: 120px">Account</span><span style="width: 200px">Notes</span>
+    <span style="width: 100px">Deposit</span></div>
+  <div class="body"><div class="r1" style="display: flex"><span style="width: 120px">Savings</span>
+    <span style="width: 200px">Monthly transfer</span><span style="width: 100px">500.00</span></div></div>
+</div>
+<div class="tags"><span class="tag">urgent</span> <span class="tag">docs</span> <span class="tag">ui</span></div>
+</body></html>"""
+
+
+def test_a_single_row_of_a_grid_drawn_without_table_markup_counts_as_one(tmp_path):
+    record = run_on_page(DIV_GRID, [{"action": "Look at the page", "expected":
+                                     'The "Uncategorized" page lists one row, on "Savings", with the notes '
+                                     '"Monthly transfer" and a deposit of 500.00'}], tmp_path)
+    assert_passed(record)
+
+
+def test_only_one_of_a_list_laid_out_across_is_not_a_list_of_one(tmp_path):
+    record = run_on_page(DIV_GRID, [{"action": "Look at the tags", "expected": 'Only "urgent" is left'}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert "holds 3 records" in record.verdict.reason, record.verdict.reason

@@ -339,8 +339,9 @@
 
   // How many records the list holding an element has: the table rows, list items, options, tree items, tabs or menu
   // items alike beside the one holding it, else the smallest box around it with boxes alike (tag, role and a class
-  // in common) beside it, skipping boxes whose visible likes are all on its line (the cells of one row); only
-  // visible records count, never a table's header row. True once the list of some element showing the text most
+  // in common) beside it, skipping boxes whose visible likes are all on its line (the cells of one row); when rows
+  // are counted, a box holding three or more cells on one line is the row; only visible records count, never a
+  // table's header row. True once the list of some element showing the text most
   // nearly whole has n records (waited for, as the page changes, until timeoutMs); else the counts seen.
   const ITEMS = `${RECORDS}, [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]`;
   const classes = (e) => (typeof e.className === "string" ? e.className.split(/\s+/).filter(Boolean) : []);
@@ -350,20 +351,30 @@
   const middle = (e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
   const headerRow = (e) => e.localName === "tr" && e.cells.length > 0
     && Array.from(e.cells).every((c) => c.localName === "th");
-  function recordOf(el) {
+  // A row drawn without table markup: three or more visible boxes side by side on one line (its cells).
+  const lineOfCells = (a) => {
+    const cells = Array.from(a.children).filter(visible);
+    return cells.length >= 3 && cells.every((c) => Math.abs(middle(c) - middle(cells[0])) <= 4);
+  };
+  function recordOf(el, rows) {
     const item = el.closest(ITEMS);
     if (item) return item;
+    let inLine = null;  // boxes alike on one line: cells, or a list laid out across (taken when nothing else is)
     for (let a = el; a.parentElement && a !== document.body; a = a.parentElement) {
+      if (rows && a !== el && lineOfCells(a)) return a;  // rows are counted: the row that holds the text
       const alike = Array.from(a.parentElement.children).filter((c) => c !== a && alikeBox(c, a));
       if (!alike.length) continue;
       const shown = alike.filter(visible);
-      if (shown.length && shown.every((c) => Math.abs(middle(c) - middle(a)) <= 4)) continue;  // cells of one line
+      if (shown.length && shown.every((c) => Math.abs(middle(c) - middle(a)) <= 4)) {
+        inLine = inLine || a;
+        continue;
+      }
       return a;
     }
-    return null;
+    return inLine;
   }
-  function countOf(el) {
-    const record = recordOf(el);
+  function countOf(el, rows) {
+    const record = recordOf(el, rows);
     if (!record) return 1;
     return Array.from(record.parentElement.children)
       .filter((c) => alikeBox(c, record) && visible(c) && !headerRow(c)).length;
@@ -378,13 +389,14 @@
   function counted(els, words, timeoutMs) {
     const n = numberOf(words);
     if (n === null) return Promise.resolve([]);
+    const rows = /\b(?:rows?|entr(?:y|ies)|records?|lines?)\b/i.test(String(words));
     let seen = [];
     const holds = () => {
       // the elements that show the text most nearly whole: "writer", not "writer@example.com" nor a sentence
       const shown = els.filter((el) => el.isConnected && visible(el));
       const shortest = Math.min(...shown.map((el) => folded(el.innerText).length));
       const keys = shown.filter((el) => folded(el.innerText).length === shortest);
-      seen = Array.from(new Set(keys.map(countOf))).sort((a, b) => a - b);
+      seen = Array.from(new Set(keys.map((el) => countOf(el, rows)))).sort((a, b) => a - b);
       return seen.includes(n);
     };
     return until(holds, timeoutMs).then((ok) => ok || seen);
