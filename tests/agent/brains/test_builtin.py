@@ -671,3 +671,12 @@ def test_a_page_that_stays_on_a_named_form_still_shows_its_name():
                                                                    'stays on the sign-in form')]
     assert found[1:] == [("assert_text", "Wrong password"), ("assert_text", "sign in")]
     assert "say what the page still shows" in decide('Click "Sign in"', "The page stays on the same page").unsupported
+
+
+def test_that_row_is_the_row_the_steps_before_placed_texts_in():
+    checked = Operation(index=3, step_index=2, kind="assert_in_row", description='Verify \'500.00\' is shown in the row '
+                        'of "Savings"', said="Savings")
+    decision = BuiltinBrain().decide(ScenarioStep(action='Click "Categorize" in that row'), 3, None, [checked])
+    assert [(i.kind, i.target, i.anchor) for i in decision.intents] == [("click", "Categorize", "Savings")]
+    alone = BuiltinBrain().decide(ScenarioStep(action='Click "Categorize" in that row'), 0, None, [])
+    assert alone.unsupported is not None and "names no element" in alone.unsupported

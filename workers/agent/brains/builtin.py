@@ -59,7 +59,8 @@ class BuiltinBrain:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
         page = snapshot or _EMPTY_PAGE
         try:
-            ops = self._expand(parse_text(step.action), page, _field_in_use(history or []))
+            ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
+                               _row_said_before(history or []))
             intents = armed_first([self._intent(op) for op in ops])
         except Unsupported as exc:
             raise type(exc)(_naming(exc, step.action)) from None
@@ -81,7 +82,7 @@ class BuiltinBrain:
     # --- macros ----------------------------------------------------------------------------
 
     def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot,
-                field: Op | None = None) -> list[Op]:
+                field: Op | None = None, row: str | None = None) -> list[Op]:
         """Ops of the clauses, macros expanded. field: the field the steps before this one last clicked or typed
         into, which 'Type "queue"' types into; a click or a typing in this step takes its place."""
         ops: list[Op] = []
@@ -89,7 +90,7 @@ class BuiltinBrain:
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
-                    item = _pronoun_placed(item, ops)
+                    item = _pronoun_placed(item, ops, row)
                     ops.append(item)
                     if item.kind in _INTO_FIELD and item.target:
                         field = item
@@ -167,19 +168,34 @@ _ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1
 _PRONOUN = frozenset({"it", "this", "that", "them", "this one", "that one"})
 
 
-def _pronoun_placed(op: Op, before: list[Op]) -> Op:
+def _pronoun_placed(op: Op, before: list[Op], row: str | None = None) -> Op:
     """'Select "reassign to" and type "carol" in the text box next to it': the place "it" is the element named just
-    before in the step."""
+    before in the step; 'Click "Categorize" in that row': the row the steps before checked or acted in, when the step
+    names nothing before it."""
     anchor, section = op.place.anchor, op.place.section
     if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
         return op
-    named = next((o.target for o in reversed(before) if o.target), None)
+    named = next((o.target for o in reversed(before) if o.target), None) or (row if anchor else None)
     if named is None:
         raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
     place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
                   section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal,
                   side=op.place.side)
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
+
+
+def _row_said_before(history: list[Operation]) -> str | None:
+    """The text of the row the last step that placed something in a row named ('"X" is shown in the row of "Savings"',
+    'Click Edit in the row of "Savings"')."""
+    for op in reversed(history):
+        if not op.ok:
+            continue
+        if op.kind == "assert_in_row" and op.said:
+            return op.said
+        found = re.search(r' in the row of "([^"]+)"', op.description)
+        if found:
+            return found[1]
+    return None
 
 
 _PLACED = re.compile(r' in the row of "| under "|^\S.* \(the \w+\)')

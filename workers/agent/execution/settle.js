@@ -391,9 +391,13 @@
     if (n === null) return Promise.resolve([]);
     const rows = /\b(?:rows?|entr(?:y|ies)|records?|lines?)\b/i.test(String(words));
     let seen = [];
+    // The text the elements were found by (the shortest of theirs), looked for again as the page changes: a list
+    // that renders after the check began (a table filled by a request) holds elements the locator did not find.
+    const texts = els.map((el) => folded(el.innerText)).filter(Boolean).sort((a, b) => a.length - b.length);
     const holds = () => {
       // the elements that show the text most nearly whole: "writer", not "writer@example.com" nor a sentence
-      const shown = els.filter((el) => el.isConnected && visible(el));
+      const found = texts.length ? Array.from(new Set([...els, ...showing(texts[0])])) : els;
+      const shown = found.filter((el) => el.isConnected && visible(el));
       const shortest = Math.min(...shown.map((el) => folded(el.innerText).length));
       const keys = shown.filter((el) => folded(el.innerText).length === shortest);
       seen = Array.from(new Set(keys.map((el) => countOf(el, rows)))).sort((a, b) => a - b);
