@@ -1127,3 +1127,19 @@ def test_only_one_of_a_list_laid_out_across_is_not_a_list_of_one(tmp_path):
     record = run_on_page(DIV_GRID, [{"action": "Look at the tags", "expected": 'Only "urgent" is left'}], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert "holds 3 records" in record.verdict.reason, record.verdict.reason
+
+
+LATE_LIST = """<!doctype html><html><body>
+<ul class="accounts"><li>Checking</li><li>Savings</li><li>Cash</li></ul>
+<button onclick="setTimeout(() => { document.getElementById('rows').innerHTML =
+  '<tr><td>Savings</td><td>Monthly transfer</td><td>500.00</td></tr>'; }, 800)">Show uncategorized</button>
+<table><thead><tr><th>Account</th><th>Notes</th><th>Deposit</th></tr></thead><tbody id="rows"></tbody></table>
+</body></html>"""
+
+
+def test_a_count_sees_the_list_that_renders_after_the_check_began(tmp_path):
+    # "Savings" is in the sidebar at once; the table's row comes 800 ms after the click, with no request
+    record = run_on_page(LATE_LIST, [{"action": 'Click "Show uncategorized"',
+                                      "expected": 'The table lists one row, on "Savings", with the notes '
+                                                  '"Monthly transfer"'}], tmp_path)
+    assert_passed(record)
