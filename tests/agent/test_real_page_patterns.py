@@ -1143,3 +1143,32 @@ def test_a_count_sees_the_list_that_renders_after_the_check_began(tmp_path):
                                       "expected": 'The table lists one row, on "Savings", with the notes '
                                                   '"Monthly transfer"'}], tmp_path)
     assert_passed(record)
+
+
+CLICK_TO_EDIT = """<!doctype html><html><body>
+<div class="grid"><div class="row" style="display: flex">
+  <div class="cell" style="width: 150px">12.50</div><div class="cell payee" style="width: 150px">Starbucks</div>
+  <div class="cell" style="width: 150px">Team coffee</div></div></div>
+<p id="saved"></p>
+<script>
+  // a cell turns into a field nothing names when clicked, and saves on Enter
+  document.querySelector('.payee').addEventListener('click', (e) => {
+    const cell = e.currentTarget;
+    const input = document.createElement('input');
+    input.value = cell.textContent;
+    cell.replaceWith(input);
+    input.focus();
+    input.addEventListener('keydown', (k) => {
+      if (k.key === 'Enter') document.getElementById('saved').textContent = 'Payee saved: ' + input.value;
+    });
+  });
+</script>
+</body></html>"""
+
+
+def test_typing_after_a_click_goes_into_the_field_the_click_focused_in_generation_and_in_the_replay(tmp_path):
+    steps = ['Click "Starbucks" and type "Shell"', {"action": "Press Enter", "expected": '"Payee saved: Shell" is shown'}]
+    result = generate_on_page(CLICK_TO_EDIT, steps, tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay

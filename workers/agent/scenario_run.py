@@ -23,6 +23,7 @@ from shared.records import Candidate, Intent, Node, Operation, PageSnapshot, Run
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
+from workers.agent.actions.elements import is_textbox
 from workers.agent.brains.base import Brain
 from workers.agent.brains.builtin import where
 from workers.agent.execution.browser import BrowserSession, RendererCrashedError, Tab, first_line
@@ -328,13 +329,25 @@ def ground_in_time(run: ScenarioRun, intent: Intent, view: PageView, exclude: se
         found = named_before(run, intent, view.snapshot) if intent.again else \
             narrow(intent, view.snapshot, one_per_element(view.snapshot, to_the_words(
                 intent, view.snapshot, run.grounder.locate(intent, view))))
-        candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude]
+        candidates = [c for c in found if element_key(view.snapshot.node(c.node_id)) not in exclude] or \
+            focused_by_the_click(run, intent, view.snapshot)
         ground_ms += ms_since(started)
         # A change made while the page was being read counts: the page is read again at once.
         if candidates or not wait_for_change(run.page, run.settings, deadline, view.snapshot.change_mark):
             return candidates, view, ground_ms
         view = take_snapshot(run)
     return [], view, ground_ms
+
+
+def focused_by_the_click(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> list[Candidate]:
+    """'Click the Payee cell and type "sta"': when nothing is named so any more, the field the click just focused (a
+    grid's cell, a label that turns into a field when clicked) is what the typing goes into."""
+    last = run.record.operations[-1] if run.record.operations else None
+    if intent.kind not in ("fill", "type") or last is None or not last.ok or last.kind not in ("click", "double_click") \
+            or not intent.target or last.said != intent.target:
+        return []
+    focused = [n for n in page.nodes if n.focused and is_textbox(n)]
+    return [Candidate(node_id=focused[0].id, score=1.0)] if len(focused) == 1 else []
 
 
 def named_before(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> list[Candidate]:

@@ -470,6 +470,7 @@
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
+    if (el === document.activeElement && el !== document.body) o.focused = true;
     if ((isCtl && tag !== 'select') || el.isContentEditable) { if (typeahead(el, tag, r.role)) o.typeahead = true; }
     if (tag === 'input') {
       o.input_type = r.type;

@@ -18,6 +18,7 @@ _GENERATED = (
     re.compile(r"(?:^|[-_])_?r_[0-9a-z]+_(?:$|[-_])"),  # React 19's useId: _r_11_, react-aria-_r_1q_
     re.compile(r"(?:^|[-_.])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}$", re.IGNORECASE),  # a hex run
     re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE),  # a UUID
+    re.compile(r"[a-z][-_]\d+[-_][a-z]", re.IGNORECASE),  # a counter between words: downshift-0-input, select-2-option
 )
 
 

@@ -408,6 +408,11 @@ def best_locator(
                     return css
             except Exception:
                 pass
+        if n.focused:
+            # a field nothing names that the click before focused (a grid's cell turned into a field): the focus
+            focus = Locator(strategy="css", value="*:focus", frames=list(n.frame))
+            if _is_target(page, focus, handle):
+                return focus
         # A position-only path (/html[1]/body[1]/table[1]/tr[3]/td[1]/a[1]) breaks with the next row added.
         raise NoStableLocator(f"nothing that names the <{n.tag}> finds it (its text, label, role, or the row it "
                               f"sits in); only its position in the document would")

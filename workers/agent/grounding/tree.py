@@ -232,6 +232,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 line=rec.get("line"),
                 box_title=rec.get("box_title"),
                 typeahead=bool(rec.get("typeahead")),
+                focused=bool(rec.get("focused")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
                 options=rec.get("options") or [],
