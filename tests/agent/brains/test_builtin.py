@@ -680,3 +680,10 @@ def test_that_row_is_the_row_the_steps_before_placed_texts_in():
     assert [(i.kind, i.target, i.anchor) for i in decision.intents] == [("click", "Categorize", "Savings")]
     alone = BuiltinBrain().decide(ScenarioStep(action='Click "Categorize" in that row'), 0, None, [])
     assert alone.unsupported is not None and "names no element" in alone.unsupported
+
+
+@pytest.mark.parametrize("action, target", [('Click the "votes" column header again', "votes"),
+                                            ('Click "Close" to leave the dialog', "Close"),
+                                            ('Click "Save" to save the changes', "Save")])
+def test_once_more_and_a_purpose_said_after_a_named_target_are_not_its_name(action, target):
+    assert [(i.kind, i.target) for i in intents(action)] == [("click", target)]

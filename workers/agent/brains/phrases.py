@@ -201,8 +201,11 @@ _NOT_DONE = re.compile(r",?\s+without\s+(?:pressing|hitting|using|typing)\s+(?:t
 
 # Why the tester does it, which is not a thing to do: 'Click the "Modify Ticket" heading to unfold it'.
 _PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collapse|fold|show|reveal|hide|close|see|"
-                      r"display|view|sort|focus|activate|edit|start\s+editing)\s+(?:it|them|its\b.*|the\b.*|by\b.*|"
-                      r"more\b.*)$", re.I)
+                      r"display|view|sort|focus|activate|edit|start\s+editing|leave|exit|dismiss|finish|confirm|save|"
+                      r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|its\b.*|"
+                      r"the\b.*|this\b.*|that\b.*|by\b.*|more\b.*|changes?\b.*|editing\b.*)$", re.I)
+# 'Click the "votes" column header again': a named element clicked once more is that element
+_ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.I)
 
 
 def normalise(clause: str) -> str:
@@ -210,6 +213,8 @@ def normalise(clause: str) -> str:
     'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
     clause = _PURPOSE.sub("", _NOT_DONE.sub("", clause))
+    if "\x01" in clause:
+        clause = _ONCE_MORE.sub("", clause)
     clause = _LEAD.sub("", clause)
     clause = _SUBJECT.sub("", clause)
     first, _, rest = clause.partition(" ")
