@@ -933,7 +933,7 @@ def test_a_row_described_in_words_the_page_shows_nowhere_takes_no_element_its_na
     assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict
 
 
-STARTING = """<!doctype html><html><body>
+STARTING = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 <div id="app"><p>Initializing the connection to the local database…</p></div>
 <script>
   // an app that starts its local database (no request) before its first view
@@ -1172,3 +1172,42 @@ def test_typing_after_a_click_goes_into_the_field_the_click_focused_in_generatio
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
     assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+STRIPED = """<!doctype html><html><body>
+<h1>Savings</h1>
+<table><thead><tr><th>Account</th><th>Amount</th></tr></thead><tbody>
+  <tr class="odd"><td>Savings</td><td>10.00</td></tr><tr class="even"><td>Savings</td><td>20.00</td></tr>
+  <tr class="odd"><td>Savings</td><td>30.00</td></tr><tr class="even"><td>Savings</td><td>40.00</td></tr>
+</tbody></table>
+<ul class="menu"><li class="active">Home</li><li>About</li><li>Contact</li></ul>
+<div class="facet"><p><a href="#">status</a></p><ul><li>Closed 4</li></ul></div>
+<table><thead><tr><th>title</th><th>status</th></tr></thead><tbody><tr><td>Login fails</td><td>Open</td></tr></tbody>
+</table>
+</body></html>"""
+
+
+@pytest.mark.parametrize("expected", [
+    'Two rows are listed, including "Savings"',  # striped rows are four, whatever their classes
+    'The table lists one row, on "Savings"',  # the heading "Savings" is in no list
+    'Only "Home" is left',  # an active item is one of three
+    '"Closed 4" is listed in the status column',  # a facet under a link "status" is no column
+])
+def test_records_that_differ_by_class_or_stand_in_no_list_never_pass_a_wrong_count(tmp_path, expected):
+    record = run_on_page(STRIPED, [{"action": "Look at the page", "expected": expected}], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+
+
+FOCUSED_ELSEWHERE = """<!doctype html><html><body>
+<input id="search" placeholder="Search" autofocus>
+<div class="grid"><div class="row" style="display: flex">
+  <div class="cell" style="width: 150px">12.50</div><div class="cell" style="width: 150px"
+    onmousedown="event.preventDefault()">Starbucks</div></div></div>
+</body></html>"""
+
+
+def test_typing_after_a_click_never_goes_into_a_field_focused_elsewhere(tmp_path):
+    record = run_on_page(FOCUSED_ELSEWHERE, ['Click "Starbucks" and type "Shell"'], tmp_path)
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert not any(op.kind in ("fill", "type") and op.ok for op in record.operations), done(record)

@@ -343,11 +343,20 @@ def focused_by_the_click(run: ScenarioRun, intent: Intent, page: PageSnapshot) -
     """'Click the Payee cell and type "sta"': when nothing is named so any more, the field the click just focused (a
     grid's cell, a label that turns into a field when clicked) is what the typing goes into."""
     last = run.record.operations[-1] if run.record.operations else None
-    if intent.kind not in ("fill", "type") or last is None or not last.ok or last.kind not in ("click", "double_click") \
-            or not intent.target or last.said != intent.target:
+    if intent.kind not in ("fill", "type", "clear") or last is None or not last.ok or last.target is None \
+            or last.kind not in ("click", "double_click", "clear") or not intent.target or last.said != intent.target:
         return []
-    focused = [n for n in page.nodes if n.focused and is_textbox(n)]
+    # the field stands where the clicked element stood: a field focused before the click elsewhere is not it
+    focused = [n for n in page.nodes if n.focused and is_textbox(n) and _overlap(n, last.target)]
     return [Candidate(node_id=focused[0].id, score=1.0)] if len(focused) == 1 else []
+
+
+def _overlap(a: Node, b: Node) -> bool:
+    if not a.bbox or not b.bbox:
+        return False
+    ax, ay, aw, ah = a.bbox
+    bx, by, bw, bh = b.bbox
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
 
 
 def named_before(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> list[Candidate]:

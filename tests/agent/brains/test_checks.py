@@ -141,3 +141,14 @@ def test_a_text_shown_in_a_part_of_the_page_named_in_unquoted_words_is_shown(exp
 
 def test_a_text_shown_in_a_column_is_checked_in_that_column() -> None:
     assert checks('"Open" is listed in the status column') == [("assert_in_column", "Open")]
+
+
+@pytest.mark.parametrize("expected", ['"Tips" is shown in the second dialog',
+                                      'The first name in the list is "Walter"', 'The second panel shows "A" above "B"'])
+def test_an_order_or_a_look_said_with_a_place_is_refused_not_read_past(expected) -> None:
+    assert refusal(expected)
+
+
+def test_a_placed_part_after_a_check_of_its_own_keeps_that_check() -> None:
+    assert checks('The "Save" button is disabled and the form shows "Required" below "Email"') == [
+        ("assert_state", "disabled"), ("assert_below", "Required")]

@@ -70,3 +70,16 @@ def test_a_part_without_a_verb_goes_with_a_verb_of_its_own_sentence_only():
 def test_a_first_or_last_name_is_the_name_of_a_text_not_a_pick():
     assert intents('The "writer" row shows first name "Walter" and last name "Writer"') == [
         ("assert_in_row", "writer", "Walter"), ("assert_in_row", "writer", "Writer")]
+
+
+@pytest.mark.parametrize("expected", ['More than two rows are shown: "A" and "B"', 'At least 3 results are listed, '
+                                      'including "A"'])
+def test_a_bound_is_no_count_and_is_refused(expected):
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the list", expected=expected), 0)
+    assert decision.unsupported is not None and "exact count" in decision.unsupported
+
+
+@pytest.mark.parametrize("expected", ['"A" is the only required field', 'The table has 2 rows for "Alice"'])
+def test_only_with_an_adjective_and_a_count_of_a_subset_are_no_counts(expected):
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the list", expected=expected), 0)
+    assert not any(i.kind == "assert_count" for i in decision.intents), decision.intents

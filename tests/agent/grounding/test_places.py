@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from shared.records import Intent, PageSnapshot
+import pytest
+
+from shared.records import Intent, Node, PageSnapshot
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 from workers.agent.grounding.hte import ground
 from workers.agent.grounding.locators import best_locator
-from workers.agent.grounding.places import narrow
+from workers.agent.grounding.places import listed_texts, names_nothing, narrow
 from workers.agent.grounding.tree import snapshot
 
 
@@ -118,3 +120,22 @@ def test_the_value_dropdown_of_a_filter_row_is_the_one_offering_the_option(page)
                                                         anchor="Milestone")[0]).bbox[1]
     named = found(snap, kind="select", target="value", role_hint="dropdown", value="Mobile app")
     assert snap.node(named[0]).label == "Value"  # one named so comes first by its name
+
+
+def _value_check(target: str, value: str) -> Intent:
+    return Intent(kind="assert_value", description="d", target=target, value=value)
+
+
+@pytest.mark.parametrize("target, value, alone", [
+    ("counter", "4 / 4", True), ("status facet", "Open 7, Closed 4 and In progress 3", True),
+    ("status of the first order", "Shipped", False), ("old price", "$30.00", False), ("total", "$30", False),
+])
+def test_only_a_plain_name_the_page_shows_nowhere_is_read_as_what_a_text_is(target, value, alone):
+    page = PageSnapshot(url="http://x/", title="t", nodes=[Node(id=0, tag="body", text="nothing of it")])
+    assert names_nothing(_value_check(target, value), page) is alone
+
+
+def test_a_list_of_texts_is_split_at_commas_between_words_never_inside_a_number():
+    assert listed_texts(_value_check("facet", "Open 7, Closed 4 and Won't fix 3")) == ["Open 7", "Closed 4",
+                                                                                        "Won't fix 3"]
+    assert listed_texts(_value_check("total", "1,250,000.00")) == ["1,250,000.00"]

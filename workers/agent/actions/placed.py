@@ -38,11 +38,17 @@ _SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|ti
 def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
     """'(The entry opens and) shows "A" and "B" beneath "Orders"': the texts said after the verb, placed by the part."""
     def read(m, s):
+        from workers.agent.brains.checks import PICKS
+
+        if m["subj"] and PICKS.search(m["subj"]):
+            raise Unsupported(f"{s.show(m['subj'])!r}: which part of the page shows the text cannot be checked here")
         target, role = _part(m["y"], s)
         return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
-    return Rule(rf"(?:.*?\s)?(?:shows?|lists?|displays?)\s+(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)"
-                rf"\x01\d+\x02)*)\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+(?P<y>(?:the\s+)?\x01\d+\x02)",
-                read, order)
+    # the subject: a few words naming a part of the page, which may say it opened first ('The entry opens and')
+    return Rule(rf"(?P<subj>(?:the\s+|a\s+|an\s+)?(?:[a-z-]+\s+){{0,3}}?(?:(?:opens|expands|unfolds|appears|updates|"
+                rf"changes|now)\s+(?:and\s+)?)?)(?:shows?|lists?|displays?)\s+"
+                rf"(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+"
+                rf"(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+(?P<y>(?:the\s+)?\x01\d+\x02)", read, order)
 
 
 def statement(relation_words: str, kind: str, part: str = r".+", order: int = 135, shown: str = "") -> Rule:

@@ -175,7 +175,8 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None) -> Op:
     anchor, section = op.place.anchor, op.place.section
     if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
         return op
-    named = next((o.target for o in reversed(before) if o.target), None) or (row if anchor else None)
+    named = next((o.target for o in reversed(before) if o.target), None) or (
+        row if (anchor or "").lower() in ("that", "this") else None)
     if named is None:
         raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
     place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
@@ -185,10 +186,11 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None) -> Op:
 
 
 def _row_said_before(history: list[Operation]) -> str | None:
-    """The text of the row the last step that placed something in a row named ('"X" is shown in the row of "Savings"',
-    'Click Edit in the row of "Savings"')."""
+    """The text of the row the step before this one placed something in ('"X" is shown in the row of "Savings"',
+    'Click Edit in the row of "Savings"'); None when it named none."""
+    last = max((op.step_index for op in history), default=None)
     for op in reversed(history):
-        if not op.ok:
+        if not op.ok or op.step_index != last:
             continue
         if op.kind == "assert_in_row" and op.said:
             return op.said

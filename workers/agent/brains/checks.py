@@ -67,7 +67,7 @@ _KIND_WORDS = 3  # words just before a text that name what it is: 'the group hea
 
 
 # A field's name that holds an order word ('first name "Walter"'): the kind of the text after it, no pick.
-FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name\b", re.I)
+FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name(?=\s+\x01)", re.I)
 # Words that pick one part of many ('the top row', 'the latest entry', 'row 1'): more than "the page shows".
 PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all|latest|newest|oldest|"
                    r"\d+(?:st|nd|rd|th)|(?:top|bottom)\s+(?:row|entry|item|line|result|record)|"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .phrases import Op, Sentence
+from .phrases import Op, Sentence, Unsupported
 
 # Number words a tester writes for a count (settle.js's NUMBER_WORDS are the same).
 NUMBER_WORDS = {"no": 0, "zero": 0, "one": 1, "a": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -38,21 +38,22 @@ _LIST = rf"{_TOKEN}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_TOKEN})*"
 _NUMBER = (r"(?:\d+|<\w+>|a\s+single|" + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True)
                                                   if w not in ("a", "no")) + r")")
 # What is counted: one or two words, never a verb or a word that says where
-_NOUN = r"(?!(?:is|are|of|in|on|under|with)\b)[a-z][\w-]*(?:\s+(?!(?:is|are|of|in|on|under|with)\b)[a-z][\w-]*)?"
+_NOUN = (r"(?!(?:is|are|of|in|on|under|with|for)\b)[a-z][\w-]*"
+         r"(?:\s+(?!(?:is|are|of|in|on|under|with|for)\b)[a-z][\w-]*)?")
 _LEFT = r"(?:listed|shown|displayed|left|visible|found|present|remaining|there)"
 _ROWS = frozenset("row rows entry entries record records line lines".split())
 _WORDS = {n: w for w, n in reversed(list(NUMBER_WORDS.items())) if w not in ("a", "no", "single")}
 
 # 'Four modules are listed, including "A"', 'Only one row is left: "writer" with ...'
 _SUBJECT_COUNT = re.compile(
-    rf"\b(?:only\s+|just\s+|exactly\s+)?(?P<n>{_NUMBER})\s+(?P<noun>{_NOUN})\s+(?P<be>is|are)\s+(?:now\s+|still\s+)?"
+    rf"(?:\b|(?=<))(?:only\s+|just\s+|exactly\s+)?(?P<n>{_NUMBER})\s+(?P<noun>{_NOUN})\s+(?P<be>is|are)\s+(?:now\s+|still\s+)?"
     rf"{_LEFT}\b(?P<where>\s+(?:in|on|under)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{0,2}}?(?:list|table|grid|results|palette|"
     rf"menu|tree|panel|sidebar|tray|dialog))?\s*(?:[,:;]\s*)?(?:(?:including|among\s+them|such\s+as|namely|with)\s+)?"
     rf"(?P<list>{_LIST})", re.I)
 # 'The page lists one row, on "Savings"', 'the tray shows three rules: "high", "normal" and "otherwise"'
 _OBJECT_COUNT = re.compile(
     rf"\b(?P<verb>lists?|shows?|has|have|contains?|holds?|displays?)\s+(?:only\s+|exactly\s+|just\s+)?(?P<n>{_NUMBER})"
-    rf"\s+(?P<noun>{_NOUN})(?:\s*[,:]\s*|\s+)(?:(?:on|for|with|including|namely|such\s+as)\s+)?(?P<list>{_LIST})"
+    rf"\s+(?P<noun>{_NOUN})(?:\s*[,:]\s*(?:on\s+)?|\s+)(?:(?:including|namely|such\s+as)\s+)?(?P<list>{_LIST})"
     r"(?:\s*,(?=\s*with\b))?", re.I)
 # 'Only "sql" is left in the list', 'Only "A" and "B" are shown'
 _ONLY_LEFT = re.compile(rf"\bonly\s+(?P<list>{_LIST})\s+(?P<be>is|are)\s+(?:now\s+|still\s+)?{_LEFT}\b", re.I)
@@ -60,8 +61,13 @@ _ONLY_LEFT = re.compile(rf"\bonly\s+(?P<list>{_LIST})\s+(?P<be>is|are)\s+(?:now\
 _SHOWS_ONLY = re.compile(rf"\b(?P<verb>lists?|shows?|displays?)\s+only\s+(?:the\s+)?(?P<tok>{_TOKEN})\s+"
                          rf"(?P<noun>(?!(?:is|are|and|with|in|on|under)\b)[a-z][\w-]*)", re.I)
 # '"tiny-logger" is the only dependency listed under "Dependencies (1)"'
-_THE_ONLY = re.compile(rf"(?P<tok>{_TOKEN})\s+is\s+the\s+only\s+(?P<noun>(?!(?:listed|shown|one)\b)[a-z][\w-]*)?\s*"
-                       rf"(?:one\s+)?(?:{_LEFT}\b)?", re.I)
+_THE_ONLY = re.compile(rf"(?P<tok>{_TOKEN})\s+is\s+the\s+only\s+(?:(?P<noun>(?!(?:listed|shown|one)\b)[a-z][\w-]*)\s*|"
+                       rf"one\s+)(?={_LEFT}\b|(?:under|in|on)\s|$)(?:{_LEFT}\b)?", re.I)
+
+
+# 'More than two rows are shown', 'at least 3 results': a bound, not a count
+_COMPARED = re.compile(rf"\b(?:(?:more|less|fewer)\s+than|at\s+(?:least|most)|over|under|up\s+to|no\s+more\s+than)\s+"
+                       rf"{_NUMBER}\s+{_NOUN}\s+(?:is|are)\b", re.I)
 
 
 def take_counts(s: Sentence) -> list[Op]:
@@ -96,6 +102,9 @@ def take_counts(s: Sentence) -> list[Op]:
         count(m["tok"], f"one {m['noun'] or ''}".strip())
         return f"{m['tok']} is listed "
 
+    compared = _COMPARED.search(s.masked)
+    if compared:
+        raise Unsupported(f"{s.show(compared[0])!r}: only an exact count can be checked (say how many)")
     masked = s.masked
     for pattern, rewrite in ((_SUBJECT_COUNT, subject), (_OBJECT_COUNT, object_), (_ONLY_LEFT, only_left),
                              (_SHOWS_ONLY, shows_only), (_THE_ONLY, the_only)):

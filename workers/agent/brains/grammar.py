@@ -357,7 +357,8 @@ def _parse_sentence(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]
 
 
 # 'shows "A" and "B" beneath it': a place by the element the action named
-_PLACED_BY_IT = re.compile(r"\b(?P<prep>below|beneath|underneath|under|above|next\s+to|beside)\s+(?:it|that|this)\b", re.I)
+_PLACED_BY_IT = re.compile(r"\b(?P<prep>below|beneath|underneath|under|above|next\s+to|beside)\s+(?:it|that|this)\b"
+                           r"(?!\s+[a-z])", re.I)
 
 
 # A check said as an operation: 'Verify the ...', 'Check that ...'.

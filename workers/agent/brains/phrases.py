@@ -202,8 +202,8 @@ _NOT_DONE = re.compile(r",?\s+without\s+(?:pressing|hitting|using|typing)\s+(?:t
 # Why the tester does it, which is not a thing to do: 'Click the "Modify Ticket" heading to unfold it'.
 _PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collapse|fold|show|reveal|hide|close|see|"
                       r"display|view|sort|focus|activate|edit|start\s+editing|leave|exit|dismiss|finish|confirm|save|"
-                      r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|its\b.*|"
-                      r"the\b.*|this\b.*|that\b.*|by\b.*|more\b.*|changes?\b.*|editing\b.*)$", re.I)
+                      r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|"
+                      r"(?:its|the|this|that|by|more|changes?|editing)\b(?![^\x01]*\s(?:and|then)\s)[^\x01]*)$", re.I)
 # 'Click the "votes" column header again': a named element clicked once more is that element
 _ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.I)
 
@@ -564,8 +564,10 @@ WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?
 # "in the palette" or "in the Filters box" is shown (where it is, in unquoted words, is read past)
 PART_NOUNS = (r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header|footer|palette|menu|drawer|popup|"
               r"pop-up|modal|popover|canvas|navigation|editor)")
-SHOWN_WHERE = rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:[A-Za-z][\w-]*\s+){{0,2}}?{PART_NOUNS})?" \
-              r"(?:\s+again|\s+once\s+more)?"
+_PLAIN = (r"(?!(?:first|second|third|fourth|fifth|last|next|previous|other|top|bottom|left|right|red|green|blue|"
+          r"yellow|orange|grey|gray|dark|light|bold|new|old|same)\b)")
+SHOWN_WHERE = (rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:{_PLAIN}[A-Za-z][\w-]*\s+){{0,2}}?"
+               rf"{PART_NOUNS})?(?:\s+again|\s+once\s+more)?")
 NEGATIVE = re.compile(
     r"\b(?:not|no|nothing|none|nobody|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|"
     r"disappears?|disappeared|absent|gone|missing|removed|deleted)\b",

@@ -296,10 +296,16 @@
       // edges; in a grid of boxes, the text and the header overlapping side to side.
       if (a.contains(b) || b.contains(a)) return false;
       const CELLS = "th, td, [role=columnheader], [role=gridcell], [role=cell], [role=rowheader]";
+      const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
       const head = b.closest(CELLS), cell = a.closest(CELLS);
       const x = (cell || a).getBoundingClientRect(), y = (head || b).getBoundingClientRect();
       if (x.top < y.bottom - 2) return false;
-      if (head && cell) return (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
+      if (head && cell) {  // cells of one table
+        return !!head.closest(TABLES) && head.closest(TABLES) === cell.closest(TABLES)
+          && (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
+      }
+      // a grid of boxes: the header one of a line of headers, the text one of a line of cells below it
+      if (!onALine(b) || !onALine(a)) return false;
       return x.left < y.right && y.left < x.right;
     }
     if (a.contains(b)) return false;
@@ -323,7 +329,7 @@
 
   // Whether the page says it is still loading: a visible busy region or a progress bar with no value (one that only
   // says "busy"), or a short visible text that says so ("Loading…", "Initializing the connection…", "Please wait").
-  const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting)\b[^.!?]{0,80}(?:…|\.\.\.|\.)?$/i;
+  const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting)\b[^.!?]{0,80}(?:…|\.\.\.)$|^(?:loading|please wait)$/i;
   function loading() {
     for (const el of document.querySelectorAll(
       "[aria-busy=true], [role=progressbar]:not([aria-valuenow]), progress:not([value])")) if (visible(el)) return true;
@@ -351,14 +357,28 @@
   const middle = (e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
   const headerRow = (e) => e.localName === "tr" && e.cells.length > 0
     && Array.from(e.cells).every((c) => c.localName === "th");
+  // A cell of a line: the element, or one of its three nearest boxes, has a visible sibling level with it.
+  const onALine = (e) => {
+    for (let box = e, i = 0; box && box.parentElement && i < 4; box = box.parentElement, i++) {
+      const level = Array.from(box.parentElement.children)
+        .some((c) => c !== box && visible(c) && Math.abs(middle(c) - middle(box)) <= 4);
+      if (level) return true;
+    }
+    return false;
+  };
   // A row drawn without table markup: three or more visible boxes side by side on one line (its cells).
   const lineOfCells = (a) => {
     const cells = Array.from(a.children).filter(visible);
     return cells.length >= 3 && cells.every((c) => Math.abs(middle(c) - middle(cells[0])) <= 4);
   };
+  // Records marked up as records (rows, items, options) are alike by tag and role, whatever their classes (striped
+  // rows, an active item); boxes only by tag, role and a class in common.
+  const sameRecord = (a, b) => a.localName === b.localName
+    && (a.getAttribute("role") || "") === (b.getAttribute("role") || "");
+  const isRow = (e) => e.matches("tr, [role=row]") || lineOfCells(e);
   function recordOf(el, rows) {
     const item = el.closest(ITEMS);
-    if (item) return item;
+    if (item) return rows && !isRow(item) ? null : item;
     let inLine = null;  // boxes alike on one line: cells, or a list laid out across (taken when nothing else is)
     for (let a = el; a.parentElement && a !== document.body; a = a.parentElement) {
       if (rows && a !== el && lineOfCells(a)) return a;  // rows are counted: the row that holds the text
@@ -371,13 +391,16 @@
       }
       return a;
     }
-    return inLine;
+    return rows ? null : inLine;
   }
+  // How many records the list of the element has; null when it is in no list (a heading, a sentence), or, when rows
+  // are counted, in no row.
   function countOf(el, rows) {
     const record = recordOf(el, rows);
-    if (!record) return 1;
+    if (!record) return null;
+    const alike = record.matches(ITEMS) ? sameRecord : alikeBox;
     return Array.from(record.parentElement.children)
-      .filter((c) => alikeBox(c, record) && visible(c) && !headerRow(c)).length;
+      .filter((c) => alike(c, record) && visible(c) && !headerRow(c)).length;
   }
   // The number a count's words start with ("four modules", "12 rows"): the words of brains/counts.py NUMBER_WORDS.
   const NUMBER_WORDS = { no: 0, zero: 0, one: 1, a: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6,
@@ -400,7 +423,7 @@
       const shown = found.filter((el) => el.isConnected && visible(el));
       const shortest = Math.min(...shown.map((el) => folded(el.innerText).length));
       const keys = shown.filter((el) => folded(el.innerText).length === shortest);
-      seen = Array.from(new Set(keys.map((el) => countOf(el, rows)))).sort((a, b) => a - b);
+      seen = Array.from(new Set(keys.map((el) => countOf(el, rows)).filter((c) => c !== null))).sort((a, b) => a - b);
       return seen.includes(n);
     };
     return until(holds, timeoutMs).then((ok) => ok || seen);

@@ -63,8 +63,15 @@ _DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)*")  # "progress bar", "options": 
 def names_nothing(intent: Intent, snap: PageSnapshot) -> bool:
     """A value check's element said in lower-case words of no kind that the page shows nowhere ("the counter", "the
     total"): the words only say what the text is, as in 'the counter reads "4 / 4"'."""
-    return intent.kind == "assert_value" and intent.role_hint is None and bool(intent.target) \
-        and _DESCRIBED.fullmatch(intent.target or "") is not None and not _shown(snap, intent.target or "")
+    words = (intent.target or "").split()
+    return intent.kind == "assert_value" and intent.role_hint is None and 0 < len(words) <= 2 \
+        and _DESCRIBED.fullmatch(intent.target or "") is not None and not _ORDERED.search(intent.target or "") \
+        and len((intent.value or "").strip()) >= 4 and not _shown(snap, intent.target or "")
+
+
+# Words that pick or place the element rather than say what it is ('the first total', 'the old price')
+_ORDERED = re.compile(r"\b(?:first|second|third|fourth|fifth|last|next|previous|old|new|top|bottom|left|right|"
+                      r"other|same|current)\b")
 _NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
 
 
@@ -81,7 +88,7 @@ def listed_texts(intent: Intent) -> list[str]:
     """The texts of a value that lists three or more ('Open 7, Closed 4 and In progress 3'), each on its own; the
     value whole otherwise, or when it is an Examples column's."""
     value = intent.value or ""
-    parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value) if p.strip()]
+    parts = [p.strip() for p in re.split(r",\s+(?:and\s+)?|\s+and\s+", value) if p.strip()]
     return parts if len(parts) >= 3 and not (intent.param or intent.template) else [value]
 
 

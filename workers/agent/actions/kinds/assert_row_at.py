@@ -20,9 +20,13 @@ _NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w])")
 _ROW = (r"(?:the\s+)?(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
         r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?\s+(?:now\s+)?(?:is|shows?|has|contains?|reads?|lists?|"
         r"displays?|says?|holds?)\s+(?P<rest>.+)")
-# 'the first row is "A" and the last row shows "B"': the next row said
-_NEXT_ROW = re.compile(r"\s*,?\s+(?:and|but)\s+(?=(?:the\s+)?(?:first|top|second|third|fourth|fifth|last|bottom)\s+row\b)",
-                       re.I)
+# 'the first row is "A" and the last row shows "B"', '..., the second row is "B"': the next row said
+_NEXT_ROW = re.compile(r"\s*(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:the\s+)?(?:first|top|second|third|fourth|"
+                       r"fifth|last|bottom)\s+row\b)", re.I)
+# Words that say more of a row than the texts it shows: a state, a look, a comparison
+_MORE = re.compile(r"\b(?:highlighted|selected|checked|ticked|unticked|disabled|enabled|bold|italic|red|green|grey|gray|"
+                   r"empty|blank|expanded|collapsed|active|inactive|focused|hidden|greater|less|more|fewer|before|after|"
+                   r"instead|except|only)\b", re.I)
 
 
 def _row_texts(m, s):
@@ -33,7 +37,8 @@ def _row_texts(m, s):
         if nxt is None:
             raise Unsupported(f"{s.show(more[0])!r}: say which texts that row shows")
         following = _row_texts(nxt, s)
-    if NEGATIVE.search(TOKEN.sub(" ", rest)) or re.search(r"\bor\b", TOKEN.sub(" ", rest), re.I):
+    bare = TOKEN.sub(" ", rest)
+    if NEGATIVE.search(bare) or re.search(r"\bor\b", bare, re.I) or _MORE.search(bare):
         raise Unsupported(f"{s.show(rest)!r}: say plainly which texts the row shows")
     texts = [s.tokens[int(n)] for n in TOKEN.findall(rest)] + _NUMBER.findall(TOKEN.sub(" ", rest))
     if not texts:

@@ -107,18 +107,7 @@ def _qualified(m, s):
 _SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|title|header|caption|count|summary|label|"
             r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results))")
 
-def _stays_on(m, s):
-    """'the page stays on the sign-in form': the words the form or page is named by are still shown."""
-    words = " ".join(m["x"].replace("-", " ").split())
-    if words.lower() in ("same", "current", "this", "that", "previous", "first", "last", "next"):
-        raise Unsupported(f"{s.show(m[0])!r}: say what the page still shows (quote a text)")
-    return [Op("assert_text", value=words)]
-
-
 STATEMENTS = (
-    # the page stays on the sign-in form: its name is still shown
-    Rule(r"(?:the\s+)?(?:page|app|application|browser|screen|user|it)\s+(?:still\s+)?(?:stays|remains|is\s+still)\s+on\s+"
-         r"the\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:form|page|screen|view|dialog|tab)", _stays_on, 109),
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
     Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
          r"(?:shows?|displays?|contains?|includes?|has|have|lists?|says?|reads?)\s+(?P<x>.+)",
