@@ -14,6 +14,7 @@ from workers.agent.actions.base import Action, CheckFailed
 from workers.agent.brains.counts import count_of
 from workers.agent.brains.phrases import Unsupported
 
+
 class AssertCount(Action):
     name = "assert_count"
     for_model = False
