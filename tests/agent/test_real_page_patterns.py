@@ -1181,6 +1181,7 @@ STRIPED = """<!doctype html><html><body>
   <tr class="odd"><td>Savings</td><td>30.00</td></tr><tr class="even"><td>Savings</td><td>40.00</td></tr>
 </tbody></table>
 <ul class="menu"><li class="active">Home</li><li>About</li><li>Contact</li></ul>
+<ul class="deps"><li class="subheader">Dependencies (1)</li><li class="item">tiny-logger</li></ul>
 <div class="facet"><p><a href="#">status</a></p><ul><li>Closed 4</li></ul></div>
 <table><thead><tr><th>title</th><th>status</th></tr></thead><tbody><tr><td>Login fails</td><td>Open</td></tr></tbody>
 </table>

@@ -152,3 +152,8 @@ def test_an_order_or_a_look_said_with_a_place_is_refused_not_read_past(expected)
 def test_a_placed_part_after_a_check_of_its_own_keeps_that_check() -> None:
     assert checks('The "Save" button is disabled and the form shows "Required" below "Email"') == [
         ("assert_state", "disabled"), ("assert_below", "Required")]
+
+
+def test_a_field_named_first_name_is_a_field_not_a_pick() -> None:
+    assert checks('The page "Change user" opens with "Walter" in the First name field') == [
+        ("assert_text", "Change user"), ("assert_value", "Walter")]

@@ -66,8 +66,8 @@ _NAMED_PART = re.compile(r"\b(?:in|inside|within|on|under|from)\s+(?:the\s+)?(?:
 _KIND_WORDS = 3  # words just before a text that name what it is: 'the group heading "Everyday Spending"'
 
 
-# A field's name that holds an order word ('first name "Walter"'): the kind of the text after it, no pick.
-FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name(?=\s+\x01)", re.I)
+# A field's name that holds an order word ('first name "Walter"', 'the First name field'): no pick.
+FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name(?=\s+\x01|\s+(?:field|box|input|column)\b)", re.I)
 # Words that pick one part of many ('the top row', 'the latest entry', 'row 1'): more than "the page shows".
 PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all|latest|newest|oldest|"
                    r"\d+(?:st|nd|rd|th)|(?:top|bottom)\s+(?:row|entry|item|line|result|record)|"

@@ -371,10 +371,13 @@
     const cells = Array.from(a.children).filter(visible);
     return cells.length >= 3 && cells.every((c) => Math.abs(middle(c) - middle(cells[0])) <= 4);
   };
-  // Records marked up as records (rows, items, options) are alike by tag and role, whatever their classes (striped
-  // rows, an active item); boxes only by tag, role and a class in common.
+  // Records marked up as records are alike by tag and role: rows whatever their classes (striped rows), items when
+  // one has no class or they share one (an active item; never a list's subheader item); boxes by tag, role and a
+  // class in common.
   const sameRecord = (a, b) => a.localName === b.localName
-    && (a.getAttribute("role") || "") === (b.getAttribute("role") || "");
+    && (a.getAttribute("role") || "") === (b.getAttribute("role") || "")
+    && (a.matches("tr, [role=row]") || !classes(a).length || !classes(b).length
+        || classes(a).some((c) => classes(b).includes(c)));  // a list's subheader item is of another kind
   const isRow = (e) => e.matches("tr, [role=row]") || lineOfCells(e);
   function recordOf(el, rows) {
     const item = el.closest(ITEMS);
