@@ -88,3 +88,16 @@ def done(record: RunRecord) -> list[str]:
 def assert_passed(record: RunRecord) -> None:
     """The scenario generated and verified; else the verdict and every operation done, to read."""
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
+
+
+def assert_green(result: SuiteResult) -> None:
+    """The one scenario generated, verified and replayed green by cucumber-js."""
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
+def assert_failed_at(record: RunRecord, step: int, kind: str) -> None:
+    """The scenario failed at that step (1-based), with that kind of failure; else the verdict and what was done."""
+    assert record.verdict is not None and record.verdict.status == "failed", done(record)
+    assert record.verdict.step == step and record.verdict.kind == kind, record.verdict

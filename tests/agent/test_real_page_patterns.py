@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent.pages_site import assert_passed, done, generate_on_page, run_on_page
+from tests.agent.pages_site import assert_failed_at, assert_green, assert_passed, done, generate_on_page, run_on_page
 
 MOVER = """<!doctype html><html><body>
 <h2>Publishing</h2>
@@ -539,8 +539,7 @@ def test_states_of_named_controls_are_checked_in_generation_and_in_the_replay(tm
                                   'Verify the "Keep the old flows" switch is ticked'])
 def test_a_control_in_another_state_fails_the_step_saying_which_state_it_is_in(tmp_path, step):
     record = run_on_page(STATES, [step], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
     assert any(w in record.verdict.reason for w in ("disabled", "empty", "unchecked")), record.verdict.reason
 
 
@@ -589,8 +588,7 @@ def test_the_texts_an_expected_result_says_a_row_holds_are_checked_in_that_row(t
 @pytest.mark.parametrize("expected", ['The "Starbucks" row shows "Fuel"', 'The "Groceries" row shows "1,200.00"'])
 def test_a_text_shown_in_another_row_fails_the_row_check(tmp_path, expected):
     record = run_on_page(ROWS, [{"action": "Look at the table", "expected": expected}], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
 
 
 SIDE_ICONS = """<!doctype html><html><head><meta charset="utf-8"></head><body>
@@ -718,8 +716,7 @@ def test_an_icon_nothing_names_is_the_one_control_without_text_at_the_place_said
                                   'Click the trash icon next to "Readme"'])  # the only one there is Settings
 def test_an_icon_by_place_is_never_a_guess_between_two_nor_one_named_for_another_purpose(tmp_path, step):
     record = run_on_page(UNNAMED_ICONS, [step], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict
+    assert_failed_at(record, 1, "action")
 
 
 def test_that_icon_is_the_element_acted_on_before_when_its_words_name_it(tmp_path):
@@ -728,8 +725,7 @@ def test_that_icon_is_the_element_acted_on_before_when_its_words_name_it(tmp_pat
     assert_passed(record)
     record = run_on_page(UNNAMED_ICONS, ['Hover over the copy icon at the end of the "pnpm install csv-lite" line',
                                          'Click that trash icon'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 2 and record.verdict.kind == "action", record.verdict
+    assert_failed_at(record, 2, "action")
 
 
 STATELESS = """<!doctype html><html><body>
@@ -900,8 +896,7 @@ def test_a_count_of_the_list_holding_a_text_is_checked_in_generation_and_in_the_
                                       '"writer" is the only user listed'])
 def test_a_wrong_count_fails_the_step_saying_how_many_there_are(tmp_path, expected):
     record = run_on_page(COUNTED, [{"action": "Look at the modules", "expected": expected}], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
     assert "records, not" in record.verdict.reason, record.verdict.reason
     # a sentence that merely mentions the text is no list of one ("Mail alerts need node-email.")
 
@@ -929,8 +924,7 @@ def test_a_row_described_in_words_the_page_shows_nowhere_leaves_the_element_its_
 
 def test_a_row_described_in_words_the_page_shows_nowhere_takes_no_element_its_name_does_not_fit(tmp_path):
     record = run_on_page(FILTER_ROW, ['Select "status" in the priority dropdown of the filter row'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "action", record.verdict
+    assert_failed_at(record, 1, "action")
 
 
 STARTING = """<!doctype html><html><head><meta charset="utf-8"></head><body>
@@ -944,10 +938,7 @@ STARTING = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 
 def test_a_page_that_says_it_is_still_loading_is_waited_for_before_the_first_check(tmp_path):
     # the view comes later than a check waits (3 s), sooner than an action does (5 s)
-    result = generate_on_page(STARTING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path)
-    outcome = result.outcomes[0]
-    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
-    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    assert_green(generate_on_page(STARTING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path))
 
 
 COUNTER = """<!doctype html><html><body><h2>Install</h2>
@@ -967,8 +958,7 @@ def test_a_value_of_words_that_name_no_element_is_a_text_those_words_say_what_it
 @pytest.mark.parametrize("expected", ['the counter reads "3 / 3"', 'the Total reads "3 / 3"'])
 def test_a_value_of_words_that_name_no_element_still_fails_when_the_text_is_not_shown(tmp_path, expected):
     record = run_on_page(COUNTER, [{"action": "Look at the list", "expected": expected}], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
 
 
 COLUMNS = """<!doctype html><html><body>
@@ -990,17 +980,13 @@ COLUMNS = """<!doctype html><html><body>
 def test_a_text_in_a_column_is_checked_below_its_header_in_generation_and_in_the_replay(tmp_path):
     steps = [{"action": "Look at the table", "expected": '"Closed" is listed in the status column'},
              'Verify "Starbucks Reserve Roastery" is shown in the "Payee" column']
-    result = generate_on_page(COLUMNS, steps, tmp_path)
-    outcome = result.outcomes[0]
-    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
-    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    assert_green(generate_on_page(COLUMNS, steps, tmp_path))
 
 
 @pytest.mark.parametrize("expected", ['"High" is listed in the status column', '"12.50" is shown in the Payee column'])
 def test_a_text_in_another_column_fails_the_check(tmp_path, expected):
     record = run_on_page(COLUMNS, [{"action": "Look at the table", "expected": expected}], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
 
 
 DIAGRAM = """<!doctype html><html><body>
@@ -1058,10 +1044,7 @@ TREE = """<!doctype html><html><body>
 def test_it_in_an_expected_result_places_texts_by_what_the_action_named(tmp_path):
     steps = [{"action": 'Click "Order Processing" in the tree',
               "expected": 'The entry opens and shows "Validation" and "New order" beneath it'}]
-    result = generate_on_page(TREE, steps, tmp_path)
-    outcome = result.outcomes[0]
-    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
-    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    assert_green(generate_on_page(TREE, steps, tmp_path))
 
 
 SORTED = """<!doctype html><html><body>
@@ -1089,16 +1072,12 @@ def test_a_row_picked_by_its_order_is_checked_in_generation_and_in_the_replay(tm
              {"action": 'Click the "votes" column header',
               "expected": 'The first row is "Password rules shows wrong value" with 0 votes and the last row shows '
                           '"Missing validation in login screen"'}]
-    result = generate_on_page(SORTED, steps, tmp_path)
-    outcome = result.outcomes[0]
-    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
-    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    assert_green(generate_on_page(SORTED, steps, tmp_path))
 
 
 def test_a_text_in_another_row_than_the_one_picked_fails_the_check(tmp_path):
     record = run_on_page(SORTED, ['Verify the first row shows "Missing validation in login screen"'], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
     assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason
 
 
@@ -1168,10 +1147,7 @@ CLICK_TO_EDIT = """<!doctype html><html><body>
 
 def test_typing_after_a_click_goes_into_the_field_the_click_focused_in_generation_and_in_the_replay(tmp_path):
     steps = ['Click "Starbucks" and type "Shell"', {"action": "Press Enter", "expected": '"Payee saved: Shell" is shown'}]
-    result = generate_on_page(CLICK_TO_EDIT, steps, tmp_path)
-    outcome = result.outcomes[0]
-    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
-    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+    assert_green(generate_on_page(CLICK_TO_EDIT, steps, tmp_path))
 
 
 STRIPED = """<!doctype html><html><body>
@@ -1196,8 +1172,7 @@ STRIPED = """<!doctype html><html><body>
 ])
 def test_records_that_differ_by_class_or_stand_in_no_list_never_pass_a_wrong_count(tmp_path, expected):
     record = run_on_page(STRIPED, [{"action": "Look at the page", "expected": expected}], tmp_path)
-    assert record.verdict is not None and record.verdict.status == "failed", done(record)
-    assert record.verdict.step == 1 and record.verdict.kind == "expectation", record.verdict
+    assert_failed_at(record, 1, "expectation")
 
 
 FOCUSED_ELSEWHERE = """<!doctype html><html><body>
