@@ -40,7 +40,8 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import listed_texts, names_nothing, narrow, one_per_element, to_the_words, words_pattern
+from workers.agent.grounding.places import (listed_texts, names_nothing, narrow, one_per_element, to_the_words,
+                                            words_pattern)
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.lifetime import bound_to_this_process

@@ -113,20 +113,18 @@ def to_the_words(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]
     node's label) is not the named element: the one element inside it that shows the words whole (the outermost such)
     is, and takes the action (a double-click on a diagram's node lands on the node, or fails saying what covers it,
     never on the middle of the canvas); with two such elements inside it, neither is said, and the box is dropped."""
-    wanted = " ".join(_WORD.findall((intent.target or "").lower()))
+    wanted = _words_of(intent.target)
     if not wanted or not candidates:
         return candidates
     out: list[Candidate] = []
     for candidate in candidates:
         box = snap.node(candidate.node_id)
-        said = " ".join(_WORD.findall((box.text or "").lower()))
+        said = _words_of(box.text)
         if box.role or not box.operable or said == wanted or len(said) < 3 * len(wanted) \
-                or any(" ".join(_WORD.findall((t or "").lower())) == wanted for t in (box.label, box.aria_label,
-                                                                                        box.title, box.a11y_name)):
+                or any(_words_of(t) == wanted for t in (box.label, box.aria_label, box.title, box.a11y_name)):
             out.append(candidate)
             continue
-        showing = [n for n in snap.nodes if n.id != box.id and " ".join(_WORD.findall((n.text or "").lower())) == wanted
-                   and _holds(snap, box, n)]
+        showing = [n for n in snap.nodes if n.id != box.id and _words_of(n.text) == wanted and _holds(snap, box, n)]
         # the outermost element that shows just these words: the whole node or card, not the label inside it
         inner = [n for n in showing if not any(o.id != n.id and _holds(snap, o, n) for o in showing)]
         if len(inner) == 1:
@@ -137,6 +135,11 @@ def to_the_words(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]
 
 
 _WORD = re.compile(r"\w+")
+
+
+def _words_of(text: str | None) -> str:
+    """A text's words, lower-case, one space apart: what "shows the words whole" compares."""
+    return " ".join(_WORD.findall((text or "").lower()))
 
 
 def _holds(snap: PageSnapshot, outer: Node, inner: Node) -> bool:
