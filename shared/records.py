@@ -194,6 +194,7 @@ class Operation(BaseModel):
     ok: bool = True
     error: str | None = None
     redundant: bool = False  # executed fine but changed nothing worth keeping
+    forced: bool = False  # a pointer action forced past a shape of the target's own widget over it (executor.pointer)
     observation: Observation | None = None
     screenshot: str | None = None  # artifact path, relative to the attempt folder
     timings_ms: dict[str, float] = Field(default_factory=dict)
@@ -280,6 +281,7 @@ class ScriptOp(BaseModel):
     # The step-definition argument carrying the record the locator finds the element by: the row's text when it
     # looks inside a row or list item, else the element's name (see workers.agent.actions.naming.record_text).
     record_arg: str | None = None
+    forced: bool = False  # see Operation.forced
 
 
 class StepDefinition(BaseModel):

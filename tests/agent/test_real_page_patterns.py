@@ -1187,3 +1187,37 @@ def test_typing_after_a_click_never_goes_into_a_field_focused_elsewhere(tmp_path
     record = run_on_page(FOCUSED_ELSEWHERE, ['Click "Starbucks" and type "Shell"'], tmp_path)
     assert record.verdict is not None and record.verdict.status == "failed", done(record)
     assert not any(op.kind in ("fill", "type") and op.ok for op in record.operations), done(record)
+
+
+# A diagram's node: its body (a rect) is drawn over its label, which lets the pointer through to it.
+DIAGRAM = """<!doctype html><html><body>
+<h2>Flow</h2>
+<svg width="400" height="120">
+  <g class="node" transform="translate(20,20)">
+    <g class="label"><text x="10" y="20" style="pointer-events: none">New order</text></g>
+    <rect width="120" height="30" fill="#a6bbcf" fill-opacity="0.6"></rect>
+  </g>
+</svg>
+<p id="log"></p>
+<div id="page-wide" style="position: fixed; inset: 0; display: none"></div>
+<script>
+  document.querySelector('g.node').addEventListener('dblclick', () => {
+    document.getElementById('log').textContent = 'Editing New order';
+  });
+</script>
+</body></html>"""
+
+
+def test_a_label_its_own_widget_s_shape_covers_is_double_clicked_as_a_person_does_and_replayed(tmp_path):
+    result = generate_on_page(DIAGRAM, ['Double-click the "New order" node', '"Editing New order" is shown'], tmp_path)
+    assert_green(result)
+    steps = "\n".join(p.read_text() for p in (tmp_path / "suite").rglob("*.js") if "step_definitions" in str(p))
+    assert "dblclick({ force: true })" in steps, steps
+
+
+def test_a_label_under_a_shape_of_no_widget_of_its_own_is_never_forced(tmp_path):
+    covered = DIAGRAM.replace('display: none"></div>', 'display: block"></div>')  # a page-wide pane over everything
+    record = run_on_page(covered, ['Double-click the "New order" node', '"Editing New order" is shown'], tmp_path)
+    assert_failed_at(record, 1, "action")
+    assert "intercepts pointer events" in record.verdict.reason, record.verdict.reason
+    assert not any(op.forced for op in record.operations), done(record)

@@ -205,7 +205,7 @@ def open_start_page(run: ScenarioRun) -> None:
     before = page_state(run.page)
     started = time.perf_counter()
     try:
-        status = perform(run.page, None, "goto", run.scenario.start, run.base_url, run.settings)
+        status = perform(run.page, None, "goto", run.scenario.start, run.base_url, run.settings).status
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         run.keep(operation, screenshot=False)
@@ -430,8 +430,8 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     before_ms = ms_since(started)
     started = time.perf_counter()
     try:
-        status = perform(run.page, locator, operation.kind, intent.value, run.base_url, run.settings, node=target,
-                         tab=run.tab)
+        done = perform(run.page, locator, operation.kind, intent.value, run.base_url, run.settings, node=target,
+                       tab=run.tab)
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         operation.timings_ms["execution"] = ms_since(started)
@@ -441,7 +441,8 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
         return run.keep(operation)
     operation.timings_ms["execution"] = ms_since(started)
     started = time.perf_counter()
-    operation.observation = observe(run.page, before, run.tab.events, status)
+    operation.forced = done.forced
+    operation.observation = observe(run.page, before, run.tab.events, done.status)
     operation.timings_ms["observation"] = round(before_ms + ms_since(started), 2)
     return run.keep(operation)
 

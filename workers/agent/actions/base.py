@@ -59,10 +59,20 @@ class Act(Protocol):
     def settle(self) -> None: ...  # wait, bounded and event-driven, until the page is quiet
     def text_shown(self, text: str, timeout_ms: int) -> bool: ...  # some visible element holds the text
     def text_gone(self, text: str, timeout_ms: int) -> bool: ...  # no visible element holds it (waits for that)
+    # a pointer action on the target: `do(**options)`, forced past a shape of the target's own widget over it
+    def pointer(self, do: Callable[..., None]) -> None: ...
     def answer_next_dialog(self, accept: bool, prompt_text: str | None) -> None: ...
     def dialogs_seen(self) -> int: ...  # dialogs answered so far in this tab
     def switch_tab(self, which: str) -> None: ...  # "new": the newest other page; "first": the opening page
     def file_path(self, name: str) -> str: ...  # a file of the scenarios' files folder; ActionFailed if missing
+
+
+def pointer_javascript(op: ScriptOp, target: str, method: str) -> str:
+    """`await target.click();`, or, where generation forced it past a shape of the target's own widget (see
+    `Act.pointer`), once the target is visible, forced as generation did."""
+    if op.forced:
+        return f"await {target}.waitFor(); await {target}.{method}({{ force: true }});"
+    return f"await {target}.{method}();"
 
 
 class Action(ABC):

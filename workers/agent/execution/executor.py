@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -151,6 +152,7 @@ class BrowserAct:
     base_url: str
     settings: Settings
     tab: Tab | None = None
+    forced: bool = False  # a pointer action was forced past a shape of the target's own widget covering it
 
     @property
     def page(self) -> Page:
@@ -169,6 +171,19 @@ class BrowserAct:
 
     def text_gone(self, text: str, timeout_ms: int) -> bool:
         return text_is_gone(self.page, text, timeout_ms)
+
+    def pointer(self, do: Callable[..., None]) -> None:
+        """A click, double-click or hover on the target. Where a shape of the target's own widget lies over it (a
+        diagram node's body over its label) Playwright refuses, though a person's click lands on that widget: the
+        action is then forced at the target's centre, never when anything else (an overlay, another control)
+        covers it."""
+        try:
+            do()
+        except PlaywrightError as exc:
+            if "intercepts pointer events" not in str(exc) or not self.target.evaluate(_OWN_SHAPE_JS):
+                raise
+            self.forced = True
+            do(force=True)
 
     def answer_next_dialog(self, accept: bool, prompt_text: str | None) -> None:
         self._tab().events.dialog_answers.append((accept, prompt_text))
@@ -192,10 +207,19 @@ class BrowserAct:
         return self.tab
 
 
+@dataclass(frozen=True)
+class Performed:
+    status: int | None  # a goto's HTTP status
+    forced: bool = False  # see BrowserAct.pointer
+
+
+_OWN_SHAPE_JS = "e => window.__stepforge ? window.__stepforge.ownShape(e) : false"
+
+
 def perform(page: Page, target: PlaywrightLocator | None, kind: str, value: str | None, base_url: str,
-            settings: Settings, *, node: Node | None = None, tab: Tab | None = None) -> int | None:
-    """Carry out one operation of any kind; raise ActionFailed with a one-line reason. A goto returns the HTTP
-    status. The page is settled afterwards (see settle)."""
+            settings: Settings, *, node: Node | None = None, tab: Tab | None = None) -> Performed:
+    """Carry out one operation of any kind; raise ActionFailed with a one-line reason. The page is settled
+    afterwards (see settle)."""
     spec = action(kind)
     act = BrowserAct(page, target, node, value, base_url, settings, tab)
     if spec.grounded and not spec.target_optional and target is None:
@@ -206,7 +230,7 @@ def perform(page: Page, target: PlaywrightLocator | None, kind: str, value: str 
             act.settle()
     except PlaywrightError as exc:
         raise ActionFailed(first_line(str(exc))) from None
-    return status
+    return Performed(status, act.forced)
 
 
 def check_page(page: Page, kind: str, value: str | None, base_url: str, settings: Settings,

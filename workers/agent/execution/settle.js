@@ -17,6 +17,9 @@
 //                                                    one, in the section one titles, or in the column one heads;
 //                                                    absent: once it is not
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
+//   window.__stepforge.ownShape(element)         -> true when what lies over its centre is a shape of its own widget
+//                                                    (no text of its own, in the smallest box holding both, which
+//                                                    shows the element's text and nothing more)
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -472,6 +475,21 @@
     return found;
   }
 
+  // A diagram node's body drawn over its label: a person's click on the label lands on the node all the same.
+  function ownShape(element) {
+    const box = element.getBoundingClientRect();
+    if (!box.width || !box.height) return false;
+    const root = element.getRootNode();
+    const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!at || at === element || element.contains(at) || at.contains(element)) return false;
+    const words = (node) => (node.textContent || "").replace(/\s+/g, " ").trim();
+    if (words(at)) return false;  // it shows something of its own: another element
+    let common = at.parentElement;
+    while (common && !common.contains(element)) common = common.parentElement;
+    if (!common || common === document.body || common === document.documentElement) return false;
+    return words(common) === words(element);
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs, requestsMs = timeoutMs) => {
@@ -505,6 +523,7 @@
       placed,
       counted,
       states,
+      ownShape,
       pending: () => inflight.size,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

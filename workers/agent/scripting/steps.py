@@ -685,6 +685,7 @@ class StepBook:
                 comment=describe(op, arg_names.get(index), arg_names.get(len(step.ops) + index)),
                 name=_spoken(op, index + len(step.ops) in arg_names),
                 record_arg=arg_names.get(len(step.ops) + index),
+                forced=op.forced,
             )
             for index, op in enumerate(step.ops)
         ]

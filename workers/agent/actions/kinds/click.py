@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from workers.agent.actions.base import Action, Rule, thing
+from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
 from workers.agent.brains.phrases import Op, Place, Target, Unsupported, split_role, target_phrase
@@ -79,7 +79,7 @@ class Click(Action):
         return super().eligible(node)
 
     def perform(self, act):
-        act.target.click()
+        act.pointer(act.target.click)
 
     def phrase(self, op, slot):
         container = the_container(op)
@@ -97,7 +97,7 @@ class Click(Action):
         return element_name(op)
 
     def javascript(self, op, target, value):
-        return f"await {target}.click();"
+        return pointer_javascript(op, target, "click")
 
 
 ACTION = Click()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workers.agent.actions.base import Rule, thing
+from workers.agent.actions.base import Rule, pointer_javascript, thing
 from workers.agent.actions.kinds.click import Click
 from workers.agent.brains.phrases import Op, target_phrase
 
@@ -21,10 +21,10 @@ class DoubleClick(Click):
         return f"Double-click {thing(target, role)}"
 
     def perform(self, act):
-        act.target.dblclick()
+        act.pointer(act.target.dblclick)
 
     def javascript(self, op, target, value):
-        return f"await {target}.dblclick();"
+        return pointer_javascript(op, target, "dblclick")
 
 
 ACTION = DoubleClick()

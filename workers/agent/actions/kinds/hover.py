@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workers.agent.actions.base import Action, Rule, thing
+from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.naming import element_name, placed, where
 from workers.agent.brains.phrases import Op, target_phrase
 
@@ -27,7 +27,7 @@ class Hover(Action):
         return 1.0 if node.operable else 0.8
 
     def perform(self, act):
-        act.target.hover()
+        act.pointer(act.target.hover)
 
     def phrase(self, op, slot):
         return [f'Hover over "{element_name(op)}"{placed(op)}']
@@ -39,7 +39,7 @@ class Hover(Action):
         return element_name(op)
 
     def javascript(self, op, target, value):
-        return f"await {target}.hover();"
+        return pointer_javascript(op, target, "hover")
 
 
 ACTION = Hover()
