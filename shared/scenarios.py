@@ -312,3 +312,10 @@ def load_scenarios(path: Path) -> ScenarioFile:
     if scenario_file.feature is None:  # the file's feature is named after the file
         scenario_file.feature = feature_title_of(path)
     return scenario_file
+
+
+def list_items(text: str) -> list[str]:
+    """The items of an unquoted list of three or more short texts ('Medium 46, High 29, Low 25 and Critical 20'),
+    each on its own; the text whole otherwise."""
+    parts = [p.strip() for p in re.split(r",\s+(?:and\s+)?|\s+and\s+", text) if p.strip()]
+    return parts if len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts) else [text]

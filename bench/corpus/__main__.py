@@ -57,9 +57,9 @@ def app_names() -> list[str]:
     return sorted(p.name for p in APPS.iterdir() if (p / "start.sh").is_file() and (p / "dev.yaml").is_file())
 
 
-def load_half(app: str, half: str) -> tuple[ScenarioFile, dict[str, Expectation]] | None:
+def load_half(app: str, half: str, only: set[str] | None = None) -> tuple[ScenarioFile, dict[str, Expectation]] | None:
     """The half's scenarios as stepforge reads them, and what each must end as (fails_at and variant_of are the
-    benchmark's, never shown to generation)."""
+    benchmark's, never shown to generation); only: these scenario ids (None: all). None when there are none."""
     import yaml
 
     path = APPS / app / f"{half}.yaml"
@@ -68,6 +68,10 @@ def load_half(app: str, half: str) -> tuple[ScenarioFile, dict[str, Expectation]
     try:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         expectations: dict[str, Expectation] = {}
+        if only is not None:
+            document["scenarios"] = [e for e in document["scenarios"] if str(e["id"]) in only]
+            if not document["scenarios"]:
+                return None
         for entry in document["scenarios"]:
             fails_at = entry.pop("fails_at", None)
             variant_of = entry.pop("variant_of", None)
@@ -173,12 +177,14 @@ def keep_suite(suite: Path, kept: Path) -> None:
         shutil.copytree(suite, kept, ignore=shutil.ignore_patterns("node_modules", "*.zip"))
 
 
-def bench_app(app: str, halves: list[str], settings: Settings, out: Path) -> dict:
+def bench_app(app: str, halves: list[str], settings: Settings, out: Path, only: set[str] | None = None) -> dict:
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     figures: dict = {"app": app, "results": [], "error": None}
     try:
-        loaded = {half: load_half(app, half) for half in halves}
+        loaded = {half: load_half(app, half, only) for half in halves}
+        if only is not None and not any(loaded.values()):
+            return figures
         print(f"[{app}] installing...", file=sys.stderr)
         figures["install_s"] = round(install(app, logs / f"{app}-install.log"), 1)
         running = RunningApp(app, logs / f"{app}-server.log")
@@ -247,8 +253,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.corpus", description=__doc__.splitlines()[0])
     parser.add_argument("--app", action="append", choices=app_names(), help="only this application (repeatable)")
     parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
+    parser.add_argument("--scenario", action="append", metavar="ID",
+                        help="only this scenario, e.g. DS-2 (repeatable; its application is found by its id)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "corpus" / "results")
     args = parser.parse_args(argv)
+    only = set(args.scenario) if args.scenario else None
     # Stopped from outside, the running application is stopped too (its process group is ours to end).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.chdir(REPO)
@@ -268,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         return document
 
     for app in args.app or app_names():
-        apps.append(bench_app(app, halves, settings, args.out))
+        figures = bench_app(app, halves, settings, args.out, only)
+        if only is None or figures["results"] or figures["error"]:
+            apps.append(figures)
         write(None)  # what has run so far survives an interrupted run
     document = write(print_report(apps, halves))
     print(f"\nresults: {args.out / 'latest.json'} ({document['seconds']} s)")

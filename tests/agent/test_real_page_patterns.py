@@ -1190,7 +1190,7 @@ def test_typing_after_a_click_never_goes_into_a_field_focused_elsewhere(tmp_path
 
 
 # A diagram's node: its body (a rect) is drawn over its label, which lets the pointer through to it.
-DIAGRAM = """<!doctype html><html><body>
+COVERED_NODE = """<!doctype html><html><body>
 <h2>Flow</h2>
 <svg width="400" height="120">
   <g class="node" transform="translate(20,20)">
@@ -1209,15 +1209,111 @@ DIAGRAM = """<!doctype html><html><body>
 
 
 def test_a_label_its_own_widget_s_shape_covers_is_double_clicked_as_a_person_does_and_replayed(tmp_path):
-    result = generate_on_page(DIAGRAM, ['Double-click the "New order" node', '"Editing New order" is shown'], tmp_path)
+    result = generate_on_page(COVERED_NODE, ['Double-click the "New order" node', '"Editing New order" is shown'], tmp_path)
     assert_green(result)
     steps = "\n".join(p.read_text() for p in (tmp_path / "suite").rglob("*.js") if "step_definitions" in str(p))
     assert "dblclick({ force: true })" in steps, steps
 
 
 def test_a_label_under_a_shape_of_no_widget_of_its_own_is_never_forced(tmp_path):
-    covered = DIAGRAM.replace('display: none"></div>', 'display: block"></div>')  # a page-wide pane over everything
+    covered = COVERED_NODE.replace('display: none"></div>', 'display: block"></div>')  # a page-wide pane over everything
     record = run_on_page(covered, ['Double-click the "New order" node', '"Editing New order" is shown'], tmp_path)
     assert_failed_at(record, 1, "action")
     assert "intercepts pointer events" in record.verdict.reason, record.verdict.reason
     assert not any(op.forced for op in record.operations), done(record)
+
+
+# A search box named by its placeholder, with a clear link drawn by an icon font at its right end.
+CLEARABLE = """<!doctype html><html><body>
+<div style="display: flex; align-items: center; width: 300px">
+  <i class="fa fa-search" style="display: inline-block; width: 12px; height: 12px; background: #888"></i>
+  <form class="search-form"><input type="text" class="search-input" placeholder="filter nodes"></form>
+  <a class="search-clear" href="#"><i class="fa fa-times" style="display: inline-block; width: 12px; height: 12px;
+     background: #888"></i></a>
+</div>
+<ul><li>inject</li><li>debug</li></ul>
+<script>
+  document.querySelector('a.search-clear').addEventListener('click', (e) => {
+    e.preventDefault(); document.querySelector('input').value = '';
+  });
+</script>
+</body></html>"""
+
+
+def test_the_x_at_the_end_of_a_field_named_by_its_placeholder_is_its_clear_link(tmp_path):
+    result = generate_on_page(CLEARABLE, ['Type "inj" into the "filter nodes" box',
+                                          'Click the small "×" at the right end of the "filter nodes" box',
+                                          'Verify the "filter nodes" box is empty'], tmp_path)
+    assert_green(result)
+
+
+# Column headers with an unnamed SVG icon each (its class says it opens a dropdown menu), drawn as a gear.
+COLUMN_MENUS = """<!doctype html><html><body>
+<table class="rows"><thead><tr>
+  <th class="col-id"><a href="#">id</a> <svg class="dropdown-menu-icon" width="14" height="14"><circle cx="7" cy="7"
+      r="5"/></svg></th>
+  <th class="col-priority"><a href="#">priority</a> <svg class="dropdown-menu-icon" width="14" height="14"><circle
+      cx="7" cy="7" r="5"/></svg></th>
+</tr></thead><tbody><tr><td>1</td><td>High</td></tr></tbody></table>
+<div class="dropdown-menu" style="display: none"><ul><li><a href="#" class="facet">Facet by this</a></li>
+  <li><a href="#">Sort ascending</a></li></ul></div>
+<p id="log"></p>
+<script>
+  let column = null;
+  for (const icon of document.querySelectorAll('svg.dropdown-menu-icon'))
+    icon.addEventListener('click', () => {
+      column = icon.closest('th').querySelector('a').textContent;
+      document.querySelector('.dropdown-menu').style.display = 'block';
+    });
+  document.querySelector('a.facet').addEventListener('click', (e) => {
+    e.preventDefault();
+    document.querySelector('.dropdown-menu').style.display = 'none';
+    document.getElementById('log').textContent = 'Faceted by ' + column;
+  });
+</script>
+</body></html>"""
+
+
+def test_an_unnamed_icon_that_opens_a_menu_is_the_gear_a_tester_sees_in_its_header_cell(tmp_path):
+    result = generate_on_page(COLUMN_MENUS, ['Click the gear icon next to the "priority" column header',
+                                             'Choose "Facet by this" in the menu that opens',
+                                             '"Faceted by priority" is shown'], tmp_path)
+    assert_green(result)
+    steps = "\n".join(p.read_text() for p in (tmp_path / "suite").rglob("*.js") if "step_definitions" in str(p))
+    assert "svg.dropdown-menu-icon" in steps, steps
+
+
+def test_an_icon_whose_class_gives_another_purpose_is_never_the_pictured_one(tmp_path):
+    record = run_on_page(COLUMN_MENUS, ['Click the trash icon next to the "priority" column header'], tmp_path)
+    assert_failed_at(record, 1, "action")
+
+
+# A tree whose rows each hold a toggle and a kind icon alike (the same class), then the row's text.
+TREE_ROWS = """<!doctype html><html><body>
+<h3>Flows</h3>
+<ol class="tree">
+  <li><div class="tree-label"><span class="tree-icon"><i class="fa fa-angle-right" style="display: inline-block;
+      width: 10px; height: 10px; background: #444"></i></span><span class="tree-icon"><i class="kind-flow"
+      style="display: inline-block; width: 10px; height: 10px; background: #aaa"></i></span><div>Home</div></div>
+      <ol hidden><li>Wake up</li></ol></li>
+  <li><div class="tree-label"><span class="tree-icon"><i class="fa fa-angle-right" style="display: inline-block;
+      width: 10px; height: 10px; background: #444"></i></span><span class="tree-icon"><i class="kind-flow"
+      style="display: inline-block; width: 10px; height: 10px; background: #aaa"></i></span><div>Orders</div></div>
+      <ol hidden><li>New order</li></ol></li>
+</ol>
+<script>
+  for (const label of document.querySelectorAll('.tree-label')) {
+    label.style.display = 'flex';
+    label.querySelector('span.tree-icon').addEventListener('click', () => {
+      const children = label.parentElement.querySelector('ol');
+      children.hidden = !children.hidden;
+    });
+  }
+</script>
+</body></html>"""
+
+
+def test_the_arrow_to_the_left_of_a_tree_row_is_its_toggle_not_its_kind_icon(tmp_path):
+    result = generate_on_page(TREE_ROWS, ['Click the small arrow to the left of "Orders"',
+                                          '"New order" is shown', '"Wake up" is not shown'], tmp_path)
+    assert_green(result)

@@ -706,3 +706,16 @@ def test_that_row_is_only_the_row_of_the_step_just_before():
     assert decision.unsupported is not None, decision.intents
     beside = BuiltinBrain().decide(ScenarioStep(action='Click "Delete" next to it'), 1, None, [older])
     assert beside.unsupported is not None, beside.intents
+
+
+def test_an_unquoted_list_of_three_or_more_short_texts_is_checked_text_by_text():
+    found = intents('Look at the new "priority" facet list', "It lists Medium 46, High 29, Low 25 and Critical 20")
+    assert [(i.kind, i.value) for i in found] == [("assert_text", "Medium 46"), ("assert_text", "High 29"),
+                                                  ("assert_text", "Low 25"), ("assert_text", "Critical 20")]
+    # two parts, or a part of many words, is one text as written
+    assert [i.value for i in intents("Look at it", "It says Hello, world")] == ["Hello, world"]
+
+
+def test_an_option_in_the_menu_that_opens_is_picked_from_what_opened():
+    found = intents('Choose "Facet by this" in the menu that opens')
+    assert [(i.kind, i.value) for i in found] == [("pick", "Facet by this")]

@@ -260,9 +260,11 @@ _ANCHORED = [
     # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
     re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of\s+"
                r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
-    re.compile(r"(?P<name>.+?)\s+at\s+the\s+(?P<end>end|start|beginning)\s+of\s+(?:the\s+)?"
-               r"(?P<anchor>\x01\d+\x02|[^\x01]+?(?=\s+(?:line|row)\b))"
-               r"(?:\s+(?:line|row|entry|heading|title|label|text))?(?:\s+(?:in|under|within|inside|on)\s+.+)?", re.I),
+    # 'the small "×" at the right end of the "filter nodes" box': the side it says
+    re.compile(r"(?P<name>.+?)\s+at\s+the\s+(?:(?P<edge>right|left)(?:-hand)?\s+)?(?P<end>end|start|beginning|side|edge)"
+               r"\s+of\s+(?:the\s+)?(?P<anchor>\x01\d+\x02|[^\x01]+?(?=\s+(?:line|row)\b))"
+               r"(?:\s+(?:line|row|entry|heading|title|label|text|box|field|input|search\s+box|bar))?"
+               r"(?:\s+(?:in|under|within|inside|on)\s+.+)?", re.I),
 ]
 # "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
 # (otherwise "Terms of Service" would be split)
@@ -399,7 +401,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             if m:
                 phrase, anchor = m["name"], m["anchor"]
                 said = m.groupdict()
-                side = (said.get("side") or "").lower() or _LINE_SIDE.get((said.get("end") or "").lower())
+                side = ((said.get("side") or said.get("edge") or "").lower()
+                        or _LINE_SIDE.get((said.get("end") or "").lower()))
                 break
         else:
             m = _OWNED.fullmatch(phrase)

@@ -182,7 +182,11 @@
       // The outermost element of a chain holding only this text: the option, not the <b> inside it.
       const parent = el.parentElement;
       if (parent && parent !== document.body && squash(parent.innerText).toLowerCase() === wanted) continue;
-      found.push(el);
+      // ... unless a link or button inside it holds the text: a menu's <li><a>Facet by this</a></li> is clicked on
+      // its link, which may not cover the item's middle
+      const link = el.matches("a, button") ? null : Array.from(el.querySelectorAll("a, button"))
+        .find((c) => squash(c.innerText).toLowerCase() === wanted && visible(c));
+      found.push(link || el);
     }
     if (!found.length) return null;
     const anchor = typedInto && typedInto.isConnected ? typedInto.getBoundingClientRect() : null;

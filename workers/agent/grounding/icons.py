@@ -31,7 +31,10 @@ _GROUPS: tuple[tuple[str, str, str], ...] = (
     ("help", "question mark", "?"),
     ("theme", "sun, moon", "☀☾"),
     ("filter", "funnel", ""),
+    ("expand, collapse", "arrow, caret, chevron, triangle, angle", "▶▸►▼▾›⌄"),
 )
+# A control whose names say only that it opens a menu ("dropdown menu") may be drawn as any picture of a menu's opener.
+_OPENS_MENU = {"menu": frozenset({"menu", "settings", "more", "expand"})}
 # An icon's name is one word, or one with a word that says no more ("Open settings", "Close dialog"); "Close
 # account" and "Settings for the Payments team" are not icons' names.
 _FILLER = frozenset("open show toggle icon button btn menu dialog notification message panel window sidebar navigation "
@@ -87,7 +90,8 @@ _LOOKS = frozenset("small little tiny big large round grey gray blue red green b
 def pictured(target: str) -> str | None:
     """The purpose of the icon a target names by its picture, its glyph or its purpose, saying nothing else ("small
     gear" -> settings, "copy", "+" -> add, "trash can" -> delete); None for any other target."""
-    glyph = glyph_purpose(target)
+    looks = re.compile(rf"\b(?:{'|'.join(sorted(_LOOKS))})\b", re.I)
+    glyph = glyph_purpose(looks.sub(" ", target))  # "the small ×"
     if glyph:
         return glyph
     words = tuple(w for w in re.findall(r"[a-z]+", target.lower()) if w not in _FILLER and w not in _LOOKS)
@@ -104,6 +108,13 @@ def named_purpose(n: Node) -> str | None:
     found = next((purpose.split(",")[0] for purpose, picture, _ in _GROUPS
                   if _said(_phrases(purpose) + _phrases(picture), words)), None)
     return found
+
+
+def fits_picture(n: Node, purpose: str) -> bool:
+    """A control's own names give it no purpose other than the pictured one's ("dropdown menu" opens a menu, which a
+    gear or three dots may draw)."""
+    named = named_purpose(n)
+    return named in (None, purpose) or purpose in _OPENS_MENU.get(named or "", ())
 
 
 def glyph_purpose(text: str) -> str | None:

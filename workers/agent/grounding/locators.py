@@ -27,6 +27,7 @@ from shared.records import Locator, Node, PageSnapshot, Within
 
 from workers.agent.actions.naming import said_within
 
+from .ids import generated_id
 from .places import words_pattern
 
 from .tree import element_handle
@@ -220,13 +221,15 @@ _CONTAINERS_JS = r"""(el, itself) => {
        cur = itself ? null : cur.parentElement) {
     const tag = cur.localName, role = cur.getAttribute('role');
     let css = null;
-    if (tag === 'tr' || tag === 'li') css = tag;
+    if (tag === 'tr' || tag === 'li' || (!itself && (tag === 'th' || tag === 'td'))) css = tag;
     else if (role === 'row' || role === 'listitem' || role === 'option') css = `[role="${role}"]`;
     else if (cur.parentElement) {
+      // one of several alike: beside each other, or anywhere on the page (a tree's rows, each in an item of its own)
       const classes = Array.from(cur.classList).filter((c) => ident.test(c));
       const same = Array.from(cur.parentElement.children).filter((c) => c.localName === tag
         && classes.every((k) => c.classList.contains(k)));
-      if (classes.length && same.length >= 2) css = tag + classes.map((k) => '.' + k).join('');
+      const kind = classes.length ? tag + classes.map((k) => '.' + k).join('') : null;
+      if (kind && (same.length >= 2 || (!itself && document.querySelectorAll(kind).length >= 2))) css = kind;
     }
     if (!css && !itself && (/^(section|fieldset|article|aside|form|dialog)$/.test(tag) || ['region', 'group', 'dialog'].includes(role))) {
       // a section named by its heading: "the second field under Profile"
@@ -260,6 +263,26 @@ def _inner_candidates(n: Node, anchored: bool) -> Iterator[Locator]:
         yield Locator(strategy="css", value=n.tag)
 
 
+_CLASSES_JS = "(e) => Array.from(e.classList)"
+# Class names a build or a CSS-in-JS library makes (css-1dbjc4n, sc-bdVaJa, jsx-123): never a locator.
+_MADE_CLASS = re.compile(r"^(?:css|sc|jsx|emotion|svelte)-|[a-z]\d|\d[a-z]", re.I)
+
+
+def _kind_css(n: Node, handle: ElementHandle) -> Locator | None:
+    """An icon-only control nothing names (an icon drawn in SVG, a tree's toggle) by its tag and the class names a
+    person wrote for it (svg.dropdown-menu-icon): found inside its row or cell only."""
+    if not n.icon or n.text or n.label or n.aria_label or n.title:
+        return None
+    try:
+        classes = [c for c in handle.evaluate(_CLASSES_JS) if _IDENT.match(c) and not generated_id(c)
+                   and not _MADE_CLASS.search(c)]
+    except Exception:
+        return None
+    if not classes or not _IDENT.match(n.tag):
+        return None
+    return Locator(strategy="css", value=n.tag + "".join(f".{c}" for c in classes[:3]))
+
+
 def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
                     anchored: bool) -> Locator | None:
     """A locator that finds the container (row, list item, card) by a text of its own, then the element inside it
@@ -269,7 +292,8 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
         containers = handle.evaluate(_CONTAINERS_JS, False)
     except Exception:
         return None
-    inner = [loc for loc in _inner_candidates(n, anchored) if loc.strategy not in avoid]
+    inner = [loc for loc in [*_inner_candidates(n, anchored), _kind_css(n, handle)] if loc is not None
+             and loc.strategy not in avoid]
     own = " ".join(n.text.split()).lower()
     for container in containers:
         for text in container["texts"]:

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 
 from shared.records import Candidate, Intent, Node, PageSnapshot
+from shared.scenarios import list_items
 
-from .icons import named_purpose, pictured
+from .icons import fits_picture, named_purpose, pictured
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
 
@@ -54,7 +55,8 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
 def _shown(snap: PageSnapshot, words: str) -> bool:
     """Some element of the page shows or is named by the words."""
     pattern = words_pattern(words)
-    return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title) if t)
+    return any(pattern.search(t) for n in snap.nodes for t in (n.text, n.aria_label, n.label, n.title, n.placeholder)
+               if t)
 
 
 _DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)*")  # "progress bar", "options": a description in words, not a title
@@ -88,8 +90,7 @@ def listed_texts(intent: Intent) -> list[str]:
     """The texts of a value that lists three or more ('Open 7, Closed 4 and In progress 3'), each on its own; the
     value whole otherwise, or when it is an Examples column's."""
     value = intent.value or ""
-    parts = [p.strip() for p in re.split(r",\s+(?:and\s+)?|\s+and\s+", value) if p.strip()]
-    return parts if len(parts) >= 3 and not (intent.param or intent.template) else [value]
+    return [value] if intent.param or intent.template else list_items(value)
 
 
 def one_per_element(snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
@@ -229,10 +230,12 @@ def _pictured_by_place(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
     purpose = pictured(intent.target or "")
     if purpose is None:
         return []
+    # a link only when its own names give it that purpose (a search box's "fa-times" clear link), never a heading's
+    # unnamed permalink
     icons = [Candidate(node_id=n.id, score=0.5) for n in snap.nodes
-             if n.operable and not n.text and not n.label and n.role in ("button", None) and n.tag != "a"
-             and is_candidate(n, snap.root) and _action_compat(intent.kind, n) > 0
-             and named_purpose(n) in (None, purpose)]
+             if n.operable and not n.text and not n.label and n.role in ("button", "link", None)
+             and (n.tag != "a" or named_purpose(n) == purpose)
+             and is_candidate(n, snap.root) and _action_compat(intent.kind, n) > 0 and fits_picture(n, purpose)]
     near = _nearest_to(snap, icons, intent.anchor, intent.side, nearest_only=False)
     return near if len(near) == 1 else []
 
@@ -260,7 +263,7 @@ def _anchor_boxes(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], tex
         inner = [c for c in node.children if pattern.search(_text_of(snap, c, texts))]
         if inner:
             stack.extend(inner)
-        elif node.id != holder and (pattern.search(node.text or "") or pattern.search(node.aria_label or "")):
+        elif node.id != holder and any(pattern.search(t or "") for t in (node.text, node.aria_label, _placeholder(node))):
             boxes.append(node.bbox)
     return boxes
 
@@ -283,11 +286,17 @@ def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, flo
     return (dx * dx + dy * dy) ** 0.5
 
 
+def _placeholder(node: Node) -> str | None:
+    return node.placeholder if node.tag in ("input", "textarea") else None
+
+
 def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
     """All the text a node shows: its own and its descendants' (the snapshot keeps a container's own text only)."""
     if node_id not in memo:
         node = snap.node(node_id)
         parts = [node.text] if node.text else []
+        if _placeholder(node):
+            parts.append(_placeholder(node))  # what a field is called by: 'the × at the right end of the "filter" box'
         parts += [_text_of(snap, child, memo) for child in node.children]
         memo[node_id] = " ".join(p for p in parts if p)
     return memo[node_id]

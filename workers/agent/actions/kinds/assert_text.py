@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
+from shared.scenarios import PLACEHOLDER, list_items
 from workers.agent.brains.checks import PICKS
 from workers.agent.brains.phrases import (
     ABSENCE_UNCLEAR,
@@ -47,7 +48,9 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
     text = s.unmask(x)
     if not text:
         raise Unsupported("it names no text to look for")
-    return [Op(kind, value=text)]
+    if PLACEHOLDER.search(text):
+        return [Op(kind, value=text)]
+    return [Op(kind, value=item) for item in list_items(text)]
 
 
 # Words that only describe where the quoted texts are shown ("a dialog titled 'Login' with the tabs 'A' and 'B'"):

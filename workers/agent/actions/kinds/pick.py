@@ -11,7 +11,10 @@ from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.brains.phrases import Op, Unsupported, literal_value
 
 LIST = (r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:list\s+of\s+)?(?:suggestions?|suggested\s+\w+|auto-?complete(?:\s+list)?|"
-        r"completions?|matches|(?:search\s+)?results|options|menu|list\s*box|drop-?down\s+list|list)")
+        r"completions?|matches|(?:search\s+)?results|options|menu|list\s*box|drop-?down\s+list|list)"
+        # 'in the menu that opens': the one the step before opened
+        r"(?:\s+that\s+(?:just\s+)?(?:opens|opened|appears|appeared|pops\s+up|popped\s+up|drops\s+down|comes\s+up|"
+        r"shows(?:\s+up)?|is\s+(?:shown|open|displayed)))?")
 
 
 _PLACED = re.compile(r"\s(?:under|below|beneath|next\s+to|beside|in\s+the\s+row\s+of)\s", re.I)
