@@ -1317,3 +1317,77 @@ def test_the_arrow_to_the_left_of_a_tree_row_is_its_toggle_not_its_kind_icon(tmp
     result = generate_on_page(TREE_ROWS, ['Click the small arrow to the left of "Orders"',
                                           '"New order" is shown', '"Wake up" is not shown'], tmp_path)
     assert_green(result)
+
+
+# Dropdowns drawn without a <select>: a design system's combobox, and a Chosen-like box showing its value in a link.
+CUSTOM_DROPDOWNS = """<!doctype html><html><body>
+<form>
+<div class="field"><span class="label">Status</span>
+  <div class="select" role="combobox" aria-label="Status" aria-expanded="false" tabindex="0">Open</div>
+  <ul class="options" role="listbox" hidden><li role="option">Open</li><li role="option">Closed</li></ul></div>
+<div class="chosen-container"><a class="chosen-single" href="javascript:void(0)"><span>---------</span><div><b></b></div></a>
+  <div class="chosen-drop" style="display: none"><ul class="chosen-results"><li class="active-result">---------</li>
+  <li class="active-result">Delete selected posts</li></ul></div></div>
+</form>
+<p id="log"></p>
+<script>
+  const select = document.querySelector('.select'), options = document.querySelector('.options');
+  select.addEventListener('click', () => { options.hidden = false; select.setAttribute('aria-expanded', 'true'); });
+  for (const o of options.children) o.addEventListener('click', () => {
+    select.textContent = o.textContent; options.hidden = true; document.getElementById('log').textContent = 'Status ' + o.textContent;
+  });
+  const single = document.querySelector('.chosen-single'), drop = document.querySelector('.chosen-drop');
+  single.addEventListener('click', () => { drop.style.display = 'block'; });
+  for (const o of drop.querySelectorAll('li')) o.addEventListener('click', () => {
+    single.querySelector('span').textContent = o.textContent; drop.style.display = 'none';
+    document.getElementById('log').textContent = 'Action ' + o.textContent;
+  });
+</script>
+</body></html>"""
+
+
+def test_an_option_of_a_dropdown_drawn_without_a_select_is_chosen_by_opening_it_and_replayed(tmp_path):
+    result = generate_on_page(CUSTOM_DROPDOWNS, ['Select "Closed" in the Status dropdown', '"Status Closed" is shown'],
+                              tmp_path)
+    assert_green(result)
+    assert [op.kind for op in result.outcomes[0].record.operations][1] == "choose"
+
+
+def test_opening_a_dropdown_by_the_value_it_shows_and_choosing_an_option_is_one_selection(tmp_path):
+    steps = ['Open the action dropdown showing "---------" and choose "Delete selected posts"',
+             '"Action Delete selected posts" is shown']
+    assert_green(generate_on_page(CUSTOM_DROPDOWNS, steps, tmp_path))
+
+
+NATIVE_ACTION = """<!doctype html><html><body>
+<form><label>Action: <select name="action"><option value="" selected>---------</option>
+  <option value="delete">Delete selected posts</option></select></label>
+<button type="button" onclick="document.getElementById('log').textContent = 'Chose ' +
+  document.querySelector('select').value">Go</button></form>
+<p id="log"></p></body></html>"""
+
+
+def test_opening_a_native_select_and_choosing_an_option_selects_it(tmp_path):
+    steps = ['Open the action dropdown showing "---------" and choose "Delete selected posts"', 'Click "Go"',
+             '"Chose delete" is shown']
+    assert_green(generate_on_page(NATIVE_ACTION, steps, tmp_path))
+
+
+def test_the_x_drawn_over_the_right_end_of_a_field_is_at_its_right_end(tmp_path):
+    inside = CLEARABLE.replace('<div style="display: flex; align-items: center; width: 300px">',
+                               '<div style="position: relative; width: 300px">').replace(
+        '<a class="search-clear" href="#">', '<a class="search-clear" href="#" style="position: absolute; left: 150px; '
+        'top: 2px">').replace('class="search-input"', 'class="search-input" style="width: 170px"')
+    result = generate_on_page(inside, ['Type "inj" into the "filter nodes" box',
+                                       'Click the small "×" at the right end of the "filter nodes" box',
+                                       'Verify the "filter nodes" box is empty'], tmp_path)
+    assert_green(result)
+
+
+def test_a_list_drawn_inside_a_label_offers_its_options(tmp_path):
+    wrapped = CUSTOM_DROPDOWNS.replace('<div class="chosen-container">', '<label>Action <div class="chosen-container">'
+                                       ).replace('</ul></div></div>\n</form>', '</ul></div></div></label>\n</form>')
+    assert wrapped != CUSTOM_DROPDOWNS
+    steps = ['Open the action dropdown showing "---------" and choose "Delete selected posts"',
+             '"Action Delete selected posts" is shown']
+    assert_green(generate_on_page(wrapped, steps, tmp_path))

@@ -91,6 +91,10 @@ class BuiltinBrain:
             for item in items:
                 if isinstance(item, Op):
                     item = _pronoun_placed(item, ops, row)
+                    if _opened_dropdown(ops, item):  # 'Open the Action dropdown and choose "Delete"'
+                        opened = ops.pop()
+                        item = Op("select", target=opened.target, role_hint="dropdown", value=item.target,
+                                  place=opened.place)
                     ops.append(item)
                     if item.kind in _INTO_FIELD and item.target:
                         field = item
@@ -183,6 +187,12 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None) -> Op:
                   section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal,
                   side=op.place.side)
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
+
+
+def _opened_dropdown(before: list[Op], op: Op) -> bool:
+    """A click on an option right after the click that opened its dropdown, in the same step: one selection."""
+    return bool(before) and before[-1].kind == "click" and before[-1].role_hint == "dropdown" and op.kind == "click" \
+        and op.role_hint is None and op.place == Place() and bool(op.target)
 
 
 def _row_said_before(history: list[Operation]) -> str | None:

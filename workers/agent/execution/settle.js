@@ -177,7 +177,10 @@
     const found = [];
     for (const el of document.body ? document.body.querySelectorAll("*") : []) {
       if ((el.textContent || "").length > wanted.length * 3 + 40) continue;  // cheap: most elements hold more
-      if (el === typedInto || el.closest("select, script, style, head, label") || !visible(el)) continue;
+      if (el === typedInto || el.closest("select, script, style, head") || !visible(el)) continue;
+      // a form control's label saying the text is no option; a list drawn inside a label (a Chosen box) has some
+      const label = el.closest("label");
+      if (label && squash(label.innerText).toLowerCase() === wanted) continue;
       if (squash(el.innerText).toLowerCase() !== wanted) continue;
       // The outermost element of a chain holding only this text: the option, not the <b> inside it.
       const parent = el.parentElement;

@@ -19,7 +19,7 @@ from shared.records import Node
 _GROUPS: tuple[tuple[str, str, str], ...] = (
     ("settings, preferences, options, configure, configuration", "gear, cog, cogwheel, wrench", "⚙"),
     ("menu, navigation", "hamburger, burger, bars, three lines", "☰≡"),
-    ("close, dismiss", "x, cross, times", "×✕✖✗╳"),
+    ("close, dismiss, clear", "x, cross, times", "×✕✖✗╳"),
     ("delete, remove, discard", "trash, trashcan, trash can, bin, garbage, wastebasket", "🗑"),
     ("edit, modify, rename", "pencil, pen", "✎✏✐"),
     ("add, new, create", "plus", "+＋➕"),

@@ -218,9 +218,11 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
 
 
 def _on_side(box: tuple[float, float, float, float], mark: tuple[float, float, float, float], side: str) -> bool:
+    """Past the middle of the anchor's box on that side: beyond its edge, or inside its end (a field's × clear link
+    drawn over its right end)."""
     if side == "right":
-        return box[0] >= mark[0] + mark[2] - 2
-    return box[0] + box[2] <= mark[0] + 2
+        return box[0] >= mark[0] + mark[2] / 2
+    return box[0] + box[2] <= mark[0] + mark[2] / 2
 
 
 def _pictured_by_place(intent: Intent, snap: PageSnapshot) -> list[Candidate]:

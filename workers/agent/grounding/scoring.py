@@ -245,7 +245,8 @@ def _hint_compat(hint: str | None, n: Node) -> float:
     if hint == "dropdown":
         if is_combo(n):
             return 1.0
-        return 0.6 if is_textbox(n) else 0.3
+        # a dropdown drawn without a <select>: a button or link showing its current value opens its options
+        return 0.7 if is_buttonish(n) or n.role == "link" else 0.6 if is_textbox(n) else 0.3
     if hint == "checkbox":
         return 1.0 if is_checkable(n) else 0.3
     if hint == "tab":
@@ -347,7 +348,10 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
     if kind == "select" and is_combo(node) and (not head or (head == _VALUE and not qual)):
         om = _option_match(intent, node)
         by_options = LeafScore(round(0.8 * om * compat, 6), om, om, 0.0, False)
-    if not head:
+    if not head:  # a target of signs only ('the dropdown showing "---------"'): a field that says exactly that
+        signs = " ".join((intent.target or "").split())
+        if signs and any(" ".join(text.split()) == signs for _, text in _own_fields(intent, node)):
+            return LeafScore(round(compat, 6), 1.0, 1.0, 1.0, True)
         return by_options or LeafScore(0.0, 0.0, 0.0, 0.0, False)
 
     own = []

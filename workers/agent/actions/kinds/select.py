@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
-from workers.agent.actions.elements import is_combo
+from workers.agent.actions.elements import is_combo, is_native_select
 from workers.agent.actions.naming import field_label, where
 from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
 
@@ -30,7 +30,11 @@ class Select(Action):
         return f"Select {value} from {thing(target, role)}"
 
     def eligible(self, node):
-        return 1.0 if is_combo(node) else 0.0
+        # a dropdown drawn without a <select> (a Chosen box, a design system's select) is clicked open: see choose
+        return 1.0 if is_combo(node) else 0.8 if node.operable else 0.0
+
+    def refine(self, node):
+        return self.name if is_native_select(node) else "choose"
 
     def perform(self, act):
         select_option(act.target, act.value or "")

@@ -1,0 +1,37 @@
+"""Choose an option of a dropdown that is not a native <select> (a design system's select, a Chosen or Select2 box):
+the dropdown is clicked open, then its option is picked from what opened, as `pick` does (settle.js pickable). A
+`select` whose grounded dropdown is not native becomes this kind (`Select.refine`); it has no sentences of its own."""
+
+from __future__ import annotations
+
+from workers.agent.actions.base import ActionFailed, thing
+from workers.agent.actions.kinds.pick import PICKABLE_JS
+from workers.agent.actions.kinds.select import Select
+
+
+class Choose(Select):
+    name = "choose"
+    for_model = False  # the model brain says "select"; grounding decides
+    rules = ()
+
+    def describe(self, target, role, value):
+        return f"Choose {value} in {thing(target, role)}"
+
+    def refine(self, node):
+        return self.name
+
+    def perform(self, act):
+        act.pointer(act.target.click)
+        act.settle()
+        name = act.value or ""
+        waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
+        chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
+        if chosen is None:
+            raise ActionFailed(f'the dropdown opened no option "{name}"')
+        chosen.click(timeout=act.settings.action_timeout_ms)
+
+    def javascript(self, op, target, value):
+        return f"await {target}.click(); await this.pickOption({value});"
+
+
+ACTION = Choose()
