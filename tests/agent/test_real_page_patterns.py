@@ -1391,3 +1391,35 @@ def test_a_list_drawn_inside_a_label_offers_its_options(tmp_path):
     steps = ['Open the action dropdown showing "---------" and choose "Delete selected posts"',
              '"Action Delete selected posts" is shown']
     assert_green(generate_on_page(wrapped, steps, tmp_path))
+
+
+def test_expanding_a_tree_row_clicks_its_toggle_not_its_text_and_is_replayed(tmp_path):
+    # the row's text only selects it; its arrow opens it
+    selecting = TREE_ROWS.replace("</script>", """  for (const label of document.querySelectorAll('.tree-label > div'))
+    label.addEventListener('click', () => { label.style.fontWeight = 'bold'; });
+</script>""")
+    result = generate_on_page(selecting, ['Expand "Orders"', '"New order" is shown', '"Wake up" is not shown'], tmp_path)
+    assert_green(result)
+
+
+ACCORDION = """<!doctype html><html><body>
+<h3>Package managers</h3>
+<div class="accordion"><div class="summary" onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden"
+  style="cursor: pointer">npm</div><div hidden>npm set registry http://localhost</div></div>
+<div class="accordion"><div class="summary" onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden"
+  style="cursor: pointer">yarn</div><div hidden>yarn config set registry http://localhost</div></div>
+</body></html>"""
+
+
+def test_expanding_a_section_without_a_toggle_clicks_its_header(tmp_path):
+    result = generate_on_page(ACCORDION, ['Expand the "npm" section', '"npm set registry http://localhost" is shown',
+                                          '"yarn config set registry http://localhost" is not shown'], tmp_path)
+    assert_green(result)
+
+
+def test_a_tree_row_without_aria_is_expanded_or_collapsed_as_its_class_says(tmp_path):
+    marked = TREE_ROWS.replace("children.hidden = !children.hidden;",
+                               "children.hidden = !children.hidden; label.parentElement.classList.toggle('expanded');")
+    steps = ['Verify the "Orders" entry is collapsed', 'Expand "Orders"', 'Verify the "Orders" entry is expanded',
+             {"action": 'Collapse "Orders"', "expected": 'The "Orders" entry is collapsed and "New order" is not shown'}]
+    assert_green(generate_on_page(marked, steps, tmp_path))

@@ -97,8 +97,9 @@ FORMS = [
      [op("assert_beside", "Custom Query", "heading", "(8 matches)")]),
     ('Verify "Saved" and "Draft" are shown below "Status"',
      [op("assert_below", "Status", value="Saved"), op("assert_below", "Status", value="Draft")]),
-    ('Expand the "npm" section', [op("click", "npm")]),
-    ("Collapse the Validation entry", [op("click", "Validation")]),
+    ('Expand the "npm" section', [op("expand", "npm")]),
+    ("Collapse the Validation entry", [op("expand", "Validation")]),
+    ('Expand "Validation" the same way', [op("expand", "Validation")]),
     # a quoted name and the kind of thing it is; a table or list named only by what it holds
     ('Hover the "Savings Goals" group row in the budget table', [op("hover", "Savings Goals")]),
     # closing a part of the page: its close control, in the part that holds its title

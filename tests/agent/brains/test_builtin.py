@@ -719,3 +719,12 @@ def test_an_unquoted_list_of_three_or_more_short_texts_is_checked_text_by_text()
 def test_an_option_in_the_menu_that_opens_is_picked_from_what_opened():
     found = intents('Choose "Facet by this" in the menu that opens')
     assert [(i.kind, i.value) for i in found] == [("pick", "Facet by this")]
+
+
+def test_a_state_said_of_a_quoted_entry_is_its_state_beside_the_texts_said_with_it():
+    found = intents("Click it", 'The "Order Processing" entry is collapsed and "New order" is no longer shown in the tree')
+    assert [(i.kind, i.target, i.value) for i in found[1:]] == [("assert_state", "Order Processing", "collapsed"),
+                                                                ("assert_absent", None, "New order")]
+    # a row's texts are still its cells
+    assert [(i.kind, i.target, i.value) for i in intents("Click it", 'The "Savings" row shows "500.00"')[1:]] == [
+        ("assert_in_row", "Savings", "500.00")]

@@ -130,7 +130,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         try:
             _refuse_more(p, s, bool(shown), in_row=row is not None)
         except Unsupported:
-            whole = _own_statement(p, s, statement) if own is not None and row is None else None
+            whole = _own_statement(p, s, statement) if own is not None and (row is None or introduced) else None
             if whole is None:
                 raise
             ops += whole
@@ -176,8 +176,8 @@ ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:row|entry|line|record)\b|"
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:
-    """The checks of a part read as a whole statement, when each checks a text the part quotes ('Four modules are
-    listed' is a count, not the text "Four modules")."""
+    """The checks of a part read as a whole statement, when each checks a text the part quotes, or the state of an
+    element it quotes ('Four modules are listed' is a count, not the text "Four modules")."""
     if statement is None:
         return None
     quoted = {s.tokens[int(n)] for n in TOKEN.findall(part)}
@@ -185,7 +185,9 @@ def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] 
         ops = statement(part)
     except Unsupported:
         return None
-    return ops if ops and all(op.value in quoted for op in ops) else None
+    # a state of an element it quotes ('the "Orders" entry is collapsed') is checked on that element
+    return ops if ops and all(op.value in quoted or (op.kind == "assert_state" and op.target in quoted)
+                              for op in ops) else None
 
 
 def _later_polarities(parts: list[str], part: str) -> list[bool | None]:

@@ -79,8 +79,12 @@ def statement(masked: str, s: Sentence) -> list[Op]:
     into assertions: every kind's statements, tried in order (those of absence when the statement denies)."""
     masked = masked.strip()
     denies = NEGATIVE.search(masked) is not None
+    described: Unsupported | None = None
     if ROW.search(masked):  # 'the "Savings" row shows "500.00"': the texts of that row (see checks.py)
-        return described_checks(masked, s)
+        try:
+            return described_checks(masked, s)
+        except Unsupported as exc:  # 'the "Order Processing" entry is collapsed': the entry's state
+            described = exc
     for rule in _statements():
         if (rule.order < ABSENCE_ORDER) != denies:
             continue
@@ -89,6 +93,8 @@ def statement(masked: str, s: Sentence) -> list[Op]:
             ops = rule.handler(m, s)
             if ops:
                 return ops
+    if described is not None:
+        raise described
     if denies:
         raise Unsupported(ABSENCE_UNCLEAR)
     raise NotUnderstood(

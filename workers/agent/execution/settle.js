@@ -17,6 +17,8 @@
 //                                                    one, in the section one titles, or in the column one heads;
 //                                                    absent: once it is not
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
+//   window.__stepforge.toggleOf(element)         -> the toggle of the element's own row (an arrow, caret or chevron
+//                                                    named so by its class) when it has exactly one, else the element
 //   window.__stepforge.ownShape(element)         -> true when what lies over its centre is a shape of its own widget
 //                                                    (no text of its own, in the smallest box holding both, which
 //                                                    shows the element's text and nothing more)
@@ -477,9 +479,39 @@
     else if (c.isContentEditable || /^(textbox|searchbox|combobox)$/.test(role)) value = c.innerText || "";
     if (value !== null) found.push(value.trim() ? "filled" : "empty");
     const details = c instanceof HTMLDetailsElement ? c : (c.localName === "summary" ? c.parentElement : null);
-    const expanded = aria("aria-expanded") ?? (details instanceof HTMLDetailsElement ? String(details.open) : null);
+    const expanded = aria("aria-expanded") ?? (details instanceof HTMLDetailsElement ? String(details.open)
+      : treeRowOpen(c));
     if (expanded !== null) found.push(expanded === "true" ? "expanded" : "collapsed");
     return found;
+  }
+
+  // "Expand X": the toggle of X's own row, which a tree draws beside X's text (clicking the text may only select it).
+  const TOGGLE = /(?:^|[-_\s])(?:angle|caret|chevron|arrow|triangle|toggle|expand|expander|collapse|twisty|disclosure)(?:[-_\s]|$)/i;
+  function toggleOf(element) {
+    if (element.hasAttribute("aria-expanded")) return element;  // it is the toggle
+    const classes = (e) => (typeof e.className === "string" ? e.className : e.getAttribute("class") || "");
+    const named = (e) => TOGGLE.test(classes(e)) || Array.from(e.children).some((c) => TOGGLE.test(classes(c)));
+    const own = squash(element.innerText);
+    for (let box = element, up = 0; box && box !== document.body && up < 3; box = box.parentElement, up++) {
+      if (squash(box.innerText) !== own) return element;  // past X's own row: another row's toggle is not X's
+      const found = Array.from(box.querySelectorAll("*")).filter((e) => !e.contains(element) && visible(e)
+        && !squash(e.innerText) && named(e));
+      const outer = found.filter((e) => !found.some((o) => o !== e && o.contains(e)));  // a span, not its <i>
+      if (outer.length) return outer.length === 1 ? outer[0] : element;
+    }
+    return element;
+  }
+
+  // A tree row with a toggle and no ARIA: open when the toggle says so, or the row or the item holding it is marked
+  // "expanded" / "open" by its class; null for an element that is no such row.
+  function treeRowOpen(element) {
+    const toggle = toggleOf(element);
+    if (toggle === element) return null;
+    if (toggle.hasAttribute("aria-expanded")) return toggle.getAttribute("aria-expanded");
+    const marked = (e) => e && /(?:^|\s)(?:expanded|open|is-expanded|is-open)(?:\s|$)/.test(
+      typeof e.className === "string" ? e.className : "");
+    const up = element.parentElement;
+    return String(marked(element) || marked(up) || marked(up && up.parentElement) || marked(toggle));
   }
 
   // A diagram node's body drawn over its label: a person's click on the label lands on the node all the same.
@@ -531,6 +563,7 @@
       counted,
       states,
       ownShape,
+      toggleOf,
       pending: () => inflight.size,
       keyed: (element) => keyed.has(element),
       clickable: (element) => clicked.has(element),

@@ -57,9 +57,6 @@ class Click(Action):
         # are new, first, other: switch_tab's)
         Rule(r"(?:switch|go|change|move|navigate)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
              r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
-        # 'Expand the "npm" section', 'Collapse the Validation entry': its header or toggle is clicked
-        Rule(r"(?:expand|collapse|unfold|fold)\s+(?!(?:the\s+)?(?:first|second|third|last|all|every|each)\b)(?P<t>.+?)(?:\s+(?:section|panel|group|node|entry|item|accordion|"
-             r"folder|row|tree\s+item|category))?", _click, 631),
         Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),

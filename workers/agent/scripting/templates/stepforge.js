@@ -312,6 +312,12 @@ function withHelpers(Base) {
 
     // Clicks the element of the open list (suggestions, listbox, menu, plain results) whose whole text is `text`:
     // what appeared in response to the typing first, nearest the field typed into (SETTLE_SCRIPT's pickable).
+    // "Expand X": the toggle of X's own row when it has one (SETTLE_SCRIPT's toggleOf), else X.
+    async expand(locator) {
+      const handle = await locator.evaluateHandle((e) => (window.__stepforge ? window.__stepforge.toggleOf(e) : e));
+      await handle.asElement().click({ timeout: ACTION_TIMEOUT_MS });
+    }
+
     async pickOption(text) {
       const handle = await this.page.evaluateHandle(
         ([t, ms, answer]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer) : null),
