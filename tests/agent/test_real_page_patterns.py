@@ -1423,3 +1423,34 @@ def test_a_tree_row_without_aria_is_expanded_or_collapsed_as_its_class_says(tmp_
     steps = ['Verify the "Orders" entry is collapsed', 'Expand "Orders"', 'Verify the "Orders" entry is expanded',
              {"action": 'Collapse "Orders"', "expected": 'The "Orders" entry is collapsed and "New order" is not shown'}]
     assert_green(generate_on_page(marked, steps, tmp_path))
+
+
+# Menu items ticked by the icon they show (no ARIA): the page's CSS shows the check or the empty box.
+TICKED_MENU = """<!doctype html><html><head><style>
+  a i { display: inline-block; width: 10px; height: 10px; background: #444; margin-right: 4px }
+  a .fa-check-square, a.active .fa-square { display: none }
+  a.active .fa-check-square { display: inline-block }
+</style></head><body>
+<ul class="menu">
+  <li><a href="#" class="active"><i class="fa fa-square"></i><i class="fa fa-check-square"></i><span>Show palette</span></a></li>
+  <li><a href="#"><i class="fa fa-square"></i><i class="fa fa-check-square"></i><span>Show grid</span></a></li>
+  <li><a href="#"><span>Event log</span></a></li>
+</ul>
+<script>
+  for (const a of document.querySelectorAll('a')) a.addEventListener('click', (e) => {
+    e.preventDefault(); if (a.querySelector('i')) a.classList.toggle('active');
+  });
+</script>
+</body></html>"""
+
+
+def test_a_menu_item_is_ticked_as_the_icon_it_shows_says(tmp_path):
+    steps = [{"action": "Look at the menu",
+              "expected": '"Show palette" (ticked) and "Event log" are listed and "Show grid" is unticked'},
+             'Click "Show grid"', 'Verify "Show grid" is ticked']
+    assert_green(generate_on_page(TICKED_MENU, steps, tmp_path))
+
+
+def test_a_menu_item_said_ticked_that_is_not_fails_the_check(tmp_path):
+    record = run_on_page(TICKED_MENU, ['Verify "Show grid" is ticked'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

@@ -728,3 +728,17 @@ def test_a_state_said_of_a_quoted_entry_is_its_state_beside_the_texts_said_with_
     # a row's texts are still its cells
     assert [(i.kind, i.target, i.value) for i in intents("Click it", 'The "Savings" row shows "500.00"')[1:]] == [
         ("assert_in_row", "Savings", "500.00")]
+
+
+def test_texts_a_statement_says_something_changed_to_are_shown():
+    found = intents("Click it", 'The commands change to "npm install x" and "pnpm install x"')
+    assert [(i.kind, i.value) for i in found[1:]] == [("assert_text", "npm install x"), ("assert_text", "pnpm install x")]
+    # from one text to another says more than which are shown
+    assert unsupported("Click it", 'The Status changed from "new" to "closed"')
+
+
+def test_a_state_in_a_parenthesis_is_the_state_of_each_element_listed_before_it():
+    found = intents("Click it", 'A submenu opens with "Show palette" and "Show sidebar" (both ticked) and "Event log"')
+    assert [(i.kind, i.target, i.value) for i in found[1:]] == [
+        ("assert_text", None, "Show palette"), ("assert_text", None, "Show sidebar"), ("assert_text", None, "Event log"),
+        ("assert_state", "Show palette", "checked"), ("assert_state", "Show sidebar", "checked")]

@@ -89,6 +89,10 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     values, masked = _field_values(masked.strip().rstrip("."), s)
     elements, masked = _elements(masked, s)
     values += elements
+    states, masked = _listed_states(masked, s)
+    values += states
+    if not re.search(r"\bfrom\b", TOKEN.sub(" ", masked), re.I):  # 'changed from "A" to "B"' says more
+        masked = _CHANGED_TO.sub("now read", masked)
     # the parts, and the sentence each is in: a part goes with a predicate of its own sentence only (a ';' ends one)
     sentences = [[p for p in _PARTS.split(whole) if p and p.strip()] for whole in masked.split(";")]
     parts = [p for sentence in sentences for p in sentence]
@@ -243,6 +247,25 @@ def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
         ops.append(Op("assert_state", target=name, role_hint=split_role(m["role"])[1], value=state))
         return " "
     return ops, " ".join(_ELEMENT.sub(take, masked).split())
+
+
+# 'The commands change to "A" and "B"', 'the button turns into "Saved"': the texts now shown.
+_CHANGED_TO = re.compile(r"\b(?:changes?|changed|switch(?:es|ed)?|turns?|turned)\s+(?:to|into)\b", re.I)
+# '"Show palette" and "Show sidebar" (both ticked)': the state of each quoted element listed before it.
+_LISTED_STATE = re.compile(r"(?P<list>\x01\d+\x02(?:\s*(?:,|,?\s+and)\s*\x01\d+\x02)*)\s*\(\s*(?:both|all|each|all\s+of\s+them)?"
+                           rf"\s*(?P<st>{'|'.join(sorted(STATE_WORDS, key=len, reverse=True))})\s*\)", re.I)
+
+
+def _listed_states(masked: str, s: Sentence) -> tuple[list[Op], str]:
+    """assert_state operations for quoted elements a parenthesis gives a state, and the statement with the texts kept
+    (they are shown too) and the parenthesis gone."""
+    ops: list[Op] = []
+
+    def take(m: re.Match[str]) -> str:
+        state = STATE_WORDS[" ".join(m["st"].lower().split())]
+        ops.extend(Op("assert_state", target=s.tokens[int(n)], value=state) for n in TOKEN.findall(m["list"]))
+        return m["list"]
+    return ops, _LISTED_STATE.sub(take, masked)
 
 
 def _field_values(masked: str, s: Sentence) -> tuple[list[Op], str]:

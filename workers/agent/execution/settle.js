@@ -463,9 +463,11 @@
     const found = [disabled ? "disabled" : "enabled", shown ? "visible" : "hidden"];
     // Only the states the element has: a text is neither ticked nor empty.
     const input = c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio");
+    const ticked = input ? null : iconTicked(c);
     const checkable = input || /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role)
-      || aria("aria-checked") !== null || aria("aria-pressed") !== null;
-    const checked = input ? c.checked : aria("aria-checked") === "true" || aria("aria-pressed") === "true";
+      || aria("aria-checked") !== null || aria("aria-pressed") !== null || ticked !== null;
+    const checked = input ? c.checked : aria("aria-checked") === "true" || aria("aria-pressed") === "true"
+      || ticked === true;
     if (checkable) found.push(checked ? "checked" : "unchecked", "checkable");
     const current = aria("aria-current");
     const selectable = checkable || aria("aria-selected") !== null || current !== null || c instanceof HTMLOptionElement
@@ -500,6 +502,18 @@
       if (outer.length) return outer.length === 1 ? outer[0] : element;
     }
     return element;
+  }
+
+  // A menu item or button ticked by the icon it shows, with no ARIA (a "check-square" icon where an empty "square" is
+  // drawn when it is off): true / false by the icon shown, null when it shows no such icon.
+  const TICK = /(?:^|[-_\s])(?:check|checked|check-square|check-circle|checkmark|tick|ticked)(?:[-_\s]|$)/i;
+  const BOX = /(?:^|[-_\s])(?:square|square-o|unchecked|circle-o|box|blank)(?:[-_\s]|$)/i;
+  function iconTicked(element) {
+    const item = element.closest("a, button, li, [role]") || element;
+    const icons = Array.from(item.querySelectorAll("i, svg, span")).filter((e) => !squash(e.innerText)
+      && e.getClientRects().length && typeof e.className === "string");
+    if (icons.some((e) => TICK.test(e.className))) return true;
+    return icons.some((e) => BOX.test(e.className) && !TICK.test(e.className)) ? false : null;
   }
 
   // A tree row with a toggle and no ARIA: open when the toggle says so, or the row or the item holding it is marked
