@@ -1454,3 +1454,15 @@ def test_a_menu_item_is_ticked_as_the_icon_it_shows_says(tmp_path):
 def test_a_menu_item_said_ticked_that_is_not_fails_the_check(tmp_path):
     record = run_on_page(TICKED_MENU, ['Verify "Show grid" is ticked'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+SQL_FORM = """<!doctype html><html><body>
+<form><h3>Custom SQL query</h3><p><textarea name="sql" rows="4" cols="60">select 1</textarea></p>
+<p><button type="button">Run SQL</button> <button type="button">Format SQL</button></p></form>
+</body></html>"""
+
+
+def test_clicking_into_an_editor_named_by_its_form_s_heading_is_that_field_not_a_button(tmp_path):
+    steps = ['Click into the "Custom SQL query" editor and delete the query that is in it',
+             'Type "select 2" into it', 'Verify the "Custom SQL query" editor shows "select 2"']
+    assert_green(generate_on_page(SQL_FORM, steps, tmp_path))

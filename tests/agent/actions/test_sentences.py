@@ -172,7 +172,8 @@ FORMS = [
     # deleting the text of a field is clearing it
     ('Delete the text in the Notes field', [op("clear", "Notes", "field")]),
     ('Click into the "Query" editor and delete the query that is in it',
-     [op("click", "Query"), op("clear", "Query", "field")]),
+     [op("click", "Query", "field"), op("clear", "Query", "field")]),
+    ("Click into the Content editor", [op("click", "Content", "field")]),
     # one verb for several quoted elements that share a place
     ('Untick "Wiki changes" and "Tickets" in the options box', [op("uncheck", "Wiki changes", "checkbox", section="options"),
                                                                op("uncheck", "Tickets", "checkbox", section="options")]),

@@ -273,8 +273,8 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
         (0.9, n.box_title),
     ]
     fields.extend((0.85, word) for word in icon_words(n))
-    if action(intent.kind).field and is_textbox(n) and not (n.label or n.aria_label or n.placeholder or n.title
-                                                             or n.a11y_name):
+    if (action(intent.kind).field or _hint(intent) == "field") and is_textbox(n) and not (
+            n.label or n.aria_label or n.placeholder or n.title or n.a11y_name):
         fields.append((0.9, n.form_title))  # a field nothing names, in a form titled "Search": the Search field
     if intent.kind == "assert_value":
         fields.append((0.7, n.text))
