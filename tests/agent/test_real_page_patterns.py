@@ -1466,3 +1466,28 @@ def test_clicking_into_an_editor_named_by_its_form_s_heading_is_that_field_not_a
     steps = ['Click into the "Custom SQL query" editor and delete the query that is in it',
              'Type "select 2" into it', 'Verify the "Custom SQL query" editor shows "select 2"']
     assert_green(generate_on_page(SQL_FORM, steps, tmp_path))
+
+
+# A grid whose cells a handler on the document turns into a field (click delegation: no cell looks clickable).
+DELEGATED_CELLS = """<!doctype html><html><body>
+<div class="grid">
+  <div class="row" style="display: flex; gap: 150px"><span>Groceries</span><span class="cell">400.00</span></div>
+  <div class="row" style="display: flex; gap: 150px"><span>Rent</span><span class="cell">900.00</span></div>
+</div>
+<script>
+  document.addEventListener('click', (e) => {
+    if (!e.target.matches('span.cell')) return;
+    const input = document.createElement('input');
+    input.value = e.target.textContent;
+    input.addEventListener('keydown', (k) => { if (k.key === 'Enter') { const s = document.createElement('span');
+      s.className = 'cell'; s.textContent = Number(input.value).toFixed(2); input.replaceWith(s); } });
+    e.target.replaceWith(input); input.focus();
+  });
+</script>
+</body></html>"""
+
+
+def test_a_text_nothing_marks_clickable_is_clicked_where_no_control_bears_its_name(tmp_path):
+    steps = ['Click 400.00 in the row of "Groceries", replace it with "450" and press Enter',
+             '"450.00" is shown and "900.00" is shown']
+    assert_green(generate_on_page(DELEGATED_CELLS, steps, tmp_path))

@@ -73,6 +73,10 @@ class Click(Action):
         # clickable bears the name ("Click Search" beside a Search field is the Search button).
         if is_textbox(node):
             return 0.75
+        if not node.operable and node.text and not node.children:
+            # a text an app handles clicks on where no element shows it (a cell of a React grid that turns into a
+            # field): clicked where nothing operable bears the name
+            return 0.55
         return super().eligible(node)
 
     def perform(self, act):
