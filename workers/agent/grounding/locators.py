@@ -229,7 +229,8 @@ _CONTAINERS_JS = r"""(el, itself) => {
       const same = Array.from(cur.parentElement.children).filter((c) => c.localName === tag
         && classes.every((k) => c.classList.contains(k)));
       const kind = classes.length ? tag + classes.map((k) => '.' + k).join('') : null;
-      if (kind && (same.length >= 2 || (!itself && document.querySelectorAll(kind).length >= 2))) css = kind;
+      const written = classes.every((k) => !/^(?:css|sc|jsx|emotion|svelte)-|[a-z]\d|\d[a-z]/i.test(k));  // see _MADE_CLASS
+      if (kind && (same.length >= 2 || (!itself && written && document.querySelectorAll(kind).length >= 2))) css = kind;
     }
     if (!css && !itself && (/^(section|fieldset|article|aside|form|dialog)$/.test(tag) || ['region', 'group', 'dialog'].includes(role))) {
       // a section named by its heading: "the second field under Profile"

@@ -4,8 +4,8 @@ the dropdown is clicked open, then its option is picked from what opened, as `pi
 
 from __future__ import annotations
 
-from workers.agent.actions.base import ActionFailed, thing
-from workers.agent.actions.kinds.pick import PICKABLE_JS
+from workers.agent.actions.base import thing
+from workers.agent.actions.kinds.pick import pick_option
 from workers.agent.actions.kinds.select import Select
 
 
@@ -23,12 +23,7 @@ class Choose(Select):
     def perform(self, act):
         act.pointer(act.target.click)
         act.settle()
-        name = act.value or ""
-        waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
-        chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
-        if chosen is None:
-            raise ActionFailed(f'the dropdown opened no option "{name}"')
-        chosen.click(timeout=act.settings.action_timeout_ms)
+        pick_option(act, "the dropdown opened no option")
 
     def javascript(self, op, target, value):
         return f"await {target}.click(); await this.pickOption({value});"

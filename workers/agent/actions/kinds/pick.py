@@ -34,6 +34,17 @@ def _pick(m, s):
 PICKABLE_JS = "([text, ms, answer]) => window.__stepforge ? window.__stepforge.pickable(text, ms, answer) : null"
 
 
+def pick_option(act, failure: str) -> None:
+    """Click the option act.value of the list that is open; ActionFailed('<failure> "<option>"') when none offers it.
+    Waits while no element offers it, and up to the settle timeout for what the typing brings."""
+    name = act.value or ""
+    waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
+    chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
+    if chosen is None:
+        raise ActionFailed(f'{failure} "{name}"')
+    chosen.click(timeout=act.settings.action_timeout_ms)
+
+
 class Pick(Action):
     name = "pick"
     model_hint = "pick: choose the option (value) from the list that is open (suggestions, autocomplete, menu)"
@@ -48,13 +59,7 @@ class Pick(Action):
         return f"Pick {value} from the list"
 
     def perform(self, act):
-        name = act.value or ""
-        # Waits while no element offers it, and up to the settle timeout for what the typing brings.
-        waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
-        chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
-        if chosen is None:
-            raise ActionFailed(f'no open list offers "{name}"')
-        chosen.click(timeout=act.settings.action_timeout_ms)
+        pick_option(act, "no open list offers")
 
     def phrase(self, op, slot):
         return ["Pick ", *slot, " from the list"]
