@@ -1491,3 +1491,17 @@ def test_a_text_nothing_marks_clickable_is_clicked_where_no_control_bears_its_na
     steps = ['Click 400.00 in the row of "Groceries", replace it with "450" and press Enter',
              '"450.00" is shown and "900.00" is shown']
     assert_green(generate_on_page(DELEGATED_CELLS, steps, tmp_path))
+
+
+def test_a_button_under_a_pane_in_its_own_box_is_never_forced(tmp_path):
+    # the box holding both shows only the button's text, but the button handles its own click: an event on the pane
+    # never reaches it
+    covered = """<!doctype html><html><body>
+    <div style="position: relative; display: inline-block">
+      <button onclick="document.getElementById('log').textContent = 'Saved'">Save</button>
+      <div style="position: absolute; inset: -5px; z-index: 2"></div>
+    </div>
+    <p id="log"></p></body></html>"""
+    record = run_on_page(covered, ['Click "Save"', '"Saved" is shown'], tmp_path)
+    assert_failed_at(record, 1, "action")
+    assert not any(op.forced for op in record.operations), done(record)

@@ -19,9 +19,10 @@
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.toggleOf(element)         -> the toggle of the element's own row (an arrow, caret or chevron
 //                                                    named so by its class) when it has exactly one, else the element
-//   window.__stepforge.ownShape(element)         -> true when what lies over its centre is a shape of its own widget
-//                                                    (no text of its own, in the smallest box holding both, which
-//                                                    shows the element's text and nothing more)
+//   window.__stepforge.ownShape(element)         -> true when the element is no control of its own and what lies over
+//                                                    its centre is a shape of its own widget (no text of its own, in
+//                                                    the smallest box holding both, which shows the element's text and
+//                                                    nothing more): the event reaches the widget's handler all the same
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -529,7 +530,12 @@
   }
 
   // A diagram node's body drawn over its label: a person's click on the label lands on the node all the same.
+  const CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex], [role=button], [role=link], "
+    + "[role=menuitem], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=option], [role=treeitem]";
   function ownShape(element) {
+    // A control of its own (a button, a link, an element with its own click handler) is acted on by an event on itself;
+    // one that lands on what covers it never reaches it: that is an overlay, whatever box holds the two.
+    if (element.matches(CONTROLS) || clicked.has(element)) return false;
     const box = element.getBoundingClientRect();
     if (!box.width || !box.height) return false;
     const root = element.getRootNode();
