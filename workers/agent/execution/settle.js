@@ -541,12 +541,11 @@
     const root = element.getRootNode();
     const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     if (!at || at === element || element.contains(at) || at.contains(element)) return false;
-    const words = (node) => (node.textContent || "").replace(/\s+/g, " ").trim();
-    if (words(at)) return false;  // it shows something of its own: another element
+    if (squash(at.textContent)) return false;  // it shows something of its own: another element
     let common = at.parentElement;
     while (common && !common.contains(element)) common = common.parentElement;
     if (!common || common === document.body || common === document.documentElement) return false;
-    return words(common) === words(element);
+    return squash(common.textContent) === squash(element.textContent);
   }
 
   Object.defineProperty(window, "__stepforge", {

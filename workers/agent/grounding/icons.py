@@ -85,13 +85,13 @@ def icon_words(n: Node) -> tuple[str, ...]:
 
 # Words that say how an icon looks, not what it is: "the small gear", "the grey trash can".
 _LOOKS = frozenset("small little tiny big large round grey gray blue red green black white dark light".split())
+_LOOK_WORDS = re.compile(rf"\b(?:{'|'.join(sorted(_LOOKS))})\b", re.I)
 
 
 def pictured(target: str) -> str | None:
     """The purpose of the icon a target names by its picture, its glyph or its purpose, saying nothing else ("small
     gear" -> settings, "copy", "+" -> add, "trash can" -> delete); None for any other target."""
-    looks = re.compile(rf"\b(?:{'|'.join(sorted(_LOOKS))})\b", re.I)
-    glyph = glyph_purpose(looks.sub(" ", target))  # "the small ×"
+    glyph = glyph_purpose(_LOOK_WORDS.sub(" ", target))  # "the small ×"
     if glyph:
         return glyph
     words = tuple(w for w in re.findall(r"[a-z]+", target.lower()) if w not in _FILLER and w not in _LOOKS)
