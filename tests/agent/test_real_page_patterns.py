@@ -1505,3 +1505,55 @@ def test_a_button_under_a_pane_in_its_own_box_is_never_forced(tmp_path):
     record = run_on_page(covered, ['Click "Save"', '"Saved" is shown'], tmp_path)
     assert_failed_at(record, 1, "action")
     assert not any(op.forced for op in record.operations), done(record)
+
+
+# A part of the page named by what it is: a palette named only by its class words, a menu that hides it, a form
+# drawn without <form>, a site search form beside the form the steps fill.
+PARTS = """<!doctype html><html><body style="margin: 0">
+<div class="app-header"><button id="menu-button" onclick="menu.hidden = !menu.hidden">Menu</button>
+  <ul id="menu" role="menu" hidden><li role="menuitem" onclick="palette.hidden = !palette.hidden; menu.hidden = true">
+  Toggle palette</li></ul></div>
+<div style="display: flex">
+  <div id="palette" class="app-palette" style="width: 200px"><div class="app-palette-header">Nodes</div>
+    <div class="app-palette-node">inject</div></div>
+  <div class="workspace" style="flex: 1"><p>Flow 1</p></div>
+</div>
+<form action="#" onsubmit="return false"><input name="q" placeholder="Search the site"><button>Go</button></form>
+<div class="sign-in">
+  <h3>Sign in to this instance</h3>
+  <label>Password <input type="password" id="pw"></label>
+  <button onclick="note.textContent = pw.value === 'right' ? '' : 'Invalid password';
+                   if (pw.value === 'right') this.parentElement.remove()">Sign in</button>
+</div>
+<p id="note"></p>
+</body></html>"""
+
+
+def test_a_part_named_by_its_class_words_is_seen_to_go_and_come_back(tmp_path):
+    steps = ['Click "Menu"',
+             {"action": 'Click "Toggle palette"', "expected": 'The palette on the left disappears and the menu closes'},
+             {"action": 'Click "Menu" and click "Toggle palette"', "expected": "The palette is back"}]
+    assert_green(generate_on_page(PARTS, steps, tmp_path))
+
+
+def test_a_part_said_to_go_that_stays_fails_the_check(tmp_path):
+    steps = [{"action": 'Click "Menu"', "expected": "The palette disappears"}]
+    record = run_on_page(PARTS, steps, tmp_path)
+    assert_failed_at(record, 1, "expectation")
+    assert "palette" in (record.verdict.reason or ""), record.verdict
+
+
+def test_a_form_drawn_without_a_form_element_is_found_by_its_words_and_the_focus(tmp_path):
+    steps = [{"action": 'Type "wrong" into the Password field and click "Sign in"',
+              "expected": 'The message "Invalid password" is shown and the page stays on the sign-in form'},
+             {"action": 'Type "right" into the Password field and press Enter', "expected": "The form is gone"}]
+    record = run_on_page(PARTS, steps, tmp_path)
+    # Enter in a field outside any form submits nothing here: the sign-in box stays, and the check says so
+    assert_failed_at(record, 2, "expectation")
+    steps[1] = {"action": 'Type "right" into the Password field and click "Sign in"', "expected": "The form is gone"}
+    assert_green(generate_on_page(PARTS, steps, tmp_path))
+
+
+def test_a_part_whose_words_name_none_on_the_page_fails(tmp_path):
+    record = run_on_page(PARTS, [{"action": 'Click "Menu"', "expected": "The sign-up form is shown"}], tmp_path)
+    assert_failed_at(record, 1, "expectation")

@@ -180,6 +180,10 @@ FORMS = [
     ('Click "Save" and "Close"', [op("click", "Save"), op("click", "Close")]),
     # a box named by its quoted label is ticked, never looked for as a text
     ('Tick "Remember me"', [op("check", "Remember me", "checkbox")]),
+    # pointing is hovering; a named element opened again is that element
+    ('Point at "View"', [op("hover", "View")]),
+    ("Open the main menu again", [op("click", "main menu")]),
+    ("Click Try again", [op("click", "Try again")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
 ]
 
@@ -340,3 +344,43 @@ def test_review_readings(sentence, expected) -> None:
                                       'Choose "Pages" in the scope dropdown showing "Everything"'])
 def test_a_dropdown_named_by_the_option_it_shows(sentence) -> None:
     assert read(sentence) == [op("select", "Everything", "dropdown", "Pages")]
+
+
+@pytest.mark.parametrize(("action", "cell", "expected"), [
+    ('Click "Save"', "The dialog closes",
+     [op("assert_part_shown", value="dialog"), op("click", "Save"), op("assert_part_gone", value="dialog")]),
+    ('Click "Show palette"', "The palette on the left disappears",
+     [op("assert_part_shown", value="palette on the left"), op("click", "Show palette"),
+      op("assert_part_gone", value="palette on the left")]),
+    ('Press the "Send" button', 'The page shows "Thanks" and the form is gone',
+     [op("assert_part_shown", value="form"), op("click", "Send", "button"), op("assert_text", value="Thanks"),
+      op("assert_part_gone", value="form")]),
+    ('Click "Sign in"', "The page stays on the sign-in form",
+     [op("click", "Sign in"), op("assert_part_shown", value="sign-in form")]),
+    ('Click "Edit"', 'The "Edit user" dialog is closed',
+     [op("assert_part_shown", value='"Edit user" dialog'), op("click", "Edit"),
+      op("assert_part_gone", value='"Edit user" dialog')]),
+    # a part named by a quoted title, said shown: its title is shown (as before)
+    ('Click "Edit"', 'The "Edit user" dialog opens', [op("click", "Edit"), op("assert_text", value="Edit user")]),
+])
+def test_a_part_of_the_page_said_to_go_is_seen_before_the_step_acts(action, cell, expected) -> None:
+    assert read(action, cell) == expected
+
+
+def test_a_part_said_gone_in_a_step_that_does_nothing_is_refused() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Verify the dialog is closed"), 0)
+    assert decision.unsupported and "only in the step whose action makes it go" in decision.unsupported
+
+
+@pytest.mark.parametrize("sentence", [
+    'Fill in "Your name" with "Sam" and "Email" with "sam@x.com"',
+    'Fill in Your name with "Sam" and Email with "sam@x.com"',
+    'Fill in the "Your name" field with "Sam", and the "Email" field with "sam@x.com"',
+])
+def test_one_fill_in_for_two_fields_fills_each_with_its_own_value(sentence) -> None:
+    assert read(sentence) == [op("fill", "Your name", "field", "Sam"), op("fill", "Email", "field", "sam@x.com")]
+
+
+def test_a_value_that_holds_another_field_s_value_is_refused_never_typed() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action='Fill in Name with "Sam" and Email, which is below, with "s@x"'), 0)
+    assert decision.unsupported and "not one value" in decision.unsupported

@@ -77,7 +77,7 @@ class BuiltinBrain:
                                                                                it=named), page)]
             except Unsupported as exc:
                 raise Unsupported(f"expected result {_naming(exc, step.expected)}") from None
-        return intents
+        return seen_before_going(intents)
 
     # --- macros ----------------------------------------------------------------------------
 
@@ -244,6 +244,22 @@ def armed_first(intents: list[Intent]) -> list[Intent]:
             out.insert(len(out) - 1, intent)
         else:
             out.append(intent)
+    return out
+
+
+def seen_before_going(intents: list[Intent]) -> list[Intent]:
+    """'Click "Show palette"' expecting 'the palette disappears': the palette is found, shown, before the step's
+    operations, so that its going is seen (a part never shown would be "gone" whatever the step did)."""
+    out = list(intents)
+    for intent in intents:
+        if intent.kind != "assert_part_gone":
+            continue
+        if not any(not action(i.kind).is_assertion for i in intents[: intents.index(intent)]):
+            raise Unsupported(f"'{intent.description}': a part of the page is seen to go only in the step whose action "
+                              "makes it go (say it in that step's expected result)")
+        out.insert(0, intent.model_copy(update={"kind": "assert_part_shown",
+                                                "description": describe("assert_part_shown", None, None,
+                                                                        intent.value)}))
     return out
 
 

@@ -167,12 +167,23 @@ _LISTED = re.compile(r"(?P<verb>(?:click|double-click|tick|check|untick|uncheck|
                      r"(?P<rest>\s+(?:in|on|under|within|inside|from|at|below|beneath)\s+.+)?", re.I)
 
 
+# One "fill in" for several fields, each with its quoted value: 'Fill in "Your name" with "Sam" and "Email" with "s@x"'.
+_FIELD_WITH = r"(?:(?!\bwith\b)[^,\x01]|\x01\d+\x02)+?\s+with\s+\x01\d+\x02"
+_AND = r"(?:\s*,\s*and|\s*,|\s+and)\s+"
+_FILLED = re.compile(rf"(?P<verb>(?:fill\s+in|fill\s+out|fill|populate|complete)\s+)"
+                     rf"(?P<pairs>{_FIELD_WITH}(?:{_AND}{_FIELD_WITH})+)", re.I)
+
+
 def ungap(clause: str) -> list[str]:
     """A clause of one verb and two objects, each with its place, into two clauses; one verb for several quoted
-    elements sharing a place, into one clause each; else the clause alone."""
+    elements sharing a place, into one clause each; one "fill in" for several fields, into one clause each; else the
+    clause alone."""
     listed = _LISTED.fullmatch(clause.strip())
     if listed:
         return [f"{listed['verb']}{obj}{listed['rest'] or ''}" for obj in re.findall("\x01\\d+\x02", listed["objs"])]
+    filled = _FILLED.fullmatch(clause.strip())
+    if filled:
+        return [f"{filled['verb']}{pair}" for pair in re.split(rf"(?<=\x02){_AND}", filled["pairs"])]
     m = _gapped().fullmatch(clause.strip())
     if not m or _PLACING[m["p1"].lower()] != _PLACING[m["p2"].lower()]:
         return [clause]
@@ -204,7 +215,7 @@ _PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collap
                       r"display|view|sort|focus|activate|edit|start\s+editing|leave|exit|dismiss|finish|confirm|save|"
                       r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|"
                       r"(?:its|the|this|that|by|more|changes?|editing)\b(?![^\x01]*\s(?:and|then)\s)[^\x01]*)$", re.I)
-# 'Click the "votes" column header again': a named element clicked once more is that element
+# 'Click the "votes" column header again', 'Open the main menu again': a named element clicked once more is that element
 _ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.I)
 
 
@@ -213,8 +224,8 @@ def normalise(clause: str) -> str:
     'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
     clause = _PURPOSE.sub("", _NOT_DONE.sub("", clause))
-    if "\x01" in clause:
-        clause = _ONCE_MORE.sub("", clause)
+    if "\x01" in clause or re.search(r"\b(?:the|its|that|this)\s", clause, re.I):
+        clause = _ONCE_MORE.sub("", clause)  # (a bare 'Click Try again' may name a "Try again" button)
     clause = _LEAD.sub("", clause)
     clause = _SUBJECT.sub("", clause)
     first, _, rest = clause.partition(" ")

@@ -23,6 +23,12 @@
 //                                                    its centre is a shape of its own widget (no text of its own, in
 //                                                    the smallest box holding both, which shows the element's text and
 //                                                    nothing more): the event reaches the widget's handler all the same
+//   window.__stepforge.part(noun, words, side, key, ms) -> {found: 1} once exactly one part of the page of that kind
+//                                                    (named by the words, on that side) is shown; it is marked
+//                                                    data-stepforge-part=key; else, at timeout, {found: n}
+//   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
+//                                                    nothing (no text or control of its own in view); false at
+//                                                    timeout
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -548,6 +554,123 @@
     return squash(common.textContent) === squash(element.textContent);
   }
 
+  // The part of the page a tester names by what it is ("the palette", "the sign-in form", "the dialog"), maybe with
+  // words of its name and the side of the window it stands on: the outermost visible elements of that kind (by tag
+  // or role, else by the last word of an id or class: "red-ui-palette"); a form drawn without <form> (the smallest box
+  // holding a text field and a button) is a form too. Named by words: those whose name (label, heading, legend, buttons, id or
+  // class) holds them; when several are left, the one holding the keyboard focus. Elements of the kind's tag or role
+  // come first; a word of the id or class only when none is. The one found is marked
+  // data-stepforge-part=key (what "... is gone" then waits on); resolves to {found: 1} once exactly one fits, else,
+  // at timeout, to {found: n}.
+  const PART_CSS = {
+    form: "form, [role=form]",
+    dialog: "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]",
+    menu: "[role=menu], [role=menubar]",
+    sidebar: "aside, [role=complementary]",
+    toolbar: "[role=toolbar]",
+    tooltip: "[role=tooltip]",
+    navigation: "nav, [role=navigation]",
+  };
+  const PART_WORDS = { dialog: ["dialog", "modal", "popup"], menu: ["menu", "submenu"] };
+  const classWords = (el) => `${el.id || ""} ${el.getAttribute("class") || ""}`
+    .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // What an id or a class calls the element: the last word of each ("red-ui-palette" is a palette, "palette-header"
+  // a header).
+  const classHeads = (el) => `${el.id || ""} ${el.getAttribute("class") || ""}`.split(/\s+/).filter(Boolean)
+    .map((name) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop());
+  // Where scrolling can bring it: not wholly above or left of the page.
+  const reachable = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom + scrollY > 0 && r.right + scrollX > 0;
+  };
+  const FIELD = "input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), textarea, [contenteditable=true]";
+  const BUTTON = "button, [role=button], input[type=submit], input[type=button]";
+  function formBoxes() {
+    const boxes = new Set();
+    for (const field of document.querySelectorAll(FIELD)) {
+      if (!visible(field)) continue;
+      let box = field.parentElement;
+      while (box && box !== document.body && !Array.from(box.querySelectorAll(BUTTON)).some(visible)) box = box.parentElement;
+      if (box && box !== document.body) boxes.add(box);
+    }
+    return Array.from(boxes);
+  }
+  function partName(el) {
+    const said = [el.getAttribute("aria-label") || ""];
+    for (const id of (el.getAttribute("aria-labelledby") || "").split(/\s+/).filter(Boolean)) {
+      const by = document.getElementById(id);
+      if (by) said.push(by.innerText || "");
+    }
+    for (const t of el.querySelectorAll("h1, h2, h3, h4, h5, h6, legend, caption, [role=heading], " + BUTTON)) {
+      if (visible(t)) said.push(t.innerText || t.value || "");
+    }
+    said.push(classWords(el).join(" "));
+    return said.join(" \n ");
+  }
+  function parts(noun, words) {
+    const wanted = words ? new RegExp(`(^|[^a-z0-9])${words.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+      .join("[\\s_-]*")}($|[^a-z0-9])`, "i") : null;
+    const named = (found) => (wanted ? found.filter((el) => wanted.test(partName(el))) : found);
+    const outermost = (found) => found.filter((el) => !found.some((o) => o !== el && o.contains(el)));
+    const kin = PART_WORDS[noun] || [noun];
+    let found = PART_CSS[noun] ? named(Array.from(document.querySelectorAll(PART_CSS[noun])).filter(visible)) : [];
+    if (!found.length) {  // by a word of its id or class: "red-ui-palette", "modal-content"
+      found = named(outermost(Array.from(document.querySelectorAll("body *")).filter((el) =>
+        classHeads(el).some((w) => kin.includes(w)) && visible(el))));
+    }
+    if (noun === "form") {  // and the forms drawn without <form>
+      const forms = Array.from(document.querySelectorAll(PART_CSS.form));
+      found = found.concat(named(formBoxes().filter((b) => !forms.some((f) => f.contains(b) || b.contains(f)))));
+    }
+    return found;
+  }
+  function onSide(el, side) {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    return side === "left" ? x < innerWidth / 2 : side === "right" ? x > innerWidth / 2
+      : side === "top" ? y < innerHeight / 2 : side === "bottom" ? y > innerHeight / 2 : true;
+  }
+  function part(noun, words, side, key, timeoutMs) {
+    let found = [];
+    const one = () => {
+      found = parts(noun, words).filter((el) => reachable(el) && onSide(el, side));
+      if (found.length > 1) {
+        const focused = found.filter((el) => el.contains(document.activeElement));
+        if (focused.length === 1) found = focused;
+      }
+      return found.length === 1;
+    };
+    return until(one, timeoutMs).then((ok) => {
+      if (!ok) return { found: found.length };
+      for (const el of document.querySelectorAll("[data-stepforge-part]")) {
+        if (el.getAttribute("data-stepforge-part") === key) el.removeAttribute("data-stepforge-part");
+      }
+      found[0].setAttribute("data-stepforge-part", key);
+      return { found: 1 };
+    });
+  }
+
+  // Whether the part marked `key` is gone, as a person sees it: detached, hidden, or showing nothing any more (no text
+  // and no control of its own in view: a side panel collapsed to a bare strip). Resolves once it is, or false at
+  // timeout.
+  const SHOWN_ALONE = "input:not([type=hidden]), button, select, textarea, img, svg, canvas, video";
+  const ownText = (el) => Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+  function showsAnything(el) {
+    if (!visible(el)) return false;
+    if (ownText(el)) return true;
+    for (const d of el.querySelectorAll("*")) if ((ownText(d) || d.matches(SHOWN_ALONE)) && visible(d)) return true;
+    return false;
+  }
+  function partGone(key, timeoutMs) {
+    const gone = () => {
+      const el = Array.from(document.querySelectorAll("[data-stepforge-part]"))
+        .find((e) => e.getAttribute("data-stepforge-part") === key);
+      return !el || !showsAnything(el);
+    };
+    return until(gone, timeoutMs);
+  }
+
   Object.defineProperty(window, "__stepforge", {
     value: Object.freeze({
       settle: (quietMs, timeoutMs, requestsMs = timeoutMs) => {
@@ -580,6 +703,8 @@
       pickable,
       placed,
       counted,
+      part,
+      partGone,
       states,
       ownShape,
       toggleOf,

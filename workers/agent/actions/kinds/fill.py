@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import field_label, the_element, the_field
-from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
+from workers.agent.brains.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
 
 
 def _fill(m, s):
+    if len(TOKEN.findall(m["v"])) > 1 and re.search(r"[A-Za-z]", TOKEN.sub(" ", m["v"])):
+        # '"Sam" and the Email field with "s@x"': more than one value, and words between them
+        raise Unsupported(f"{s.show(m['v'])!r} is not one value; fill one field with one quoted value per clause")
     t = target_phrase(s, m["t"], "field")
     if t.role == "dropdown":  # "Set the Type dropdown to dog"
         return [Op.on("select", t, value=literal_value(s, m["v"], option=True, what="option"))]

@@ -16,8 +16,9 @@ class Hover(Action):
     name = "hover"
     model_hint = "hover: move the mouse over the target (a menu that opens on hover)"
     reads = True  # what opens on hover is often a plain label, not a control
-    verbs = frozenset({"hover"})
-    rules = (Rule(r"(?:hover|mouse|move\s+the\s+(?:mouse|pointer|cursor))(?:\s+(?:over|on|onto|above))?\s+(?P<t>.+)",
+    verbs = frozenset({"hover", "point"})
+    rules = (Rule(r"(?:hover|mouse|move\s+the\s+(?:mouse|pointer|cursor)|point|rest\s+the\s+(?:mouse|pointer|cursor))"
+                       r"(?:\s+(?:over|on|onto|above|at|to))?\s+(?P<t>.+)",
                   _hover, 710),)
 
     def describe(self, target, role, value):

@@ -264,6 +264,30 @@ function withHelpers(Base) {
       }
     }
 
+    // Passes once exactly one part of the page of that kind (named by `words`, on `side`) is shown, and marks it
+    // data-stepforge-part=key for a check that it goes (SETTLE_SCRIPT's part, as generation found it).
+    async expectPart(noun, words, side, key) {
+      const found = await this.page.evaluate(
+        ([n, w, s, k, ms]) => (window.__stepforge ? window.__stepforge.part(n, w, s, k, ms) : null),
+        [noun, words, side, key, EXPECT_TIMEOUT_MS]);
+      if (!found || found.found !== 1) {
+        const said = [words, noun, side && `on the ${side}`].filter(Boolean).join(" ");
+        throw new assert.AssertionError({ message: `expected the page to show one ${said}, `
+          + `${found ? `${found.found} fit` : "its scripts are not loaded"}` });
+      }
+    }
+
+    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more (SETTLE_SCRIPT's
+    // partGone, as generation checked).
+    async expectPartGone(key, said) {
+      const gone = await this.page.evaluate(
+        ([k, ms]) => (window.__stepforge ? window.__stepforge.partGone(k, ms) : null), [key, EXPECT_TIMEOUT_MS]);
+      if (gone !== true) {
+        throw new assert.AssertionError({ message: `expected the ${said} to be gone, `
+          + `${gone === null ? "the page's scripts are not loaded" : "it is still shown"}` });
+      }
+    }
+
     // Passes once no visible element's text contains `text` (waiting for the last one to go).
     async expectNoText(text) {
       try {
