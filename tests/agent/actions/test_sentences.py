@@ -184,6 +184,9 @@ FORMS = [
     ('Point at "View"', [op("hover", "View")]),
     ("Open the main menu again", [op("click", "main menu")]),
     ("Click Try again", [op("click", "Try again")]),
+    # what follows an element said by its kind is next to it, never a part of the target's name
+    ('Enter "35" in the text box after the operator dropdown', [op("fill", "", "field", "35", "operator dropdown")]),
+    ('Type "x" into the field following "Name"', [op("fill", "", "field", "x", "Name")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
 ]
 

@@ -269,6 +269,10 @@ _ANCHORED = [
                r"(?:for|of|with|containing)\s+(?P<anchor>.+)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?P<anchor>.+?)\s+(?:row|line|card|entry|item)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:next\s+to|beside|alongside|belonging\s+to)\s+(?:the\s+)?(?P<anchor>.+)", re.I),
+    # 'the text box after the operator dropdown': the one following an element said by its kind, or a quoted text
+    re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+|right\s+)?(?:after|following)\s+(?:the\s+)?"
+               r"(?P<anchor>\x01\d+\x02|[^\x01]+?\s+(?:dropdown|field|box|button|link|checkbox|label|heading|icon|select))",
+               re.I),
     # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
     re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of\s+"
                r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
