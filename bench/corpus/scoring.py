@@ -11,6 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from shared.scenarios import Scenario
+from workers.agent.brains.phrases import Sentence
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,6 @@ def metrics(results: list[Result]) -> dict:
 
 
 _STEP_LINE = re.compile(r"^\s*(?:Given|When|Then|And|But)\s+(.*)$")
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -138,8 +138,9 @@ def readability(scenario: Scenario, features: str) -> list[str]:
         if alien:
             problems.append(f"number {alien[0]} the tester did not write: {text}")
     folded = " ".join(block.split()).lower().replace('\\"', '"')
-    for match in _QUOTED.finditer(tester):
-        quoted = " ".join((match.group(1) or match.group(2)).split()).lower()
+    written = [scenario.title] + [t for s in scenario.steps for t in (s.action, s.expected or "")]
+    for said in sorted({t for text in written for t in Sentence(text).tokens}):  # read as the product reads quotes
+        quoted = " ".join(said.split()).lower()
         if quoted and quoted not in folded:
             problems.append(f'the tester\'s "{quoted}" is not in the feature')
     return problems

@@ -1557,3 +1557,30 @@ def test_a_form_drawn_without_a_form_element_is_found_by_its_words_and_the_focus
 def test_a_part_whose_words_name_none_on_the_page_fails(tmp_path):
     record = run_on_page(PARTS, [{"action": 'Click "Menu"', "expected": "The sign-up form is shown"}], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+ISSUES_TABLE = """<!doctype html><html><body>
+<table>
+  <thead><tr><th>id</th><th>title</th><th>status</th><th>assignee</th></tr></thead>
+  <tbody>
+    <tr><td>1</td><td>Login fails</td><td>Open</td><td>Gustav Berg</td></tr>
+    <tr><td>2</td><td>Slow export</td><td>In progress</td><td>Gustav Berg</td></tr>
+    <tr><td>3</td><td>Old layout</td><td>Closed</td><td>Dana Okafor</td></tr>
+  </tbody>
+</table>
+<button onclick="for (const r of document.querySelectorAll('tbody tr'))
+  if (r.cells[2].textContent === 'Closed') r.remove()">Hide closed</button>
+</body></html>"""
+
+
+def test_every_row_of_a_table_shows_one_of_the_texts_in_a_column(tmp_path):
+    steps = ['Click "Hide closed"',
+             'Verify every row of the results has "Open" or "In progress" in the status column and "Gustav Berg" in '
+             'the assignee column']
+    assert_green(generate_on_page(ISSUES_TABLE, steps, tmp_path))
+
+
+def test_a_row_that_shows_another_text_in_the_column_fails_the_check(tmp_path):
+    record = run_on_page(ISSUES_TABLE, ['Verify every row has "Open" or "In progress" in the status column'], tmp_path)
+    assert_failed_at(record, 1, "expectation")
+    assert "Closed" in (record.verdict.reason or ""), record.verdict

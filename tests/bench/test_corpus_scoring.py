@@ -62,3 +62,12 @@ def test_a_number_of_the_scenario_s_start_address_is_the_tester_s():
     feature = 'Feature: app dev\n\n  @X-3\n  Scenario: A ticket\n    Given I am on "/ticket/2"\n    Then "Open" is shown\n'
     scenario = Scenario(id="X-3", title="A ticket", start="/ticket/2", steps=['"Open" is shown'])
     assert readability(scenario, feature) == []
+
+
+def test_a_quoted_text_holding_quotes_is_read_whole_as_the_product_reads_it():
+    feature = ('Feature: app dev\n\n  @X-4\n  Scenario: Facets\n    Given I am on "/"\n'
+               '    Then the page shows "20 rows where priority = \\"Critical\\""\n'
+               '    And every row has "Critical" in the "priority" column\n')
+    scenario = Scenario(id="X-4", title="Facets", steps=[
+        '"20 rows where priority = "Critical"" is shown and every row has "Critical" in the priority column'])
+    assert readability(scenario, feature) == []

@@ -26,6 +26,9 @@
 //   window.__stepforge.part(noun, words, side, key, ms) -> {found: 1} once exactly one part of the page of that kind
 //                                                    (named by the words, on that side) is shown; it is marked
 //                                                    data-stepforge-part=key; else, at timeout, {found: n}
+//   window.__stepforge.columnEach(headers, texts, ms) -> true once every data row of the table one of the header
+//                                                    cells `headers` heads shows one of `texts` in its cell under
+//                                                    it; else, at timeout, what a few rows show there instead
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
 //                                                    nothing (no text or control of its own in view); false at
 //                                                    timeout
@@ -651,6 +654,41 @@
     });
   }
 
+  // Whether every row of the table a column header heads shows one of `texts` (whole words, any case) in its cell
+  // under that header ("every row has "Open" or "In progress" in the status column"): the data rows of the header's
+  // table (header rows and rows with no cell under it left out; at least one). Resolves to true once it holds, else,
+  // at timeout, to what the rows that do not show them show there (a few), or [] when no row was found.
+  function columnEach(headers, texts, timeoutMs) {
+    const CELLS = "th, td, [role=columnheader], [role=gridcell], [role=cell], [role=rowheader]";
+    const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
+    const patterns = texts.map((t) => new RegExp(`(^|[^\\p{L}\\p{N}])${t.trim().split(/\s+/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+")}($|[^\\p{L}\\p{N}])`, "iu"));
+    let wrong = [];
+    const holds = () => {
+      wrong = [];
+      let rows = 0;
+      for (const header of headers) {
+        const head = header.isConnected && header.closest(CELLS);
+        const table = head && head.closest(TABLES);
+        if (!table || !visible(head)) continue;
+        const y = head.getBoundingClientRect();
+        for (const row of table.querySelectorAll("tr, [role=row]")) {
+          if (row.closest(TABLES) !== table || !visible(row) || headerRow(row) || row.contains(head)) continue;
+          const cell = Array.from(row.querySelectorAll(CELLS)).find((c) => {
+            const x = c.getBoundingClientRect();
+            return c.closest(TABLES) === table && (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
+          });
+          if (!cell) continue;
+          rows += 1;
+          const shown = squash(cell.innerText);
+          if (!patterns.some((p) => p.test(shown)) && wrong.length < 3) wrong.push(shown);
+        }
+      }
+      return rows > 0 && !wrong.length;
+    };
+    return until(holds, timeoutMs).then((ok) => ok || wrong);
+  }
+
   // Whether the part marked `key` is gone, as a person sees it: detached, hidden, or showing nothing any more (no text
   // and no control of its own in view: a side panel collapsed to a bare strip). Resolves once it is, or false at
   // timeout.
@@ -705,6 +743,7 @@
       counted,
       part,
       partGone,
+      columnEach,
       states,
       ownShape,
       toggleOf,

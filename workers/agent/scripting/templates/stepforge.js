@@ -247,6 +247,23 @@ function withHelpers(Base) {
       }
     }
 
+    // Passes once every data row of the table whose header cell `header` finds shows one of `texts` in its cell under
+    // that header (SETTLE_SCRIPT's columnEach, as generation checked).
+    async expectColumnEach(header, texts) {
+      try {
+        await header.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
+      } catch (error) {
+        throw new assert.AssertionError({ message: `expected the page to show the column header ${header}` });
+      }
+      const found = await header.evaluateAll(
+        (els, [t, ms]) => (window.__stepforge ? window.__stepforge.columnEach(els, t, ms) : null),
+        [texts, EXPECT_TIMEOUT_MS]);
+      if (found !== true) {
+        const rows = found && found.length ? `a row shows ${found.map((t) => `"${t}"`).join(", ")} there` : "no row found";
+        throw new assert.AssertionError({ message: `expected every row to show ${texts.join(" or ")} under ${header}, ${rows}` });
+      }
+    }
+
     // Passes once the list holding an element `part` finds has `count` records ("four modules": its first word is
     // the number; SETTLE_SCRIPT's counted, as generation checked).
     async expectCount(count, part) {

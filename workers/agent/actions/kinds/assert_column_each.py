@@ -1,0 +1,90 @@
+"""Check that every row of a table shows a text in a column: 'every row has "Critical" in the priority column',
+'Verify every row of the results has "Open" or "In progress" in the status column and "Gustav Berg" in the assignee
+column' (each column a check of its own; "or": any of the texts, written "Open|In progress" in the step). The rows are the data rows of the table whose
+header cell says the column's name, whole (settle.js `columnEach`, the same in generation and in the suite): each
+row's cell under that header shows one of the texts as whole words; at least one row must be there to check.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+
+_ROWS = (r"(?:(?:every|each)\s+(?:row|result|record|entry|line|issue|item)|all\s+(?:the\s+)?(?:rows|results|records|"
+         r"entries|lines|issues|items))(?:\s+(?:of|in)\s+the\s+(?:[\w-]+\s+){0,2}?(?:results?|table|list|grid))?")
+_TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+or\s+|,\s*or\s+)\x01\d+\x02)*"
+_COLUMN = r"(?:\x01\d+\x02|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)"
+_CONDITION = rf"(?P<x>{_TEXTS})\s+in\s+(?:the|its)\s+(?P<y>{_COLUMN})\s+column"
+_CONDITIONS = rf"{_CONDITION.replace('?P<x>', '?:').replace('?P<y>', '?:')}"
+_AND = r"(?:\s*,\s*and|\s*,|\s+and)\s+"
+SEPARATOR = "|"  # between the texts any of which a cell may show: "Open|In progress"
+
+
+def _each(m, s):
+    ops = []
+    for c in re.finditer(_CONDITION, m["conds"], re.I):
+        column = s.unmask(c["y"])
+        texts = [s.tokens[int(n)] for n in TOKEN.findall(c["x"])]
+        if not column or not all(t.strip() for t in texts):
+            raise Unsupported("it does not say which column, or which text")
+        if len(texts) > 1 and any(SEPARATOR in t for t in texts):
+            raise Unsupported(f"a text that may be shown instead of another holds {SEPARATOR!r}; check it on its own")
+        ops.append(Op("assert_column_each", target=column, value=SEPARATOR.join(texts)))
+    return ops
+
+
+class AssertColumnEach(Action):
+    name = "assert_column_each"
+    for_model = False
+    is_assertion = True
+    grounded = False
+    valued = True
+    param_name = "expectedText"
+    statements = (
+        Rule(rf"{_ROWS}\s+(?:has|have|shows?|contains?|reads?|lists?)\s+"
+             rf"(?P<conds>{_CONDITIONS}(?:{_AND}{_CONDITIONS})*)", _each, 132),
+    )
+
+    def describe(self, target, role, value):
+        return f"Verify every row has {_alternatives(value)} in the {target} column"
+
+    def page_locator(self, intent):
+        from shared.records import Locator
+
+        if not intent.target:
+            raise Unsupported("it does not say which column")
+        # the header's own text, whole: "status" is not the "status_code" column
+        return Locator(strategy="text", value=intent.target, exact=True)
+
+    def check(self, act):
+        if act.target is None or not act.value:
+            raise CheckFailed("nothing to check")
+        found = act.target.evaluate_all(
+            "(els, [t, ms]) => window.__stepforge ? window.__stepforge.columnEach(els, t, ms) : null",
+            [act.value.split(SEPARATOR), act.settings.assertion_timeout_ms])
+        if found is True:
+            return
+        if found is None:
+            raise CheckFailed("the page's scripts are not loaded")
+        if not found:
+            raise CheckFailed("no table row has a cell under that column's header")
+        raise CheckFailed(f"a row shows {', '.join(repr(t) for t in found)} there")
+
+    def phrase(self, op, slot):
+        return ["every row has ", *slot, f' in the "{op.locator.value if op.locator else ""}" column']
+
+    def comment(self, op, what):
+        return f'Check that every row of the table shows {what} in the "{op.locator.value if op.locator else ""}" column'
+
+    def javascript(self, op, target, value):
+        return f"await this.expectColumnEach({target}, {value}.split({json.dumps(SEPARATOR)}));"
+
+
+def _alternatives(value: str | None) -> str:
+    return " or ".join(f"'{t}'" for t in (value or "").split(SEPARATOR))
+
+
+ACTION = AssertColumnEach()
