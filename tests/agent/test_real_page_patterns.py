@@ -1584,3 +1584,24 @@ def test_a_row_that_shows_another_text_in_the_column_fails_the_check(tmp_path):
     record = run_on_page(ISSUES_TABLE, ['Verify every row has "Open" or "In progress" in the status column'], tmp_path)
     assert_failed_at(record, 1, "expectation")
     assert "Closed" in (record.verdict.reason or ""), record.verdict
+
+
+# One chip under a title of its own, in one of the tab panels of a page: a list of one, never a panel among panels.
+TITLED_CHIPS = """<!doctype html><html><body>
+<div class="tabs"><div role="tabpanel" class="panel"><h6>dependencies (1)</h6>
+  <div><div role="button" tabindex="0"><span>tiny-logger: ^1.1.0</span></div></div></div>
+  <div role="tabpanel" class="panel"><h6>devDependencies (2)</h6>
+  <div><div role="button" tabindex="0" class="chip"><span>mocha: ^10.0.0</span></div>
+       <div role="button" tabindex="0" class="chip"><span>chai: ^4.3.0</span></div></div></div>
+</div></body></html>"""
+
+
+def test_one_record_alone_under_its_title_is_a_list_of_one(tmp_path):
+    steps = ['Verify "tiny-logger: ^1.1.0" is the only dependency listed under "dependencies (1)"',
+             'Verify two dev dependencies are listed, including "mocha: ^10.0.0"']
+    assert_green(generate_on_page(TITLED_CHIPS, steps, tmp_path))
+
+
+def test_one_of_two_records_under_a_title_is_not_the_only_one(tmp_path):
+    record = run_on_page(TITLED_CHIPS, ['Verify "mocha: ^10.0.0" is the only dependency listed'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

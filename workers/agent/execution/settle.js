@@ -401,6 +401,7 @@
     && (a.matches("tr, [role=row]") || !classes(a).length || !classes(b).length
         || classes(a).some((c) => classes(b).includes(c)));  // a list's subheader item is of another kind
   const isRow = (e) => e.matches("tr, [role=row]") || lineOfCells(e);
+  const TITLES = "h1, h2, h3, h4, h5, h6, [role=heading], legend, caption";
   function recordOf(el, rows) {
     const item = el.closest(ITEMS);
     if (item) return rows && !isRow(item) ? null : item;
@@ -408,6 +409,9 @@
     for (let a = el; a.parentElement && a !== document.body; a = a.parentElement) {
       if (rows && a !== el && lineOfCells(a)) return a;  // rows are counted: the row that holds the text
       const alike = Array.from(a.parentElement.children).filter((c) => c !== a && alikeBox(c, a));
+      // alone under a title of its own ("dependencies (1)" over one chip): a list of one, never a panel of the page
+      if (!alike.length && !rows && a !== el && Array.from(a.parentElement.children)
+        .some((c) => c !== a && c.matches(TITLES) && visible(c))) return inLine || a;
       if (!alike.length) continue;
       const shown = alike.filter(visible);
       if (shown.length && shown.every((c) => Math.abs(middle(c) - middle(a)) <= 4)) {
