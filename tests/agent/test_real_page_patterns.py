@@ -1605,3 +1605,35 @@ def test_one_record_alone_under_its_title_is_a_list_of_one(tmp_path):
 def test_one_of_two_records_under_a_title_is_not_the_only_one(tmp_path):
     record = run_on_page(TITLED_CHIPS, ['Verify "mocha: ^10.0.0" is the only dependency listed'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+# A code editor drawn over a hidden input (CodeMirror's way): its lines cover the input, a click on them focuses it,
+# the keys it gets edit the document; select-all and Backspace empty it, emptying the input alone does nothing.
+CODE_EDITOR = """<!doctype html><html><body>
+<form><h3>Custom SQL query</h3>
+<div class="editor" style="position: relative; width: 400px; height: 80px; border: 1px solid #999">
+  <div style="position: absolute; overflow: hidden; width: 3px; height: 0; top: 8px; left: 8px">
+    <textarea id="input" style="position: absolute; width: 1px; height: 1em; padding: 0"></textarea></div>
+  <div class="lines" style="position: absolute; inset: 0"><pre id="line">select 1</pre></div>
+</div>
+<button type="button" onclick="out.textContent = 'ran: ' + doc">Run SQL</button></form>
+<p id="out"></p>
+<script>
+  let doc = 'select 1', all = false;
+  const input = document.getElementById('input'), line = document.getElementById('line');
+  document.querySelector('.lines').addEventListener('mousedown', (e) => { e.preventDefault(); input.focus(); });
+  input.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'a') { all = true; e.preventDefault(); }
+    else if (e.key === 'Backspace') { doc = all ? '' : doc.slice(0, -1); all = false; e.preventDefault(); }
+    line.textContent = doc;
+  });
+  input.addEventListener('input', () => { doc = (all ? '' : doc) + input.value; all = false; input.value = '';
+    line.textContent = doc; });
+</script>
+</body></html>"""
+
+
+def test_a_code_editor_over_its_hidden_input_is_clicked_emptied_and_typed_into(tmp_path):
+    steps = ['Click into the "Custom SQL query" editor and delete the query that is in it',
+             'Type "select 2"', 'Click the "Run SQL" button', '"ran: select 2" is shown']
+    assert_green(generate_on_page(CODE_EDITOR, steps, tmp_path))

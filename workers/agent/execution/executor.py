@@ -174,9 +174,9 @@ class BrowserAct:
 
     def pointer(self, do: Callable[..., None]) -> None:
         """A click, double-click or hover on the target. Where a shape of the target's own widget lies over it (a
-        diagram node's body over its label) Playwright refuses, though a person's click lands on that widget: the
-        action is then forced at the target's centre, never when anything else (an overlay, another control)
-        covers it."""
+        diagram node's body over its label, a code editor's lines over its hidden input) Playwright refuses, though a
+        person's click lands on that widget: the action is then forced at the target's centre, never when anything
+        else (an overlay, another control) covers it."""
         try:
             do()
         except PlaywrightError as exc:
@@ -213,7 +213,7 @@ class Performed:
     forced: bool = False  # see BrowserAct.pointer
 
 
-_OWN_SHAPE_JS = "e => window.__stepforge ? window.__stepforge.ownShape(e) : false"
+_OWN_SHAPE_JS = "e => window.__stepforge ? window.__stepforge.ownShape(e) || window.__stepforge.ownEditor(e) : false"
 
 
 def perform(page: Page, target: PlaywrightLocator | None, kind: str, value: str | None, base_url: str,

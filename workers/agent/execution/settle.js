@@ -32,6 +32,8 @@
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
 //                                                    nothing (no text or control of its own in view); false at
 //                                                    timeout
+//   window.__stepforge.ownEditor(element)        -> true when the element is a code editor's input under the editor's
+//                                                    own lines, in a box holding no other control
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
 //                                                    into (after a debounce) holds `text`; at once without one
 (() => {
@@ -561,6 +563,25 @@
     return squash(common.textContent) === squash(element.textContent);
   }
 
+  // The input of a code editor under the editor's own lines (CodeMirror's hidden textarea): a person's click on the
+  // editor lands on its lines, which give the input the focus. Only when the smallest box holding the input and what
+  // covers it holds no other control: an overlay over a form is never clicked through.
+  const EDITOR_INPUT = "textarea, input:not([type]), input[type=text], input[type=search], [contenteditable=true]";
+  const OTHER_CONTROLS = "a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=menuitem], "
+    + "[role=tab], [role=checkbox], [role=radio], [role=switch], [role=option], [role=treeitem], [contenteditable=true]";
+  function ownEditor(element) {
+    if (!element.matches(EDITOR_INPUT)) return false;
+    const box = element.getBoundingClientRect();
+    if (!box.width || !box.height) return false;
+    const root = element.getRootNode();
+    const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!at || at === element || element.contains(at) || at.contains(element)) return false;
+    let common = at.parentElement;
+    while (common && !common.contains(element)) common = common.parentElement;
+    if (!common || common === document.body || common === document.documentElement) return false;
+    return Array.from(common.querySelectorAll(OTHER_CONTROLS)).every((c) => c === element || c.contains(element));
+  }
+
   // The part of the page a tester names by what it is ("the palette", "the sign-in form", "the dialog"), maybe with
   // words of its name and the side of the window it stands on: the outermost visible elements of that kind (by tag
   // or role, else by the last word of an id or class: "red-ui-palette"); a form drawn without <form> (the smallest box
@@ -750,6 +771,7 @@
       columnEach,
       states,
       ownShape,
+      ownEditor,
       toggleOf,
       pending: () => inflight.size,
       keyed: (element) => keyed.has(element),

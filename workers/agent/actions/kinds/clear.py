@@ -39,6 +39,10 @@ class Clear(Action):
         return 1.0 if is_textbox(node) else 0.0
 
     def perform(self, act):
+        # Everything selected and deleted as a person does it, then emptied: a code editor's hidden input holds
+        # none of the editor's text, so emptying that input alone leaves the editor as it was.
+        act.target.press("ControlOrMeta+a")
+        act.target.press("Backspace")
         act.target.fill("")
 
     def phrase(self, op, slot):
@@ -51,7 +55,7 @@ class Clear(Action):
         return field_label(op)
 
     def javascript(self, op, target, value):
-        return f'await {target}.fill("");'
+        return f'await {target}.press("ControlOrMeta+a"); await {target}.press("Backspace"); await {target}.fill("");'
 
 
 ACTION = Clear()
