@@ -1425,6 +1425,17 @@ def test_a_tree_row_without_aria_is_expanded_or_collapsed_as_its_class_says(tmp_
     assert_green(generate_on_page(marked, steps, tmp_path))
 
 
+def test_a_state_is_read_on_the_equally_named_element_that_has_it_not_on_a_tab_link_of_that_name(tmp_path):
+    marked = TREE_ROWS.replace("children.hidden = !children.hidden;",
+                               "children.hidden = !children.hidden; label.parentElement.classList.toggle('expanded');")
+    tabbed = marked.replace("<body>", '<body><ul class="tabs"><li><a href="#orders">Orders</a></li>'
+                                      '<li><a href="#home">Home</a></li></ul>', 1)
+    assert tabbed != marked
+    steps = ['Expand "Orders"', 'Verify the "Orders" entry is expanded',
+             {"action": 'Collapse "Orders"', "expected": 'The "Orders" entry is collapsed'}]
+    assert_green(generate_on_page(tabbed, steps, tmp_path))
+
+
 # Menu items ticked by the icon they show (no ARIA): the page's CSS shows the check or the empty box.
 TICKED_MENU = """<!doctype html><html><head><style>
   a i { display: inline-block; width: 10px; height: 10px; background: #444; margin-right: 4px }

@@ -19,7 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
-from shared.records import Candidate, Intent, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
+from shared.records import Candidate, Intent, Locator, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
@@ -488,14 +488,9 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
             operation.timings_ms.update(tree=tree_ms, grounding=grounding)
             run.keep(operation)
             raise run.fail("expectation", f"{intent.description}: nothing on the page is labelled {intent.target!r}")
-        node_id = candidates[0].node_id
-        operation = run.new_operation(intent, target=page.node(node_id))
         started = time.perf_counter()
-        try:
-            operation.locator = best_locator(run.page, page, node_id, anchored=True)
-            actual = " ".join(action(intent.kind).read(resolve(run.page, operation.locator), expected).split())
-        except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
-            actual, operation.error = None, first_line(str(exc))
+        node_id, locator, actual, error = read_candidates(run, intent, page, candidates, expected)
+        operation = run.new_operation(intent, target=page.node(node_id), locator=locator, error=error)
         execution += ms_since(started)
         if actual == expected or not wait_for_change(run.page, run.settings, deadline, page.change_mark):
             break
@@ -508,3 +503,27 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
         raise run.fail("expectation", f"{intent.description}: {operation.error}")
     operation.error = None
     return run.keep(operation, screenshot=False)
+
+
+MAX_READ = 4  # equally named elements read before the first is taken as it is
+
+
+def read_candidates(run: ScenarioRun, intent: Intent, page: PageSnapshot, candidates: list[Candidate],
+                    expected: str) -> tuple[int, Locator | None, str | None, str | None]:
+    """(element, locator, reading, error) of the first candidate; when it has nothing of the kind to read (a tab's
+    link is never collapsed), of the first equally named one that has (the tree's entry of that name)."""
+    spec = action(intent.kind)
+    name = shown_name(page.node(candidates[0].node_id)).lower()
+    first: tuple[int, Locator | None, str | None, str | None] | None = None
+    for candidate in [c for c in candidates if shown_name(page.node(c.node_id)).lower() == name][:MAX_READ]:
+        try:
+            locator = best_locator(run.page, page, candidate.node_id, anchored=True)
+            reading: tuple[int, Locator | None, str | None, str | None] = (
+                candidate.node_id, locator, " ".join(spec.read(resolve(run.page, locator), expected).split()), None)
+        except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
+            reading = (candidate.node_id, None, None, first_line(str(exc)))
+        first = first or reading
+        if reading[2] is not None and not spec.reads_nothing(reading[2]):
+            return reading
+    assert first is not None
+    return first

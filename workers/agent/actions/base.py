@@ -149,6 +149,11 @@ class Action(ABC):
         (the operation's value) until they are equal or the assertion times out."""
         raise CheckFailed(f"{self.name} reads no element")
 
+    def reads_nothing(self, reading: str) -> bool:
+        """A reading that says the element has nothing of the kind to read (a link is neither expanded nor collapsed):
+        another element of the same name is read instead, when there is one."""
+        return False
+
     def page_locator(self, intent: Intent) -> Locator | None:
         """An assertion about an element that cannot be grounded (it must be absent): its locator from the words."""
         return None

@@ -95,6 +95,9 @@ class AssertState(Action):
             return expected
         return OPPOSITE[expected] if OPPOSITE.get(expected) in found else f"neither {expected} nor {OPPOSITE[expected]}"
 
+    def reads_nothing(self, reading):
+        return reading == "unreadable" or reading.startswith("neither ")
+
     def phrase(self, op, slot):
         return [f"{_the(op)} is {op.value}"]
 

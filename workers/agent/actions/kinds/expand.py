@@ -4,11 +4,14 @@ text would only select: settle.js toggleOf), else the named element itself (an a
 
 from __future__ import annotations
 
-from workers.agent.actions.base import Rule, thing
+from workers.agent.actions.base import ActionFailed, Rule, thing
 from workers.agent.actions.kinds.click import Click
 from workers.agent.brains.phrases import Op, target_phrase
 
 _TOGGLE_JS = "e => window.__stepforge ? window.__stepforge.toggleOf(e) : e"
+# A link with its own address that says nothing of expanding (no aria-expanded, aria-controls or collapse toggle)
+_PLAIN_LINK_JS = ("e => e.matches('a[href]') && !e.matches('[aria-expanded], [aria-controls], [data-toggle], "
+                  "[data-bs-toggle]') && !/^#?$/.test(e.getAttribute('href'))")
 # 'Expand "Validation" the same way': how it is done, said before
 _MANNER = r"(?:\s+(?:the\s+same\s+way|in\s+the\s+same\s+way|likewise|as\s+well|too|as\s+before))?"
 
@@ -31,10 +34,15 @@ class Expand(Click):
         return f"Expand or collapse {thing(target, role)}"
 
     def eligible(self, node):
-        return 1.0 if node.operable else 0.8  # the text a person points at; its row's toggle is what is clicked
+        # the text a person points at, its row's toggle is what is clicked; a link is as likely another thing of the
+        # same name (a tab of the page) as what expands
+        return 1.0 if node.operable and node.role != "link" else 0.8
 
     def perform(self, act):
-        act.target.evaluate_handle(_TOGGLE_JS).as_element().click(timeout=act.settings.action_timeout_ms)
+        toggle = act.target.evaluate_handle(_TOGGLE_JS).as_element()
+        if toggle.evaluate(_PLAIN_LINK_JS):
+            raise ActionFailed("it is a link that expands nothing (no toggle beside it, no expanded state)")
+        toggle.click(timeout=act.settings.action_timeout_ms)
 
     def javascript(self, op, target, value):
         return f"await this.expand({target});"
