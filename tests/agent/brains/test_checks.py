@@ -61,7 +61,7 @@ SAYS_MORE = [
     '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
     '"Drafts" and "Sent" appear indented under "Folders"',  # a look
     'The dialog opens with an empty text area and a "Import" button, then "Saved" is not shown',  # denied: which?
-    'Every row has "Open" or "Closed" in the status column',  # alternatives, and "every"
+    'Most rows have "Open" or "Closed" in the status column',  # alternatives, and "most" (every row is checked)
     '"Inbox" is no longer listed next to "Folders"',  # absent from beside a text only: cannot be checked
     'The commands change to "npm install x" and "pnpm install x", without a version number',
     'The row shows "Inbox" with 0 unread messages',  # a count not quoted
