@@ -1648,3 +1648,23 @@ def test_a_code_editor_over_its_hidden_input_is_clicked_emptied_and_typed_into(t
     steps = ['Click into the "Custom SQL query" editor and delete the query that is in it',
              'Type "select 2"', 'Click the "Run SQL" button', '"ran: select 2" is shown']
     assert_green(generate_on_page(CODE_EDITOR, steps, tmp_path))
+
+
+PAGE_TREE = """<!doctype html><html><body>
+<ul class="tree" style="list-style: none">
+  <li><a href="#" onclick="kids.hidden = !kids.hidden; return false">+</a> About Us
+    <ul id="kids" hidden style="list-style: none; padding-left: 24px"><li>Our History</li><li>Our Team</li></ul></li>
+  <li>Services</li>
+</ul>
+</body></html>"""
+
+
+def test_a_tree_s_children_appear_indented_under_their_parent(tmp_path):
+    steps = [{"action": 'Click the "+" toggle of the "About Us" row',
+              "expected": '"Our History" and "Our Team" appear indented under "About Us"'}]
+    assert_green(generate_on_page(PAGE_TREE, steps, tmp_path))
+
+
+def test_a_text_below_but_not_indented_fails_the_check(tmp_path):
+    record = run_on_page(PAGE_TREE, ['"Services" is indented under "About Us"'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

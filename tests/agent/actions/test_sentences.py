@@ -187,6 +187,12 @@ FORMS = [
     # what follows an element said by its kind is next to it, never a part of the target's name
     ('Enter "35" in the text box after the operator dropdown', [op("fill", "", "field", "35", "operator dropdown")]),
     ('Type "x" into the field following "Name"', [op("fill", "", "field", "x", "Name")]),
+    # how an element looks, before its quoted name, names nothing; "at the left of" is a side
+    ('Click the small "+" toggle at the left of the "About Us" row', [op("click", "+", anchor="About Us")]),
+    ('Click the blue "Save" button', [op("click", "Save", "button")]),
+    ('Click the "+" toggle of the "Our History" row', [op("click", "+", anchor="Our History")]),
+    ('"Our History" and "Our Team" appear indented under "About Us"',
+     [op("assert_indented", "About Us", value="Our History"), op("assert_indented", "About Us", value="Our Team")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
 ]
 

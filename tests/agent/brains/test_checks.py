@@ -59,7 +59,7 @@ def test_a_check_said_as_an_operation_is_read_the_same_way():
 
 SAYS_MORE = [
     '"Blue mug" is the first row of the table and the footer shows "3 items"',  # an order
-    '"Drafts" and "Sent" appear indented under "Folders"',  # a look
+    '"Drafts" and "Sent" appear in bold under "Folders"',  # a look
     'The dialog opens with an empty text area and a "Import" button, then "Saved" is not shown',  # denied: which?
     'Most rows have "Open" or "Closed" in the status column',  # alternatives, and "most" (every row is checked)
     '"Inbox" is no longer listed next to "Folders"',  # absent from beside a text only: cannot be checked

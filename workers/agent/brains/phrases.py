@@ -274,7 +274,7 @@ _ANCHORED = [
                r"(?P<anchor>\x01\d+\x02|[^\x01]+?\s+(?:dropdown|field|box|button|link|checkbox|label|heading|icon|select))",
                re.I),
     # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
-    re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:to\s+the\s+)?(?P<side>right|left)\s+of\s+"
+    re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:(?:to|at|on)\s+the\s+)?(?P<side>right|left)\s+of\s+"
                r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
     # 'the small "×" at the right end of the "filter nodes" box': the side it says
     re.compile(r"(?P<name>.+?)\s+at\s+the\s+(?:(?P<edge>right|left)(?:-hand)?\s+)?(?P<end>end|start|beginning|side|edge)"
@@ -335,7 +335,7 @@ _LANDMARK = re.compile(
     r"menu|breadcrumbs?|table|grid|list)$")
 
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
-                               r"(?P<sec>\x01\d+\x02)(?:\s+[\w-]+)?", re.I)
+                               r"(?P<sec>\x01\d+\x02)(?:\s+(?P<kind>[\w-]+))?", re.I)
 
 # Where on the screen an element is, said after its name: it helps a person look, it names nothing.
 _ON_SCREEN = re.compile(
@@ -410,7 +410,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
     if both:  # 'the "Wake up" node on the "Home Automation" flow': a name, and the part of the page it is in
         named = both["name"] + (" " + both["noun"] if both["noun"] and split_role(both["noun"])[1] else "")
-        phrase, section = named, both["sec"]
+        if re.fullmatch(r"row|line|entry|item|record", both["kind"] or "", re.I):
+            phrase, anchor = named, both["sec"]  # 'the "+" toggle of the "Our History" row': in that row
+        else:
+            phrase, section = named, both["sec"]
     elif not sentence.is_quoted(phrase):
         for pattern in _ANCHORED:
             m = pattern.fullmatch(phrase)
@@ -440,6 +443,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
             ordinal, phrase = _ORDINALS[m["o"].lower()], m["rest"]
     name, role = split_role(phrase)
+    looks = re.fullmatch(r"(?:(?!(?:first|second|third|fourth|fifth|last|next|previous|other|same)\b)[a-z][\w-]*\s+){1,2}"
+                         r"(?P<q>\x01\d+\x02(?:\s+[A-Za-z-]+)?)", name)
+    if looks:  # 'the small "+" toggle', 'the blue "Save" button': how it looks, then its quoted name
+        name = looks["q"]
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]

@@ -241,6 +241,20 @@
   // of them, or "beside" it (on its line, within 150 px). True once some element showing the text stands so
   // (waited for, as the page changes, until timeoutMs).
   const BESIDE_PX = 150;
+  const INDENT_PX = 8;
+  // The box of an element's own words (its text nodes, not its children's): a tree item's line, not its subtree.
+  function ownTextBox(el) {
+    const boxes = [];
+    for (const n of el.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      boxes.push(...Array.from(range.getClientRects()).filter((r) => r.width && r.height));
+    }
+    if (!boxes.length) return el.getBoundingClientRect();
+    return { left: Math.min(...boxes.map((r) => r.left)), right: Math.max(...boxes.map((r) => r.right)),
+      top: Math.min(...boxes.map((r) => r.top)), bottom: Math.max(...boxes.map((r) => r.bottom)) };
+  }
   const folded = (t) => (t || "").replace(/\s+/g, " ").trim().toLowerCase();
   function showing(text) {
     const want = folded(text);
@@ -331,6 +345,11 @@
       // a grid of boxes: the header one of a line of headers, the text one of a line of cells below it
       if (!onALine(b) || !onALine(a)) return false;
       return x.left < y.right && y.left < x.right;
+    }
+    if (relation === "indented") {  // a tree's child under its parent: the parent's item often holds it
+      if (a.contains(b)) return false;
+      const x = a.getBoundingClientRect(), y = ownTextBox(b);
+      return !!y && x.top >= y.bottom - 2 && x.left >= y.left + INDENT_PX && x.left <= y.right;
     }
     if (a.contains(b)) return false;
     // Inside the part, after or before its own words: "Custom Query (8 matches)" is next to the heading's text.
