@@ -191,6 +191,8 @@ FORMS = [
     ('Click the small "+" toggle at the left of the "About Us" row', [op("click", "+", anchor="About Us")]),
     ('Click the blue "Save" button', [op("click", "Save", "button")]),
     ('Click the "+" toggle of the "Our History" row', [op("click", "+", anchor="Our History")]),
+    # where a person looks is no part of the name of what shows a value
+    ('Verify the Total at the top of the month shows 11,118.62', [op("assert_value", "Total", value="11,118.62")]),
     ('"Our History" and "Our Team" appear indented under "About Us"',
      [op("assert_indented", "About Us", value="Our History"), op("assert_indented", "About Us", value="Our Team")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
@@ -264,6 +266,10 @@ ROWS = [
      [op("assert_in_row", "Starbucks", value="Team coffee"), op("assert_in_row", "Starbucks", value="12.50")]),
     ('The page shows the "Groceries" row with 400.00 budgeted and a balance of 565.70',
      [op("assert_in_row", "Groceries", value="400.00"), op("assert_in_row", "Groceries", value="565.70")]),
+    # a name said unquoted before the numbers its row shows; a row said with what kind of row it is
+    ('Groceries shows 450.00 budgeted and a balance of 615.70, and the "Everyday Spending" group row shows 760.00',
+     [op("assert_in_row", "Groceries", value="450.00"), op("assert_in_row", "Groceries", value="615.70"),
+      op("assert_in_row", "Everyday Spending", value="760.00")]),
     ('The row of "Pay rent" shows "Done" and "Buy milk" is listed',
      [op("assert_in_row", "Pay rent", value="Done"), op("assert_text", value="Buy milk")]),
     ('The "Savings" row shows "500.00" and "Cash" is not shown',  # was: all three texts checked absent

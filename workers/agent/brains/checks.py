@@ -86,6 +86,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         raise Unsupported(f"{s.show(masked)!r} names alternatives ('or'); say which text is shown")
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
+    masked = _named_row(masked, s)
     values, masked = _field_values(masked.strip().rstrip("."), s)
     elements, masked = _elements(masked, s)
     values += elements
@@ -174,9 +175,28 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
 
 
 # A row an expected result describes by a text it holds: 'a "Starbucks" row with ...', 'the row of "Groceries"
-# shows ...'; the texts said with it, there and in the parts after it that have no verb of their own, are in it.
-ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:row|entry|line|record)\b|"
+# shows ...', 'the "Everyday Spending" group row shows ...'; the texts said with it, there and in the parts after it
+# that have no verb of their own, are in it.
+ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:[a-z][\w-]*\s+)?(?:row|entry|line|record)\b|"
                   r"\b(?:row|entry|line|record)\s+(?:of|for)\s+\x01(?P<b>\d+)\x02", re.I)
+
+
+# 'Groceries shows 450.00 budgeted and a balance of 615.70': a name said unquoted, then the numbers its row shows
+_NAMED_ROW = re.compile(r"(?P<name>(?!(?:The|A|An|It|Its|This|That|These|Those|Their|Each|Every|All|Both|Neither|"
+                        r"None|No|Only)\b)[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})\s+(?=(?:shows|has|reads)\s)")
+
+
+def _named_row(masked: str, s: Sentence) -> str:
+    """'Groceries shows 450.00 ...' -> 'the "Groceries" row shows 450.00 ...' when what it shows is long numbers."""
+    m = _NAMED_ROW.match(masked.strip())
+    if not m:
+        return masked
+    rest = masked.strip()[m.end():]
+    first = re.split(r"\s*;\s*|,\s*(?:and|but)\s+", rest)[0]
+    if not any(_long(n) for n in _NUMBER.findall(TOKEN.sub(" ", first))) or TOKEN.search(first):
+        return masked
+    s.tokens.append(m["name"])
+    return f"the \x01{len(s.tokens) - 1}\x02 row {rest}"
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:

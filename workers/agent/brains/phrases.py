@@ -344,6 +344,9 @@ _ON_SCREEN = re.compile(
     r"(?:page|list|table|form|screen|results)(?:\s+[^\x01]*)?)$", re.I)
 
 
+ON_SCREEN = _ON_SCREEN
+
+
 # A parenthesis after the element's words: its name ("its label is Account menu"), the icon it shows ("the ☰ icon"),
 # or a hint where to look ("left of the info icon").
 _ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")

@@ -8,6 +8,7 @@ from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.elements import is_checkable, is_combo, is_headerish, is_textbox
 from workers.agent.actions.naming import field_label
 from workers.agent.brains.phrases import (
+    ON_SCREEN,
     PAGE_LIKE,
     PAGE_PROPERTY,
     PRONOUN,
@@ -22,6 +23,7 @@ from workers.agent.brains.phrases import (
 
 
 def value_check(t: str, v: str, s) -> list[Op]:
+    t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
     masked_target, role = split_role(t)
     target = s.unmask(masked_target)
     if not target:
