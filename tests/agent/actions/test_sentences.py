@@ -266,6 +266,12 @@ ROWS = [
      [op("assert_in_row", "Starbucks", value="Team coffee"), op("assert_in_row", "Starbucks", value="12.50")]),
     ('The page shows the "Groceries" row with 400.00 budgeted and a balance of 565.70',
      [op("assert_in_row", "Groceries", value="400.00"), op("assert_in_row", "Groceries", value="565.70")]),
+    # listed in a titled group together with others, with a number of its own row
+    ('"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund", with 0.00 '
+     'budgeted',
+     [op("assert_in_section", "Savings Goals", value="Car Repairs"), op("assert_in_section", "Savings Goals",
+      value="Vacation"), op("assert_in_section", "Savings Goals", value="Emergency Fund"),
+      op("assert_in_row", "Car Repairs", value="0.00")]),
     # a name said unquoted before the numbers its row shows; a row said with what kind of row it is
     ('Groceries shows 450.00 budgeted and a balance of 615.70, and the "Everyday Spending" group row shows 760.00',
      [op("assert_in_row", "Groceries", value="450.00"), op("assert_in_row", "Groceries", value="615.70"),

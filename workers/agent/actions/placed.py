@@ -51,14 +51,16 @@ def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
                 rf"(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+(?P<y>(?:the\s+)?\x01\d+\x02)", read, order)
 
 
-def statement(relation_words: str, kind: str, part: str = r".+", order: int = 135, shown: str = "") -> Rule:
+def statement(relation_words: str, kind: str, part: str = r".+", order: int = 135, shown: str = "",
+              after: str = "") -> Rule:
     """'X is shown <relation> <part>' ('X' and 'Y' are ...: each), before the rule that refuses a qualified 'is shown'.
-    part: what the part may be said as (any part by default); shown: how "is shown" may be said."""
+    part: what the part may be said as (any part by default); shown: how "is shown" may be said; after: words that
+    may follow the part and say only what kind of part it is ('the "Savings Goals" group')."""
     def read(m, s):
         target, role = _part(m["y"], s)
         return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
     return Rule(rf"{_SUBJECT}(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+{shown or _SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
-                rf"(?P<y>{part})", read, order)
+                rf"(?P<y>{part}){after}", read, order)
 
 
 def _part(words: str, s) -> tuple[str | None, str | None]:

@@ -129,6 +129,13 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     row: str | None = None  # the key of the row the statement describes, while its parts go on describing it
     carried: list[str] = []  # the texts the part before was about
     for i, (p, shown, found, own) in enumerate(zip(parts, polarity, texts_in, own_polarity, strict=True)):
+        numbered = _WITH_NUMBER.fullmatch(p.strip())
+        said = next((j for j in range(i - 1, -1, -1) if own_polarity[j] is not None), None)  # the statement before
+        subject = texts_in[said][0] if said is not None and texts_in[said] else None
+        if numbered and shown and subject is not None and subject[1] <= 1 and not subject[2] and _long(numbered["n"]):
+            # '"Car Repairs" is listed in "Savings Goals", with 0.00 budgeted': the number is in its row
+            ops.append(Op("assert_in_row", target=subject[0], value=numbered["n"]))
+            continue
         introduced = ROW.search(p)
         if introduced or own is not None:
             row = s.tokens[int(introduced["a"] or introduced["b"])] if introduced else None
@@ -172,6 +179,10 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     seen: set[tuple[str, str | None, str | None]] = set()
     return [op for op in ops if (op.kind, op.value, op.target) not in seen
             and not seen.add((op.kind, op.value, op.target))]
+
+
+# 'with 0.00 budgeted' after a part that starts with its subject text: a number of that text's row
+_WITH_NUMBER = re.compile(r"with\s+(?P<n>[-+]?\d[\d,]*(?:\.\d+)?%?)(?:\s+[a-z][\w-]*)?", re.I)
 
 
 # A row an expected result describes by a text it holds: 'a "Starbucks" row with ...', 'the row of "Groceries"
