@@ -1668,3 +1668,23 @@ def test_a_tree_s_children_appear_indented_under_their_parent(tmp_path):
 def test_a_text_below_but_not_indented_fails_the_check(tmp_path):
     record = run_on_page(PAGE_TREE, ['"Services" is indented under "About Us"'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+# An edit tray whose values are in fields, and a list of rules whose texts are field values too.
+TRAY = """<!doctype html><html><body>
+<div class="tray"><h3>Edit switch node</h3>
+  <label>Property <input value="payload.priority"></label>
+  <ol class="rules"><li><input value="high"></li><li><input value="normal"></li><li><input value="otherwise"></li></ol>
+  <label>Secret <input type="password" value="hunter2"></label>
+</div></body></html>"""
+
+
+def test_a_value_a_field_shows_is_a_text_the_page_shows(tmp_path):
+    steps = [{"action": "Look at the tray", "expected": 'The "Edit switch node" tray shows Property "payload.priority" '
+                                                        'and the rules "high", "normal" and "otherwise"'}]
+    assert_green(generate_on_page(TRAY, steps, tmp_path))
+
+
+def test_a_value_no_visible_text_field_shows_is_not_shown(tmp_path):
+    record = run_on_page(TRAY, ['"hunter2" is shown'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

@@ -266,6 +266,10 @@ ROWS = [
      [op("assert_in_row", "Starbucks", value="Team coffee"), op("assert_in_row", "Starbucks", value="12.50")]),
     ('The page shows the "Groceries" row with 400.00 budgeted and a balance of 565.70',
      [op("assert_in_row", "Groceries", value="400.00"), op("assert_in_row", "Groceries", value="565.70")]),
+    # a count said after another text of the statement
+    ('The tray shows Property "payload.priority" and three rules: "high", "normal" and "otherwise"',
+     [op("assert_count", "high", value="three rules"), op("assert_text", value="payload.priority"),
+      op("assert_text", value="high"), op("assert_text", value="normal"), op("assert_text", value="otherwise")]),
     # listed in a titled group together with others, with a number of its own row
     ('"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund", with 0.00 '
      'budgeted',

@@ -50,9 +50,10 @@ _SUBJECT_COUNT = re.compile(
     rf"{_LEFT}\b(?P<where>\s+(?:in|on|under)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{0,2}}?(?:list|table|grid|results|palette|"
     rf"menu|tree|panel|sidebar|tray|dialog))?\s*(?:[,:;]\s*)?(?:(?:including|among\s+them|such\s+as|namely|with)\s+)?"
     rf"(?P<list>{_LIST})", re.I)
-# 'The page lists one row, on "Savings"', 'the tray shows three rules: "high", "normal" and "otherwise"'
+# 'The page lists one row, on "Savings"', 'the tray shows three rules: "high", "normal" and "otherwise"', '... shows
+# Property "x" and three rules: ...'
 _OBJECT_COUNT = re.compile(
-    rf"\b(?P<verb>lists?|shows?|has|have|contains?|holds?|displays?)\s+(?:only\s+|exactly\s+|just\s+)?(?P<n>{_NUMBER})"
+    rf"\b(?P<verb>lists?|shows?|has|have|contains?|holds?|displays?|and)\s+(?:only\s+|exactly\s+|just\s+)?(?P<n>{_NUMBER})"
     rf"\s+(?P<noun>{_NOUN})(?:\s*[,:]\s*(?:on\s+)?|\s+)(?:(?:including|namely|such\s+as)\s+)?(?P<list>{_LIST})"
     r"(?:\s*,(?=\s*with\b))?", re.I)
 # 'Only "sql" is left in the list', 'Only "A" and "B" are shown'

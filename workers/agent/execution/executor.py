@@ -279,8 +279,19 @@ def shown_text_pattern(text: str) -> re.Pattern[str]:
 
 
 def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:
-    """The same check the generated suite makes: some visible element's text holds it as whole words."""
-    return _text_reaches(page, text, "visible", timeout_ms)
+    """The same check the generated suite makes: some visible element's text holds it as whole words, or some visible
+    text field's value does (settle.js fieldShows: looked at before and after waiting for the text)."""
+    return _field_shows(page, text) or _text_reaches(page, text, "visible", timeout_ms) or _field_shows(page, text)
+
+
+_FIELD_SHOWS_JS = "t => window.__stepforge ? window.__stepforge.fieldShows(t) : false"
+
+
+def _field_shows(page: Page, text: str) -> bool:
+    try:
+        return bool(page.evaluate(_FIELD_SHOWS_JS, text))
+    except PlaywrightError:
+        return False
 
 
 def text_is_gone(page: Page, text: str, timeout_ms: int) -> bool:

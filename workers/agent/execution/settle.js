@@ -29,6 +29,8 @@
 //   window.__stepforge.columnEach(headers, texts, ms) -> true once every data row of the table one of the header
 //                                                    cells `headers` heads shows one of `texts` in its cell under
 //                                                    it; else, at timeout, what a few rows show there instead
+//   window.__stepforge.fieldShows(text)          -> true when a visible text field's value holds the text (whole
+//                                                    words, any case)
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
 //                                                    nothing (no text or control of its own in view); false at
 //                                                    timeout
@@ -733,6 +735,16 @@
     return until(holds, timeoutMs).then((ok) => ok || wrong);
   }
 
+  // Whether a visible text field shows the text (its value, as whole words, any case: textPattern's rule): a person
+  // reads a value in a box as much as a text beside it.
+  const NOT_TEXT = /^(?:hidden|password|checkbox|radio|submit|button|reset|image|file|range|color)$/i;
+  function fieldShows(text) {
+    const words = String(text).trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const pattern = new RegExp("(?<![\\w])" + words.join("\\s+") + "(?![\\w])", "i");
+    return Array.from(document.querySelectorAll("input, textarea"))
+      .some((f) => !NOT_TEXT.test(f.type || "") && pattern.test(f.value || "") && visible(f));
+  }
+
   // Whether the part marked `key` is gone, as a person sees it: detached, hidden, or showing nothing any more (no text
   // and no control of its own in view: a side panel collapsed to a bare strip). Resolves once it is, or false at
   // timeout.
@@ -787,6 +799,7 @@
       counted,
       part,
       partGone,
+      fieldShows,
       columnEach,
       states,
       ownShape,

@@ -220,12 +220,17 @@ function withHelpers(Base) {
       return resolveUrl(this.baseUrl, path);
     }
 
-    // Passes once some visible element's text contains `text` as whole words (case-insensitive, see textPattern).
+    // Passes once some visible element's text contains `text` as whole words (case-insensitive, see textPattern), or,
+    // on the whole page, a visible text field's value does (SETTLE_SCRIPT's fieldShows, before and after the wait).
     async expectText(text, scope) {
       const root = scope || this.page;
+      const inField = () => (scope ? false : this.page.evaluate(
+        (t) => (window.__stepforge ? window.__stepforge.fieldShows(t) : false), text).catch(() => false));
+      if (await inField()) return;
       try {
         await root.getByText(textPattern(text)).filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
       } catch (error) {
+        if (await inField()) return;
         throw new assert.AssertionError({ message: `expected the page to show "${text}"` });
       }
     }
