@@ -1688,3 +1688,16 @@ def test_a_value_a_field_shows_is_a_text_the_page_shows(tmp_path):
 def test_a_value_no_visible_text_field_shows_is_not_shown(tmp_path):
     record = run_on_page(TRAY, ['"hunter2" is shown'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+COPY_BUTTON = """<!doctype html><html><body>
+<code>pnpm install csv-lite@0.3.0</code>
+<button title="Copy" onclick="navigator.clipboard.writeText('pnpm install csv-lite@0.3.0')">Copy</button>
+<label>Search Packages <input></label>
+</body></html>"""
+
+
+def test_a_copied_text_is_pasted_with_the_keys_said(tmp_path):
+    steps = ['Click "Copy"', 'Click into the "Search Packages" box',
+             {"action": "Paste with Ctrl+V", "expected": 'The "Search Packages" box shows "pnpm install csv-lite@0.3.0"'}]
+    assert_green(generate_on_page(COPY_BUTTON, steps, tmp_path))

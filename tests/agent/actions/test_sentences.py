@@ -180,6 +180,9 @@ FORMS = [
     ('Click "Save" and "Close"', [op("click", "Save"), op("click", "Close")]),
     # a box named by its quoted label is ticked, never looked for as a text
     ('Tick "Remember me"', [op("check", "Remember me", "checkbox")]),
+    # a clipboard operation said with its keys is those keys
+    ("Paste with Ctrl+V", [op("press", value="Control+V")]),
+    ("Paste it with Ctrl+V into the Search box", [op("press", "Search", "field", "Control+V")]),
     # pointing is hovering; a named element opened again is that element
     ('Point at "View"', [op("hover", "View")]),
     ("Open the main menu again", [op("click", "main menu")]),
@@ -193,6 +196,7 @@ FORMS = [
     ('Click the "+" toggle of the "Our History" row', [op("click", "+", anchor="Our History")]),
     # where a person looks is no part of the name of what shows a value
     ('Verify the Total at the top of the month shows 11,118.62', [op("assert_value", "Total", value="11,118.62")]),
+    ('The search box now contains "pnpm i x"', [op("assert_value", "search", "field", "pnpm i x")]),
     ('"Our History" and "Our Team" appear indented under "About Us"',
      [op("assert_indented", "About Us", value="Our History"), op("assert_indented", "About Us", value="Our Team")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),

@@ -264,6 +264,10 @@ class BrowserSession:
             # The guard already decides which addresses a page may reach.
             with contextlib.suppress(PlaywrightError):  # a Chromium too old to know the permission has no check
                 context.grant_permissions(["local-network-access"])
+            # Nor does a fulfilled document get the clipboard a served one gets after a click: a copy button
+            # (navigator.clipboard) works as it does for a person, and as it does in the suite's plain context.
+            with contextlib.suppress(PlaywrightError):
+                context.grant_permissions(["clipboard-read", "clipboard-write"])
         context.add_init_script(script=SETTLE_SCRIPT)
         if traced:
             context.tracing.start(screenshots=True, snapshots=True)

@@ -24,6 +24,7 @@ from workers.agent.brains.phrases import (
 
 def value_check(t: str, v: str, s) -> list[Op]:
     t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
+    t = re.sub(r"\s+(?:now|still|also|again)$", "", t, flags=re.I)  # 'the search box now contains ...': when
     masked_target, role = split_role(t)
     target = s.unmask(masked_target)
     if not target:

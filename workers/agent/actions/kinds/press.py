@@ -27,7 +27,10 @@ class Press(Action):
     submits = True
     target_optional = True
     rules = (Rule(r"(?:press|hit|push)\s+(?:the\s+)?(?P<k>.+?)(?:\s+key)?"
-                  r"(?:\s+(?:in|on|into|inside|within)\s+(?P<t>.+))?", _press, 400),)
+                  r"(?:\s+(?:in|on|into|inside|within)\s+(?P<t>.+))?", _press, 400),
+             # 'Paste with Ctrl+V', 'Copy it using Ctrl+C': the keys said, pressed where the focus is
+             Rule(r"(?:paste|copy|cut|undo|redo|select\s+all)(?:\s+(?:it|them|the\s+\w+))?\s+(?:with|using|by\s+pressing)\s+"
+                  r"(?:the\s+)?(?P<k>.+?)(?:\s+keys?)?(?:\s+(?:in|on|into|inside|within)\s+(?P<t>.+))?", _press, 401))
 
     def describe(self, target, role, value):
         return f"Press {value} in {thing(target, role)}" if target else f"Press {value}"
