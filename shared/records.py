@@ -54,6 +54,8 @@ class Node(BaseModel):
     box_title: str | None = None
     typeahead: bool = False  # a text field that reacts to keys (key listeners, combobox, autocomplete)
     focused: bool = False  # it has the keyboard focus (a cell a click turned into a field)
+    # A text marked as the one chosen, or held by one (the active tab, the current menu entry: ARIA or a class)
+    selected: bool = False
     form: int | None = None  # node id of the enclosing <form>
     # The enclosing form's own title (its name, legend or heading, or a heading just before it); "" for a form
     # without one; None: not in a form, or read before forms had titles (the context's heading is used then).

@@ -1701,3 +1701,37 @@ def test_a_copied_text_is_pasted_with_the_keys_said(tmp_path):
     steps = ['Click "Copy"', 'Click into the "Search Packages" box',
              {"action": "Paste with Ctrl+V", "expected": 'The "Search Packages" box shows "pnpm install csv-lite@0.3.0"'}]
     assert_green(generate_on_page(COPY_BUTTON, steps, tmp_path))
+
+
+# Tabs of workspaces, the chosen one marked by its class only; the canvas shows the chosen workspace's nodes.
+WORKSPACES = """<!doctype html><html><body>
+<ul class="tabs" style="display: flex; gap: 20px; list-style: none">
+  <li class="tab active"><a>Home Automation</a></li><li class="tab"><a>Order Processing</a></li></ul>
+<div class="canvas"><div class="node" ondblclick="log.textContent = 'Editing Wake up'">Wake up</div></div>
+<p id="log"></p>
+</body></html>"""
+
+
+def test_an_element_on_the_chosen_tab_is_on_the_view_the_page_shows(tmp_path):
+    steps = ['Double-click the "Wake up" node on the "Home Automation" flow', '"Editing Wake up" is shown']
+    assert_green(generate_on_page(WORKSPACES, steps, tmp_path))
+
+
+def test_an_element_said_on_a_tab_that_is_not_chosen_is_not_taken(tmp_path):
+    record = run_on_page(WORKSPACES, ['Double-click the "Wake up" node on the "Order Processing" flow'], tmp_path)
+    assert_failed_at(record, 1, "action")
+
+
+# Rows of a form whose labels are tied to nothing (for=""): each names the one control of its row.
+UNTIED_LABELS = """<!doctype html><html><body>
+<div class="form-row"><label for="">Name</label><input id="node-input-name" value="Wake up"></div>
+<div class="form-row"><label for=""><i class="fa fa-repeat"></i> <span>Repeat</span></label>
+  <select id="repeat-type"><option>none</option><option>interval</option></select>
+  <input type="hidden" id="node-input-repeat" value=""></div>
+</body></html>"""
+
+
+def test_a_label_tied_to_nothing_names_the_one_control_of_its_row(tmp_path):
+    steps = [{"action": "Look at the form", "expected": 'The form shows "Wake up" in the Name field and a Repeat dropdown set to "none"'},
+             'Select "interval" in the Repeat dropdown', 'Verify the Repeat dropdown shows "interval"']
+    assert_green(generate_on_page(UNTIED_LABELS, steps, tmp_path))

@@ -396,6 +396,12 @@ def test_a_part_of_the_page_said_to_go_is_seen_before_the_step_acts(action, cell
     assert read(action, cell) == expected
 
 
+def test_a_part_said_to_close_before_a_value_is_a_statement_of_its_own() -> None:
+    assert read('Click "Done"', 'The tray closes and the node on the canvas now reads "Sunrise"') == [
+        op("assert_part_shown", value="tray"), op("click", "Done"), op("assert_part_gone", value="tray"),
+        op("assert_value", "node on the canvas", value="Sunrise")]
+
+
 def test_a_part_said_gone_in_a_step_that_does_nothing_is_refused() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action="Verify the dialog is closed"), 0)
     assert decision.unsupported and "only in the step whose action makes it go" in decision.unsupported

@@ -331,3 +331,13 @@ def test_a_name_made_of_a_joining_word_only_tells_two_dropdowns_apart(page):
         chosen = snap.nodes[top(snap, kind="select", target=word, role_hint="dropdown", value="Component")]
         assert chosen.label == word
     assert tokenize("And") == () and not ground(Intent(description="", kind="click", target="the"), snap)
+
+
+def test_a_label_tied_to_nothing_first_in_its_row_titles_the_one_control_there(page):
+    snap = load(page, """<div class="form-row"><label for=""><i class="fa fa-repeat"></i> <span>Repeat</span></label>
+      <select id="repeat-type"><option>none</option></select><input type="hidden" value=""></div>
+      <div class="form-row"><label for="">Name</label><input id="name"><input id="other"></div>""")
+    select = next(n for n in snap.nodes if n.tag == "select")
+    assert select.box_title == "Repeat"
+    # two nameless fields in one row: the label names neither
+    assert all(n.box_title is None for n in snap.nodes if n.tag == "input")

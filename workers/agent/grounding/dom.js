@@ -34,6 +34,11 @@
   const isIdent = (s) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(s);
   const cssStr = (s) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
+  const CHOSEN = /(?:^|\s)(?:active|selected|current|is-active|is-selected)(?:\s|$)/;
+  const chosen = (e) => !!e && e !== document.body && (e.getAttribute('aria-selected') === 'true'
+    || !['false', null, ''].includes(e.getAttribute('aria-current'))
+    || CHOSEN.test(typeof e.className === 'string' ? e.className : ''));
+
   function implicitRole(el, tag, type) {
     switch (tag) {
       case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
@@ -354,6 +359,9 @@
       const first = box.firstElementChild;
       if (first && !first.contains(el) && (/^H[1-6]$/.test(first.tagName) || first.tagName === 'LEGEND'
           || first.getAttribute('role') === 'heading')) return cap(norm(first.textContent), 120);
+      // a label tied to no control, first in the box the control is the only nameless one of ('<label for="">')
+      if (first && first !== el && first.tagName === 'LABEL' && !first.control && norm(first.textContent))
+        return cap(norm(first.textContent), 120);
     }
     return '';
   }
@@ -471,6 +479,8 @@
     if (el.id) o.id_attr = el.id;
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
     if (el === document.activeElement && el !== document.body) o.focused = true;
+    // a text of a tab, a menu entry or a link marked as the one chosen (by ARIA or by its class), or whose holder is
+    if (o.text && [el, el.parentElement, el.parentElement && el.parentElement.parentElement].some(chosen)) o.selected = true;
     if ((isCtl && tag !== 'select') || el.isContentEditable) { if (typeahead(el, tag, r.role)) o.typeahead = true; }
     if (tag === 'input') {
       o.input_type = r.type;

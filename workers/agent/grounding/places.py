@@ -41,7 +41,8 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
         # the status facet" is the facet's, not a cell of the status column.
         under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section, by_context=False)] or \
-            [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)]
+            [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)] or \
+            _on_chosen_view(snap, candidates, intent.section)
         candidates = under if under or not named or not _DESCRIBED.fullmatch(intent.section) \
             or _shown(snap, intent.section) else _named_once(candidates)
     if intent.ordinal is not None and candidates:
@@ -325,6 +326,15 @@ def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True
                 return True
         parent = holder.parent
     return False
+
+
+def _on_chosen_view(snap: PageSnapshot, candidates: list[Candidate], section: str) -> list[Candidate]:
+    """'the "Wake up" node on the "Home Automation" flow': a section named by the chosen tab (or menu entry: the view
+    the page shows now) holds what the page shows outside it; one of that name not chosen holds nothing."""
+    pattern = words_pattern(section)
+    chosen = [n for n in snap.nodes if n.selected and n.text and pattern.fullmatch(n.text.strip())]
+    return [c for c in candidates if chosen and not any(_holds(snap, n, snap.node(c.node_id)) or n.id == c.node_id
+                                                        for n in chosen)]
 
 
 def _led_by(pattern: re.Pattern[str], own: str) -> bool:

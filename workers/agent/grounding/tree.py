@@ -233,6 +233,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 box_title=rec.get("box_title"),
                 typeahead=bool(rec.get("typeahead")),
                 focused=bool(rec.get("focused")),
+                selected=bool(rec.get("selected")),
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
                 options=rec.get("options") or [],

@@ -34,6 +34,10 @@ def value_check(t: str, v: str, s) -> list[Op]:
     if s.has_token(masked_target) and re.search(r"\b(?:has|have|shows?|lists?|contains?|displays?|is|are)\b|,",
                                                  masked_target, re.I):
         raise Unsupported(f"{s.show(t)!r} is a statement of its own, not the name of an element with a value")
+    if re.search(r"\b(?:closes|opens|appears|disappears|vanishes|goes|stays|remains|is|are|was|were)\s+(?:and|then)\b",
+                 masked_target, re.I):
+        # 'The tray closes and the node now reads "X"': a statement of its own before the element
+        raise Unsupported(f"{s.show(t)!r} holds a statement of its own, not only the name of an element")
     if PRONOUN.match(masked_target):
         raise Unsupported(
             f"{s.show(t)!r} names no element; checking a state of the page is not supported, "
