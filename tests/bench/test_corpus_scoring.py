@@ -71,3 +71,11 @@ def test_a_quoted_text_holding_quotes_is_read_whole_as_the_product_reads_it():
     scenario = Scenario(id="X-4", title="Facets", steps=[
         '"20 rows where priority = "Critical"" is shown and every row has "Critical" in the priority column'])
     assert readability(scenario, feature) == []
+
+
+def test_a_quote_escaped_twice_in_an_examples_cell_is_the_tester_s_quote():
+    feature = ('Feature: app dev\n\n  @X-5\n  Scenario Outline: Facets\n    Given I am on "/"\n'
+               '    Then the page shows "<expectedText>"\n\n    Examples:\n      | expectedText |\n'
+               '      | 20 rows where priority = \\\\"Critical\\\\" |\n')
+    scenario = Scenario(id="X-5", title="Facets", steps=['"20 rows where priority = "Critical"" is shown'])
+    assert readability(scenario, feature) == []
