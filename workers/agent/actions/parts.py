@@ -4,8 +4,8 @@ assert_part_gone); this module is what they share: the sentences, and the part a
 
 The part is a kind of element (a form, a dialog, a menu, a palette, a sidebar, a panel, ...), maybe with the words of
 its name ("sign-in", "Edit user") and the side of the window it stands on. settle.js `part` finds it the same way in
-generation and in the suite: the outermost visible element of that kind, by tag or role, else by a word of its id or
-class; a form drawn without <form> is the smallest box holding a text field and a button; when several fit, the one
+generation and in the suite: the outermost visible element of that kind, by tag or role, else by the last word of an
+id or class; a form drawn without <form> is the smallest box holding a text field and a button; when several fit, the one
 holding the keyboard focus. The one found is marked (data-stepforge-part), so that "... is gone" waits for that very
 element to go. A part can only be seen to go when it was seen before: the step's sentence that says it goes is checked
 after its operations, and the part is found, shown, before them (the brain puts that check first).

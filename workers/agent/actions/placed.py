@@ -33,6 +33,8 @@ _SHOWN = r"(?:(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visibl
 # "is in "Chosen categories"": being in a part is its own "shown"
 SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
 _SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button)\s+)?"
+# Quoted texts listed: '"A"', '"A", "B" and "C"'
+TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*"
 
 
 def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
@@ -47,7 +49,7 @@ def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
     # the subject: a few words naming a part of the page, which may say it opened first ('The entry opens and')
     return Rule(rf"(?P<subj>(?:the\s+|a\s+|an\s+)?(?:[a-z-]+\s+){{0,3}}?(?:(?:opens|expands|unfolds|appears|updates|"
                 rf"changes|now)\s+(?:and\s+)?)?)(?:shows?|lists?|displays?)\s+"
-                rf"(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+"
+                rf"(?P<x>{TEXTS})\s+"
                 rf"(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+(?P<y>(?:the\s+)?\x01\d+\x02)", read, order)
 
 
@@ -59,7 +61,7 @@ def statement(relation_words: str, kind: str, part: str = r".+", order: int = 13
     def read(m, s):
         target, role = _part(m["y"], s)
         return [Op(kind, target=target, role_hint=role, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
-    return Rule(rf"{_SUBJECT}(?P<x>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+{shown or _SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
+    return Rule(rf"{_SUBJECT}(?P<x>{TEXTS})\s+{shown or _SHOWN}\s+(?:just\s+|right\s+|directly\s+)?(?:{relation_words})\s+"
                 rf"(?P<y>{part}){after}", read, order)
 
 

@@ -251,10 +251,10 @@ def seen_before_going(intents: list[Intent]) -> list[Intent]:
     """'Click "Show palette"' expecting 'the palette disappears': the palette is found, shown, before the step's
     operations, so that its going is seen (a part never shown would be "gone" whatever the step did)."""
     out = list(intents)
-    for intent in intents:
+    for at, intent in enumerate(intents):
         if intent.kind != "assert_part_gone":
             continue
-        if not any(not action(i.kind).is_assertion for i in intents[: intents.index(intent)]):
+        if not any(not action(i.kind).is_assertion for i in intents[:at]):
             raise Unsupported(f"'{intent.description}': a part of the page is seen to go only in the step whose action "
                               "makes it go (say it in that step's expected result)")
         out.insert(0, intent.model_copy(update={"kind": "assert_part_shown",

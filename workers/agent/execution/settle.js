@@ -566,41 +566,41 @@
   }
 
   // A diagram node's body drawn over its label: a person's click on the label lands on the node all the same.
-  const CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex], [role=button], [role=link], "
-    + "[role=menuitem], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=option], [role=treeitem]";
+  const CONTROL_KINDS = "a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=menuitem], "
+    + "[role=tab], [role=checkbox], [role=radio], [role=switch], [role=option], [role=treeitem]";
+  const CONTROLS = `${CONTROL_KINDS}, [tabindex]`;
+  // What lies over the element's centre, and the smallest box holding both (below the page itself); null when
+  // nothing else covers it.
+  function coverOf(element) {
+    const box = element.getBoundingClientRect();
+    if (!box.width || !box.height) return null;
+    const root = element.getRootNode();
+    const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!at || at === element || element.contains(at) || at.contains(element)) return null;
+    let common = at.parentElement;
+    while (common && !common.contains(element)) common = common.parentElement;
+    if (!common || common === document.body || common === document.documentElement) return null;
+    return { at, common };
+  }
   function ownShape(element) {
     // A control of its own (a button, a link, an element with its own click handler) is acted on by an event on itself;
     // one that lands on what covers it never reaches it: that is an overlay, whatever box holds the two.
     if (element.matches(CONTROLS) || clicked.has(element)) return false;
-    const box = element.getBoundingClientRect();
-    if (!box.width || !box.height) return false;
-    const root = element.getRootNode();
-    const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    if (!at || at === element || element.contains(at) || at.contains(element)) return false;
-    if (squash(at.textContent)) return false;  // it shows something of its own: another element
-    let common = at.parentElement;
-    while (common && !common.contains(element)) common = common.parentElement;
-    if (!common || common === document.body || common === document.documentElement) return false;
-    return squash(common.textContent) === squash(element.textContent);
+    const cover = coverOf(element);
+    if (!cover || squash(cover.at.textContent)) return false;  // it shows something of its own: another element
+    return squash(cover.common.textContent) === squash(element.textContent);
   }
 
   // The input of a code editor under the editor's own lines (CodeMirror's hidden textarea): a person's click on the
   // editor lands on its lines, which give the input the focus. Only when the smallest box holding the input and what
   // covers it holds no other control: an overlay over a form is never clicked through.
   const EDITOR_INPUT = "textarea, input:not([type]), input[type=text], input[type=search], [contenteditable=true]";
-  const OTHER_CONTROLS = "a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=menuitem], "
-    + "[role=tab], [role=checkbox], [role=radio], [role=switch], [role=option], [role=treeitem], [contenteditable=true]";
+  const OTHER_CONTROLS = `${CONTROL_KINDS}, [contenteditable=true]`;
   function ownEditor(element) {
     if (!element.matches(EDITOR_INPUT)) return false;
-    const box = element.getBoundingClientRect();
-    if (!box.width || !box.height) return false;
-    const root = element.getRootNode();
-    const at = (root.elementFromPoint ? root : document).elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    if (!at || at === element || element.contains(at) || at.contains(element)) return false;
-    let common = at.parentElement;
-    while (common && !common.contains(element)) common = common.parentElement;
-    if (!common || common === document.body || common === document.documentElement) return false;
-    return Array.from(common.querySelectorAll(OTHER_CONTROLS)).every((c) => c === element || c.contains(element));
+    const cover = coverOf(element);
+    return !!cover && Array.from(cover.common.querySelectorAll(OTHER_CONTROLS))
+      .every((c) => c === element || c.contains(element));
   }
 
   // The part of the page a tester names by what it is ("the palette", "the sign-in form", "the dialog"), maybe with
@@ -621,12 +621,12 @@
     navigation: "nav, [role=navigation]",
   };
   const PART_WORDS = { dialog: ["dialog", "modal", "popup"], menu: ["menu", "submenu"] };
-  const classWords = (el) => `${el.id || ""} ${el.getAttribute("class") || ""}`
-    .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const nameWords = (name) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const idAndClasses = (el) => `${el.id || ""} ${el.getAttribute("class") || ""}`;
+  const classWords = (el) => nameWords(idAndClasses(el));
   // What an id or a class calls the element: the last word of each ("red-ui-palette" is a palette, "palette-header"
   // a header).
-  const classHeads = (el) => `${el.id || ""} ${el.getAttribute("class") || ""}`.split(/\s+/).filter(Boolean)
-    .map((name) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).pop());
+  const classHeads = (el) => idAndClasses(el).split(/\s+/).filter(Boolean).map((name) => nameWords(name).pop());
   // Where scrolling can bring it: not wholly above or left of the page.
   const reachable = (el) => {
     const r = el.getBoundingClientRect();
@@ -680,6 +680,8 @@
     return side === "left" ? x < innerWidth / 2 : side === "right" ? x > innerWidth / 2
       : side === "top" ? y < innerHeight / 2 : side === "bottom" ? y > innerHeight / 2 : true;
   }
+  const markedParts = (key) => Array.from(document.querySelectorAll("[data-stepforge-part]"))
+    .filter((e) => e.getAttribute("data-stepforge-part") === key);
   function part(noun, words, side, key, timeoutMs) {
     let found = [];
     const one = () => {
@@ -692,9 +694,7 @@
     };
     return until(one, timeoutMs).then((ok) => {
       if (!ok) return { found: found.length };
-      for (const el of document.querySelectorAll("[data-stepforge-part]")) {
-        if (el.getAttribute("data-stepforge-part") === key) el.removeAttribute("data-stepforge-part");
-      }
+      for (const el of markedParts(key)) el.removeAttribute("data-stepforge-part");
       found[0].setAttribute("data-stepforge-part", key);
       return { found: 1 };
     });
@@ -758,8 +758,7 @@
   }
   function partGone(key, timeoutMs) {
     const gone = () => {
-      const el = Array.from(document.querySelectorAll("[data-stepforge-part]"))
-        .find((e) => e.getAttribute("data-stepforge-part") === key);
+      const el = markedParts(key)[0];
       return !el || !showsAnything(el);
     };
     return until(gone, timeoutMs);

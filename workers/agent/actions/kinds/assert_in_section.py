@@ -5,16 +5,13 @@ budget"', '"Vacation" is listed in the "Savings Goals" group', said in described
 from __future__ import annotations
 
 from workers.agent.actions.base import Rule
-from workers.agent.actions.placed import SHOWN_OR_IN, Placed, statement
+from workers.agent.actions.placed import SHOWN_OR_IN, TEXTS, Placed, statement
 from workers.agent.brains.phrases import TOKEN, Op
 
 # A quoted title ('under "On budget"'); a kind of part ('under the form') is a place below it (assert_below).
 _TITLE = r"(?:the\s+)?\x01\d+\x02"
 # what kind of part the title heads, said after it: 'in the "Savings Goals" group'
 _KIND = r"(?:\s+(?:group|section|category|folder|list|panel|box|area|block|card))?"
-
-
-_TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*"
 
 
 def _together(m, s):
@@ -30,8 +27,8 @@ class AssertInSection(Placed):
     statements = (statement(r"under|in|inside|within", "assert_in_section", part=_TITLE, order=134,
                             shown=SHOWN_OR_IN, after=_KIND),
                   # '"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund"'
-                  Rule(rf"(?P<x>{_TEXTS})\s+{SHOWN_OR_IN}\s+(?:under|in|inside|within)\s+(?P<y>{_TITLE}){_KIND}\s+"
-                       rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{_TEXTS})", _together, 133))
+                  Rule(rf"(?P<x>{TEXTS})\s+{SHOWN_OR_IN}\s+(?:under|in|inside|within)\s+(?P<y>{_TITLE}){_KIND}\s+"
+                       rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{TEXTS})", _together, 133))
 
 
 ACTION = AssertInSection()
