@@ -43,16 +43,28 @@ class Api(SiteHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         time.sleep(API_DELAY_S)  # the server's own latency, the thing the agent must wait for
-        self.send(json.dumps({"saved": True}), content_type="application/json", headers=self.cors())
+        if self.path != "/slow-body":
+            self.send(json.dumps({"saved": True}), content_type="application/json", headers=self.cors())
+            return
+        # The headers now, the body later: fetch() resolves at the headers, the page's json() at the body.
+        data = json.dumps({"saved": True}).encode()
+        self.send_response(200)
+        for name, value in {**self.cors(), "Content-Type": "application/json", "Content-Length": str(len(data))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.flush()
+        time.sleep(API_DELAY_S)
+        self.wfile.write(data)
 
 
 def page_handler(api: str, stylesheet: str | None) -> type[SiteHandler]:
     link = f"<link rel='stylesheet' href='{stylesheet}'>" if stylesheet else ""
     body = f"""<!doctype html><html><head>{link}</head><body>
-      <button id="save">Save</button><div id="out"></div>
+      <button id="save">Save</button><button id="save-slow">Save slowly</button><div id="out"></div>
       <script>
-        document.getElementById("save").addEventListener("click", async () => {{
-          const answer = await fetch("{api}/save", {{ method: "POST",
+        for (const [button, path] of [["save", "/save"], ["save-slow", "/slow-body"]])
+        document.getElementById(button).addEventListener("click", async () => {{
+          const answer = await fetch("{api}" + path, {{ method: "POST",
             headers: {{ "Authorization": "Bearer t", "Content-Type": "application/json" }}, body: "{{}}" }});
           const data = await answer.json();
           document.getElementById("out").textContent = data.saved ? "Saved" : "Not saved";
@@ -113,6 +125,19 @@ def test_a_request_still_in_flight_when_the_settle_window_ends_is_waited_for(app
 
     out, pending = in_thread(work)
     assert (out, pending) == ("Saved", 0)
+
+
+def test_a_request_is_in_flight_until_its_body_has_arrived_not_only_its_headers(app):
+    # fetch() resolves at the headers; what the page does with the answer waits for the body, 0.6 s later.
+    settings = Settings(third_party_timeout_ms=800)
+
+    def work() -> str:
+        with BrowserSession(settings) as session, session.tab(app_url=app) as tab:
+            perform(tab.page, None, "goto", "/", app, settings)
+            perform(tab.page, tab.page.locator("#save-slow"), "click", None, app, settings)
+            return tab.page.inner_text("#out")
+
+    assert in_thread(work) == "Saved"
 
 
 def test_a_stalled_third_party_host_is_cut_off_after_its_first_request(app):

@@ -65,7 +65,11 @@
         end(id);
         throw error;
       }
-      answer.then(() => end(id), () => end(id));
+      // fetch() resolves at the headers; what the page does with the answer waits for its body. A copy of the body
+      // is read to its end (an event stream, which never ends, is done at its headers).
+      const bodyRead = (response) => (!response.body || /event-stream/i.test(response.headers.get("content-type") || "")
+        ? undefined : response.clone().arrayBuffer());
+      answer.then(bodyRead).then(() => end(id), () => end(id));
       return answer;
     };
   }
