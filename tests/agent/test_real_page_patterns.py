@@ -1081,6 +1081,17 @@ def test_a_text_in_another_row_than_the_one_picked_fails_the_check(tmp_path):
     assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason
 
 
+def test_rows_said_in_that_order_are_checked_top_to_bottom_and_out_of_order_fail(tmp_path):
+    steps = [{"action": 'Click the "votes" column header',
+              "expected": "The table has the columns \"votes\" and \"title\" and its rows are 0 \"Password rules shows "
+                          "wrong value\", 12 Login fails on the second try and \"Missing validation\" 40, in that order"}]
+    assert_green(generate_on_page(SORTED, steps, tmp_path / "sorted"))
+    record = run_on_page(SORTED, ['Verify its rows are "Missing validation" 40 and Login fails 12, in that order'],
+                         tmp_path / "unsorted")
+    assert_failed_at(record, 1, "expectation")
+    assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason
+
+
 DIV_GRID = """<!doctype html><html><body>
 <nav class="accounts"><div class="account">Checking</div><div class="account">Savings</div>
   <div class="account">Cash</div></nav>

@@ -336,6 +336,15 @@ def test_a_row_picked_by_its_order_is_checked_in_that_row_never_on_the_whole_pag
     assert [(i.kind, i.value, i.ordinal) for i in decision.intents] == [("assert_row_at", "X", 0)]
 
 
+def test_rows_in_that_order_are_the_first_rows_each_with_its_words_and_number() -> None:
+    assert read("Look at the table", "It has the column \"n\" and its rows are Open 47, \"Won't fix\" 12 and "
+                "Closed, in that order") == [
+        op("assert_text", value="n"),
+        op("assert_row_at", value="Open", ordinal=0), op("assert_row_at", value="47", ordinal=0),
+        op("assert_row_at", value="Won't fix", ordinal=1), op("assert_row_at", value="12", ordinal=1),
+        op("assert_row_at", value="Closed", ordinal=2)]
+
+
 def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
     assert read('In the "And" dropdown below the Status checkboxes, choose "Component"') == [
         op("select", "And", "dropdown", "Component")]

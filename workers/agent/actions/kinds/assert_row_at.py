@@ -11,7 +11,8 @@ from workers.agent.actions.base import Action, CheckFailed, Rule
 from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op, Place, Unsupported
 
 _ORDERS = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "bottom": -1}
-_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}
+_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", 5: "sixth", 6: "seventh", 7: "eighth",
+          8: "ninth", 9: "tenth", -1: "last"}
 # The data rows of tables and grids, as the suite finds them too.
 ROWS = "tbody > tr:has(> td):visible, [role=row]:has([role=gridcell], [role=cell]):visible"
 _NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w])")
@@ -47,6 +48,34 @@ def _row_texts(m, s):
     return [Op("assert_row_at", value=t, place=place) for t in texts] + following
 
 
+# 'its rows are Open 47, Closed 32 and Won't fix 12, in that order': the first rows, one per item, top to bottom
+_IN_ORDER = (r"(?:its|their|the)\s+(?:data\s+)?rows\s+(?:now\s+)?(?:are|show|read|list|say)\s+(?P<items>.+?),?\s+"
+             r"(?:in\s+(?:that|this)\s+order|from\s+(?:the\s+)?top\s+to\s+(?:the\s+)?bottom)")
+_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+# An unquoted item: its words and the number after or before them ("In progress 29", "12 Login fails")
+_NUMBER_AT_END = r"\d[\d,]*(?:\.\d+)?"
+_WORDS_AND_NUMBER = re.compile(rf"(?P<words>.*?[^\W\d].*?)\s+(?P<number>{_NUMBER_AT_END})|"
+                               rf"(?P<number2>{_NUMBER_AT_END})\s+(?P<words2>.*?[^\W\d].*?)", re.S)
+
+
+def _rows_in_order(m, s):
+    items = [item.strip() for item in _ITEM_SPLIT.split(m["items"]) if item.strip()]
+    if len(items) < 2 or len(items) > len(_WORDS) - 1:
+        raise Unsupported(f"{s.show(m['items'])!r}: say the texts of two to ten rows, top to bottom")
+    ops = []
+    for nth, item in enumerate(items):
+        bare = TOKEN.sub(" ", item)
+        if NEGATIVE.search(bare) or re.search(r"\bor\b", bare, re.I) or _MORE.search(bare):
+            raise Unsupported(f"{s.show(item)!r}: say plainly which texts the row shows")
+        if TOKEN.search(item):
+            texts = [s.tokens[int(n)] for n in TOKEN.findall(item)] + _NUMBER.findall(bare)
+        else:
+            split = _WORDS_AND_NUMBER.fullmatch(item)
+            texts = ([split["words"] or split["words2"], split["number"] or split["number2"]] if split else [item])
+        ops += [Op("assert_row_at", value=text, place=Place(ordinal=nth)) for text in texts]
+    return ops
+
+
 class AssertRowAt(Action):
     name = "assert_row_at"
     for_model = False
@@ -54,7 +83,7 @@ class AssertRowAt(Action):
     grounded = False
     valued = True
     param_name = "expectedText"
-    statements = (Rule(_ROW, _row_texts, 104),)
+    statements = (Rule(_ROW, _row_texts, 104), Rule(_IN_ORDER, _rows_in_order, 104))
 
     def describe(self, target, role, value):
         return f"Verify the row shows '{value}'"
