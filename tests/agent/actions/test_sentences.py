@@ -345,6 +345,17 @@ def test_rows_in_that_order_are_the_first_rows_each_with_its_words_and_number() 
         op("assert_row_at", value="Closed", ordinal=2)]
 
 
+@pytest.mark.parametrize(("cell", "expected"), [
+    # a thing said in lower-case words, in a part of the page: the text shown, as '"X" is shown on the canvas' says
+    ('The node on the canvas now reads "Sunrise"', [op("assert_text", value="Sunrise")]),
+    ('The title in the header reads "Dashboard"', [op("assert_text", value="Dashboard")]),
+    # a field keeps its label
+    ('The Email field shows "a@b.c"', [op("assert_value", "Email", "field", "a@b.c")]),
+])
+def test_a_thing_in_a_part_of_the_page_that_reads_a_text_is_that_text_shown(cell, expected) -> None:
+    assert read("Look at the page", cell) == expected
+
+
 def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
     assert read('In the "And" dropdown below the Status checkboxes, choose "Component"') == [
         op("select", "And", "dropdown", "Component")]
@@ -408,7 +419,7 @@ def test_a_part_of_the_page_said_to_go_is_seen_before_the_step_acts(action, cell
 def test_a_part_said_to_close_before_a_value_is_a_statement_of_its_own() -> None:
     assert read('Click "Done"', 'The tray closes and the node on the canvas now reads "Sunrise"') == [
         op("assert_part_shown", value="tray"), op("click", "Done"), op("assert_part_gone", value="tray"),
-        op("assert_value", "node on the canvas", value="Sunrise")]
+        op("assert_text", value="Sunrise")]
 
 
 def test_a_part_said_gone_in_a_step_that_does_nothing_is_refused() -> None:

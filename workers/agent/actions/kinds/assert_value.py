@@ -10,6 +10,7 @@ from workers.agent.actions.naming import field_label
 from workers.agent.brains.phrases import (
     ON_SCREEN,
     PAGE_LIKE,
+    PART_NOUNS,
     PAGE_PROPERTY,
     PRONOUN,
     STATES,
@@ -22,9 +23,18 @@ from workers.agent.brains.phrases import (
 )
 
 
+_IN_PART = re.compile(rf"(?P<thing>(?:[Tt]he\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:on|in|inside|within)\s+the\s+"
+                      rf"(?:[a-z]+\s+)?{PART_NOUNS}")
+
+
 def value_check(t: str, v: str, s) -> list[Op]:
     t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
     t = re.sub(r"\s+(?:now|still|also|again)$", "", t, flags=re.I)  # 'the search box now contains ...': when
+    in_part = _IN_PART.fullmatch(t)
+    if in_part and split_role(in_part["thing"])[1] is None and s.is_quoted(v):
+        # 'the node on the canvas reads "X"': a thing said in words, in a part of the page: the text shown, as
+        # '"X" is shown on the canvas' says
+        return [Op("assert_text", value=value_phrase(s, v))]
     masked_target, role = split_role(t)
     target = s.unmask(masked_target)
     if not target:
