@@ -115,6 +115,9 @@ FORMS = [
     # where on the screen an element is names nothing
     ('Click the "Search Packages" field at the top of the page', [op("click", "Search Packages", "field")]),
     ("Click the hamburger icon in the top right corner of the editor", [op("click", "hamburger")]),
+    # an element said with the picture it shows: the picture
+    ("Open the main menu with the three-line icon at the far top right", [op("click", "three-line")]),
+    ("Click the button with the ☰ icon", [op("click", "☰")]),
     ('Click the "Order Processing" tab above the canvas', [op("click", "Order Processing", "tab")]),
     ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us")]),
     # a part every page has, named by what it is, names nothing

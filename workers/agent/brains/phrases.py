@@ -341,7 +341,7 @@ _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s
 
 # Where on the screen an element is, said after its name: it helps a person look, it names nothing.
 _ON_SCREEN = re.compile(
-    r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
+    r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
     r"\b[^\x01]*|above\s+the\s+[^\x01]+|at\s+the\s+(?:end|bottom|top|start|beginning|foot)\s+of\s+the\s+"
     r"(?:page|list|table|form|screen|results)(?:\s+[^\x01]*)?)$", re.I)
 
@@ -371,11 +371,20 @@ _WHOSE_TIP = re.compile(_DESCRIBING + r"{1,4}(?:whose|with\s+(?:the|a))\s+(?:too
                         r"(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
 
 
+# 'the main menu with the three-line icon': the element by the picture it shows
+_WITH_ICON = re.compile(r"(?:[\w-]+\s+){1,3}?with\s+(?:the|a|an|its)\s+(?P<icon>(?:[a-z-]+\s+){0,2}?[a-z-]+|[^\w\s\x01\x02]{1,2})\s+"
+                        r"(?:icon|symbol|sign)(?P<rest>\s+(?:at|in|on|near|towards?)\s+the\s+.+)?", re.I)
+
+
 def _aside(phrase: str) -> str:
-    """'main menu (the ☰ icon)' -> '☰'; '... (its label is Account menu)' -> 'Account menu'; a hint is dropped."""
+    """'main menu (the ☰ icon)' -> '☰'; '... (its label is Account menu)' -> 'Account menu'; a hint is dropped;
+    'main menu with the three-line icon' -> 'three-line icon'."""
     tip = _WHOSE_TIP.fullmatch(phrase)
     if tip:
         return tip["quoted"] + (tip["rest"] or "")
+    with_icon = _WITH_ICON.fullmatch(phrase)
+    if with_icon:
+        return f"{with_icon['icon']} icon{with_icon['rest'] or ''}"
     m = _ASIDE.fullmatch(phrase)
     if not m:
         return phrase

@@ -18,12 +18,12 @@ from shared.records import Node
 # people describe it.
 _GROUPS: tuple[tuple[str, str, str], ...] = (
     ("settings, preferences, options, configure, configuration", "gear, cog, cogwheel, wrench", "⚙"),
-    ("menu, navigation", "hamburger, burger, bars, three lines", "☰≡"),
+    ("menu, navigation", "hamburger, burger, bars, three lines, three line", "☰≡"),
     ("close, dismiss, clear", "x, cross, times", "×✕✖✗╳"),
     ("delete, remove, discard", "trash, trashcan, trash can, bin, garbage, wastebasket", "🗑"),
     ("edit, modify, rename", "pencil, pen", "✎✏✐"),
     ("add, new, create", "plus", "+＋➕"),
-    ("more, more actions", "dots, ellipsis, kebab, meatball, three dots", "⋮⋯…"),
+    ("more, more actions", "dots, ellipsis, kebab, meatball, three dots, three dot", "⋮⋯…"),
     ("search, find", "magnifier, magnifying glass, loupe", "🔍"),
     ("info, information, about", "i", "ℹ"),
     ("copy, duplicate", "clipboard", "⧉"),
