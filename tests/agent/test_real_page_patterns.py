@@ -370,7 +370,8 @@ def test_closing_a_notification_takes_its_own_close_button(tmp_path, sentence):
 @pytest.mark.parametrize(("sentence", "shown"), [("Click the hamburger icon", "menu opened"),
                                                  ("Click the gear", "settings opened"),
                                                  ("Open the main menu with the three-line icon at the far top right",
-                                                  "menu opened")])
+                                                  "menu opened"),
+                                                 ("Open the main menu", "menu opened")])
 def test_an_icon_only_control_is_named_by_the_picture_people_see(tmp_path, sentence, shown):
     record = run_on_page(NOTICES, [sentence, f'"{shown}" is shown'], tmp_path)
     assert_passed(record)

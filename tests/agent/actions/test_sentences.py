@@ -359,6 +359,20 @@ def test_a_thing_in_a_part_of_the_page_that_reads_a_text_is_that_text_shown(cell
     assert read("Look at the page", cell) == expected
 
 
+def test_a_statement_then_what_it_shows_after_a_comma_and_with_is_each_checked() -> None:
+    assert read('Click "Show palette"', 'The palette is back, with the "filter nodes" box and the "inject" node '
+                'visible') == [op("click", "Show palette"), op("assert_part_shown", value="palette"),
+                               op("assert_state", "filter nodes", "field", "visible"), op("assert_text", value="inject")]
+
+
+def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_as_a_text() -> None:
+    # its name may be a placeholder, which no text of the page shows; its absence is read the same way
+    assert read("Look at the page", 'The "filter nodes" box is shown') == [
+        op("assert_state", "filter nodes", "field", "visible")]
+    assert read("Look at the page", 'The "filter nodes" box is not shown') == [
+        op("assert_absent", "filter nodes", "field")]
+
+
 def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
     assert read('In the "And" dropdown below the Status checkboxes, choose "Component"') == [
         op("select", "And", "dropdown", "Component")]

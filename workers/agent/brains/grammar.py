@@ -74,10 +74,29 @@ _STATEMENTS = (
 ABSENCE_ORDER = 100
 
 
+# 'The palette is back, with the "filter nodes" box and the "inject" node visible': a statement, then what it shows
+_WITH_SHOWN = re.compile(r"(?P<s>.+?),\s+with\s+(?P<w>(?:(?!\bwith\b).)+?)(?:\s+(?:visible|shown|displayed|in\s+view))?",
+                         re.I | re.S)
+
+
 def statement(masked: str, s: Sentence) -> list[Op]:
     """A checkable statement ('X is shown', 'X is no longer listed', 'the Email field shows user@example.com')
     into assertions: every kind's statements, tried in order (those of absence when the statement denies)."""
     masked = masked.strip()
+    try:
+        return _statement(masked, s)
+    except Unsupported:
+        with_shown = _WITH_SHOWN.fullmatch(masked)
+        if not with_shown or not s.has_token(with_shown["w"]) or NEGATIVE.search(with_shown["w"]):
+            raise
+        try:
+            return statement(with_shown["s"], s) + statement(f"{with_shown['w']} are shown", s)
+        except Unsupported:
+            pass
+        raise
+
+
+def _statement(masked: str, s: Sentence) -> list[Op]:
     denies = NEGATIVE.search(masked) is not None
     described: Unsupported | None = None
     if ROW.search(masked):  # 'the "Savings" row shows "500.00"': the texts of that row (see checks.py)

@@ -18,7 +18,7 @@ from shared.records import Node
 # people describe it.
 _GROUPS: tuple[tuple[str, str, str], ...] = (
     ("settings, preferences, options, configure, configuration", "gear, cog, cogwheel, wrench", "⚙"),
-    ("menu, navigation", "hamburger, burger, bars, three lines, three line", "☰≡"),
+    ("menu, main menu, navigation", "hamburger, burger, bars, three lines, three line", "☰≡"),
     ("close, dismiss, clear", "x, cross, times", "×✕✖✗╳"),
     ("delete, remove, discard", "trash, trashcan, trash can, bin, garbage, wastebasket", "🗑"),
     ("edit, modify, rename", "pencil, pen", "✎✏✐"),

@@ -35,6 +35,10 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
         if not all(t.strip() for t in listed):
             raise Unsupported("an expected text is empty")
         return [Op(kind, value=t) for t in listed]
+    if s.has_token(x) and kind == "assert_text":
+        fields = _quoted_fields(x, s)
+        if fields:
+            return fields
     if s.has_token(x):
         described = described_texts(x, s)
         if described:
@@ -75,6 +79,27 @@ def described_texts(x: str, s) -> list[str]:
     if not quoted or any(not t.strip() for t in quoted) or any(w not in _GLUE for w in words):
         return []
     return quoted
+
+
+_PARTS = re.compile(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+", re.I)
+
+
+def _quoted_fields(x: str, s) -> list[Op]:
+    """'the "filter nodes" box and the "inject" node': a field named by a quoted text is shown when the field is
+    (its name may be a placeholder, no text of the page), each other part's texts as text checks; [] when no part
+    names a field."""
+    parts = [p for p in _PARTS.split(x) if p.strip()]
+    named = [split_role(p) for p in parts]
+    if not any(role in ("field", "dropdown") and s.is_quoted(name) for name, role in named) or \
+            not all(re.fullmatch(r"\x01\d+\x02(?:\s+[a-z-]+)?", name) for name, _ in named):
+        return []  # 'A dialog titled "Login" with a "Username" field': the texts that describe it
+    ops: list[Op] = []
+    for part, (name, role) in zip(parts, named):
+        if role in ("field", "dropdown") and s.is_quoted(name):
+            ops.append(Op("assert_state", target=s.unmask(name), role_hint=role, value="visible"))
+        else:
+            ops += texts(part, s)
+    return ops
 
 
 def _names_field(subject: str | None, s) -> bool:
