@@ -1095,6 +1095,11 @@ def test_rows_said_in_that_order_are_checked_top_to_bottom_and_out_of_order_fail
     assert "Login fails on the second try" in record.verdict.reason, record.verdict.reason
 
 
+def test_sorting_the_table_by_a_column_clicks_that_column_s_header(tmp_path):
+    steps = [{"action": "Sort the table by votes", "expected": 'The first row shows "Password rules shows wrong value"'}]
+    assert_green(generate_on_page(SORTED, steps, tmp_path))
+
+
 DIV_GRID = """<!doctype html><html><body>
 <nav class="accounts"><div class="account">Checking</div><div class="account">Savings</div>
   <div class="account">Cash</div></nav>

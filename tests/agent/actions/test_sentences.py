@@ -373,6 +373,34 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
         op("assert_absent", "filter nodes", "field")]
 
 
+@pytest.mark.parametrize(("action", "expected"), [
+    # a fronted field: the typing after it goes into it
+    ('In the search field, type "shoes"', [op("fill", "search", "field", "shoes")]),
+    ('In the "Title" box, enter "Hello" and click "Save"', [op("fill", "Title", "field", "Hello"), op("click", "Save")]),
+    # a fronted field before anything else is a place
+    ('In the search field, click "x"', [op("click", "x", section="search field")]),
+    # one form, several labelled values
+    ('Fill the registration form with name "Alice" and email "a@b.c"',
+     [op("fill", "name", "field", "Alice"), op("fill", "email", "field", "a@b.c")]),
+    ('Fill in the Sign in form with "alice@example.com" as Email and "wonderland" as Password',
+     [op("fill", "Email", "field", "alice@example.com"), op("fill", "Password", "field", "wonderland")]),
+    # what is shown, and what is not
+    ('Verify the results contain "Alpha" but not "Beta" or "Gamma"',
+     [op("assert_text", value="Alpha"), op("assert_absent", value="Beta"), op("assert_absent", value="Gamma")]),
+    # sorting is a click on the column's header; leaving is a click on the control named so
+    ("Sort the table by Name", [op("click", "Name")]),
+    ('Sort the results by the "votes" column', [op("click", "votes")]),
+    ("Log out", [op("click", "Log out")]),
+])
+def test_common_ways_testers_write_a_step(action, expected) -> None:
+    assert read(action) == expected
+
+
+def test_sorting_in_a_said_direction_is_refused_one_click_sorts_the_page_s_way() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Sort the list by date in descending order"), 0)
+    assert decision.unsupported and "which way one click sorts" in decision.unsupported
+
+
 def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
     assert read('In the "And" dropdown below the Status checkboxes, choose "Component"') == [
         op("select", "And", "dropdown", "Component")]

@@ -79,10 +79,19 @@ _WITH_SHOWN = re.compile(r"(?P<s>.+?),\s+with\s+(?P<w>(?:(?!\bwith\b).)+?)(?:\s+
                          re.I | re.S)
 
 
+# 'the results contain "Alpha" but not "Beta"': what is shown, then the quoted texts that are not
+_BUT_NOT = re.compile(r"(?P<pos>.+?),?\s+but\s+not\s+(?P<neg>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+nor\s+)"
+                      r"\x01\d+\x02)*)", re.I | re.S)
+
+
 def statement(masked: str, s: Sentence) -> list[Op]:
     """A checkable statement ('X is shown', 'X is no longer listed', 'the Email field shows user@example.com')
     into assertions: every kind's statements, tried in order (those of absence when the statement denies)."""
     masked = masked.strip()
+    but_not = _BUT_NOT.fullmatch(masked)
+    if but_not and not NEGATIVE.search(but_not["pos"]):
+        return statement(but_not["pos"], s) + [Op("assert_absent", value=s.tokens[int(n)])
+                                               for n in TOKEN.findall(but_not["neg"])]
     try:
         return _statement(masked, s)
     except Unsupported:
@@ -396,10 +405,15 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     fronted: Place | None = None
     chooser: str | None = None  # 'In the "And" dropdown, choose "Component"': the dropdown the option is in
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
-    for clause in clauses:
+    typed_into: str | None = None  # 'In the search field, type "shoes"': the field the typing after it goes into
+    for position, clause in enumerate(clauses):
         option = _OPTION_ALONE.fullmatch(normalise(clause))
         if chooser is not None and option:
             clause, chooser = f"{option['verb']} {option['v']} in {chooser}", None
+        typing = _TYPING_ALONE.fullmatch(normalise(clause))
+        if typed_into is not None and typing:
+            clause = f"{typing['verb']} {typing['v']} into {typed_into}"
+        typed_into = None
         try:
             items = _parse_checked(clause, s, expected)
         except Unsupported as exc:
@@ -409,6 +423,10 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 where = None  # 'Next to the search box, ...': a text the page shows is quoted
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
+                continue
+            if where and clause is not clauses[-1] and not where["beside"] and _FIELD_PLACE.fullmatch(where["place"].strip()) \
+                    and _TYPING_ALONE.fullmatch(normalise(clauses[position + 1])):
+                typed_into = where["place"].strip()  # 'In the search field, type "shoes"': that field
                 continue
             if where and clause is not clauses[-1]:
                 # 'Under "Queries", click ...', 'Next to "Published from", click ...': the place of what follows
@@ -480,6 +498,10 @@ _CHOOSER = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list
                       r"next\s+to|beside|right\s+of|left\s+of)\b", re.I)
 _POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:to\s+the\s+)?(?:right|left)\s+of)\s+.*$",
                          re.I)
+_TYPING_ALONE = re.compile(r"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x02)", re.I)
+# 'the search field', 'the "Title" box': a field said by its name and kind, where the typing after it goes
+_FIELD_PLACE = re.compile(r"(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){1,3}?(?:field|text\s*box|text\s*field|text\s*area|"
+                          r"input|search\s+box|box)", re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
 _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)",
                       re.I)

@@ -176,6 +176,16 @@ _FILLED = re.compile(rf"(?P<verb>(?:fill\s+in|fill\s+out|fill|populate|complete)
                      rf"(?P<pairs>{_FIELD_WITH}(?:{_AND}{_FIELD_WITH})+)", re.I)
 
 
+# One form filled with several labelled values: 'Fill in the registration form with name "Alice" and email "a@b.c"',
+# '... with "alice@example.com" as Email and "wonderland" as Password'.
+_LABELLED = r"(?:(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s*:?\s+\x01\d+\x02|\x01\d+\x02\s+as\s+(?:the\s+)?" \
+            r"[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)"
+_FORM_FILLED = re.compile(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){{0,3}}?"
+                          rf"form\s+(?:with|using)\s+(?P<pairs>{_LABELLED}(?:{_AND}{_LABELLED})+)", re.I)
+_PAIR = re.compile(r"(?:the\s+)?(?P<label>[A-Za-z][\w\s-]*?)\s*:?\s+(?P<v>\x01\d+\x02)|(?P<v2>\x01\d+\x02)\s+as\s+(?:the\s+)?"
+                   r"(?P<label2>.+)", re.I)
+
+
 def ungap(clause: str) -> list[str]:
     """A clause of one verb and two objects, each with its place, into two clauses; one verb for several quoted
     elements sharing a place, into one clause each; one "fill in" for several fields, into one clause each; else the
@@ -183,6 +193,11 @@ def ungap(clause: str) -> list[str]:
     listed = _LISTED.fullmatch(clause.strip())
     if listed:
         return [f"{listed['verb']}{obj}{listed['rest'] or ''}" for obj in re.findall("\x01\\d+\x02", listed["objs"])]
+    form = _FORM_FILLED.fullmatch(clause.strip())
+    if form:
+        pairs = [_PAIR.fullmatch(p.strip()) for p in re.split(_AND, form["pairs"])]
+        if all(pairs):
+            return [f"fill in {p['label'] or p['label2']} with {p['v'] or p['v2']}" for p in pairs if p]
     filled = _FILLED.fullmatch(clause.strip())
     if filled:
         return [f"{filled['verb']}{pair}" for pair in re.split(rf"(?<=\x02){_AND}", filled["pairs"])]

@@ -43,6 +43,15 @@ def _close(m, s):
     return [Op.on("click", Target(name, role, Place(anchor=anchor or None)))]
 
 
+def _sort(m, s):
+    """'Sort the table by Name': a click on that column's header; which way it sorts is the page's."""
+    if m["dir"]:
+        raise Unsupported(f"which way one click sorts is the page's: write Click the {s.show(m['t'])} column header, "
+                          "then check the order of the rows")
+    t = target_phrase(s, f"{m['t']} column header")
+    return [Op.on("click", t)]
+
+
 def _nothing(m, s):
     raise Unsupported("it names nothing to click")
 
@@ -63,6 +72,13 @@ class Click(Action):
         Rule(r"(?:click|tap|press|push|hit|activate|follow)(?:\s+(?:on|into|inside|in(?=\s+the\b)))?\s+(?P<t>.+)",
              _click, 700),
         Rule(r"(?:click|tap|press|push|hit)", _nothing, 701),
+        # 'Log out', 'Sign out': the control named so
+        Rule(r"(?P<t>(?:log|sign)\s*(?:out|off))", lambda m, s: [Op.on("click", target_phrase(s, m["t"]))], 702),
+        # 'Sort the table by Name', 'Sort the results by the "votes" column'
+        Rule(r"sort\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:table|list|results|rows|grid|entries|items|issues|tickets)?\s*"
+             r"by\s+(?:the\s+)?(?P<t>(?:(?!\b(?:column|ascending|descending|asc|desc|in)\b).)+?)(?:\s+column)?"
+             r"(?P<dir>,?\s+(?:in\s+)?(?:ascending|descending|asc|desc|increasing|decreasing|reverse)(?:\s+order)?)?",
+             _sort, 702),
     )
 
     def describe(self, target, role, value):
