@@ -1100,6 +1100,29 @@ def test_sorting_the_table_by_a_column_clicks_that_column_s_header(tmp_path):
     assert_green(generate_on_page(SORTED, steps, tmp_path))
 
 
+SWITCHES = """<!doctype html><html><body>
+<p><span id="dark-label">Dark mode</span>
+  <button role="switch" aria-checked="false" aria-labelledby="dark-label" onclick="flip(this)"></button></p>
+<p><span id="mail-label">Notifications</span>
+  <button role="switch" aria-checked="true" aria-labelledby="mail-label" onclick="flip(this)"></button></p>
+<p id="out"></p>
+<script>
+  function flip(b) {
+    b.setAttribute('aria-checked', b.getAttribute('aria-checked') === 'true' ? 'false' : 'true');
+    document.getElementById('out').textContent = Array.from(document.querySelectorAll('[role=switch]'))
+      .map((x) => document.getElementById(x.getAttribute('aria-labelledby')).textContent + ' '
+        + (x.getAttribute('aria-checked') === 'true' ? 'on' : 'off')).join(', ');
+  }
+</script>
+</body></html>"""
+
+
+def test_a_switch_is_turned_on_and_off_by_its_name(tmp_path):
+    steps = ['Turn on the "Dark mode" toggle', 'Switch the "Notifications" toggle off',
+             'Verify "Dark mode on, Notifications off" is shown']
+    assert_green(generate_on_page(SWITCHES, steps, tmp_path))
+
+
 DIV_GRID = """<!doctype html><html><body>
 <nav class="accounts"><div class="account">Checking</div><div class="account">Savings</div>
   <div class="account">Cash</div></nav>

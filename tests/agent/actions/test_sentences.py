@@ -391,9 +391,35 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ("Sort the table by Name", [op("click", "Name")]),
     ('Sort the results by the "votes" column', [op("click", "votes")]),
     ("Log out", [op("click", "Log out")]),
+    # the purpose, then the means
+    ('Confirm by clicking "Yes, I\'m sure"', [op("click", "Yes, I'm sure")]),
+    ("Close the dialog by pressing Escape", [op("press", value="Escape")]),
+    # a switch turned on or off
+    ('Turn on the "Dark mode" toggle', [op("check", "Dark mode", "checkbox")]),
+    ('Switch the "Notifications" toggle off', [op("uncheck", "Notifications", "checkbox")]),
+    # waiting for a notification said by its kind
+    ('Click "Deploy" and wait for the "Successfully deployed" notification',
+     [op("click", "Deploy"), op("wait_for", value="Successfully deployed")]),
+    # found; where on the screen a person looks; the page one is taken to; a field said filled in
+    ("Verify that 3 results are found", [op("assert_text", value="3 results")]),
+    ('Verify "admin" is shown in the top right corner', [op("assert_text", value="admin")]),
 ])
 def test_common_ways_testers_write_a_step(action, expected) -> None:
     assert read(action) == expected
+
+
+@pytest.mark.parametrize(("action", "cell", "expected"), [
+    ('Click "New ticket"', 'I am taken to the "New Ticket" page', [op("assert_text", value="New Ticket")]),
+    ('Click "Sign in"', 'The user is redirected to the "Dashboard" page', [op("assert_text", value="Dashboard")]),
+    ('Click "Edit"', 'The edit form opens with the name "Alice" filled in', [op("assert_value", "name", "field", "Alice")]),
+])
+def test_common_ways_testers_write_an_expected_result(action, cell, expected) -> None:
+    assert read(action, cell)[1:] == expected
+
+
+def test_a_place_in_a_list_is_still_refused_where_a_corner_of_the_screen_is_not() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action='Verify "Franklin" is shown at the top'), 0)
+    assert decision.unsupported and "not where" in decision.unsupported
 
 
 def test_sorting_in_a_said_direction_is_refused_one_click_sorts_the_page_s_way() -> None:

@@ -241,6 +241,9 @@ _LABEL_WORD = r"(?!(?:and|with|an?|the|its|or|shows?|is|are|opens?|has|have|of|i
 _LABEL = rf"(?<![\w-])(?P<label>{_LABEL_WORD}(?:\s+{_LABEL_WORD}){{0,2}}?)"
 _CONTROL = r"(?P<role>field|box|dropdown|select|input|text\s*area|text\s*box)"
 _VALUE_IN = re.compile(rf"\x01(?P<v>\d+)\x02\s+in\s+(?:the|its)\s+{_LABEL}\s+{_CONTROL}", re.I)
+# 'with the name "Alice" filled in': the Name field holds it
+_VALUE_FILLED = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+\x01(?P<v>\d+)\x02\s+(?:already\s+)?(?:filled\s+in|entered|"
+                           r"pre-?filled|typed\s+in)", re.I)
 _VALUE_SET = re.compile(rf"(?:an?\s+|the\s+|its\s+)?{_LABEL}\s+{_CONTROL}\s+"
                         rf"(?:set\s+to|showing|shows|reads|holding|holds|containing|contains)\s+\x01(?P<v>\d+)\x02", re.I)
 
@@ -307,7 +310,11 @@ def _field_values(masked: str, s: Sentence) -> tuple[list[Op], str]:
         role = "dropdown" if m["role"].lower() in ("dropdown", "select") else "field"
         ops.append(Op("assert_value", target=m["label"].strip(), role_hint=role, value=s.tokens[int(m["v"])]))
         return " "
-    masked = _VALUE_SET.sub(take, _VALUE_IN.sub(take, masked))
+
+    def take_filled(m: re.Match[str]) -> str:
+        ops.append(Op("assert_value", target=m["label"].strip(), role_hint="field", value=s.tokens[int(m["v"])]))
+        return " "
+    masked = _VALUE_FILLED.sub(lambda m: take_filled(m), _VALUE_SET.sub(take, _VALUE_IN.sub(take, masked)))
     return ops, re.sub(r"\s+(?:and|with)\s*(?=$|,)|,\s*(?=$|,)", "", " ".join(masked.split())).strip()
 
 

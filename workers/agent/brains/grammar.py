@@ -255,7 +255,21 @@ _DATA_WORDS = (
 _NOT_VERB = r"(?!(?:says?|shows?|reads?|is|are|has|have|contains?|lists?|displays?|includes?)\b)"
 
 # Sentences of no kind: refusals, checks (their statements belong to the check kinds), form macros.
+_BY_DOING = {"clicking": "click", "pressing": "press", "tapping": "tap", "hitting": "hit", "choosing": "choose",
+             "selecting": "select", "ticking": "tick"}
+
+
+def _by_doing(m: re.Match[str], s: Sentence) -> list[Item]:
+    """'Confirm by clicking "Yes, I'm sure"', 'Close the dialog by pressing Escape': what is done is the means."""
+    return parse_clause(f"{_BY_DOING[m['means'].lower()]} {m['rest']}", s)
+
+
 _OWN_RULES = (
+    # 'Confirm by clicking "Yes, I'm sure"': the purpose, then the operation that serves it
+    Rule(r"(?:confirm|cancel|save|submit|close|dismiss|apply|proceed|continue|finish|accept|reject|open|expand|collapse|"
+         r"sort|delete|remove|sign\s+out|log\s+out|leave|exit|go\s+back|return)(?:\s+(?:it|them|this|that|the\s+[\w-]+"
+         r"(?:\s+[\w-]+)?))?,?\s+by\s+(?P<means>clicking|pressing|tapping|hitting|choosing|selecting|ticking)\s+"
+         r"(?:on\s+)?(?P<rest>.+)", _by_doing, 5),
     # refusals first, so that no later rule half-understands them
     Rule(r"right[\s-]?click.*", _refuse("right clicks are not supported"), 0),
     Rule(r"scroll.*", _refuse("scrolling is not an operation the builtin brain records (elements are scrolled to when "

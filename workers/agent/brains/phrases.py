@@ -613,7 +613,7 @@ ABSENCE_UNCLEAR = (
     "too if words such as 'no' or 'not' are part of a text that must be shown)"
 )
 
-VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|on\s+(?:the\s+)?(?:page|screen))"
+VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|found|on\s+(?:the\s+)?(?:page|screen))"
 WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|search\s+results))?"
 # The parts of a page that hold others (never a column, a section or a list, which tell records apart): a text shown
 # "in the palette" or "in the Filters box" is shown (where it is, in unquoted words, is read past)
@@ -621,8 +621,13 @@ PART_NOUNS = (r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header
               r"pop-up|modal|popover|canvas|navigation|editor)")
 _PLAIN = (r"(?!(?:first|second|third|fourth|fifth|last|next|previous|other|top|bottom|left|right|red|green|blue|"
           r"yellow|orange|grey|gray|dark|light|bold|new|old|same)\b)")
+# Where on the screen a person looks: "in the top right corner", "on the left-hand side" (not "at the top", which
+# may say the order of a list)
+_SCREEN_SPOT = (r"\s+(?:at|in|on|near|towards?)\s+the\s+(?:very\s+|far\s+)?(?:(?:top|bottom|upper|lower)[\s-]+(?:left|right)"
+                r"(?:[\s-]+(?:corner|side|edge))?|(?:left|right)(?:[\s-]+hand)?(?:[\s-]+(?:side|corner|edge))?|"
+                r"(?:top|bottom)\s+corner)(?:\s+of\s+the\s+(?:page|screen|window|header|dialog))?")
 SHOWN_WHERE = (rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:{_PLAIN}[A-Za-z][\w-]*\s+){{0,2}}?"
-               rf"{PART_NOUNS})?(?:\s+again|\s+once\s+more)?")
+               rf"{PART_NOUNS}|{_SCREEN_SPOT})?(?:\s+again|\s+once\s+more)?")
 NEGATIVE = re.compile(
     r"\b(?:not|no|nothing|none|nobody|no\s+longer|isn't|aren't|doesn't|don't|never|hidden|invisible|"
     r"disappears?|disappeared|absent|gone|missing|removed|deleted)\b",

@@ -146,6 +146,10 @@ STATEMENTS = (
     # X is shown at the top / in red / within 2 seconds
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
          rf"{VISIBLE}\s+(?P<q>.+)", _qualified, 140),
+    # 'I am taken to the "New Ticket" page': that page's title is shown
+    Rule(r"(?:i\s+am|am|we\s+are|are|the\s+user\s+is|is|you\s+are|it\s+is)\s+(?:now\s+)?(?:taken|redirected|brought|sent|navigated|"
+         r"returned|forwarded)\s+(?:back\s+)?to\s+(?:the\s+)?(?P<x>\x01\d+\x02)(?:\s+(?:page|screen|view|form|tab|section))?",
+         lambda m, s: texts(m["x"], s), 145),
     # X appears / X shows up
     Rule(r"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?)(?:\s+on\s+(?:the\s+)?(?:page|screen))?",
          lambda m, s: texts(m["x"], s), 150),

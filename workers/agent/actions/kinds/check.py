@@ -25,6 +25,11 @@ def toggle(kind: str):
     return handler
 
 
+def _either(m):
+    """The match with its target as "t", whichever of the rule's forms said it."""
+    return {"t": m["t"] or m["t2"], "verb": "turn"}
+
+
 class Check(Action):
     name = "check"
     model_hint = "check: tick the target checkbox or radio button"
@@ -32,6 +37,9 @@ class Check(Action):
     verb = "Check"
     rules = (
         Rule(r"(?P<verb>check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
+        # 'Turn on the "Dark mode" toggle', 'Switch the "Notifications" switch on'
+        Rule(r"(?:turn|switch|toggle|flip)\s+on\s+(?P<t>.+)|(?:turn|switch|flip)\s+(?P<t2>.+?)\s+on",
+             lambda m, s: toggle("check")(_either(m), s), 629),
     )
 
     def describe(self, target, role, value):

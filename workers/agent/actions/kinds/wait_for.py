@@ -44,7 +44,10 @@ class WaitFor(Action):
              r"minutes?|moments?|while)\b.*", _refuse_time, 42),
         Rule(r"wait\s+(?:for\s+)?(?:the\s+)?(?:page|screen|app|application)(?:\s+to\s+(?:load|finish\s+loading|"
              r"settle))?", _refuse_time, 43),
-        Rule(r"wait\s+(?:for\s+)?(?P<x>\x01\d+\x02)", _wait("wait_for"), 44),
+        # 'wait for the "Successfully deployed" notification', 'wait for "Done" to appear'
+        Rule(r"wait\s+(?:for\s+)?(?:the\s+|a\s+|an\s+)?(?P<x>\x01\d+\x02)(?:\s+(?:notification|message|banner|toast|"
+             r"alert|text|heading|title|dialog|popup|label|status))?(?:\s+to\s+(?:appear|show(?:\s+up)?|be\s+shown))?",
+             _wait("wait_for"), 44),
     )
 
     def describe(self, target, role, value):
