@@ -403,6 +403,8 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     # found; where on the screen a person looks; the page one is taken to; a field said filled in
     ("Verify that 3 results are found", [op("assert_text", value="3 results")]),
     ('Verify "admin" is shown in the top right corner', [op("assert_text", value="admin")]),
+    ('Verify the "Readme" tab is selected by default', [op("assert_state", "Readme", "tab", "selected")]),
+    ('Leave the password field empty and click "Sign in"', [op("clear", "password", "field"), op("click", "Sign in")]),
 ])
 def test_common_ways_testers_write_a_step(action, expected) -> None:
     assert read(action) == expected
@@ -412,9 +414,19 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     ('Click "New ticket"', 'I am taken to the "New Ticket" page', [op("assert_text", value="New Ticket")]),
     ('Click "Sign in"', 'The user is redirected to the "Dashboard" page', [op("assert_text", value="Dashboard")]),
     ('Click "Edit"', 'The edit form opens with the name "Alice" filled in', [op("assert_value", "name", "field", "Alice")]),
+    ('Click "Delete"', 'A confirmation page asks "Are you sure?"', [op("assert_text", value="Are you sure?")]),
+    ('Click "Deploy"', 'A notification "Successfully deployed" appears in the top center',
+     [op("assert_text", value="Successfully deployed")]),
+    ('Click "Details"', 'The "Details" tab is active', [op("assert_state", "Details", "tab", "selected")]),
+    ('Click "Details"', 'The "Readme" tab is no longer selected', [op("assert_state", "Readme", "tab", "unselected")]),
 ])
 def test_common_ways_testers_write_an_expected_result(action, cell, expected) -> None:
     assert read(action, cell)[1:] == expected
+
+
+def test_active_is_a_tab_s_word_only() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action="Verify the Save button is active"), 0)
+    assert decision.unsupported and "active is a tab's word" in decision.unsupported
 
 
 def test_a_place_in_a_list_is_still_refused_where_a_corner_of_the_screen_is_not() -> None:

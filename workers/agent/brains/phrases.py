@@ -625,7 +625,7 @@ _PLAIN = (r"(?!(?:first|second|third|fourth|fifth|last|next|previous|other|top|b
 # may say the order of a list)
 _SCREEN_SPOT = (r"\s+(?:at|in|on|near|towards?)\s+the\s+(?:very\s+|far\s+)?(?:(?:top|bottom|upper|lower)[\s-]+(?:left|right)"
                 r"(?:[\s-]+(?:corner|side|edge))?|(?:left|right)(?:[\s-]+hand)?(?:[\s-]+(?:side|corner|edge))?|"
-                r"(?:top|bottom)\s+corner)(?:\s+of\s+the\s+(?:page|screen|window|header|dialog))?")
+                r"(?:top|bottom)\s+(?:corner|cent(?:er|re)|middle))(?:\s+of\s+the\s+(?:page|screen|window|header|dialog))?")
 SHOWN_WHERE = (rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:{_PLAIN}[A-Za-z][\w-]*\s+){{0,2}}?"
                rf"{PART_NOUNS}|{_SCREEN_SPOT})?(?:\s+again|\s+once\s+more)?")
 NEGATIVE = re.compile(

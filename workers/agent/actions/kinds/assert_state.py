@@ -24,6 +24,7 @@ STATE_WORDS = {
     "selected": "selected", "deselected": "unselected", "unselected": "unselected",
     "empty": "empty", "blank": "empty",
     "expanded": "expanded", "unfolded": "expanded", "collapsed": "collapsed", "folded": "collapsed",
+    "active": "selected",  # of a tab only (state_check)
 }  # fmt: skip
 # An element said to be there ('with a "Sign in" button', brains/checks.py): visible; never a word of STATE.
 OPPOSITE = {"visible": "hidden", "hidden": "visible", "disabled": "enabled", "enabled": "disabled",
@@ -32,6 +33,7 @@ OPPOSITE = {"visible": "hidden", "hidden": "visible", "disabled": "enabled", "en
 
 STATE = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w in STATE_WORDS), key=len, reverse=True)) + ")"
 _BE = r"(?:is|are|should\s+be|must\s+be|will\s+be|remains?|stays?|becomes?|gets?)"
+_DEFAULT = r"(?:\s+by\s+default|\s+initially|\s+at\s+first)?"  # 'the "Readme" tab is selected by default'
 _NOT = r"(?:is|are|should|must|will)\s*(?:n['’]t|\s+not|\s+no\s+longer)(?:\s+be)?"
 
 
@@ -50,6 +52,8 @@ def state_check(t: str, word: str, s, negated: bool = False) -> list[Op]:
         raise Unsupported(f"{s.show(t)!r} is a condition or a wait, not an element whose state to check")
     if re.search(r"\b(?:and|or|both|all|every|each|neither|nor|none|no|never)\b|,", s.show(t), re.I):
         raise Unsupported(f"{s.show(t)!r} names more than one element; check one element's state per sentence")
+    if word.lower() == "active" and target.role != "tab":
+        raise Unsupported(f"{s.show(t)!r} is active: say enabled, selected or ticked (active is a tab's word)")
     op = Op.on("assert_state", target, value=state)
     if state in ("checked", "unchecked") and op.role_hint == "field":
         op.role_hint = "checkbox"  # 'the "Terms" box is ticked': a box that ticks is a checkbox
@@ -58,10 +62,10 @@ def state_check(t: str, word: str, s, negated: bool = False) -> list[Op]:
 
 STATEMENTS = (
     # the Save button is not disabled / the box is no longer ticked: the opposite state
-    Rule(rf"(?P<t>.+?)\s+{_NOT}\s+(?:now\s+|still\s+)?(?P<st>{STATE})",
+    Rule(rf"(?P<t>.+?)\s+{_NOT}\s+(?:now\s+|still\s+)?(?P<st>{STATE}){_DEFAULT}",
          lambda m, s: state_check(m["t"], m["st"], s, negated=True), 80),
     # the Import button is disabled / the "Remember me" checkbox is ticked / the Notes field is empty
-    Rule(rf"(?P<t>.+?)\s+{_BE}\s+(?:now\s+|still\s+|also\s+)?(?P<st>{STATE})",
+    Rule(rf"(?P<t>.+?)\s+{_BE}\s+(?:now\s+|still\s+|also\s+)?(?P<st>{STATE}){_DEFAULT}",
          lambda m, s: state_check(m["t"], m["st"], s), 185),
 )  # fmt: skip
 

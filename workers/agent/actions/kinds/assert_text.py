@@ -151,7 +151,7 @@ STATEMENTS = (
          r"returned|forwarded)\s+(?:back\s+)?to\s+(?:the\s+)?(?P<x>\x01\d+\x02)(?:\s+(?:page|screen|view|form|tab|section))?",
          lambda m, s: texts(m["x"], s), 145),
     # X appears / X shows up
-    Rule(r"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?)(?:\s+on\s+(?:the\s+)?(?:page|screen))?",
+    Rule(rf"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?){SHOWN_WHERE}",
          lambda m, s: texts(m["x"], s), 150),
     # the text 'X'
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
@@ -162,7 +162,7 @@ STATEMENTS = (
     # element they are ('the palette on the left lists the "inject" and "debug" nodes'): each text is shown; the
     # part's name holds no claim of its own ('"A" is the first post and the box shows "B"' is two statements)
     Rule(r"(?P<subj>(?:(?!\s(?:is|are|was|were|and|but)\s).)+?)\s+(?:now\s+|still\s+)?(?:lists?|shows?|displays?|contains?|includes?|offers?|has|have|"
-         r"opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
+         r"asks?|opens?\s+with|(?:is|are)\s+(?:now\s+)?(?:labell?ed|titled|named))\s+(?P<x>.*\x01\d+\x02.*)",
          lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else [
              Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X

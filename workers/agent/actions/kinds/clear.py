@@ -30,6 +30,8 @@ class Clear(Action):
         Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from)\s+(?P<t>.+)",
              _clear, 619),
         Rule(r"(?:clear|empty|erase)\s+(?P<t>.+)", _clear, 620),
+        # 'Leave the password field empty': it is empty, whatever it held
+        Rule(r"(?:leave|keep)\s+(?P<t>.+?\b(?:field|box|input|area))\s+(?:empty|blank)", _clear, 621),
     )
 
     def describe(self, target, role, value):
