@@ -944,6 +944,24 @@ def test_a_page_that_says_it_is_still_loading_is_waited_for_before_the_first_che
     assert_green(generate_on_page(STARTING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path))
 
 
+OPENING = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+<div id="app"><button onclick="open_()">Household Budget</button></div>
+<script>
+  // a file fetched and opened by a worker of the page's: no request of the page's own, only what the page says
+  function open_() {
+    document.getElementById('app').innerHTML = '<p>Downloading…</p>';
+    setTimeout(() => { document.getElementById('app').innerHTML = '<nav><h3>On budget</h3><p>Checking</p></nav>'; },
+               3800);
+  }
+</script>
+</body></html>"""
+
+
+def test_a_page_that_says_it_is_downloading_after_a_click_is_waited_for_before_the_next_check(tmp_path):
+    steps = [{"action": 'Click "Household Budget"', "expected": '"Checking" is shown under "On budget"'}]
+    assert_green(generate_on_page(OPENING, steps, tmp_path))
+
+
 COUNTER = """<!doctype html><html><body><h2>Install</h2>
 <ul><li>node-red-dashboard</li><li>node-red-node-email</li></ul><span class="count">2 / 2</span>
 <label>Total <input id="t" value="12.50" readonly></label>

@@ -378,7 +378,7 @@
 
   // Whether the page says it is still loading: a visible busy region or a progress bar with no value (one that only
   // says "busy"), or a short visible text that says so ("Loading…", "Initializing the connection…", "Please wait").
-  const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting)\b[^.!?]{0,80}(?:…|\.\.\.)$|^(?:loading|please wait)$/i;
+  const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting|downloading|uploading|fetching|opening|preparing)\b[^.!?]{0,80}(?:…|\.\.\.)$|^(?:loading|please wait)$/i;
   function loading() {
     for (const el of document.querySelectorAll(
       "[aria-busy=true], [role=progressbar]:not([aria-valuenow]), progress:not([value])")) if (visible(el)) return true;
