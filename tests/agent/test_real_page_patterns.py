@@ -944,6 +944,18 @@ def test_a_page_that_says_it_is_still_loading_is_waited_for_before_the_first_che
     assert_green(generate_on_page(STARTING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path))
 
 
+BUILDING = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="root"></div>
+<script>
+  // an app whose scripts build its first view a while after the load, saying nothing meanwhile
+  setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Sign in to this instance</h1>'; }, 3800);
+</script>
+</body></html>"""
+
+
+def test_a_page_that_shows_nothing_yet_is_waited_for_before_the_first_check(tmp_path):
+    assert_green(generate_on_page(BUILDING, ['Verify the heading "Sign in to this instance" is shown'], tmp_path))
+
+
 OPENING = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 <div id="app"><button onclick="open_()">Household Budget</button></div>
 <script>

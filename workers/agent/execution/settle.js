@@ -7,7 +7,8 @@
 //                                                    passed without its answer;
 //                                                    after typing into a rich-text editor, first until its form
 //                                                    value holds its text (synced); while the page says it is
-//                                                    still loading ("Loading…", a busy region), up to requestsMs
+//                                                    still loading ("Loading…", a busy region) or shows nothing at
+//                                                    all yet, up to requestsMs
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
@@ -379,10 +380,23 @@
   // Whether the page says it is still loading: a visible busy region or a progress bar with no value (one that only
   // says "busy"), or a short visible text that says so ("Loading…", "Initializing the connection…", "Please wait").
   const LOADING = /^(?:loading|initiali[sz]ing|please wait|connecting|starting|downloading|uploading|fetching|opening|preparing)\b[^.!?]{0,80}(?:…|\.\.\.)$|^(?:loading|please wait)$/i;
+  // Nothing shown yet: no visible text, control or picture (an app whose scripts still build its first view).
+  function blank() {
+    if (!document.body) return true;
+    for (const el of document.body.querySelectorAll(
+      "input, button, select, textarea, img, svg, canvas, video, iframe, object, embed")) if (visible(el)) return false;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.data.trim() && node.parentElement && !node.parentElement.closest("script, style, template, noscript")
+          && visible(node.parentElement)) return false;
+    }
+    return true;
+  }
+
   function loading() {
     for (const el of document.querySelectorAll(
       "[aria-busy=true], [role=progressbar]:not([aria-valuenow]), progress:not([value])")) if (visible(el)) return true;
-    if (!document.body) return false;
+    if (!document.body || blank()) return true;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.data.trim();
