@@ -419,6 +419,9 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
      [op("assert_text", value="Successfully deployed")]),
     ('Click "Details"', 'The "Details" tab is active', [op("assert_state", "Details", "tab", "selected")]),
     ('Click "Details"', 'The "Readme" tab is no longer selected', [op("assert_state", "Readme", "tab", "unselected")]),
+    # a noun of what the quoted text is; "as well"
+    ('Click "Update"', 'The milestone "1.0 Alpha" now appears as well', [op("assert_text", value="1.0 Alpha")]),
+    ('Click "Update"', '"1.0 Alpha" is shown too', [op("assert_text", value="1.0 Alpha")]),
 ])
 def test_common_ways_testers_write_an_expected_result(action, cell, expected) -> None:
     assert read(action, cell)[1:] == expected

@@ -31,7 +31,7 @@ _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappea
                        r"missing|longer)\b|n't\b", re.I)
 
 # Words that say more than shown / not shown: an order, a count, a state, a look, a comparison.
-_SAYS_MORE = frozenset("""first second third fourth fifth last only every each all none empty blank disabled
+SAYS_MORE = _SAYS_MORE = frozenset("""first second third fourth fifth last only every each all none empty blank disabled
     enabled ticked unticked checked unchecked selected highlighted bold italic underlined red green blue grey gray
     greyed sorted ascending descending indented collapsed expanded once twice times count exactly
     less fewer greater increased decreased dark light background icon without set focused active inactive

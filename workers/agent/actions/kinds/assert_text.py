@@ -6,7 +6,7 @@ import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
 from shared.scenarios import PLACEHOLDER, list_items
-from workers.agent.brains.checks import PICKS
+from workers.agent.brains.checks import PICKS, SAYS_MORE
 from workers.agent.brains.phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
@@ -70,10 +70,17 @@ _GLUE = frozenset("""a an the its their this that these those with and or of in 
     top bottom left right side corner above below under next beside""".split())
 
 
+_KIND_BEFORE = re.compile(r"(?:(?:[Tt]he|[Aa]n?)\s+)?(?P<words>(?:[a-z][a-z-]*\s+){1,2})(?P<text>\x01\d+\x02)")
+
+
 def described_texts(x: str, s) -> list[str]:
     """The quoted texts of a statement that describes where they are shown, when every other word only says that
     (see _GLUE); [] otherwise."""
     quoted = [s.tokens[int(n)] for n in re.findall("\x01(\\d+)\x02", x)]
+    # 'the milestone "1.0 Alpha"', 'the package "left-pad"': a noun of what the quoted text is, the whole subject
+    kind = _KIND_BEFORE.fullmatch(x.strip())
+    if kind and not any(w.lower() in SAYS_MORE for w in kind["words"].split()):
+        x = kind["text"]
     rest = re.sub("\x01\\d+\x02", " ", x)
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest.lower())
     if not quoted or any(not t.strip() for t in quoted) or any(w not in _GLUE for w in words):
@@ -135,6 +142,8 @@ def _qualified(m, s):
 _SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|title|header|caption|count|summary|label|"
             r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results))")
 
+_TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as well'
+
 STATEMENTS = (
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
     Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
@@ -142,7 +151,7 @@ STATEMENTS = (
          lambda m, s: texts(m["x"], s), 110),
     # X is shown / 'A' and 'B' are displayed on the page
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
-         rf"{VISIBLE}{SHOWN_WHERE}", lambda m, s: texts(m["x"], s), 120),
+         rf"{VISIBLE}{SHOWN_WHERE}{_TOO}", lambda m, s: texts(m["x"], s), 120),
     # X is shown at the top / in red / within 2 seconds
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
          rf"{VISIBLE}\s+(?P<q>.+)", _qualified, 140),
@@ -151,7 +160,7 @@ STATEMENTS = (
          r"returned|forwarded)\s+(?:back\s+)?to\s+(?:the\s+)?(?P<x>\x01\d+\x02)(?:\s+(?:page|screen|view|form|tab|section))?",
          lambda m, s: texts(m["x"], s), 145),
     # X appears / X shows up
-    Rule(rf"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:appears?|shows?\s+up|exists?){SHOWN_WHERE}",
+    Rule(rf"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+|also\s+)?(?:appears?|shows?\s+up|exists?){SHOWN_WHERE}{_TOO}",
          lambda m, s: texts(m["x"], s), 150),
     # the text 'X'
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
