@@ -1130,6 +1130,18 @@ def test_sorting_the_table_by_a_column_clicks_that_column_s_header(tmp_path):
     assert_green(generate_on_page(SORTED, steps, tmp_path))
 
 
+def test_rows_said_sorted_by_a_column_are_in_its_order_in_generation_and_in_the_replay(tmp_path):
+    steps = [{"action": 'Click the "votes" column header', "expected": "The rows are sorted by votes"},
+             {"action": 'Click the "votes" column header', "expected": "The rows are still sorted by votes, ascending"}]
+    assert_green(generate_on_page(SORTED, steps, tmp_path))
+
+
+def test_rows_said_sorted_that_are_not_fail_saying_what_the_column_reads(tmp_path):
+    record = run_on_page(SORTED, ['Verify the rows are sorted by "votes" in descending order'], tmp_path)
+    assert_failed_at(record, 1, "expectation")
+    assert "'12', '40', '0'" in record.verdict.reason, record.verdict.reason
+
+
 SWITCHES = """<!doctype html><html><body>
 <p><span id="dark-label">Dark mode</span>
   <button role="switch" aria-checked="false" aria-labelledby="dark-label" onclick="flip(this)"></button></p>

@@ -422,6 +422,12 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     # a noun of what the quoted text is; "as well"
     ('Click "Update"', 'The milestone "1.0 Alpha" now appears as well', [op("assert_text", value="1.0 Alpha")]),
     ('Click "Update"', '"1.0 Alpha" is shown too', [op("assert_text", value="1.0 Alpha")]),
+    # rows in a column's order
+    ('Click "name"', "The rows are sorted by name", [op("assert_sorted", "name", value="ascending")]),
+    ('Click "votes"', 'The table is now sorted by "votes" in descending order',
+     [op("assert_sorted", "votes", value="descending")]),
+    ('Click "Date"', "The results are ordered by the due date column, newest first",
+     [op("assert_sorted", "due date", value="descending")]),
 ])
 def test_common_ways_testers_write_an_expected_result(action, cell, expected) -> None:
     assert read(action, cell)[1:] == expected

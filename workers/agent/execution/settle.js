@@ -30,6 +30,9 @@
 //   window.__stepforge.columnEach(headers, texts, ms) -> true once every data row of the table one of the header
 //                                                    cells `headers` heads shows one of `texts` in its cell under
 //                                                    it; else, at timeout, what a few rows show there instead
+//   window.__stepforge.sortedBy(headers, descending, ms) -> true once the data rows of the table a header heads are
+//                                                    in that column's order (numbers by value); else, at timeout,
+//                                                    the column's first cells
 //   window.__stepforge.fieldShows(text)          -> true when a visible text field's value holds the text (whole
 //                                                    words, any case)
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
@@ -722,35 +725,66 @@
   // under that header ("every row has "Open" or "In progress" in the status column"): the data rows of the header's
   // table (header rows and rows with no cell under it left out; at least one). Resolves to true once it holds, else,
   // at timeout, to what the rows that do not show them show there (a few), or [] when no row was found.
-  function columnEach(headers, texts, timeoutMs) {
+  // The texts of the data rows' cells under a column header, top to bottom, one list per table a header heads.
+  function columnCells(headers) {
     const CELLS = "th, td, [role=columnheader], [role=gridcell], [role=cell], [role=rowheader]";
     const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
+    const columns = [];
+    for (const header of headers) {
+      const head = header.isConnected && header.closest(CELLS);
+      const table = head && head.closest(TABLES);
+      if (!table || !visible(head)) continue;
+      const y = head.getBoundingClientRect();
+      const cells = [];
+      for (const row of table.querySelectorAll("tr, [role=row]")) {
+        if (row.closest(TABLES) !== table || !visible(row) || headerRow(row) || row.contains(head)) continue;
+        const cell = Array.from(row.querySelectorAll(CELLS)).find((c) => {
+          const x = c.getBoundingClientRect();
+          return c.closest(TABLES) === table && (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
+        });
+        if (cell) cells.push(squash(cell.innerText));
+      }
+      columns.push(cells);
+    }
+    return columns;
+  }
+
+  function columnEach(headers, texts, timeoutMs) {
     const patterns = texts.map((t) => new RegExp(`(^|[^\\p{L}\\p{N}])${t.trim().split(/\s+/)
       .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+")}($|[^\\p{L}\\p{N}])`, "iu"));
     let wrong = [];
     const holds = () => {
-      wrong = [];
-      let rows = 0;
-      for (const header of headers) {
-        const head = header.isConnected && header.closest(CELLS);
-        const table = head && head.closest(TABLES);
-        if (!table || !visible(head)) continue;
-        const y = head.getBoundingClientRect();
-        for (const row of table.querySelectorAll("tr, [role=row]")) {
-          if (row.closest(TABLES) !== table || !visible(row) || headerRow(row) || row.contains(head)) continue;
-          const cell = Array.from(row.querySelectorAll(CELLS)).find((c) => {
-            const x = c.getBoundingClientRect();
-            return c.closest(TABLES) === table && (x.left + x.right) / 2 >= y.left && (x.left + x.right) / 2 <= y.right;
-          });
-          if (!cell) continue;
-          rows += 1;
-          const shown = squash(cell.innerText);
-          if (!patterns.some((p) => p.test(shown)) && wrong.length < 3) wrong.push(shown);
-        }
-      }
-      return rows > 0 && !wrong.length;
+      const cells = columnCells(headers).flat();
+      wrong = cells.filter((shown) => !patterns.some((p) => p.test(shown))).slice(0, 3);
+      return cells.length > 0 && !wrong.length;
     };
     return until(holds, timeoutMs).then((ok) => ok || wrong);
+  }
+
+  // Whether the data rows of a table a column header heads are in that column's order, top to bottom (ascending, or
+  // descending): numbers by value when every cell holds one ("1,250.00", "-3", "42%"), else texts as a person sorts
+  // them (any case, digits by value); at least two rows. Resolves to true once it holds, else, at timeout, to the
+  // column's first cells as shown ([] when no row was found).
+  const NUMBER_CELL = /^[^\d\p{L}-]*(-?[\d,]*\.?\d+)\s*%?$/u;
+  function sortedBy(headers, descending, timeoutMs) {
+    let seen = [];
+    const inOrder = (cells) => {
+      const numbers = cells.map((c) => NUMBER_CELL.exec(c)).map((m) => (m ? Number(m[1].replace(/,/g, "")) : NaN));
+      const numeric = numbers.every((n) => !Number.isNaN(n));
+      const compare = (a, b) => (numeric ? numbers[a] - numbers[b]
+        : cells[a].localeCompare(cells[b], undefined, { sensitivity: "base", numeric: true }));
+      for (let i = 1; i < cells.length; i += 1) {
+        const order = compare(i - 1, i);
+        if (descending ? order < 0 : order > 0) return false;
+      }
+      return true;
+    };
+    const holds = () => {
+      const columns = columnCells(headers).filter((cells) => cells.length >= 2);
+      seen = columns.length ? columns[0].slice(0, 5) : [];
+      return columns.length > 0 && columns.every(inOrder);
+    };
+    return until(holds, timeoutMs).then((ok) => ok || seen);
   }
 
   // Whether a visible text field shows the text (its value, as whole words, any case: textPattern's rule): a person
@@ -818,6 +852,7 @@
       partGone,
       fieldShows,
       columnEach,
+      sortedBy,
       states,
       ownShape,
       ownEditor,

@@ -269,6 +269,23 @@ function withHelpers(Base) {
       }
     }
 
+    // Passes once the data rows of the table whose header cell `header` finds are in that column's order (SETTLE_SCRIPT's
+    // sortedBy, as generation checked).
+    async expectSorted(header, descending) {
+      try {
+        await header.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
+      } catch (error) {
+        throw new assert.AssertionError({ message: `expected the page to show the column header ${header}` });
+      }
+      const found = await header.evaluateAll(
+        (els, [down, ms]) => (window.__stepforge ? window.__stepforge.sortedBy(els, down, ms) : null),
+        [descending, EXPECT_TIMEOUT_MS]);
+      if (found !== true) {
+        const rows = found && found.length ? `it reads ${found.map((t) => `"${t}"`).join(", ")} from the top` : "no rows found";
+        throw new assert.AssertionError({ message: `expected the rows sorted by ${header}, ${descending ? "descending" : "ascending"}: ${rows}` });
+      }
+    }
+
     // Passes once the list holding an element `part` finds has `count` records ("four modules": its first word is
     // the number; SETTLE_SCRIPT's counted, as generation checked).
     async expectCount(count, part) {
