@@ -1130,10 +1130,17 @@ def test_sorting_the_table_by_a_column_clicks_that_column_s_header(tmp_path):
     assert_green(generate_on_page(SORTED, steps, tmp_path))
 
 
-def test_rows_said_sorted_by_a_column_are_in_its_order_in_generation_and_in_the_replay(tmp_path):
+# the header shows an arrow once the table is sorted by it
+SORTED_MARKED = SORTED.replace(".forEach((row) => body.appendChild(row));",
+                               ".forEach((row) => body.appendChild(row));\n    document.querySelector('th a').innerHTML = "
+                               "'votes&nbsp;&#9650;';")
+
+
+@pytest.mark.parametrize("page", [SORTED, SORTED_MARKED], ids=["plain", "arrow"])
+def test_rows_said_sorted_by_a_column_are_in_its_order_in_generation_and_in_the_replay(tmp_path, page):
     steps = [{"action": 'Click the "votes" column header', "expected": "The rows are sorted by votes"},
              {"action": 'Click the "votes" column header', "expected": "The rows are still sorted by votes, ascending"}]
-    assert_green(generate_on_page(SORTED, steps, tmp_path))
+    assert_green(generate_on_page(page, steps, tmp_path))
 
 
 def test_rows_said_sorted_that_are_not_fail_saying_what_the_column_reads(tmp_path):

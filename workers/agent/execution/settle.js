@@ -725,7 +725,8 @@
   // under that header ("every row has "Open" or "In progress" in the status column"): the data rows of the header's
   // table (header rows and rows with no cell under it left out; at least one). Resolves to true once it holds, else,
   // at timeout, to what the rows that do not show them show there (a few), or [] when no row was found.
-  // The texts of the data rows' cells under a column header, top to bottom, one list per table a header heads.
+  // The texts of the data rows' cells under a column header (a header cell), top to bottom, one list per table a
+  // header heads.
   function columnCells(headers) {
     const CELLS = "th, td, [role=columnheader], [role=gridcell], [role=cell], [role=rowheader]";
     const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
@@ -734,6 +735,8 @@
       const head = header.isConnected && header.closest(CELLS);
       const table = head && head.closest(TABLES);
       if (!table || !visible(head)) continue;
+      if (!head.matches("th, [role=columnheader]") && !head.closest("thead")
+          && !(head.closest("tr") && headerRow(head.closest("tr")))) continue;
       const y = head.getBoundingClientRect();
       const cells = [];
       for (const row of table.querySelectorAll("tr, [role=row]")) {

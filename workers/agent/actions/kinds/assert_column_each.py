@@ -52,12 +52,9 @@ class AssertColumnEach(Action):
         return f"Verify every row has {_alternatives(value)} in the {target} column"
 
     def page_locator(self, intent):
-        from shared.records import Locator
-
         if not intent.target:
             raise Unsupported("it does not say which column")
-        # the header's own text, whole: "status" is not the "status_code" column
-        return Locator(strategy="text", value=intent.target, exact=True)
+        return header_locator(intent.target)
 
     def check(self, act):
         if act.target is None or not act.value:
@@ -74,13 +71,27 @@ class AssertColumnEach(Action):
         raise CheckFailed(f"a row shows {', '.join(repr(t) for t in found)} there")
 
     def phrase(self, op, slot):
-        return ["every row has ", *slot, f' in the "{op.locator.value if op.locator else ""}" column']
+        return ["every row has ", *slot, f' in the "{op.said or ""}" column']
 
     def comment(self, op, what):
-        return f'Check that every row of the table shows {what} in the "{op.locator.value if op.locator else ""}" column'
+        return f'Check that every row of the table shows {what} in the "{op.said or ""}" column'
 
     def javascript(self, op, target, value):
         return f"await this.expectColumnEach({target}, {value}.split({json.dumps(SEPARATOR)}));"
+
+
+_SORT_MARKS = "▲▼△▽↑↓⬆⬇▴▾⌃⌄"
+
+
+def header_locator(name: str):
+    """The header cells whose own text is the column's name, whole and in any case, a sort arrow after it aside:
+    "status" is not the "status_code" column; "name ▼" is the name column, sorted."""
+    from shared.records import Locator
+
+    words = r"\s+".join(re.escape(w).replace("/", r"\/") for w in name.split())
+    # the element that holds the text (the header cell's link or span; a Playwright text selector, which the "css"
+    # strategy passes to locator() as it is): settle.js takes the header cell around it
+    return Locator(strategy="css", value=f"text=/^\\s*{words}(?:\\s*[{_SORT_MARKS}])?\\s*$/i")
 
 
 def _alternatives(value: str | None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.actions.kinds.assert_column_each import header_locator
 from workers.agent.brains.phrases import Op, Unsupported
 
 _SUBJECT = (r"(?:the\s+|its\s+)?(?:(?:[\w-]+\s+){0,2}?(?:rows|results|table|list|entries|records|lines|items|issues|"
@@ -47,12 +48,9 @@ class AssertSorted(Action):
         return f"Verify the rows are sorted by {target}, {value}"
 
     def page_locator(self, intent):
-        from shared.records import Locator
-
         if not intent.target:
             raise Unsupported("it does not say by which column")
-        # the header's own text, whole: "status" is not the "status_code" column
-        return Locator(strategy="text", value=intent.target, exact=True)
+        return header_locator(intent.target)
 
     def check(self, act):
         if act.target is None or act.value not in ("ascending", "descending"):
@@ -69,10 +67,10 @@ class AssertSorted(Action):
         raise CheckFailed(f"the column reads {', '.join(repr(t) for t in found)} from the top")
 
     def phrase(self, op, slot):
-        return [f'the rows are sorted by "{op.locator.value if op.locator else ""}", ', *slot]
+        return [f'the rows are sorted by "{op.said or ""}", ', *slot]
 
     def comment(self, op, what):
-        return f'Check that the rows of the table are in the order of the "{op.locator.value if op.locator else ""}" ' \
+        return f'Check that the rows of the table are in the order of the "{op.said or ""}" ' \
                f"column, {what}"
 
     def javascript(self, op, target, value):
