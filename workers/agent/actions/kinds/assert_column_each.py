@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.actions.base import CheckFailed, Rule
+from workers.agent.actions.columns import ColumnCheck
 from workers.agent.brains.phrases import TOKEN, Op, Unsupported
 
 _ROWS = (r"(?:(?:every|each)\s+(?:row|result|record|entry|line|issue|item)|all\s+(?:the\s+)?(?:rows|results|records|"
@@ -36,12 +37,8 @@ def _each(m, s):
     return ops
 
 
-class AssertColumnEach(Action):
+class AssertColumnEach(ColumnCheck):
     name = "assert_column_each"
-    for_model = False
-    is_assertion = True
-    grounded = False
-    valued = True
     param_name = "expectedText"
     statements = (
         Rule(rf"{_ROWS}\s+(?:has|have|shows?|contains?|reads?|lists?)\s+"
@@ -51,24 +48,12 @@ class AssertColumnEach(Action):
     def describe(self, target, role, value):
         return f"Verify every row has {_alternatives(value)} in the {target} column"
 
-    def page_locator(self, intent):
-        if not intent.target:
-            raise Unsupported("it does not say which column")
-        return header_locator(intent.target)
-
     def check(self, act):
         if act.target is None or not act.value:
             raise CheckFailed("nothing to check")
-        found = act.target.evaluate_all(
-            "(els, [t, ms]) => window.__stepforge ? window.__stepforge.columnEach(els, t, ms) : null",
-            [act.value.split(SEPARATOR), act.settings.assertion_timeout_ms])
-        if found is True:
-            return
-        if found is None:
-            raise CheckFailed("the page's scripts are not loaded")
-        if not found:
-            raise CheckFailed("no table row has a cell under that column's header")
-        raise CheckFailed(f"a row shows {', '.join(repr(t) for t in found)} there")
+        self.check_column(act, "columnEach", act.value.split(SEPARATOR),
+                          "no table row has a cell under that column's header",
+                          lambda found: f"a row shows {', '.join(repr(t) for t in found)} there")
 
     def phrase(self, op, slot):
         return ["every row has ", *slot, f' in the "{op.said or ""}" column']
@@ -78,20 +63,6 @@ class AssertColumnEach(Action):
 
     def javascript(self, op, target, value):
         return f"await this.expectColumnEach({target}, {value}.split({json.dumps(SEPARATOR)}));"
-
-
-_SORT_MARKS = "▲▼△▽↑↓⬆⬇▴▾⌃⌄"
-
-
-def header_locator(name: str):
-    """The header cells whose own text is the column's name, whole and in any case, a sort arrow after it aside:
-    "status" is not the "status_code" column; "name ▼" is the name column, sorted."""
-    from shared.records import Locator
-
-    words = r"\s+".join(re.escape(w).replace("/", r"\/") for w in name.split())
-    # the element that holds the text (the header cell's link or span; a Playwright text selector, which the "css"
-    # strategy passes to locator() as it is): settle.js takes the header cell around it
-    return Locator(strategy="css", value=f"text=/^\\s*{words}(?:\\s*[{_SORT_MARKS}])?\\s*$/i")
 
 
 def _alternatives(value: str | None) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.actions.kinds.assert_column_each import header_locator
+from workers.agent.actions.base import CheckFailed, Rule
+from workers.agent.actions.columns import ColumnCheck
 from workers.agent.brains.phrases import Op, Unsupported
 
 _SUBJECT = (r"(?:the\s+|its\s+)?(?:(?:[\w-]+\s+){0,2}?(?:rows|results|table|list|entries|records|lines|items|issues|"
@@ -31,12 +31,8 @@ def _sorted(m, s):
     return [Op("assert_sorted", target=column, value="descending" if m["down"] else "ascending")]
 
 
-class AssertSorted(Action):
+class AssertSorted(ColumnCheck):
     name = "assert_sorted"
-    for_model = False
-    is_assertion = True
-    grounded = False
-    valued = True
     literal = True
     param_name = "order"
     statements = (
@@ -47,24 +43,12 @@ class AssertSorted(Action):
     def describe(self, target, role, value):
         return f"Verify the rows are sorted by {target}, {value}"
 
-    def page_locator(self, intent):
-        if not intent.target:
-            raise Unsupported("it does not say by which column")
-        return header_locator(intent.target)
-
     def check(self, act):
         if act.target is None or act.value not in ("ascending", "descending"):
             raise CheckFailed("nothing to check")
-        found = act.target.evaluate_all(
-            "(els, [down, ms]) => window.__stepforge ? window.__stepforge.sortedBy(els, down, ms) : null",
-            [act.value == "descending", act.settings.assertion_timeout_ms])
-        if found is True:
-            return
-        if found is None:
-            raise CheckFailed("the page's scripts are not loaded")
-        if not found:
-            raise CheckFailed("no table with two rows or more has a cell under that column's header")
-        raise CheckFailed(f"the column reads {', '.join(repr(t) for t in found)} from the top")
+        self.check_column(act, "sortedBy", act.value == "descending",
+                          "no table with two rows or more has a cell under that column's header",
+                          lambda found: f"the column reads {', '.join(repr(t) for t in found)} from the top")
 
     def phrase(self, op, slot):
         return [f'the rows are sorted by "{op.said or ""}", ', *slot]

@@ -252,34 +252,32 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once every data row of the table whose header cell `header` finds shows one of `texts` in its cell under
-    // that header (SETTLE_SCRIPT's columnEach, as generation checked).
-    async expectColumnEach(header, texts) {
+    // SETTLE_SCRIPT's `fn` (columnEach, sortedBy) run over the header cells `header` finds, as generation checked:
+    // true once it holds, else what it reports at the timeout.
+    async readColumn(header, fn, argument) {
       try {
         await header.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
       } catch (error) {
         throw new assert.AssertionError({ message: `expected the page to show the column header ${header}` });
       }
-      const found = await header.evaluateAll(
-        (els, [t, ms]) => (window.__stepforge ? window.__stepforge.columnEach(els, t, ms) : null),
-        [texts, EXPECT_TIMEOUT_MS]);
+      return header.evaluateAll(
+        (els, [f, a, ms]) => (window.__stepforge ? window.__stepforge[f](els, a, ms) : null),
+        [fn, argument, EXPECT_TIMEOUT_MS]);
+    }
+
+    // Passes once every data row of the table whose header cell `header` finds shows one of `texts` in its cell under
+    // that header.
+    async expectColumnEach(header, texts) {
+      const found = await this.readColumn(header, "columnEach", texts);
       if (found !== true) {
         const rows = found && found.length ? `a row shows ${found.map((t) => `"${t}"`).join(", ")} there` : "no row found";
         throw new assert.AssertionError({ message: `expected every row to show ${texts.join(" or ")} under ${header}, ${rows}` });
       }
     }
 
-    // Passes once the data rows of the table whose header cell `header` finds are in that column's order (SETTLE_SCRIPT's
-    // sortedBy, as generation checked).
+    // Passes once the data rows of the table whose header cell `header` finds are in that column's order.
     async expectSorted(header, descending) {
-      try {
-        await header.filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
-      } catch (error) {
-        throw new assert.AssertionError({ message: `expected the page to show the column header ${header}` });
-      }
-      const found = await header.evaluateAll(
-        (els, [down, ms]) => (window.__stepforge ? window.__stepforge.sortedBy(els, down, ms) : null),
-        [descending, EXPECT_TIMEOUT_MS]);
+      const found = await this.readColumn(header, "sortedBy", descending);
       if (found !== true) {
         const rows = found && found.length ? `it reads ${found.map((t) => `"${t}"`).join(", ")} from the top` : "no rows found";
         throw new assert.AssertionError({ message: `expected the rows sorted by ${header}, ${descending ? "descending" : "ascending"}: ${rows}` });
