@@ -422,6 +422,9 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     # a noun of what the quoted text is; "as well"
     ('Click "Update"', 'The milestone "1.0 Alpha" now appears as well', [op("assert_text", value="1.0 Alpha")]),
     ('Click "Update"', '"1.0 Alpha" is shown too', [op("assert_text", value="1.0 Alpha")]),
+    # texts said hidden stay absent, whatever follows the comma
+    ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',
+     [op("assert_absent", value="A"), op("assert_absent", value="C"), op("assert_text", value="S")]),
     # rows in a column's order
     ('Click "name"', "The rows are sorted by name", [op("assert_sorted", "name", value="ascending")]),
     ('Click "votes"', 'The table is now sorted by "votes" in descending order',

@@ -70,7 +70,8 @@ _GLUE = frozenset("""a an the its their this that these those with and or of in 
     top bottom left right side corner above below under next beside""".split())
 
 
-_KIND_BEFORE = re.compile(r"(?:(?:[Tt]he|[Aa]n?)\s+)?(?P<words>(?:[a-z][a-z-]*\s+){1,2})(?P<text>\x01\d+\x02)")
+# 'the milestone "1.0 Alpha"': an article, a noun or two, the quoted text (never 'hidden, while "S"')
+_KIND_BEFORE = re.compile(r"(?:[Tt]he|[Aa]n?)\s+(?P<words>(?:[a-z][a-z-]*\s+){1,2})(?P<text>\x01\d+\x02)")
 
 
 def described_texts(x: str, s) -> list[str]:
@@ -79,7 +80,7 @@ def described_texts(x: str, s) -> list[str]:
     quoted = [s.tokens[int(n)] for n in re.findall("\x01(\\d+)\x02", x)]
     # 'the milestone "1.0 Alpha"', 'the package "left-pad"': a noun of what the quoted text is, the whole subject
     kind = _KIND_BEFORE.fullmatch(x.strip())
-    if kind and not any(w.lower() in SAYS_MORE for w in kind["words"].split()):
+    if kind and not NEGATIVE.search(kind["words"]) and not any(w.lower() in SAYS_MORE for w in kind["words"].split()):
         x = kind["text"]
     rest = re.sub("\x01\\d+\x02", " ", x)
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest.lower())
