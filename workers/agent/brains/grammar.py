@@ -94,15 +94,14 @@ def statement(masked: str, s: Sentence) -> list[Op]:
                                                for n in TOKEN.findall(but_not["neg"])]
     try:
         return _statement(masked, s)
-    except Unsupported:
+    except Unsupported as exc:
         with_shown = _WITH_SHOWN.fullmatch(masked)
         if not with_shown or not s.has_token(with_shown["w"]) or NEGATIVE.search(with_shown["w"]):
             raise
         try:
             return statement(with_shown["s"], s) + statement(f"{with_shown['w']} are shown", s)
         except Unsupported:
-            pass
-        raise
+            raise exc from None
 
 
 def _statement(masked: str, s: Sentence) -> list[Op]:
