@@ -1826,3 +1826,37 @@ def test_a_label_tied_to_nothing_names_the_one_control_of_its_row(tmp_path):
     steps = [{"action": "Look at the form", "expected": 'The form shows "Wake up" in the Name field and a Repeat dropdown set to "none"'},
              'Select "interval" in the Repeat dropdown', 'Verify the Repeat dropdown shows "interval"']
     assert_green(generate_on_page(UNTIED_LABELS, steps, tmp_path))
+
+
+LONG_PAGE = """<!doctype html><html><body>
+<h1>Ticket #2</h1>
+<p id="seen">Nothing seen yet</p>
+<div style="height: 3000px"></div>
+<h2 id="history">Change History</h2>
+<div style="height: 3000px"></div>
+<footer id="footer">Powered by nobody</footer>
+<script>
+  const seen = document.getElementById('seen');
+  new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) seen.textContent = e.target.id + ' seen';
+  }).observe(document.getElementById('history'));
+  new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) document.title = 'footer seen';
+  }).observe(document.getElementById('footer'));
+  seen.style.position = 'fixed';
+</script>
+</body></html>"""
+
+
+def test_scrolling_to_a_section_brings_it_into_view_in_generation_and_in_the_replay(tmp_path):
+    result = generate_on_page(LONG_PAGE, [
+        {"action": "Scroll down to the Change History section", "expected": '"history seen" is shown'},
+        "Scroll to the bottom of the page", "Scroll up"], tmp_path)
+    assert_green(result)
+    feature = next((tmp_path / "suite").rglob("*.feature")).read_text()
+    assert 'Scroll to "Change History"' in feature and "Scroll to the bottom of the page" in feature, feature
+
+
+def test_scrolling_to_something_the_page_lacks_fails_at_that_step(tmp_path):
+    record = run_on_page(LONG_PAGE, ["Scroll down to the Archive section", '"history seen" is shown'], tmp_path)
+    assert_failed_at(record, 1, "action")

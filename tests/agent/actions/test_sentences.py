@@ -56,6 +56,22 @@ FORMS = [
     ("Close the tab", [op("switch_tab", value="close")]),
     ('Wait until "Report ready" is shown', [op("wait_for", value="Report ready")]),
     ('Wait for "Loading" to disappear', [op("wait_gone", value="Loading")]),
+    # scrolling: to a named element, to an end of the page, by a screen
+    ("Scroll down to the Change History section", [op("scroll", "Change History")]),
+    ('Scroll until the "Load more" button is visible', [op("scroll", "Load more", "button")]),
+    ("Scroll to the bottom of the page", [op("scroll", value="bottom")]),
+    ("Scroll up", [op("scroll", value="up")]),
+    # absence said with appear
+    ('"App crashes" should not appear in the results', [op("assert_absent", value="App crashes")]),
+    ("The Delete button no longer appears", [op("assert_absent", "Delete", "button")]),
+    # a text named by what it is, after a check verb; never a box to tick
+    ('Verify the heading "Manage Components (4)"', [op("assert_text", value="Manage Components (4)")]),
+    ('Check the "Saved" message', [op("assert_text", value="Saved")]),
+    ('Check the error message "Bad password"', [op("assert_text", value="Bad password")]),
+    ('Check the "Remember me" checkbox', [op("check", "Remember me", "checkbox")]),
+    # a row said after its texts, or with a modal verb
+    ('Verify "Fix login" is the first row', [op("assert_row_at", value="Fix login", ordinal=0)]),
+    ('The last row should be "Archive"', [op("assert_row_at", value="Archive", ordinal=-1)]),
     # targets named by their place, icon or order
     ("Tick the checkbox of Water the plants", [op("check", "", "checkbox", anchor="Water the plants")]),
     ('Type "Alice L." into the first field under Profile',

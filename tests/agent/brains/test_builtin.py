@@ -294,7 +294,7 @@ def test_placeholder_without_a_column() -> None:
     [
         ("Make sure everything works", "states nothing"),
         ("Drag the slider to 50%", "dragging is not supported"),
-        ("Scroll to the bottom", "scrolling"),
+        ("Scroll to the bottom of the table", "within a part of the page"),
         ("Click", "names nothing to click"),
         ("Click ''", "names no element"),
         ("Type Franklin", "which field"),
@@ -359,7 +359,7 @@ def test_unsupported_names_the_sentence(sentence: str, reason: str) -> None:
 
 
 def test_unsupported_clause_names_clause_and_sentence() -> None:
-    assert unsupported("Click X and scroll down").startswith("'scroll down' (in 'Click X and scroll down'): scrolling")
+    assert unsupported("Click X and drag the card").startswith("'drag the card' (in 'Click X and drag the card'): dragging")
 
 
 def test_builtin_is_a_brain() -> None:
@@ -704,8 +704,9 @@ def test_that_row_is_only_the_row_of_the_step_just_before():
     newer = Operation(index=2, step_index=1, kind="click", description="Click the Alice checkbox", said="Alice")
     decision = BuiltinBrain().decide(ScenarioStep(action='Click "Delete" in that row'), 2, None, [older, newer])
     assert decision.unsupported is not None, decision.intents
+    # "next to it" is the element the step before acted on, never its row
     beside = BuiltinBrain().decide(ScenarioStep(action='Click "Delete" next to it'), 1, None, [older])
-    assert beside.unsupported is not None, beside.intents
+    assert [(i.target, i.anchor) for i in beside.intents] == [("Delete", "Edit")]
 
 
 def test_an_unquoted_list_of_three_or_more_short_texts_is_checked_text_by_text():
@@ -742,3 +743,12 @@ def test_a_state_in_a_parenthesis_is_the_state_of_each_element_listed_before_it(
     assert [(i.kind, i.target, i.value) for i in found[1:]] == [
         ("assert_text", None, "Show palette"), ("assert_text", None, "Show sidebar"), ("assert_text", None, "Event log"),
         ("assert_state", "Show palette", "checked"), ("assert_state", "Show sidebar", "checked")]
+
+
+def test_next_to_it_with_nothing_named_before_in_the_step_is_the_element_the_step_before_acted_on() -> None:
+    field = Node(id=3, tag="input", role="textbox", input_type="text", operable=True, placeholder="Search")
+    decision = BuiltinBrain().decide(ScenarioStep(action="Click the Search button next to it"), 1, None,
+                                     [_done_in(field, "Search")])
+    assert [(i.kind, i.target, i.role_hint, i.anchor) for i in decision.intents] == [
+        ("click", "Search", "button", "Search")]
+    assert BuiltinBrain().decide(ScenarioStep(action="Click the Search button next to it"), 0).unsupported

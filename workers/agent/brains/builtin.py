@@ -60,7 +60,7 @@ class BuiltinBrain:
         page = snapshot or _EMPTY_PAGE
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
-                               _row_said_before(history or []))
+                               _row_said_before(history or []), _named_before(history or []))
             intents = armed_first([self._intent(op) for op in ops])
         except Unsupported as exc:
             raise type(exc)(_naming(exc, step.action)) from None
@@ -82,15 +82,16 @@ class BuiltinBrain:
     # --- macros ----------------------------------------------------------------------------
 
     def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot,
-                field: Op | None = None, row: str | None = None) -> list[Op]:
+                field: Op | None = None, row: str | None = None, named: str | None = None) -> list[Op]:
         """Ops of the clauses, macros expanded. field: the field the steps before this one last clicked or typed
-        into, which 'Type "queue"' types into; a click or a typing in this step takes its place."""
+        into, which 'Type "queue"' types into; a click or a typing in this step takes its place. row, named: the row
+        and the element the step before named, which "that row" and "next to it" mean when this step names none."""
         ops: list[Op] = []
         current: forms.Form | None = None  # the form this step filled or searched, for "submit it"
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
-                    item = _pronoun_placed(item, ops, row)
+                    item = _pronoun_placed(item, ops, row, named)
                     if _opened_dropdown(ops, item):  # 'Open the Action dropdown and choose "Delete"'
                         opened = ops.pop()
                         item = Op("select", target=opened.target, role_hint="dropdown", value=item.target,
@@ -172,15 +173,16 @@ _ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1
 _PRONOUN = frozenset({"it", "this", "that", "them", "this one", "that one"})
 
 
-def _pronoun_placed(op: Op, before: list[Op], row: str | None = None) -> Op:
+def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_before: str | None = None) -> Op:
     """'Select "reassign to" and type "carol" in the text box next to it': the place "it" is the element named just
     before in the step; 'Click "Categorize" in that row': the row the steps before checked or acted in, when the step
-    names nothing before it."""
+    names nothing before it; else the element the step before acted on ('Click the Search button next to it')."""
     anchor, section = op.place.anchor, op.place.section
     if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
         return op
     named = next((o.target for o in reversed(before) if o.target), None) or (
-        row if (anchor or "").lower() in ("that", "this") else None)
+        row if (anchor or "").lower() in ("that", "this") else None) or (
+        named_before if (anchor or section or "").lower() == "it" else None)
     if named is None:
         raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
     place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
@@ -208,6 +210,13 @@ def _row_said_before(history: list[Operation]) -> str | None:
         if found:
             return found[1]
     return None
+
+
+def _named_before(history: list[Operation]) -> str | None:
+    """The element the step before this one last acted on, as it named it; None when it acted on none."""
+    last = max((op.step_index for op in history), default=None)
+    return next((op.said for op in reversed(history) if op.ok and op.step_index == last and op.said
+                 and not action(op.kind).is_assertion), None)
 
 
 _PLACED = re.compile(r' in the row of "| under "|^\S.* \(the \w+\)')
@@ -264,7 +273,7 @@ def seen_before_going(intents: list[Intent]) -> list[Intent]:
 
 
 def _naming(exc: Unsupported, text: str) -> str:
-    """"'Scroll down' (in 'Click X and scroll down'): scrolling is not supported"."""
+    """"'Drag the card' (in 'Click X and drag the card'): dragging is not supported"."""
     whole = " ".join(text.split())
     where = f"{whole!r}" if exc.clause is None else f"{exc.clause!r} (in {whole!r})"
     return f"{where}: {exc.reason}"

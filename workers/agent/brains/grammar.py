@@ -271,8 +271,6 @@ _OWN_RULES = (
          r"(?:on\s+)?(?P<rest>.+)", _by_doing, 5),
     # refusals first, so that no later rule half-understands them
     Rule(r"right[\s-]?click.*", _refuse("right clicks are not supported"), 0),
-    Rule(r"scroll.*", _refuse("scrolling is not an operation the builtin brain records (elements are scrolled to when "
-                              "used)"), 1),
     Rule(r"drag.*", _refuse("dragging is not supported"), 2),
     Rule(r"(?:open|launch|create|start)\s+(?:a|an|another|the)?\s*(?:new|second|other|private|incognito)?\s*"
          r"(?:browser\s+)?(?:tab|window|browser|incognito\s+window)\b.*",

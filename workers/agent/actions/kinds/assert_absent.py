@@ -41,6 +41,10 @@ STATEMENTS = (
     # X is not shown / X is no longer listed / X isn't displayed on the page
     Rule(rf"(?P<x>.+?)\s+(?:{_NOT})\s+(?:now\s+|still\s+|any\s+longer\s+)?{VISIBLE}{WHERE}(?:\s+any\s+(?:more|longer))?",
          _absent, 60),
+    # X does not appear in the results / should not appear / no longer shows up
+    Rule(rf"(?P<x>.+?)\s+(?:(?:does|do|should|must|will)\s*(?:n['’]t|\s+not)|(?:does|do)\s+no\s+longer|no\s+longer)\s+"
+         rf"(?:appear|appears|show\s+up|shows\s+up)(?:\s+any\s*(?:more|longer))?{WHERE}(?:\s+any\s*(?:more|longer))?",
+         _absent, 65),
     # X disappears / X is gone / X has been removed
     Rule(rf"(?P<x>.+?)\s+(?:{_GONE})(?:\s+from\s+(?:the\s+)?(?:page|screen|list|table|results))?", _absent, 70),
 )  # fmt: skip

@@ -19,8 +19,13 @@ _NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w])")
 
 
 _ROW = (r"(?:the\s+)?(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
-        r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?\s+(?:now\s+)?(?:is|shows?|has|contains?|reads?|lists?|"
-        r"displays?|says?|holds?)\s+(?P<rest>.+)")
+        r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
+        r"(?:is|be|shows?|has|have|contains?|reads?|lists?|displays?|says?|holds?)\s+(?P<rest>.+)")
+# '"Fix login" is the first row', '"Fix login" is shown in the top row of the table': the texts, then the row
+_ROW_AFTER = (r"(?P<rest>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+(?:is|are|should\s+be|must\s+be)\s+"
+              r"(?:now\s+|still\s+)?(?:(?:shown|displayed|listed)\s+)?(?:in\s+|on\s+)?(?:the\s+)?"
+              r"(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
+              r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?")
 # 'the first row is "A" and the last row shows "B"', '..., the second row is "B"': the next row said
 _NEXT_ROW = re.compile(r"\s*(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:the\s+)?(?:first|top|second|third|fourth|"
                        r"fifth|last|bottom)\s+row\b)", re.I)
@@ -83,7 +88,7 @@ class AssertRowAt(Action):
     grounded = False
     valued = True
     param_name = "expectedText"
-    statements = (Rule(_ROW, _row_texts, 104), Rule(_IN_ORDER, _rows_in_order, 104))
+    statements = (Rule(_ROW, _row_texts, 104), Rule(_ROW_AFTER, _row_texts, 104), Rule(_IN_ORDER, _rows_in_order, 104))
 
     def describe(self, target, role, value):
         return f"Verify the row shows '{value}'"

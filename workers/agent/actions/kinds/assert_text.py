@@ -144,6 +144,9 @@ _SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|titl
             r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results))")
 
 _TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as well'
+# What a text shown is, said before or after it: 'the heading "Users"', 'the "Saved" message'
+_SHOWN_KIND = (r"(?:heading|title|subtitle|header|caption|message|notice|notification|toast|banner|alert|"
+               r"error|warning|text)")
 
 STATEMENTS = (
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
@@ -166,6 +169,10 @@ STATEMENTS = (
     # the text 'X'
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
          lambda m, s: texts(m["x"], s), 160),
+    # (Verify) the heading "X" / the error message "X" / the "Saved" notice: a text shown, named by what it is
+    Rule(rf"(?:the|a|an)\s+(?:(?:page|error|success|confirmation|warning|info|status|main|section)\s+)?{_SHOWN_KIND}\s+"
+         r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
+         rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
     # 'A' / 'A' and 'B'
     Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
     # a part of the page, named any way, lists / shows / opens with the quoted texts, described only by the kind of
