@@ -69,6 +69,18 @@ FORMS = [
     ('Check the "Saved" message', [op("assert_text", value="Saved")]),
     ('Check the error message "Bad password"', [op("assert_text", value="Bad password")]),
     ('Check the "Remember me" checkbox', [op("check", "Remember me", "checkbox")]),
+    # a field's name, then its quoted value; several pairs after one verb; replacing a named field's text
+    ('Fill in Username "bob" and Password "builder42"',
+     [op("fill", "Username", "field", "bob"), op("fill", "Password", "field", "builder42")]),
+    ('Enter the name "Bob"', [op("fill", "name", "field", "Bob")]),
+    ('Set Type to "enhancement" and Priority to "minor"',
+     [op("fill", "Type", "field", "enhancement"), op("fill", "Priority", "field", "minor")]),
+    ('Replace the text in the Name field with "Bob"', [op("fill", "Name", "field", "Bob")]),
+    ('Replace the filter with ">=3"', [op("fill", "filter", "field", ">=3")]),
+    # a row named by its quoted text, and what it says
+    ('The row "warn" says "something looks wrong"', [op("assert_in_row", "warn", value="something looks wrong")]),
+    # a text that changes to another
+    ('The heading changes to "Version History (3)"', [op("assert_text", value="Version History (3)")]),
     # a row said after its texts, or with a modal verb
     ('Verify "Fix login" is the first row', [op("assert_row_at", value="Fix login", ordinal=0)]),
     ('The last row should be "Archive"', [op("assert_row_at", value="Archive", ordinal=-1)]),

@@ -189,7 +189,7 @@ _WITH_NUMBER = re.compile(r"with\s+(?P<n>[-+]?\d[\d,]*(?:\.\d+)?%?)(?:\s+[a-z][\
 # shows ...', 'the "Everyday Spending" group row shows ...'; the texts said with it, there and in the parts after it
 # that have no verb of their own, are in it.
 ROW = re.compile(r"\x01(?P<a>\d+)\x02\s+(?:[a-z][\w-]*\s+)?(?:row|entry|line|record)\b|"
-                  r"\b(?:row|entry|line|record)\s+(?:of|for)\s+\x01(?P<b>\d+)\x02", re.I)
+                  r"\b(?:row|entry|line|record)\s+(?:(?:of|for|with)\s+)?\x01(?P<b>\d+)\x02", re.I)
 
 
 # 'Groceries shows 450.00 budgeted and a balance of 615.70': a name said unquoted, then the numbers its row shows

@@ -184,7 +184,8 @@ STATEMENTS = (
              Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
-         r"(?:starts?|begins?)\s+with|contains?|includes?)\s+(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
+         r"(?:starts?|begins?)\s+with|contains?|includes?|(?:changes?|updates?|switches|turns)\s+to|becomes?)\s+"
+         r"(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
          lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),
 )  # fmt: skip
 

@@ -10,7 +10,29 @@ from workers.agent.actions.naming import field_label, the_element, the_field
 from workers.agent.brains.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
 
 
+# 'Set Type to "enhancement" and Priority to "minor"': one more field and its quoted value, after the first value
+_MORE_PAIRS = re.compile(r"(?P<v>\x01\d+\x02)(?P<more>(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?[A-Za-z][\w-]*"
+                         r"(?:\s+[A-Za-z][\w-]*){0,2}?\s+(?:to|=|with|as|into|in)\s+\x01\d+\x02)+)")
+_PAIR = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+"
+                   r"(?:to|=|with|as|into|in)\s+(?P<v>\x01\d+\x02)")
+# 'Fill in Username "bob" and Password "builder42"', 'Enter the name "Bob"': a field's name, then its quoted value
+_LABEL = r"(?:the\s+|your\s+|a\s+)?(?!(?:the|a|an|text|value|values|word|words|string|characters|following|phrase|letters|number)\b)" \
+         r"[A-Za-z][\w-]*(?:\s+(?!(?:and|or|then)\b)[A-Za-z][\w-]*){0,2}?"
+_LABELLED = re.compile(rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I)
+
+
+def _labelled_values(m, s):
+    pairs = list(_LABELLED.finditer(m["pairs"]))
+    if "".join(p[0] for p in pairs).strip() != m["pairs"].strip():
+        return None
+    return [op for p in pairs for op in _fill(p, s)]
+
+
 def _fill(m, s):
+    more = _MORE_PAIRS.fullmatch(m["v"].strip())
+    if more is not None:
+        return _fill({"t": m["t"], "v": more["v"]}, s) + [
+            op for pair in _PAIR.finditer(more["more"]) for op in _fill(pair, s)]
     if len(TOKEN.findall(m["v"])) > 1 and re.search(r"[A-Za-z]", TOKEN.sub(" ", m["v"])):
         # '"Sam" and the Email field with "s@x"': more than one value, and words between them
         raise Unsupported(f"{s.show(m['v'])!r} is not one value; fill one field with one quoted value per clause")
@@ -31,6 +53,12 @@ class Fill(Action):
         Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
+        # 'Replace the filter with ">=3"', 'Replace the text in the Name field with "Bob"' (never 'Replace "A" with "B"':
+        # which field holds "A" is not said)
+        Rule(r"(?:replace|overwrite)\s+(?:(?:the\s+)?(?:text|value|contents?|words?|query|input)\s+(?:in|of)\s+)?"
+             r"(?P<t>(?!\x01\d+\x02\s+with\b).+?)\s+with\s+(?P<v>.+)", _fill, 620),
+        Rule(rf"(?:fill(?:\s+in|\s+out)?|enter|type|input|key\s+in)\s+(?P<pairs>(?:{_LABEL})\s+\x01\d+\x02(?:(?:\s*,\s*(?:and\s+)?|"
+             rf"\s+and\s+)(?:{_LABEL})\s+\x01\d+\x02)*)", _labelled_values, 504),
     )
 
     def describe(self, target, role, value):
