@@ -79,6 +79,11 @@ FORMS = [
     ('Replace the filter with ">=3"', [op("fill", "filter", "field", ">=3")]),
     # a row named by its quoted text, and what it says
     ('The row "warn" says "something looks wrong"', [op("assert_in_row", "warn", value="something looks wrong")]),
+    # a title, then what is listed under it: quoted, or three or more short unquoted items
+    ('Verify "Version History (4)" lists 1.2.0, 2.0.0-beta.1 and 1.1.0',
+     [op("assert_in_section", "Version History (4)", value=v) for v in ("1.2.0", "2.0.0-beta.1", "1.1.0")]),
+    ('"Current Tags (2)" lists "latest" and "next"',
+     [op("assert_in_section", "Current Tags (2)", value=v) for v in ("latest", "next")]),
     # a text that changes to another
     ('The heading changes to "Version History (3)"', [op("assert_text", value="Version History (3)")]),
     # a row said after its texts, or with a modal verb

@@ -4,9 +4,12 @@ budget"', '"Vacation" is listed in the "Savings Goals" group', said in described
 
 from __future__ import annotations
 
+import re
+
+from shared.scenarios import list_items
 from workers.agent.actions.base import Rule
 from workers.agent.actions.placed import SHOWN_OR_IN, TEXTS, Placed, statement
-from workers.agent.brains.phrases import TOKEN, Op
+from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op
 
 # A quoted title ('under "On budget"'); a kind of part ('under the form') is a place below it (assert_below).
 _TITLE = r"(?:the\s+)?\x01\d+\x02"
@@ -20,6 +23,24 @@ def _together(m, s):
             for n in TOKEN.findall(m["x"]) + TOKEN.findall(m["more"])]
 
 
+def _titled_lists(m, s):
+    """'"Version History (4)" lists 1.2.0, 2.0.0-beta.1, 1.1.0 and 1.0.0', '"Current Tags" shows "latest" and
+    "next"': each item is under that title; quoted items only (words between them refuse it), or an unquoted list of
+    three or more short items."""
+    title = s.tokens[int(TOKEN.fullmatch(m["y"])[1])]
+    items = m["x"].strip()
+    quoted = TOKEN.findall(items)
+    if quoted:
+        if re.sub(r"\x01\d+\x02|,|\band\b|\s", "", items, flags=re.I):
+            return None
+        values = [s.tokens[int(n)] for n in quoted]
+    else:
+        values = list_items(items)
+        if len(values) < 3 or NEGATIVE.search(items) or re.search(r"\bor\b", items, re.I):
+            return None
+    return [Op("assert_in_section", target=title, value=v) for v in values if v.strip()]
+
+
 class AssertInSection(Placed):
     name = "assert_in_section"
     relation = "section"
@@ -28,7 +49,10 @@ class AssertInSection(Placed):
                             shown=SHOWN_OR_IN, after=_KIND),
                   # '"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund"'
                   Rule(rf"(?P<x>{TEXTS})\s+{SHOWN_OR_IN}\s+(?:under|in|inside|within)\s+(?P<y>{_TITLE}){_KIND}\s+"
-                       rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{TEXTS})", _together, 133))
+                       rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{TEXTS})", _together, 133),
+                  # '"Version History (4)" lists 1.2.0, 2.0.0-beta.1 and 1.1.0': a title, then what is under it
+                  Rule(rf"(?:the\s+)?(?P<y>\x01\d+\x02){_KIND}\s+(?:now\s+|still\s+)?(?:lists?|shows?|contains?|includes?|"
+                       r"has|holds?)\s+(?:only\s+)?(?P<x>.+)", _titled_lists, 133))
 
 
 ACTION = AssertInSection()
