@@ -285,7 +285,12 @@ LOGIN = """<!doctype html><html><body>
 
 @pytest.mark.parametrize("sentence", ['Log in with username "admin" and password "admin123"',
                                       'Sign in as "admin" / "admin123"', 'Log in as admin (password "admin123")',
-                                      'Sign in with "admin" and password "admin123"'])
+                                      'Sign in with "admin" and password "admin123"',
+                                      # unquoted one-word credentials, and values said with the fields they go in
+                                      "Log in as admin with password admin123", "Sign in as admin / admin123",
+                                      "Log in with username admin and password admin123",
+                                      'Sign in with "admin" in "Username" and "admin123" in "Password", then click '
+                                      '"Log in"'])
 def test_signing_in_as_a_tester_says_it(tmp_path, sentence):
     record = run_on_page(LOGIN, [sentence, '"Welcome, admin" is shown'], tmp_path)
     assert_passed(record)

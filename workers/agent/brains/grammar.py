@@ -170,10 +170,21 @@ _CREDENTIAL = r"\x01(\d+)\x02"
 _USER_WORD = r"(?:user\s*name|user|login|e-?mail(?:\s+address)?|account)"
 
 
+_NOT_CREDENTIALS = frozenset("the a an and or password field box is valid invalid correct wrong his her their your my its "
+                             "credentials details".split())
+
+
 def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     """'Log in with username "admin" and password "admin123"', 'Sign in as "admin" / "admin123"', 'Log in as admin
     (password "admin123")', 'Sign in with the password "actual123"': the credentials, in the sign-in form."""
     rest = m["rest"].strip()
+    # 'Sign in with "admin" in "Username or email:" and "admin123" in "Password:"': each value in the field it names
+    typed = re.fullmatch(rf"(?:with|using)\s+{_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}(?:\s+(?:field|box))?\s*"
+                         rf"(?:,\s*(?:and\s+)?|\s+and\s+){_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}"
+                         r"(?:\s+(?:field|box))?", rest, re.I)
+    if typed:
+        return [Op("fill", target=s.tokens[int(typed[2])], role_hint="field", value=s.tokens[int(typed[1])]),
+                Op("fill", target=s.tokens[int(typed[4])], role_hint="field", value=s.tokens[int(typed[3])])]
     token = lambda found: s.tokens[int(found[1])] if found else None  # noqa: E731
     password = token(re.search(rf"password\s*(?:is\s+|of\s+|=\s*|:\s*)?{_CREDENTIAL}", rest, re.I))
     user = token(re.search(rf"{_USER_WORD}\s*(?:is\s+|of\s+|=\s*|:\s*)?{_CREDENTIAL}", rest, re.I))
@@ -187,6 +198,18 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
         elif named and named["w"] and named["w"].lower() not in ("the", "password", "with", "using") \
                 and not rest.lower().startswith("with"):  # "with valid credentials": no user name is said
             user = named["w"]
+    if password is None:  # an unquoted credential is one word: 'as admin with password admin123', 'as admin / admin123'
+        slash = re.fullmatch(rf"(?:as|with)\s+(?:the\s+)?(?:{_USER_WORD}\s+)?(?P<u>[^\s\x01\x02/]+)\s*/\s*"
+                             r"(?P<p>[^\s\x01\x02/]+)", rest, re.I)
+        plain = re.search(r"\bpassword\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>[^\s\x01\x02()\"/,]+)\)?\s*$", rest, re.I)
+        if slash:
+            user, password = user or slash["u"], slash["p"]
+        elif plain and plain["p"].lower() not in _NOT_CREDENTIALS:
+            password = plain["p"]
+            said = re.match(rf"(?:as|with)\s+(?:the\s+)?(?P<word>{_USER_WORD}\s+)?(?P<u>[\w.@+-]+)", rest, re.I)
+            if user is None and said and (said["word"] or rest.lower().startswith("as")) \
+                    and said["u"].lower() not in _NOT_CREDENTIALS:
+                user = said["u"]
     if password is None:
         raise Unsupported("it does not say which password to sign in with (quote it: with password \"secret\")")
     return [Macro("sign_in", subject=user or "", value=password)]
