@@ -84,6 +84,11 @@ FORMS = [
      [op("assert_in_section", "Version History (4)", value=v) for v in ("1.2.0", "2.0.0-beta.1", "1.1.0")]),
     ('"Current Tags (2)" lists "latest" and "next"',
      [op("assert_in_section", "Current Tags (2)", value=v) for v in ("latest", "next")]),
+    # a place said first: a page by its title; without a comma before the operation
+    ('On the "Are you sure?" page, click "Yes, I\'m sure"', [op("click", "Yes, I'm sure", section="Are you sure?")]),
+    ('From the actions drop-down select "Delete selected"', [op("select", "actions", "dropdown", "Delete selected")]),
+    ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
+    ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
     # a text that changes to another
     ('The heading changes to "Version History (3)"', [op("assert_text", value="Version History (3)")]),
     # a row said after its texts, or with a modal verb

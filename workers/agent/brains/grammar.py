@@ -453,6 +453,7 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
         except Unsupported as exc:
             # ("Next to ..." is read before normalise drops "Next" as a lead word)
             where = _FRONTED.fullmatch(clause.strip()) or _FRONTED.fullmatch(normalise(clause))
+            where = where and {"beside": where["beside"], "place": where["place"] or where["place2"]}
             if where and where["beside"] and not s.has_token(where["place"]):
                 where = None  # 'Next to the search box, ...': a text the page shows is quoted
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
@@ -496,6 +497,9 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
 
 
 def _ungapped(clause: str) -> list[str]:
+    bare = _FRONTED_BARE.fullmatch(clause.strip())
+    if bare:
+        return [bare["place"], *_ungapped(bare["rest"])]
     parts = ungap(normalise(clause))
     return parts if len(parts) > 1 else [clause]
 
@@ -537,12 +541,18 @@ _TYPING_ALONE = re.compile(r"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x0
 _FIELD_PLACE = re.compile(r"(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){1,3}?(?:field|text\s*box|text\s*field|text\s*area|"
                           r"input|search\s+box|box)", re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
-_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)",
-                      re.I)
+_FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)|"
+                      # 'On the "Are you sure?" page, click ...': a page, screen or dialog said by its title
+                      r"on\s+(?P<place2>(?:the\s+)?.+?\s+(?:page|screen|view|dialog|modal|tab|form))", re.I)
+# 'From the actions drop-down select "Delete"': a place said first without a comma, then the operation
+_FRONTED_BARE = re.compile(r"(?P<place>(?:in|from|under|within|inside|on)\s+(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){0,4}?"
+                           r"(?:dropdown|drop-down|select|menu|list|section|panel|box|dialog|form|page|screen|tab|"
+                           r"table|sidebar|toolbar|header|footer|field|input|text\s*box|text\s*area))\s+(?P<rest>(?:click|tap|press|select|choose|pick|"
+                           r"type|enter|check|tick|uncheck|untick|fill)\b.*)", re.I)
 _ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
                         r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)
 _AREA_WORDS = re.compile(r"\s+(?:section|panel|box|area|line|list|header|heading|title|sidebar|part|block|group|"
-                         r"pane|window|dialog|form|menu|tab)$", re.I)
+                         r"pane|window|dialog|form|menu|tab|page|screen|view|modal)$", re.I)
 
 
 def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
