@@ -89,6 +89,11 @@ FORMS = [
     ('From the actions drop-down select "Delete selected"', [op("select", "actions", "dropdown", "Delete selected")]),
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
+    # every row's column said with "as", or the column before its text
+    ('Ensure every row has "Julia Moreau" as assignee and "Onboarding" as project',
+     [op("assert_column_each", "assignee", value="Julia Moreau"), op("assert_column_each", "project", value="Onboarding")]),
+    ("Every row has status closed", [op("assert_column_each", "status", value="closed")]),
+    ('Every row has status "closed"', [op("assert_column_each", "status", value="closed")]),
     # a text that changes to another
     ('The heading changes to "Version History (3)"', [op("assert_text", value="Version History (3)")]),
     # a row said after its texts, or with a modal verb

@@ -520,7 +520,8 @@ def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> st
 
 def is_description(text: str) -> bool:
     """'the error message', 'a confirmation': words describing something, not the literal text."""
-    return re.match(r"(?:the|a|an|this|that|these|those|my|his|her|its|their|some|all|any)\s", text, re.I) is not None
+    return re.match(r"(?:the|a|an|this|that|these|those|my|his|her|its|their|some|all|any|every|each)\s", text,
+                    re.I) is not None
 
 
 # Words that, leading an unquoted value, say what kind of value to invent instead of giving it:

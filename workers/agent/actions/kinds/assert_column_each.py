@@ -18,17 +18,25 @@ _ROWS = (r"(?:(?:every|each)\s+(?:row|result|record|entry|line|issue|item)|all\s
          r"entries|lines|issues|items))(?:\s+(?:of|in)\s+the\s+(?:[\w-]+\s+){0,2}?(?:results?|table|list|grid))?")
 _TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+or\s+|,\s*or\s+)\x01\d+\x02)*"
 _COLUMN = r"(?:\x01\d+\x02|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)"
-_CONDITION = rf"(?P<x>{_TEXTS})\s+in\s+(?:the|its)\s+(?P<y>{_COLUMN})\s+column"
-_CONDITIONS = rf"{_CONDITION.replace('?P<x>', '?:').replace('?P<y>', '?:')}"
+# '"Critical" in the priority column', '"Julia Moreau" as assignee', 'status "closed"', 'the status closed'
+_CONDITION = (rf"(?P<x>{_TEXTS})\s+(?:in\s+(?:the|its)\s+(?P<y>{_COLUMN})\s+column|as\s+(?:the\s+|its\s+)?"
+              rf"(?P<y2>{_COLUMN})(?:\s+column)?)|(?:the\s+|its\s+)?(?P<y3>{_COLUMN})\s+(?P<x3>{_TEXTS})|"
+              r"(?:the\s+|its\s+)?(?!(?:a|an|the|no|not|none|been|never|more|less|fewer|exactly|only|at|some|any|one|"
+              r"two|three|its|their|this|that|same|different|empty|blank)\b)(?P<y4>[A-Za-z][\w-]*)\s+"
+              r"(?!(?:empty|blank|missing|set|shown|hidden|selected|checked|disabled|enabled)\b)(?P<x4>[A-Za-z][\w-]*)")
+_CONDITIONS = rf"(?:{re.sub(r'[?]P<[a-z0-9]+>', '?:', _CONDITION)})"
 _AND = r"(?:\s*,\s*and|\s*,|\s+and)\s+"
 SEPARATOR = "|"  # between the texts any of which a cell may show: "Open|In progress"
 
 
 def _each(m, s):
     ops = []
-    for c in re.finditer(_CONDITION, m["conds"], re.I):
-        column = s.unmask(c["y"])
-        texts = [s.tokens[int(n)] for n in TOKEN.findall(c["x"])]
+    for part in re.split(_AND, m["conds"]):
+        c = re.fullmatch(_CONDITION, part.strip(), re.I)
+        if c is None:
+            raise Unsupported(f"{s.show(part)!r}: say which text every row has in which column")
+        column = s.unmask(c["y"] or c["y2"] or c["y3"] or c["y4"])
+        texts = [s.tokens[int(n)] for n in TOKEN.findall(c["x"] or c["x3"] or "")] or [c["x4"] or ""]
         if not column or not all(t.strip() for t in texts):
             raise Unsupported("it does not say which column, or which text")
         if len(texts) > 1 and any(SEPARATOR in t for t in texts):
