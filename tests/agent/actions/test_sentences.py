@@ -560,9 +560,8 @@ def test_a_part_said_to_close_before_a_value_is_a_statement_of_its_own() -> None
         op("assert_text", value="Sunrise")]
 
 
-def test_a_part_said_gone_in_a_step_that_does_nothing_is_refused() -> None:
-    decision = BuiltinBrain().decide(ScenarioStep(action="Verify the dialog is closed"), 0)
-    assert decision.unsupported and "only in the step whose action makes it go" in decision.unsupported
+def test_a_part_said_gone_in_a_step_that_does_nothing_is_checked_as_none_shown_with_nothing_found_before() -> None:
+    assert read("Verify the dialog is closed") == [op("assert_part_gone", value="dialog")]
 
 
 @pytest.mark.parametrize("sentence", [

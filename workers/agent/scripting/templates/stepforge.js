@@ -314,11 +314,12 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more (SETTLE_SCRIPT's
-    // partGone, as generation checked).
-    async expectPartGone(key, said) {
+    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more; none marked, once
+    // no part of the page fits noun, words and side (SETTLE_SCRIPT's partGone, as generation checked).
+    async expectPartGone(noun, words, side, key, said) {
       const gone = await this.page.evaluate(
-        ([k, ms]) => (window.__stepforge ? window.__stepforge.partGone(k, ms) : null), [key, EXPECT_TIMEOUT_MS]);
+        ([k, ms, n, w, s]) => (window.__stepforge ? window.__stepforge.partGone(k, ms, n, w, s) : null),
+        [key, EXPECT_TIMEOUT_MS, noun, words, side]);
       if (gone !== true) {
         throw new assert.AssertionError({ message: `expected the ${said} to be gone, `
           + `${gone === null ? "the page's scripts are not loaded" : "it is still shown"}` });
