@@ -1873,3 +1873,22 @@ def test_scrolling_to_a_section_brings_it_into_view_in_generation_and_in_the_rep
 def test_scrolling_to_something_the_page_lacks_fails_at_that_step(tmp_path):
     record = run_on_page(LONG_PAGE, ["Scroll down to the Archive section", '"history seen" is shown'], tmp_path)
     assert_failed_at(record, 1, "action")
+
+
+PROPERTIES = """<!doctype html><html><body>
+<h1>#2 assigned enhancement</h1>
+<table class="properties">
+  <tr><th>Reported by:</th><td>anonymous</td><th>Owned by:</th><td><a href="#">Carol Jensen</a></td></tr>
+  <tr><th>Priority:</th><td>major</td><th>Component:</th><td>Backend</td></tr>
+</table>
+<h2>Change History</h2>
+<p>Owner changed from Bob Tanaka to Carol Jensen</p>
+</body></html>"""
+
+
+def test_a_value_said_of_a_quoted_label_is_read_beside_that_label(tmp_path):
+    steps = ['Verify "Owned by:" shows Carol Jensen and "Reported by:" shows anonymous', 'Verify "Priority:" reads "major"']
+    assert_green(generate_on_page(PROPERTIES, steps, tmp_path))
+    # "Bob Tanaka" is on the page, but not beside the label
+    record = run_on_page(PROPERTIES, ['Verify "Owned by:" shows Bob Tanaka'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

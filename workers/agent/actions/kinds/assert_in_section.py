@@ -26,7 +26,8 @@ def _together(m, s):
 def _titled_lists(m, s):
     """'"Version History (4)" lists 1.2.0, 2.0.0-beta.1, 1.1.0 and 1.0.0', '"Current Tags" shows "latest" and
     "next"': each item is under that title; quoted items only (words between them refuse it), or an unquoted list of
-    three or more short items."""
+    three or more short items. One value said of a label ('"Owned by:" shows Bob Tanaka', '"Status" reads "open"')
+    is beside it, on its line."""
     title = s.tokens[int(TOKEN.fullmatch(m["y"])[1])]
     items = m["x"].strip()
     quoted = TOKEN.findall(items)
@@ -36,8 +37,13 @@ def _titled_lists(m, s):
         values = [s.tokens[int(n)] for n in quoted]
     else:
         values = list_items(items)
-        if len(values) < 3 or NEGATIVE.search(items) or re.search(r"\bor\b", items, re.I):
+        if NEGATIVE.search(items) or re.search(r"\bor\b", items, re.I) or (len(values) < 3 and (
+                len(values[0].split()) > 4 or re.search(r"\b(?:and|with|by|as|in|on|of|at|is|are)\b", items, re.I)
+                # a number with words: whose number it is is said apart from it ('shows 500.00 available')
+                or (re.search(r"\d", items) and re.search(r"[^\W\d]{2,}", items)))):
             return None
+    if len(values) == 1:
+        return [Op("assert_beside", target=title, value=values[0])]
     return [Op("assert_in_section", target=title, value=v) for v in values if v.strip()]
 
 
@@ -52,7 +58,7 @@ class AssertInSection(Placed):
                        rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{TEXTS})", _together, 133),
                   # '"Version History (4)" lists 1.2.0, 2.0.0-beta.1 and 1.1.0': a title, then what is under it
                   Rule(rf"(?:the\s+)?(?P<y>\x01\d+\x02){_KIND}\s+(?:now\s+|still\s+)?(?:lists?|shows?|contains?|includes?|"
-                       r"has|holds?)\s+(?:only\s+)?(?P<x>.+)", _titled_lists, 133))
+                       r"has|holds?|reads?|says?|displays?)\s+(?:only\s+)?(?P<x>.+)", _titled_lists, 133))
 
 
 ACTION = AssertInSection()
