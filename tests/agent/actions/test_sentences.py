@@ -89,6 +89,7 @@ FORMS = [
     ('From the actions drop-down select "Delete selected"', [op("select", "actions", "dropdown", "Delete selected")]),
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
+    ('Next to Status, tick the "closed" checkbox', [op("check", "closed", "checkbox", anchor="Status")]),
     # every row's column said with "as", or the column before its text
     ('Ensure every row has "Julia Moreau" as assignee and "Onboarding" as project',
      [op("assert_column_each", "assignee", value="Julia Moreau"), op("assert_column_each", "project", value="Onboarding")]),

@@ -454,8 +454,9 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             # ("Next to ..." is read before normalise drops "Next" as a lead word)
             where = _FRONTED.fullmatch(clause.strip()) or _FRONTED.fullmatch(normalise(clause))
             where = where and {"beside": where["beside"], "place": where["place"] or where["place2"]}
-            if where and where["beside"] and not s.has_token(where["place"]):
-                where = None  # 'Next to the search box, ...': a text the page shows is quoted
+            if where and where["beside"] and not s.has_token(where["place"]) \
+                    and not re.fullmatch(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}:?", where["place"].strip()):
+                where = None  # 'Next to the search box, ...': a text the page shows is quoted, or capitalised
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
                 continue
