@@ -27,6 +27,24 @@ def test_a_disabled_target_is_not_swapped_for_a_neighbour_that_fits_worse(tmp_pa
     assert not any("Publish later" in line for line in done(record)), done(record)
 
 
+ADMIN_LIST = """<!doctype html><html><body>
+<h2>Manage Milestones</h2>
+<table><tr><th>sel</th><th>Name</th></tr>
+<tr><td><input type="checkbox" name="sel" value="Someday"></td><td>Someday</td></tr></table>
+<div class="buttons"><input type="submit" value="Remove selected items"> <input type="submit" value="Apply changes"></div>
+</body></html>"""
+
+
+def test_a_control_whose_name_swaps_a_word_of_the_target_is_another_control(tmp_path):
+    # two words of three in common, but "Remove" is not "Archive": the step fails, nothing is removed
+    record = run_on_page(ADMIN_LIST, ['Tick the checkbox in the "Someday" row', 'Click "Archive selected items"'],
+                         tmp_path)
+    assert_failed_at(record, 2, "action")
+    assert not any("Remove" in line for line in done(record)), done(record)
+    # a word left out is still the same control
+    assert_passed(run_on_page(ADMIN_LIST, ['Click "Remove selected"'], tmp_path))
+
+
 TODOS = """<!doctype html><html><body>
 <section class="main">
   <input id="toggle-all" class="toggle-all" type="checkbox"><label for="toggle-all">Mark all as complete</label>

@@ -36,8 +36,8 @@
 //   window.__stepforge.fieldShows(text)          -> true when a visible text field's value holds the text (whole
 //                                                    words, any case)
 //   window.__stepforge.partGone(key, ms, noun, words, side) -> true once the part marked key is detached, hidden or
-//                                                    shows nothing (no text or control of its own in view); none
-//                                                    marked, once no part fits noun, words and side; false at timeout
+//                                                    shows nothing (no text or control of its own in view); key null:
+//                                                    once no part fits noun, words and side; false at timeout
 //   window.__stepforge.ownEditor(element)        -> true when the element is a code editor's input under the editor's
 //                                                    own lines, in a box holding no other control
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
@@ -812,9 +812,8 @@
     return false;
   }
   function partGone(key, timeoutMs, noun, words, side) {
-    const marked = markedParts(key).length > 0;
     const gone = () => {
-      if (!marked) return !noun || !parts(noun, words).some((el) => reachable(el) && onSide(el, side) && showsAnything(el));
+      if (key === null) return !parts(noun, words).some((el) => reachable(el) && onSide(el, side) && showsAnything(el));
       const el = markedParts(key)[0];
       return !el || !showsAnything(el);
     };

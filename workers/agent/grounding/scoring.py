@@ -29,7 +29,9 @@ Score (leaf), in [0, 1]
 Acceptance (THRESHOLD)
     A node is acceptable when ``score >= THRESHOLD`` (0.5).  The coverage gate guarantees that any
     node with ``coverage < 2/3`` or ``head_coverage < 2/3`` is halved and so stays below 0.5:
-    "Delete Owner" never matches "Add Owner" (coverage 1/2).
+    "Delete Owner" never matches "Add Owner" (coverage 1/2). So is a short name (up to four words) that has a word
+    of its own where a short target has another: "Archive selected items" never matches "Remove selected items"
+    (coverage 2/3, but a word swapped, not left out).
 """
 
 from __future__ import annotations
@@ -390,6 +392,7 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
 
     precision = 0.0
     exact = False
+    swapped = False
     if own:
         best = max(range(len(own)), key=lambda i: (field_head_sum[i], -len(own[i][1])))
         _, btoks, _ = own[best]
@@ -397,13 +400,17 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
             matched = sum(1 for f in btoks if any(_sim(f, t) >= 0.7 for t in target))
             precision = matched / len(btoks)
             exact = sorted(btoks) == sorted(head) or sorted(btoks) == sorted(target)
+            # A short name with a word of its own where the target has another ("Remove selected items" for
+            # "Archive selected items"): another control, not the same one said loosely.
+            unmatched = [t for t in target if not any(_sim(f, t) >= 0.7 for f in btoks)]
+            swapped = bool(unmatched) and matched < len(btoks) and len(btoks) <= 4 and len(target) <= 4
 
     # Literal: a field says exactly the target phrase, before stemming ("Find Owner" over "Find owners").
     wanted = _literal(intent.target)
     literal = bool(wanted) and any(_literal(text) == wanted for _, text in _own_fields(intent, node))
     raw = (0.52 * coverage + 0.20 * head_cov + 0.15 * precision + 0.08 * (1.0 if exact else 0.0)
            + 0.05 * (1.0 if literal else 0.0))
-    gated = coverage + _EPS < MIN_COVERAGE or head_cov + _EPS < MIN_COVERAGE
+    gated = coverage + _EPS < MIN_COVERAGE or head_cov + _EPS < MIN_COVERAGE or swapped
     if gated:
         raw *= 0.5
     else:

@@ -14,6 +14,9 @@ DIALOG = r"(?:the\s+|this\s+|that\s+)?(?:\x01\d+\x02\s+)?(?:confirmation(?:\s+(?
          r"dialog(?:\s+box)?|alert|prompt|popup|pop-up|confirm(?:\s+box)?|warning|message\s+box)(?:\s+\x01\d+\x02)?"
 
 
+_TYPED_INTO = r"(?:the\s+|this\s+|that\s+)?(?:\x01\d+\x02\s+)?(?:prompt(?:\s+(?:dialog|box))?|dialog(?:\s+box)?|popup|pop-up)"
+
+
 def _accept(m, s):
     return [Op("accept_dialog")]
 
@@ -34,7 +37,8 @@ class AcceptDialog(Action):
     rules = (
         Rule(rf"(?:accept|confirm|approve|ok|agree\s+to|click\s+ok\s+(?:in|on))\s+{DIALOG}", _accept, 20),
         Rule(rf"(?:answer|reply\s+to|fill(?:\s+in)?)\s+{DIALOG}\s+with\s+(?P<v>.+)", _answer, 21),
-        Rule(rf"(?:type|enter|write)\s+(?P<v>.+?)\s+(?:in|into)\s+{DIALOG}(?:\s+and\s+(?:accept|confirm)(?:\s+it)?)?",
+        # typed into a prompt (never into 'the Message box', a field, nor an alert or a confirmation: nothing to type in)
+        Rule(rf"(?:type|enter|write)\s+(?P<v>.+?)\s+(?:in|into)\s+{_TYPED_INTO}(?:\s+and\s+(?:accept|confirm)(?:\s+it)?)?",
              _answer, 22),
     )
 

@@ -314,8 +314,8 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more; none marked, once
-    // no part of the page fits noun, words and side (SETTLE_SCRIPT's partGone, as generation checked).
+    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more; key null, once no
+    // part of the page fits noun, words and side (SETTLE_SCRIPT's partGone, as generation checked).
     async expectPartGone(noun, words, side, key, said) {
       const gone = await this.page.evaluate(
         ([k, ms, n, w, s]) => (window.__stepforge ? window.__stepforge.partGone(k, ms, n, w, s) : null),
