@@ -72,6 +72,8 @@ FORMS = [
     ('Check the "Saved" message', [op("assert_text", value="Saved")]),
     ('Check the error message "Bad password"', [op("assert_text", value="Bad password")]),
     ('Check the "Remember me" checkbox', [op("check", "Remember me", "checkbox")]),
+    ('Check the description "Total votes." is shown below the heading',
+     [op("assert_below", None, "heading", "Total votes.")]),
     # a field's name, then its quoted value; several pairs after one verb; replacing a named field's text
     ('Fill in Username "bob" and Password "builder42"',
      [op("fill", "Username", "field", "bob"), op("fill", "Password", "field", "builder42")]),

@@ -633,6 +633,8 @@ def test_a_clause_without_a_verb_goes_on_with_an_element_verb_only_when_it_names
 
 @pytest.mark.parametrize("action", ['Type "abc" to search', 'Enter "5" for quantity', "Close the dialog with Escape",
                                     'Type the text "hello"', 'Replace "Old" with "New"',
+                                    # a check that cannot be read is refused, never a box ticked
+                                    'Check the "Total" text is shown in bold',
                                     "Expand the first row", 'Keep "Remember me" checked'])
 def test_sentences_that_would_act_on_a_guess_are_refused(action) -> None:
     assert BuiltinBrain().decide(ScenarioStep(action=action), 0).unsupported is not None

@@ -32,7 +32,8 @@ _SHOWN = r"(?:(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visibl
          r"(?:now\s+)?(?:appears?|shows?\s+up))"
 # "is in "Chosen categories"": being in a part is its own "shown"
 SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
-_SUBJECT = r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button)\s+)?"
+_SUBJECT = (r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button|description|"
+            r"caption|subtitle|tagline|hint|note|summary|status)\s+)?")
 # Quoted texts listed: '"A"', '"A", "B" and "C"'
 TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*"
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_checkable
 from workers.agent.actions.naming import field_label, noun, the_element, the_field
-from workers.agent.brains.phrases import Op, Unsupported, target_phrase
+from workers.agent.brains.phrases import TOKEN, Op, Unsupported, target_phrase
+
+
+# A sentence that says something is shown is a check, whether or not it can be read
+_SAYS_SHOWN = re.compile(r"\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|present)\b|"
+                         r"\b(?:appears?|shows?\s+up)\b", re.I)
 
 
 def toggle(kind: str):
@@ -18,7 +25,8 @@ def toggle(kind: str):
             try:
                 return list(statement(m["t"], s))
             except Unsupported:
-                pass
+                if _SAYS_SHOWN.search(TOKEN.sub(" ", m["t"])):
+                    raise  # 'Check the description "X" is shown below the heading': a check, never a box to tick
         t = target_phrase(s, m["t"])
         return [Op(kind, target=t.name, role_hint="radio" if t.role == "radio" else "checkbox", place=t.place)]
 
