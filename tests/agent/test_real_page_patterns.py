@@ -1910,3 +1910,25 @@ def test_a_value_said_of_a_quoted_label_is_read_beside_that_label(tmp_path):
     # "Bob Tanaka" is on the page, but not beside the label
     record = run_on_page(PROPERTIES, ['Verify "Owned by:" shows Bob Tanaka'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+SELECTS = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = [type.value, by.value, summary.value].join(' / ')">
+  <label for="summary">Summary</label> <input id="summary">
+  <label for="type">Type</label> <select id="type"><option>defect</option><option>enhancement</option></select>
+  <label for="by">Ticket status by</label>
+  <select id="by"><option>Component</option><option>Priority</option></select>
+  <button>Create</button>
+</form>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_setting_a_field_that_is_a_native_dropdown_selects_the_option(tmp_path):
+    steps = ['Set Summary to "Crash" and Type to "enhancement"',
+             'Change "Ticket status by" from Component to "Priority"',
+             {"action": "Click Create", "expected": '"enhancement / Priority / Crash" is shown'}]
+    assert_green(generate_on_page(SELECTS, steps, tmp_path))
+    # an option the dropdown does not offer fails the step
+    record = run_on_page(SELECTS, ['Set Type to "task"'], tmp_path)
+    assert_failed_at(record, 1, "action")

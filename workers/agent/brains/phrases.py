@@ -126,7 +126,8 @@ def verbs() -> frozenset[str]:
 def _split() -> re.Pattern[str]:
     verb_ahead = (
         r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
-        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
+        # (never a field named like a verb, then its value: 'and Type to "enhancement"')
+        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b(?!\s+(?:to|=)\s+\x01)|the\s+(?:page|screen)\b|"
         # 'and its rows are ...': a possessive subject and its verb
         r"(?:its|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|shows?|reads?|lists?|says?|has|have|contains?)\b|"
         r"(?:delete|remove|erase)\s+(?:all\s+(?:of\s+)?)?the\s+(?:existing\s+|current\s+|old\s+|whole\s+)?"

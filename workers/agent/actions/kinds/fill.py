@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
-from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.elements import is_native_select, is_textbox
 from workers.agent.actions.naming import field_label, the_element, the_field
 from workers.agent.brains.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
 
@@ -52,6 +52,9 @@ class Fill(Action):
              500),
         Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
+        # 'Change "Ticket status by" from Component to "Priority"': the value it had is said, not checked
+        Rule(r"(?:change|switch|update|set)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
+             _fill, 503),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
         # 'Replace the filter with ">=3"', 'Replace the text in the Name field with "Bob"' (never 'Replace "A" with "B"':
         # which field holds "A" is not said)
@@ -65,9 +68,12 @@ class Fill(Action):
         return f"Type {value} into {thing(target, role)}"
 
     def eligible(self, node):
-        return 1.0 if is_textbox(node) else 0.0
+        # 'Set Type to "enhancement"': the field named so may be a native dropdown, whose option is then selected
+        return 1.0 if is_textbox(node) else 0.9 if is_native_select(node) else 0.0
 
     def refine(self, node):
+        if is_native_select(node):
+            return "select"
         # A field that reacts to keys (type-ahead, autocomplete) gets real key events, not one input event.
         return "type" if node.typeahead else self.name
 
