@@ -95,6 +95,9 @@ FORMS = [
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
     ('Next to Status, tick the "closed" checkbox', [op("check", "closed", "checkbox", anchor="Status")]),
+    # where the section or row is, said after it, narrows nothing more
+    ('Click "Settings" in the Site section of the left menu', [op("click", "Settings", section="Site")]),
+    ('Click "Add" on the "Blog posts" row of the dashboard', [op("click", "Add", anchor="Blog posts")]),
     # every row's column said with "as", or the column before its text
     ('Ensure every row has "Julia Moreau" as assignee and "Onboarding" as project',
      [op("assert_column_each", "assignee", value="Julia Moreau"), op("assert_column_each", "project", value="Onboarding")]),

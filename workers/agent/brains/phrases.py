@@ -348,9 +348,9 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 # A part of the page every application has, named by what it is rather than by a title (lower case words only:
 # "in the Billing panel" names a section, "in the sidebar" does not).
 _LANDMARK = re.compile(
-    r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
+    r"\s+(?:in|on|of|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
     r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?|table|grid|list)$")
+    r"menu|breadcrumbs?|table|grid|list|page|screen|dashboard)$")
 
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
                                r"(?P<sec>\x01\d+\x02)(?:\s+(?P<kind>[\w-]+))?", re.I)
