@@ -89,6 +89,9 @@ FORMS = [
      [op("assert_in_section", "Version History (4)", value=v) for v in ("1.2.0", "2.0.0-beta.1", "1.1.0")]),
     ('"Current Tags (2)" lists "latest" and "next"',
      [op("assert_in_section", "Current Tags (2)", value=v) for v in ("latest", "next")]),
+    # what the field just clicked holds, quoted
+    ('Click into the "Query" editor and clear the text "select 1"',
+     [op("click", "Query", "field"), op("clear", "Query", "field")]),
     # a place said first: a page by its title; without a comma before the operation
     ('On the "Are you sure?" page, click "Yes, I\'m sure"', [op("click", "Yes, I'm sure", section="Are you sure?")]),
     ('From the actions drop-down select "Delete selected"', [op("select", "actions", "dropdown", "Delete selected")]),

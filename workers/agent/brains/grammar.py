@@ -335,7 +335,8 @@ _OWN_RULES = (
          _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
-    Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}(?:\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+"
+    # 'clear the text "select * from issues"': what the field just clicked holds, said or quoted
+    Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}(?:\s+\x01\d+\x02)?(?:\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+"
          r"(?:it|there|this))?", lambda m, s: [Macro("clear_here")], 618),
     # 'Click 400.00 in the Budgeted column, replace it with "450"': the field just clicked, cleared and typed into
     Rule(r"(?:replace|overwrite)\s+(?:it|this|that|its\s+(?:value|text|contents?)|the\s+(?:value|text|amount|number|"
