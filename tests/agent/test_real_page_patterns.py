@@ -1932,3 +1932,22 @@ def test_setting_a_field_that_is_a_native_dropdown_selects_the_option(tmp_path):
     # an option the dropdown does not offer fails the step
     record = run_on_page(SELECTS, ['Set Type to "task"'], tmp_path)
     assert_failed_at(record, 1, "action")
+
+
+NESTED_MENU = """<!doctype html><html><body>
+<div id="tabs"><ul>
+  <li>General<ul><li><a href="#basics" onclick="out.textContent = 'basics'">Basic Settings</a></li>
+    <li><a href="#perm" onclick="out.textContent = 'general components'">Components</a></li></ul></li>
+  <li class="active">
+     Ticket System
+     <ul><li><a href="#comp" onclick="out.textContent = 'ticket components'">Components</a></li>
+       <li><a href="#ms">Milestones</a></li></ul>
+  </li>
+</ul></div>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_list_item_s_own_words_title_its_sub_list(tmp_path):
+    steps = ['Under "Ticket System" in the left menu, click "Components"', '"ticket components" is shown']
+    assert_green(generate_on_page(NESTED_MENU, steps, tmp_path))

@@ -350,9 +350,11 @@ _LIST_PUNCTUATION = re.compile(r"^[\s:,;|·•]+|[\s:,;|·•]+$")  # what is le
 
 def _own_words(snap: PageSnapshot, node: Node) -> str:
     """The node's text without its children's: "Suggested facets: status, project" -> "Suggested facets: , "."""
-    text = node.text or ""
+    text = " ".join((node.text or "").split())
+    memo: dict[int, str] = {}
     for child in node.children:
-        words = snap.node(child).text
+        # a child read with no words of its own (a list) holds its children's: "Ticket System" over its sub-list
+        words = " ".join((snap.node(child).text or _text_of(snap, child, memo)).split())
         if words:
             text = text.replace(words, " ", 1)
     return " ".join(text.split())
