@@ -1951,3 +1951,19 @@ NESTED_MENU = """<!doctype html><html><body>
 def test_a_list_item_s_own_words_title_its_sub_list(tmp_path):
     steps = ['Under "Ticket System" in the left menu, click "Components"', '"ticket components" is shown']
     assert_green(generate_on_page(NESTED_MENU, steps, tmp_path))
+
+
+FILTER_ROWS = """<!doctype html><html><body>
+<table class="clauses">
+<tr><th><label>Status</label></th><td><select><option>is</option><option>is not</option></select></td>
+  <td><button onclick="out.textContent = 'status removed'">Remove</button></td></tr>
+<tr><th><label>Component</label></th><td><select><option>is</option><option>is not</option></select></td>
+  <td><button onclick="out.textContent = 'component removed'">Remove</button></td></tr>
+</table>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_row_said_with_words_that_describe_it_is_the_row_of_its_capitalised_title(tmp_path):
+    steps = ['In the new Component filter row, click "Remove"', '"component removed" is shown']
+    assert_green(generate_on_page(FILTER_ROWS, steps, tmp_path))

@@ -35,7 +35,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     if intent.anchor and named and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
         candidates = _named_once(candidates)  # "the column dropdown of the filter row": a row the page names nowhere
     elif intent.anchor:
-        near = _nearest_to(snap, candidates, intent.anchor, intent.side)
+        near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), intent.side)
         candidates = near or _pictured_by_place(intent, snap)
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
@@ -61,6 +61,17 @@ def _shown(snap: PageSnapshot, words: str) -> bool:
 
 
 _DESCRIBED = re.compile(r"[a-z]+(?:[ -][a-z]+)*")  # "progress bar", "options": a description in words, not a title
+# 'the new Component filter row': a title said among words that describe it
+_TITLED_RUN = re.compile(r"(?<![\w-])[A-Z0-9][\w-]*(?:\s+[A-Z0-9][\w-]*)*")
+
+
+def _shown_part(snap: PageSnapshot, anchor: str) -> str:
+    """The anchor as the page shows it: all its words, or, when the page shows them nowhere, its one run of
+    capitalised words among lower-case ones that describe it ("new Component filter" -> "Component")."""
+    runs = _TITLED_RUN.findall(anchor)
+    if len(runs) != 1 or runs[0] == anchor.strip() or _shown(snap, anchor) or not _shown(snap, runs[0]):
+        return anchor
+    return runs[0]
 
 
 def names_nothing(intent: Intent, snap: PageSnapshot) -> bool:
