@@ -1967,3 +1967,22 @@ FILTER_ROWS = """<!doctype html><html><body>
 def test_a_row_said_with_words_that_describe_it_is_the_row_of_its_capitalised_title(tmp_path):
     steps = ['In the new Component filter row, click "Remove"', '"component removed" is shown']
     assert_green(generate_on_page(FILTER_ROWS, steps, tmp_path))
+
+
+OPTION_ALONE = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'component ' + document.getElementById('c').value">
+  <label for="c">Component</label>
+  <select id="c"><option>Frontend</option><option>Backend</option></select>
+  <button>Update</button>
+</form>
+<button onclick="out.textContent = 'express'">Express shipping</button>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_an_option_said_alone_is_selected_in_the_one_dropdown_that_offers_it(tmp_path):
+    steps = ['Select "Backend"', {"action": "Click Update", "expected": '"component Backend" is shown'},
+             {"action": 'Choose "Express shipping"', "expected": '"express" is shown'}]
+    assert_green(generate_on_page(OPTION_ALONE, steps, tmp_path))
+    # an option no dropdown offers and no element bears fails the step
+    assert_failed_at(run_on_page(OPTION_ALONE, ['Select "Database"'], tmp_path), 1, "action")

@@ -419,7 +419,7 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     if not operation.ok:
         return run.keep(operation)
     if target is not None:  # the element may call for another kind: a type-ahead field is typed key by key
-        operation.kind = action(intent.kind).refine(target)
+        operation.kind = action(intent.kind).refine(target, intent)
     # A value from a data column is never redundant: other rows carry other values.
     operation.redundant = not (intent.param or intent.template) and is_redundant(
         operation.kind, target, intent.value, run.page.url, run.base_url)

@@ -126,7 +126,7 @@ class Action(ABC):
         """How well an element fits this kind of action, in [0, 1] (0: never)."""
         return 1.0 if node.operable else 0.45
 
-    def refine(self, node: Node) -> str:
+    def refine(self, node: Node, intent: Intent | None = None) -> str:
         """The kind the grounded element calls for (a type-ahead field is typed key by key): a kind's name."""
         return self.name
 

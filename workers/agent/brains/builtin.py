@@ -94,8 +94,8 @@ class BuiltinBrain:
                     item = _pronoun_placed(item, ops, row, named)
                     if _opened_dropdown(ops, item):  # 'Open the Action dropdown and choose "Delete"'
                         opened = ops.pop()
-                        item = Op("select", target=opened.target, role_hint="dropdown", value=item.target,
-                                  place=opened.place)
+                        item = Op("select", target=opened.target, role_hint="dropdown",
+                                  value=item.value if item.kind == "select" else item.target, place=opened.place)
                     ops.append(item)
                     if item.kind in _INTO_FIELD and item.target:
                         field = item
@@ -193,8 +193,9 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_befo
 
 def _opened_dropdown(before: list[Op], op: Op) -> bool:
     """A click on an option right after the click that opened its dropdown, in the same step: one selection."""
-    return bool(before) and before[-1].kind == "click" and before[-1].role_hint == "dropdown" and op.kind == "click" \
-        and op.role_hint is None and op.place == Place() and bool(op.target)
+    option = (op.kind == "click" and bool(op.target)) or (op.kind == "select" and not op.target and bool(op.value))
+    return bool(before) and before[-1].kind == "click" and before[-1].role_hint == "dropdown" and option \
+        and op.role_hint is None and op.place == Place()
 
 
 def _row_said_before(history: list[Operation]) -> str | None:

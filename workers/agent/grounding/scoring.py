@@ -350,6 +350,9 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
     if kind == "select" and is_combo(node) and (not head or (head == _VALUE and not qual)):
         om = _option_match(intent, node)
         by_options = LeafScore(round(0.8 * om * compat, 6), om, om, 0.0, False)
+    if not head and kind == "select" and not (intent.target or "").strip() and intent.value and not is_combo(node):
+        # 'Select "Backend"' with no dropdown said: the dropdowns offer it (above), else the element of that name
+        return leaf_details(intent.model_copy(update={"kind": "click", "target": intent.value}), node)
     if not head:  # a target of signs only ('the dropdown showing "---------"'): a field that says exactly that
         signs = " ".join((intent.target or "").split())
         if signs and any(" ".join(text.split()) == signs for _, text in _own_fields(intent, node)):

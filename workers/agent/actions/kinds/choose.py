@@ -17,7 +17,7 @@ class Choose(Select):
     def describe(self, target, role, value):
         return f"Choose {value} in {thing(target, role)}"
 
-    def refine(self, node):
+    def refine(self, node, intent=None):
         return self.name
 
     def perform(self, act):

@@ -7,6 +7,7 @@ import re
 from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
+from shared.scenarios import PLACEHOLDER
 from workers.agent.brains.phrases import Op, Place, Target, Unsupported, split_role, target_phrase
 
 # What a close button closes: a part of the page a person closes, named by its title or by what it says.
@@ -20,10 +21,14 @@ def _click(m, s):
 
 
 def _select_alone(m, s):
-    """'Select the Alice row' / 'Choose Express shipping': a click, or a tick for a checkbox or radio."""
+    """'Select the Alice row' / 'Choose Express shipping': a click, or a tick for a checkbox or radio. 'Select
+    "Backend"', a quoted text alone: the option of the one dropdown that offers it, else the element of that name
+    (the kind select, grounded by its value: see grounding/scoring.py)."""
     t = target_phrase(s, m["t"])
     if t.role in ("checkbox", "radio"):
         return [Op.on("check", t)]
+    if s.is_quoted(m["t"]) and t.role is None and t.place == Place() and not PLACEHOLDER.search(t.name or ""):
+        return [Op("select", value=t.name)]
     return [Op.on("click", t)]
 
 

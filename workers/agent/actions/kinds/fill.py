@@ -71,7 +71,7 @@ class Fill(Action):
         # 'Set Type to "enhancement"': the field named so may be a native dropdown, whose option is then selected
         return 1.0 if is_textbox(node) else 0.9 if is_native_select(node) else 0.0
 
-    def refine(self, node):
+    def refine(self, node, intent=None):
         if is_native_select(node):
             return "select"
         # A field that reacts to keys (type-ahead, autocomplete) gets real key events, not one input event.

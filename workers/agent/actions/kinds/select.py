@@ -27,14 +27,17 @@ class Select(Action):
     )
 
     def describe(self, target, role, value):
-        return f"Select {value} from {thing(target, role)}"
+        return f"Select {value} from {thing(target, role)}" if target or role else f"Select {value}"
 
     def eligible(self, node):
         # a dropdown drawn without a <select> (a Chosen box, a design system's select) is clicked open: see choose
         return 1.0 if is_combo(node) else 0.8 if node.operable else 0.0
 
-    def refine(self, node):
-        return self.name if is_native_select(node) else "choose"
+    def refine(self, node, intent=None):
+        if is_native_select(node):
+            return self.name
+        # 'Select "Backend"' with no dropdown said, grounded on an element of that name: a click on it
+        return "click" if intent is not None and not intent.target and not is_combo(node) else "choose"
 
     def perform(self, act):
         select_option(act.target, act.value or "")

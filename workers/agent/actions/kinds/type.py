@@ -14,7 +14,7 @@ class TypeKeys(Fill):
     for_model = False
     rules = ()
 
-    def refine(self, node):
+    def refine(self, node, intent=None):
         return self.name
 
     def perform(self, act):
