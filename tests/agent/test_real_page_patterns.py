@@ -1986,3 +1986,16 @@ def test_an_option_said_alone_is_selected_in_the_one_dropdown_that_offers_it(tmp
     assert_green(generate_on_page(OPTION_ALONE, steps, tmp_path))
     # an option no dropdown offers and no element bears fails the step
     assert_failed_at(run_on_page(OPTION_ALONE, ['Select "Database"'], tmp_path), 1, "action")
+
+
+PASSWORD_ONLY = """<!doctype html><html><body>
+<h2>Sign in to this instance</h2>
+<label for="p">Password</label> <input id="p" type="password">
+<button onclick="out.textContent = p.value === 'actual123' ? 'Files' : 'Invalid password'">Sign in</button>
+<p id="out"></p>
+</body></html>"""
+
+
+@pytest.mark.parametrize("sentence", ['Sign in with "actual123"', "Sign in (password actual123)"])
+def test_signing_in_with_a_password_alone(tmp_path, sentence):
+    assert_passed(run_on_page(PASSWORD_ONLY, [sentence, '"Files" is shown'], tmp_path))

@@ -98,6 +98,8 @@ FORMS = [
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
     ('Next to Status, tick the "closed" checkbox', [op("check", "closed", "checkbox", anchor="Status")]),
+    # where on the screen the part to close is, said after it
+    ("Close the welcome notification in the bottom right corner", [op("click", "close", "button", anchor="welcome")]),
     # where the section or row is, said after it, narrows nothing more
     ('Click "Settings" in the Site section of the left menu', [op("click", "Settings", section="Site")]),
     ('Click "Add" on the "Blog posts" row of the dashboard', [op("click", "Add", anchor="Blog posts")]),

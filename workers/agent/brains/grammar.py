@@ -191,6 +191,9 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     quoted = [s.tokens[int(n)] for n in re.findall(_CREDENTIAL, rest)]
     if user is None and password is None and len(quoted) == 2:  # "admin" / "admin123", "admin" and "admin123"
         user, password = quoted
+    elif user is None and password is None and len(quoted) == 1 and re.fullmatch(rf"(?:with|using)\s+{_CREDENTIAL}", rest):
+        password = quoted[0]  # 'Sign in with "actual123"': one credential, the password (a form with no user name)
+        return [Macro("sign_in", subject="", value=password)]
     elif user is None:
         named = re.match(rf"(?:(?:as|with)\s+)?(?:the\s+)?(?:{_USER_WORD}\s+)?(?:{_CREDENTIAL}|(?P<w>[\w.@+-]+))", rest, re.I)
         if named and named[1] is not None and s.tokens[int(named[1])] != password:
@@ -331,8 +334,8 @@ _OWN_RULES = (
     # high-level intents, expanded against the page
     Rule(r"submit(?P<rest>\s.*)?", _submit, 200),
     Rule(r"search\s+(?:for\s+)?(?P<rest>.+)", _search, 201),
-    Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+)",
-         _sign_in, 204),
+    Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+|"
+         r"\(\s*(?:the\s+)?password\s.+?\))", _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
     # 'clear the text "select * from issues"': what the field just clicked holds, said or quoted

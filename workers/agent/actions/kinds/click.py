@@ -8,9 +8,12 @@ from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
 from shared.scenarios import PLACEHOLDER
-from workers.agent.brains.phrases import Op, Place, Target, Unsupported, split_role, target_phrase
+from workers.agent.brains.phrases import ON_SCREEN, Op, Place, Target, Unsupported, split_role, target_phrase
 
 # What a close button closes: a part of the page a person closes, named by its title or by what it says.
+# where on the screen the part is, said after it: 'the welcome notification in the bottom right corner'
+_SPOT = (r"\s+(?:at|in|on)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower)[\s-]+(?:left|right)(?:[\s-]+(?:corner|side))?"
+         r"(?:\s+of\s+the\s+(?:page|screen|window))?")
 _CLOSABLE = (r"notification|message|banner|toast|alert|popup|pop-up|panel|tray|modal|dialog(?:\s+box)?|window|tip|"
              r"hint|notice|callout|drawer|overlay|card|box|bar")
 
@@ -35,7 +38,7 @@ def _select_alone(m, s):
 def _close(m, s):
     """'Close the "Welcome" notification (with its × button)': the close control in the smallest part of the page
     that holds that title, never a close button elsewhere."""
-    control = m["control"]
+    control = ON_SCREEN.sub("", m["control"] or "") or None  # 'in the bottom right corner': where a person looks
     if control and re.search(r"\b(?:escape|esc|enter|key|outside|elsewhere|away)\b", control, re.I):
         return None  # a key or a click elsewhere: not a close control
     if control:
@@ -71,7 +74,7 @@ class Click(Action):
         # are new, first, other: switch_tab's)
         Rule(r"(?:switch|go|change|move|navigate)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
              r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
-        Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
+        Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:{_SPOT})?(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
         Rule(r"(?:click|tap|press|push|hit|activate|follow)(?:\s+(?:on|into|inside|in(?=\s+the\b)))?\s+(?P<t>.+)",
