@@ -98,6 +98,8 @@ FORMS = [
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
     ('Next to Status, tick the "closed" checkbox', [op("check", "closed", "checkbox", anchor="Status")]),
+    # how big an icon looks names nothing
+    ('Click the small gear icon in the "votes" column header', [op("click", "gear", section="votes")]),
     # where on the screen the part to close is, said after it
     ("Close the welcome notification in the bottom right corner", [op("click", "close", "button", anchor="welcome")]),
     # where the section or row is, said after it, narrows nothing more

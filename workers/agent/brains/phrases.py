@@ -490,6 +490,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         )
     if not name and not role and not anchor:
         name, role = phrase, None  # "Click the button": the noun is all there is
+    if role == "icon" and not sentence.is_quoted(name):  # 'the small gear icon': how big it looks names nothing
+        name = re.sub(r"^(?:(?:small|little|tiny|big|large|round)\s+)+", "", name.strip(), flags=re.I) or name
     if role in ("icon", "row", "header"):
         role = None  # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives
     target = sentence.unmask(name)
