@@ -98,6 +98,9 @@ FORMS = [
     ('In the search field type "shoes"', [op("fill", "search", "field", "shoes")]),
     ("In the Billing section click Save", [op("click", "Save", section="Billing")]),
     ('Next to Status, tick the "closed" checkbox', [op("check", "closed", "checkbox", anchor="Status")]),
+    # a dropdown named, in an aside, by the option it shows
+    ('Select "votes" in the first drop-down (the one showing "- column -")',
+     [op("select", "- column -", "dropdown", "votes")]),
     # how big an icon looks names nothing
     ('Click the small gear icon in the "votes" column header', [op("click", "gear", section="votes")]),
     # where on the screen the part to close is, said after it

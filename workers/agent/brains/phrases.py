@@ -371,7 +371,8 @@ _ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
 _ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
                          r"(?P<name>.+)|(?:its\s+)?(?:tooltip|title)(?:\s+(?:is|says|reads))?:?\s+(?P<quoted>\x01\d+\x02)",
                          re.I)
-_ASIDE_SHOWS = re.compile(r"(?:it\s+|which\s+|that\s+)?(?:shows|showing|reads|reading|says|is\s+set\s+to|set\s+to)\s+"
+_ASIDE_SHOWS = re.compile(r"(?:it\s+|which\s+|that\s+|the\s+one\s+(?:that\s+)?)?(?:shows|showing|reads|reading|says|is\s+set\s+to|"
+                          r"set\s+to)\s+"
                           r"(?P<v>\x01\d+\x02)", re.I)
 _DROPDOWN = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box)\b", re.I)
 # 'the action dropdown showing "---------"': a dropdown named by the option it shows
