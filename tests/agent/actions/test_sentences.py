@@ -89,6 +89,8 @@ FORMS = [
      [op("assert_in_section", "Version History (4)", value=v) for v in ("1.2.0", "2.0.0-beta.1", "1.1.0")]),
     ('"Current Tags (2)" lists "latest" and "next"',
      [op("assert_in_section", "Current Tags (2)", value=v) for v in ("latest", "next")]),
+    # an unquoted number typed into the field just clicked
+    ("Click the Amount field and type 450", [op("click", "Amount", "field"), op("fill", "Amount", "field", "450")]),
     # what the field just clicked holds, quoted
     ('Click into the "Query" editor and clear the text "select 1"',
      [op("click", "Query", "field"), op("clear", "Query", "field")]),

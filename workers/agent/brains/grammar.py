@@ -337,7 +337,7 @@ _OWN_RULES = (
     Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+|"
          r"\(\s*(?:the\s+)?password\s.+?\))", _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
-    Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02)", _type_here, 504),
+    Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02|-?\d[\d.,]*)", _type_here, 504),  # 'Type 450': a number is literal
     # 'clear the text "select * from issues"': what the field just clicked holds, said or quoted
     Rule(rf"(?:delete|remove|erase|clear)\s+{HELD}(?:\s+\x01\d+\x02)?(?:\s+(?:that\s+is\s+|which\s+is\s+)?(?:in|from|of)\s+"
          r"(?:it|there|this))?", lambda m, s: [Macro("clear_here")], 618),
