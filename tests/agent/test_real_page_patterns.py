@@ -1999,3 +1999,17 @@ PASSWORD_ONLY = """<!doctype html><html><body>
 @pytest.mark.parametrize("sentence", ['Sign in with "actual123"', "Sign in (password actual123)"])
 def test_signing_in_with_a_password_alone(tmp_path, sentence):
     assert_passed(run_on_page(PASSWORD_ONLY, [sentence, '"Files" is shown'], tmp_path))
+
+
+ARCHIVE = """<!doctype html><html><body>
+<h3>Archive</h3>
+<ul><li><a href="#june">June</a> (2)</li><li><a href="#may">May</a> (5)</li></ul>
+<table><tr><th>Total</th><td>12.50</td></tr></table>
+</body></html>"""
+
+
+def test_a_value_said_of_an_element_that_is_no_field_may_be_beside_it_in_its_record(tmp_path):
+    steps = ['In the "Archive" section, check that June shows (2)', "Verify the Total shows 12.50"]
+    assert_green(generate_on_page(ARCHIVE, steps, tmp_path))
+    # May's count is not June's
+    assert_failed_at(run_on_page(ARCHIVE, ["Verify June shows (5)"], tmp_path), 1, "expectation")

