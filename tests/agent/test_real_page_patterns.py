@@ -2013,3 +2013,16 @@ def test_a_value_said_of_an_element_that_is_no_field_may_be_beside_it_in_its_rec
     assert_green(generate_on_page(ARCHIVE, steps, tmp_path))
     # May's count is not June's
     assert_failed_at(run_on_page(ARCHIVE, ["Verify June shows (5)"], tmp_path), 1, "expectation")
+
+
+GREYED = """<!doctype html><html><body>
+<div class="header"><a id="deploy" class="deploy-button disabled" href="#">Deploy</a>
+  <button class="btn" onclick="deploy.classList.remove('disabled')">Change</button></div>
+</body></html>"""
+
+
+def test_a_control_greyed_out_by_its_class_is_disabled(tmp_path):
+    steps = ['Check that the "Deploy" button in the header is greyed out',
+             {"action": 'Click "Change"', "expected": 'The "Deploy" button is enabled'}]
+    assert_green(generate_on_page(GREYED, steps, tmp_path))
+    assert_failed_at(run_on_page(GREYED, ['Verify the "Deploy" button is enabled'], tmp_path), 1, "expectation")

@@ -515,7 +515,12 @@
     }
     const aria = (name) => c.getAttribute(name) ?? el.getAttribute(name);
     const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
-    const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]");
+    // greyed out as a person sees it: the attribute, ARIA, or a class that says so (Bootstrap's .disabled,
+    // jQuery UI's .ui-state-disabled, a design system's --disabled)
+    const classDisabled = (e) => typeof e.className === "string"
+      && /(^|[\s_-])(disabled|is-disabled|state-disabled)($|[\s])/i.test(e.className);
+    const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]")
+      || classDisabled(c) || (c !== el && classDisabled(el));
     const shown = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
       : el.getClientRects().length > 0;
     const found = [disabled ? "disabled" : "enabled", shown ? "visible" : "hidden"];
