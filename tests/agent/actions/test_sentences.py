@@ -103,6 +103,17 @@ FORMS = [
     # a dropdown named, in an aside, by the option it shows
     ('Select "votes" in the first drop-down (the one showing "- column -")',
      [op("select", "- column -", "dropdown", "votes")]),
+    # a quoted name with the kind of thing it is in two words; what it shows besides, said after "whose"
+    ('Open the "Household Budget" budget file', [op("click", "Household Budget")]),
+    ('Go to the "Visa Card" account, whose balance reads -562.82', [op("click", "Visa Card", "link")]),
+    # a quoted item said in a part every page has is clicked there, no dropdown
+    ('Select "Cash Wallet" in the sidebar', [op("click", "Cash Wallet")]),
+    # a close control said with where it is in its part
+    ('Dismiss the "Welcome" popup with the × in its corner', [op("click", "×", anchor="Welcome")]),
+    # pictures said in words
+    ("Click the three vertical dots", [op("click", "three vertical dots")]),
+    ("Click the menu button with three horizontal lines at the top right corner",
+     [op("click", "three horizontal lines")]),
     # how big an icon looks names nothing
     ('Click the small gear icon in the "votes" column header', [op("click", "gear", section="votes")]),
     # where on the screen the part to close is, said after it

@@ -388,9 +388,12 @@ _WHOSE_TIP = re.compile(_DESCRIBING + r"{1,4}(?:whose|with\s+(?:the|a))\s+(?:too
                         r"(?P<rest>\s+(?:next\s+to|beside|in|on|under|within|of|for)\s+.+)?", re.I)
 
 
+_WHOSE = re.compile(r",\s*(?:whose|which|that)\s+(?:[a-z-]+\s+){1,3}?(?:reads|shows|says|is)\b.*$", re.I)
+
 # 'the main menu with the three-line icon': the element by the picture it shows
-_WITH_ICON = re.compile(r"(?:[\w-]+\s+){1,3}?with\s+(?:the|a|an|its)\s+(?P<icon>(?:[a-z-]+\s+){0,2}?[a-z-]+|[^\w\s\x01\x02]{1,2})\s+"
-                        r"(?:icon|symbol|sign)(?P<rest>\s+(?:at|in|on|near|towards?)\s+the\s+.+)?", re.I)
+_WITH_ICON = re.compile(r"(?:[\w-]+\s+){1,3}?with\s+(?:(?:the|a|an|its)\s+(?P<icon>(?:[a-z-]+\s+){0,2}?[a-z-]+|[^\w\s\x01\x02]{1,2})\s+"
+                        r"(?:icon|symbol|sign)|(?:the\s+)?(?P<drawn>(?:three|3)\s+(?:horizontal\s+|vertical\s+)?(?:lines|dots|bars)))"
+                        r"(?P<rest>\s+(?:at|in|on|near|towards?)\s+the\s+.+)?", re.I)
 
 
 def _aside(phrase: str) -> str:
@@ -401,7 +404,7 @@ def _aside(phrase: str) -> str:
         return tip["quoted"] + (tip["rest"] or "")
     with_icon = _WITH_ICON.fullmatch(phrase)
     if with_icon:
-        return f"{with_icon['icon']} icon{with_icon['rest'] or ''}"
+        return f"{with_icon['icon'] or with_icon['drawn']} icon{with_icon['rest'] or ''}"
     m = _ASIDE.fullmatch(phrase)
     if not m:
         return phrase
@@ -431,6 +434,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name, role = split_role(again["rest"] or "")
         return Target(sentence.unmask(name), role or default_role, Place(again=True))
     phrase = _aside(_ARTICLE.sub("", phrase))
+    phrase = _WHOSE.sub("", phrase)  # 'the "Visa Card" account, whose balance reads -562.82': what it shows besides
     showing = _SHOWING.fullmatch(phrase)
     if showing:
         phrase = f"{showing['v']} dropdown"
@@ -478,7 +482,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                          r"(?P<q>\x01\d+\x02(?:\s+[A-Za-z-]+)?)", name)
     if looks:  # 'the small "+" toggle', 'the blue "Save" button': how it looks, then its quoted name
         name = looks["q"]
-    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+", name)
+    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+[a-z-]+)?", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]
     noun_first = re.fullmatch(_DESCRIBING + r"{0,3}(?P<noun>[a-z-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None

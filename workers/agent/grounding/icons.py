@@ -18,12 +18,14 @@ from shared.records import Node
 # people describe it.
 _GROUPS: tuple[tuple[str, str, str], ...] = (
     ("settings, preferences, options, configure, configuration", "gear, cog, cogwheel, wrench", "⚙"),
-    ("menu, main menu, navigation", "hamburger, burger, bars, three lines, three line", "☰≡"),
+    ("menu, main menu, navigation", "hamburger, burger, bars, three lines, three line, three horizontal lines, "
+     "horizontal lines", "☰≡"),
     ("close, dismiss, clear", "x, cross, times", "×✕✖✗╳"),
     ("delete, remove, discard", "trash, trashcan, trash can, bin, garbage, wastebasket", "🗑"),
     ("edit, modify, rename", "pencil, pen", "✎✏✐"),
     ("add, new, create", "plus", "+＋➕"),
-    ("more, more actions", "dots, ellipsis, kebab, meatball, three dots, three dot", "⋮⋯…"),
+    ("more, more actions", "dots, ellipsis, kebab, meatball, three dots, three dot, vertical dots, three vertical dots, "
+     "horizontal dots, three horizontal dots", "⋮⋯…"),
     ("search, find", "magnifier, magnifying glass, loupe", "🔍"),
     ("info, information, about", "i", "ℹ"),
     ("copy, duplicate", "clipboard", "⧉"),

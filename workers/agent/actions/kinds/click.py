@@ -38,7 +38,9 @@ def _select_alone(m, s):
 def _close(m, s):
     """'Close the "Welcome" notification (with its × button)': the close control in the smallest part of the page
     that holds that title, never a close button elsewhere."""
-    control = ON_SCREEN.sub("", m["control"] or "") or None  # 'in the bottom right corner': where a person looks
+    # 'in the bottom right corner', 'in its corner': where a person looks
+    control = re.sub(r"\s+(?:in|at)\s+(?:its|the)\s+(?:top\s+|bottom\s+)?(?:right\s+|left\s+)?corner$", "",
+                     ON_SCREEN.sub("", m["control"] or ""), flags=re.I) or None
     if control and re.search(r"\b(?:escape|esc|enter|key|outside|elsewhere|away)\b", control, re.I):
         return None  # a key or a click elsewhere: not a close control
     if control:

@@ -38,6 +38,9 @@ def _go(m, s, *, verb="go"):
     elif verb == "open":
         t = target_phrase(s, x)
         return [Op.on("click", t)]
+    elif s.has_token(x):  # 'Go to the "Visa Card" account, whose balance reads ...': that element, a link first
+        t = target_phrase(s, x)
+        return [Op("click", target=t.name, role_hint=t.role or "link", place=t.place)]
     else:
         name = s.unmask(re.sub(r"^the\s+", "", x, flags=re.I))
     if name.lower() in {"homepage", "home page"}:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_combo, is_native_select
 from workers.agent.actions.naming import field_label, where
 from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
 
 
+# A part of the page every app has, said where a dropdown would be: 'Select "Cash Wallet" in the sidebar' is a click
+_LANDMARK = re.compile(r"(?:the\s+)?(?:[a-z-]+\s+)?(?:sidebar|side\s+bar|navigation|nav\s*bar|menu\s*bar|toolbar|header|"
+                       r"footer|list|table|grid|tree|panel|page|screen)", re.I)
+
+
 def _select(m, s):
+    if _LANDMARK.fullmatch(m["t"].strip()) and s.is_quoted(m["v"].strip()):
+        return [Op.on("click", target_phrase(s, m["v"]))]
     t = target_phrase(s, m["t"], "dropdown")
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
