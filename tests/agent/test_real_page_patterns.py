@@ -1905,7 +1905,8 @@ PROPERTIES = """<!doctype html><html><body>
 
 
 def test_a_value_said_of_a_quoted_label_is_read_beside_that_label(tmp_path):
-    steps = ['Verify "Owned by:" shows Carol Jensen and "Reported by:" shows anonymous', 'Verify "Priority:" reads "major"']
+    steps = ['Verify "Owned by:" shows Carol Jensen and "Reported by:" shows anonymous', 'Verify "Priority:" reads "major"',
+             'Verify "Change History" shows "Owner changed from Bob Tanaka to Carol Jensen"']
     assert_green(generate_on_page(PROPERTIES, steps, tmp_path))
     # "Bob Tanaka" is on the page, but not beside the label
     record = run_on_page(PROPERTIES, ['Verify "Owned by:" shows Bob Tanaka'], tmp_path)

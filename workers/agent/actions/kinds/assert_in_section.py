@@ -26,8 +26,8 @@ def _together(m, s):
 def _titled_lists(m, s):
     """'"Version History (4)" lists 1.2.0, 2.0.0-beta.1, 1.1.0 and 1.0.0', '"Current Tags" shows "latest" and
     "next"': each item is under that title; quoted items only (words between them refuse it), or an unquoted list of
-    three or more short items. One value said of a label ('"Owned by:" shows Bob Tanaka', '"Status" reads "open"')
-    is beside it, on its line."""
+    three or more short items. One value said of a label ('"Owned by:" shows Bob Tanaka') is beside it, on its line;
+    of a title ('"DevDependencies (1)" shows "tiny-logger: ^1.2.0"'), under it."""
     title = s.tokens[int(TOKEN.fullmatch(m["y"])[1])]
     items = m["x"].strip()
     quoted = TOKEN.findall(items)
@@ -42,7 +42,7 @@ def _titled_lists(m, s):
                 # a number with words: whose number it is is said apart from it ('shows 500.00 available')
                 or (re.search(r"\d", items) and re.search(r"[^\W\d]{2,}", items)))):
             return None
-    if len(values) == 1:
+    if len(values) == 1 and title.rstrip().endswith(":"):  # a label and its value: 'Owned by:' then 'Bob'
         return [Op("assert_beside", target=title, value=values[0])]
     return [Op("assert_in_section", target=title, value=v) for v in values if v.strip()]
 
