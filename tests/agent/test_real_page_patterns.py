@@ -2027,3 +2027,20 @@ def test_a_control_greyed_out_by_its_class_is_disabled(tmp_path):
              {"action": 'Click "Change"', "expected": 'The "Deploy" button is enabled'}]
     assert_green(generate_on_page(GREYED, steps, tmp_path))
     assert_failed_at(run_on_page(GREYED, ['Verify the "Deploy" button is enabled'], tmp_path), 1, "expectation")
+
+
+SEARCH_BAR = """<!doctype html><html><body>
+<form onsubmit="event.preventDefault(); out.textContent = 'in ' + kind.value">
+  <input placeholder="Search" name="q"> <select id="kind"><option>Everything</option><option>Blog posts</option></select>
+  <button>Go</button>
+</form>
+<div style="margin-top: 400px"><label for="sort">Sort</label>
+  <select id="sort"><option>Newest</option><option>Blog posts</option></select></div>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_control_said_by_its_kind_places_what_is_next_to_it(tmp_path):
+    steps = ['Select "Blog posts" in the drop-down next to the search box',
+             {"action": 'Click "Go"', "expected": '"in Blog posts" is shown'}]
+    assert_green(generate_on_page(SEARCH_BAR, steps, tmp_path))

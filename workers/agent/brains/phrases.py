@@ -442,6 +442,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
     anchor = section = side = None
     ordinal: int | None = None
+    phrase_before = phrase
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
     if both:  # 'the "Wake up" node on the "Home Automation" flow': a name, and the part of the page it is in
         named = both["name"] + (" " + both["noun"] if both["noun"] and split_role(both["noun"])[1] else "")
@@ -467,6 +468,11 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                     anchor = _ROW_NOUN.sub("", anchor.strip()) or anchor
         if anchor and _THIS_ONE.fullmatch(anchor.strip()):
             anchor = side = None  # "the Dependencies tab of this package": the one on the page, no place
+        if anchor and not sentence.has_token(anchor) and re.search(r"\b(?:next\s+to|beside|alongside)\s", phrase_before, re.I):
+            # 'next to the search box': the words that name that control
+            named, kind = split_role(_ARTICLE.sub("", anchor.strip()))
+            if kind in ("field", "button", "link", "dropdown", "checkbox") and named.strip():
+                anchor = named
         for pattern in _SECTIONED:
             m = pattern.fullmatch(phrase)
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):

@@ -28,6 +28,8 @@ def _titled_lists(m, s):
     "next"': each item is under that title; quoted items only (words between them refuse it), or an unquoted list of
     three or more short items. One value said of a label ('"Owned by:" shows Bob Tanaka') is beside it, on its line;
     of a title ('"DevDependencies (1)" shows "tiny-logger: ^1.2.0"'), under it."""
+    if re.search(r"\x02\s+(?:box|field|input|dropdown|select|text\s*area|text\s*box)\b", m[0], re.I):
+        return None  # 'the "Search Packages" box shows "..."': a field's value (assert_value)
     title = s.tokens[int(TOKEN.fullmatch(m["y"])[1])]
     items = m["x"].strip()
     quoted = TOKEN.findall(items)
