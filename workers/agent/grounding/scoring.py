@@ -405,8 +405,9 @@ def leaf_details(intent: Intent, node: Node) -> LeafScore:
             exact = sorted(btoks) == sorted(head) or sorted(btoks) == sorted(target)
             # A short name with a word of its own where the target has another ("Remove selected items" for
             # "Archive selected items"): another control, not the same one said loosely.
-            unmatched = [t for t in target if not any(_sim(f, t) >= 0.7 for f in btoks)]
-            swapped = bool(unmatched) and matched < len(btoks) and len(btoks) <= 4 and len(target) <= 4
+            # (the head only: words of the place after it, "from the Files list", are not the control's name)
+            unmatched = [t for t in head if not any(_sim(f, t) >= 0.7 for f in btoks)]
+            swapped = bool(unmatched) and matched < len(btoks) and len(btoks) <= 4 and len(head) <= 4
 
     # Literal: a field says exactly the target phrase, before stemming ("Find Owner" over "Find owners").
     wanted = _literal(intent.target)
