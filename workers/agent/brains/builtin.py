@@ -259,16 +259,14 @@ def armed_first(intents: list[Intent]) -> list[Intent]:
 
 def seen_before_going(intents: list[Intent]) -> list[Intent]:
     """'Click "Show palette"' expecting 'the palette disappears': the palette is found, shown, before the step's
-    operations, so that its going is seen (a part never shown would be "gone" whatever the step did). Said in a step
-    that does nothing ('Verify the dialog is gone'), no part of its kind may be shown (assert_no_part)."""
+    operations, so that its going is seen (a part never shown would be "gone" whatever the step did)."""
     out = list(intents)
     for at, intent in enumerate(intents):
         if intent.kind != "assert_part_gone":
             continue
         if not any(not action(i.kind).is_assertion for i in intents[:at]):
-            out[out.index(intent)] = intent.model_copy(update={
-                "kind": "assert_no_part", "description": describe("assert_no_part", None, None, intent.value)})
-            continue
+            raise Unsupported(f"'{intent.description}': a part of the page is seen to go only in the step whose action "
+                              "makes it go (say it in that step's expected result)")
         out.insert(0, intent.model_copy(update={"kind": "assert_part_shown",
                                                 "description": describe("assert_part_shown", None, None,
                                                                         intent.value)}))

@@ -126,8 +126,8 @@ def verbs() -> frozenset[str]:
 def _split() -> re.Pattern[str]:
     verb_ahead = (
         r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
-        # (never a field named like a verb, then its value: 'and Type to "enhancement"')
-        r"(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b(?!\s+(?:to|=)\s+\x01)|the\s+(?:page|screen)\b|"
+        # (never a field named Type, then its value: 'and Type to "enhancement"')
+        r"(?!type\s+(?:to|=)\s+\x01)(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
         # 'and its rows are ...': a possessive subject and its verb
         r"(?:its|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|shows?|reads?|lists?|says?|has|have|contains?)\b|"
         r"(?:delete|remove|erase)\s+(?:all\s+(?:of\s+)?)?the\s+(?:existing\s+|current\s+|old\s+|whole\s+)?"
@@ -348,9 +348,12 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 # A part of the page every application has, named by what it is rather than by a title (lower case words only:
 # "in the Billing panel" names a section, "in the sidebar" does not).
 _LANDMARK = re.compile(
-    r"\s+(?:in|on|of|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
+    r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
     r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?|table|grid|list|page|screen|dashboard)$")
+    r"menu|breadcrumbs?|table|grid|list)$|"
+    # 'the Site section of the left menu', 'the "Blog posts" row of the dashboard': a part every page has
+    r"\s+of\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation|menu|page|screen|"
+    r"dashboard)$")
 
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
                                r"(?P<sec>\x01\d+\x02)(?:\s+(?P<kind>[\w-]+))?", re.I)
@@ -488,7 +491,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                          r"(?P<q>\x01\d+\x02(?:\s+[A-Za-z-]+)?)", name)
     if looks:  # 'the small "+" toggle', 'the blue "Save" button': how it looks, then its quoted name
         name = looks["q"]
-    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+[a-z-]+)?", name)
+    kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+(?:file|item|entry|record|card|account|folder|project|"
+                             r"package|document|category|page|post|ticket|issue|budget|list|group|node|flow|tab))?", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
         name = kind_word[1]
     noun_first = re.fullmatch(_DESCRIBING + r"{0,3}(?P<noun>[a-z-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None

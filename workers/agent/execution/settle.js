@@ -35,9 +35,9 @@
 //                                                    the column's first cells
 //   window.__stepforge.fieldShows(text)          -> true when a visible text field's value holds the text (whole
 //                                                    words, any case)
-//   window.__stepforge.partGone(key, ms, noun, words, side) -> true once the part marked key is detached, hidden or
-//                                                    shows nothing (no text or control of its own in view); key null:
-//                                                    once no part fits noun, words and side; false at timeout
+//   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
+//                                                    nothing (no text or control of its own in view); false at
+//                                                    timeout
 //   window.__stepforge.ownEditor(element)        -> true when the element is a code editor's input under the editor's
 //                                                    own lines, in a box holding no other control
 //   window.__stepforge.synced(editor, text, ms)   -> true once the hidden field a rich-text editor copies its text
@@ -517,8 +517,8 @@
     const role = (c.getAttribute("role") || el.getAttribute("role") || "").toLowerCase();
     // greyed out as a person sees it: the attribute, ARIA, or a class that says so (Bootstrap's .disabled,
     // jQuery UI's .ui-state-disabled, a design system's --disabled)
-    const classDisabled = (e) => typeof e.className === "string"
-      && /(^|[\s_-])(disabled|is-disabled|state-disabled)($|[\s])/i.test(e.className);
+    const classDisabled = (e) => typeof e.className === "string" && e.className.split(/\s+/)
+      .some((c) => /^(?:disabled|is-disabled|[\w-]*-state-disabled|[\w-]*--disabled)$/i.test(c));
     const disabled = c.disabled === true || aria("aria-disabled") === "true" || !!c.closest("fieldset[disabled]")
       || classDisabled(c) || (c !== el && classDisabled(el));
     const shown = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
@@ -816,9 +816,8 @@
     for (const d of el.querySelectorAll("*")) if ((ownText(d) || d.matches(SHOWN_ALONE)) && visible(d)) return true;
     return false;
   }
-  function partGone(key, timeoutMs, noun, words, side) {
+  function partGone(key, timeoutMs) {
     const gone = () => {
-      if (key === null) return !parts(noun, words).some((el) => reachable(el) && onSide(el, side) && showsAnything(el));
       const el = markedParts(key)[0];
       return !el || !showsAnything(el);
     };

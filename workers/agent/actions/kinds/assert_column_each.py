@@ -17,13 +17,15 @@ from workers.agent.brains.phrases import TOKEN, Op, Unsupported
 _ROWS = (r"(?:(?:every|each)\s+(?:row|result|record|entry|line|issue|item)|all\s+(?:the\s+)?(?:rows|results|records|"
          r"entries|lines|issues|items))(?:\s+(?:of|in)\s+the\s+(?:[\w-]+\s+){0,2}?(?:results?|table|list|grid))?")
 _TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+or\s+|,\s*or\s+)\x01\d+\x02)*"
-_COLUMN = r"(?:\x01\d+\x02|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)"
+_COLUMN = r"(?:\x01\d+\x02|[A-Za-z][\w-]*(?:\s+(?!(?:and|or|but)\b)[A-Za-z][\w-]*)?)"
 # '"Critical" in the priority column', '"Julia Moreau" as assignee', 'status "closed"', 'the status closed'
 _CONDITION = (rf"(?P<x>{_TEXTS})\s+(?:in\s+(?:the|its)\s+(?P<y>{_COLUMN})\s+column|as\s+(?:the\s+|its\s+)?"
-              rf"(?P<y2>{_COLUMN})(?:\s+column)?)|(?:the\s+|its\s+)?(?P<y3>{_COLUMN})\s+(?P<x3>{_TEXTS})|"
+              rf"(?P<y2>{_COLUMN})(?:\s+column)?)|(?:the\s+|its\s+)?(?!(?:the|its|a|an|text|texts|value|word|words|label)\s)(?P<y3>{_COLUMN})\s+"
+              rf"(?P<x3>{_TEXTS})|"
               r"(?:the\s+|its\s+)?(?!(?:a|an|the|no|not|none|been|never|more|less|fewer|exactly|only|at|some|any|one|"
-              r"two|three|its|their|this|that|same|different|empty|blank)\b)(?P<y4>[A-Za-z][\w-]*)\s+"
-              r"(?!(?:empty|blank|missing|set|shown|hidden|selected|checked|disabled|enabled)\b)(?P<x4>[A-Za-z][\w-]*)")
+              r"two|three|its|their|this|that|same|different|empty|blank|text|button|link|icon|field|checkbox|label|value)\b)"
+              r"(?P<y4>[A-Za-z][\w-]*)\s+(?!(?:empty|blank|missing|set|shown|hidden|selected|checked|disabled|enabled|"
+              r"button|link|icon|field|checkbox|label|value|text)\b)(?P<x4>[A-Za-z][\w-]*)")
 _CONDITIONS = rf"(?:{re.sub(r'[?]P<[a-z0-9]+>', '?:', _CONDITION)})"
 _AND = r"(?:\s*,\s*and|\s*,|\s+and)\s+"
 SEPARATOR = "|"  # between the texts any of which a cell may show: "Open|In progress"
@@ -31,10 +33,17 @@ SEPARATOR = "|"  # between the texts any of which a cell may show: "Open|In prog
 
 def _each(m, s):
     ops = []
-    for part in re.split(_AND, m["conds"]):
-        c = re.fullmatch(_CONDITION, part.strip(), re.I)
-        if c is None:
-            raise Unsupported(f"{s.show(part)!r}: say which text every row has in which column")
+    conds, conditions, at = m["conds"].strip(), [], 0
+    while at < len(conds):  # one condition after another, "and" or a comma between them
+        between = re.compile(_AND, re.I).match(conds, at) if conditions else None
+        c = re.compile(_CONDITION, re.I).match(conds, between.end() if between else at)
+        if c is None or (conditions and between is None):
+            raise Unsupported(f"{s.show(conds)!r}: say which text every row has in which column")
+        conditions.append(c)
+        at = c.end()
+    for c in conditions:
+        if c["y4"] and not re.match(r"(?:has|have)\b", m["verb"], re.I):
+            raise Unsupported(f"{s.show(c[0])!r}: quote the text every row has, and say in which column")
         column = s.unmask(c["y"] or c["y2"] or c["y3"] or c["y4"])
         texts = [s.tokens[int(n)] for n in TOKEN.findall(c["x"] or c["x3"] or "")] or [c["x4"] or ""]
         if not column or not all(t.strip() for t in texts):
@@ -49,7 +58,7 @@ class AssertColumnEach(ColumnCheck):
     name = "assert_column_each"
     param_name = "expectedText"
     statements = (
-        Rule(rf"{_ROWS}\s+(?:has|have|shows?|contains?|reads?|lists?)\s+"
+        Rule(rf"{_ROWS}\s+(?P<verb>has|have|shows?|contains?|reads?|lists?)\s+"
              rf"(?P<conds>{_CONDITIONS}(?:{_AND}{_CONDITIONS})*)", _each, 132),
     )
 

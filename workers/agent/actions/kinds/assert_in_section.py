@@ -44,6 +44,9 @@ def _titled_lists(m, s):
                 # a number with words: whose number it is is said apart from it ('shows 500.00 available')
                 or (re.search(r"\d", items) and re.search(r"[^\W\d]{2,}", items)))):
             return None
+    if len(values) == 1 and (re.fullmatch(r"[\d.,\s%$€£+-]+", values[0])
+                             or re.search(r"\b(?:contains?|has|holds?)\s", m[0], re.I)):
+        return None  # a number alone would be found inside another ("15" holds "5"); 'contains': a field's value
     if len(values) == 1 and title.rstrip().endswith(":"):  # a label and its value: 'Owned by:' then 'Bob'
         return [Op("assert_beside", target=title, value=values[0])]
     return [Op("assert_in_section", target=title, value=v) for v in values if v.strip()]

@@ -1,8 +1,7 @@
 """Check that a part of the page named by what it is goes: "The palette on the left disappears", "the dialog
 closes", "the form is gone" (see actions/parts.py). The part is the one assert_part_shown found and marked before the
 step's operations; this waits until that element is detached, hidden, or shows nothing any more (a side panel
-collapsed to a bare strip): settle.js `partGone`, the same in generation and in the suite. Said in a step that does
-nothing ('Verify the dialog is gone'), nothing was marked: it is the kind assert_no_part."""
+collapsed to a bare strip): settle.js `partGone`, the same in generation and in the suite."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ from workers.agent.actions.parts import GONE, part_of, statements
 
 class AssertPartGone(Action):
     name = "assert_part_gone"
-    marked = True  # the part found before the step's operations (False: none of its kind shown, see assert_no_part)
     for_model = False
     is_assertion = True
     grounded = False
@@ -25,10 +23,8 @@ class AssertPartGone(Action):
         return f"Verify the {value} is gone"
 
     def check(self, act):
-        part = part_of(act.value or "")
-        gone = act.page.evaluate("([k, n, w, s, ms]) => window.__stepforge ? window.__stepforge.partGone(k, ms, n, w, s) "
-                                 ": null", [part.key if self.marked else None, part.noun, part.words, part.side,
-                                            act.settings.assertion_timeout_ms])
+        gone = act.page.evaluate("([k, ms]) => window.__stepforge ? window.__stepforge.partGone(k, ms) : null",
+                                 [part_of(act.value or "").key, act.settings.assertion_timeout_ms])
         if gone is None:
             raise CheckFailed("the page's scripts are not loaded")
         if gone is not True:
@@ -42,9 +38,7 @@ class AssertPartGone(Action):
 
     def javascript(self, op, target, value):
         part = part_of(op.value or "")
-        key = json.dumps(part.key) if self.marked else "null"
-        args = ", ".join(json.dumps(v) for v in (part.noun, part.words, part.side))
-        return f"await this.expectPartGone({args}, {key}, {json.dumps(part.said)});"
+        return f"await this.expectPartGone({json.dumps(part.key)}, {json.dumps(part.said)});"
 
 
 ACTION = AssertPartGone()

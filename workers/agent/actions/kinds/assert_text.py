@@ -170,7 +170,8 @@ STATEMENTS = (
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
          lambda m, s: texts(m["x"], s), 160),
     # (Verify) the heading "X" / the error message "X" / the "Saved" notice: a text shown, named by what it is
-    Rule(rf"(?:the|a|an)\s+(?:(?:page|error|success|confirmation|warning|info|status|main|section)\s+)?{_SHOWN_KIND}\s+"
+    Rule(rf"(?:the|a|an)\s+(?:(?:page(?=\s+heading)|error|success|confirmation|warning|info|status|main|section)\s+)?"
+         rf"{_SHOWN_KIND}\s+"
          r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
          rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
     # 'A' / 'A' and 'B'
@@ -185,7 +186,8 @@ STATEMENTS = (
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
          r"(?:starts?|begins?)\s+with|contains?|includes?|(?:changes?|updates?|switches|turns)\s+to|becomes?)\s+"
-         r"(?P<x>(?!(?:is|are)\b).+?)(?:\s+again)?",
+         r"(?P<x>(?!(?:is|are|enabled|disabled|active|inactive|empty|blank|checked|unchecked|ticked|unticked|selected|"
+         r"visible|hidden|expanded|collapsed|greyed|grayed|red|green)\b).+?)(?:\s+again)?",
          lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),
 )  # fmt: skip
 

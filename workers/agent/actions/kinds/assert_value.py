@@ -143,8 +143,8 @@ class AssertValue(Action):
 
 # What an element shows (the same function in the suite's expectValue): a control's value (a select's chosen label),
 # else its inner text; an element that is no control and does not show the value itself ("June" in "June (2)", a label
-# "Total:" in its row) shows what its record (its list item, table row, option, term) shows beside it, when that holds
-# the value between spaces.
+# "Total:" in its row) shows what comes right after it in its record (its list item, table row, option, definition
+# list), when that starts with the value: never another pair's value in the same row.
 SHOWN_VALUE_JS = r"""(el, wanted) => {
   if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
@@ -152,9 +152,12 @@ SHOWN_VALUE_JS = r"""(el, wanted) => {
   const own = squash(el.innerText || el.textContent);
   const want = squash(wanted);
   if (!want || own === want) return own;
-  const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dt, dd");
-  if (!record || record === el) return own;
-  return ` ${squash(record.innerText)} `.includes(` ${want} `) ? want : own;
+  const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dl");
+  if (!own || !record || record === el) return own;
+  const line = squash(record.innerText);
+  const at = line.indexOf(own);
+  const next = at < 0 ? "" : line.slice(at + own.length).trim();
+  return next === want || next.startsWith(`${want} `) ? want : own;
 }"""
 
 

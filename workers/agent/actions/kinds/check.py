@@ -11,8 +11,8 @@ from workers.agent.brains.phrases import TOKEN, Op, Unsupported, target_phrase
 
 
 # A sentence that says something is shown is a check, whether or not it can be read
-_SAYS_SHOWN = re.compile(r"\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|present)\b|"
-                         r"\b(?:appears?|shows?\s+up)\b", re.I)
+_SAYS_SHOWN = re.compile(r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|"
+                         r"present)\b|(?<!\bthat\s)(?<!\bwhich\s)\b(?:appears?|shows?\s+up)\b", re.I)
 
 
 def toggle(kind: str):

@@ -16,7 +16,9 @@ _MORE_PAIRS = re.compile(r"(?P<v>\x01\d+\x02)(?P<more>(?:(?:\s*,\s*(?:and\s+)?|\
 _PAIR = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+"
                    r"(?:to|=|with|as|into|in)\s+(?P<v>\x01\d+\x02)")
 # 'Fill in Username "bob" and Password "builder42"', 'Enter the name "Bob"': a field's name, then its quoted value
-_LABEL = r"(?:the\s+|your\s+|a\s+)?(?!(?:the|a|an|text|value|values|word|words|string|characters|following|phrase|letters|number)\b)" \
+_LABEL = r"(?:the\s+|your\s+|a\s+)?(?!(?:the|a|an|text|value|values|word|words|string|characters|following|phrase|letters|" \
+         r"number|in|into|on|at|here|there|again|only|now|slowly|quickly|below|above|it|this|that|something|anything|then|" \
+         r"also|just|simply)\b)" \
          r"[A-Za-z][\w-]*(?:\s+(?!(?:and|or|then)\b)[A-Za-z][\w-]*){0,2}?"
 _LABELLED = re.compile(rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I)
 
@@ -53,13 +55,14 @@ class Fill(Action):
         Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
         # 'Change "Ticket status by" from Component to "Priority"': the value it had is said, not checked
-        Rule(r"(?:change|switch|update|set)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
+        Rule(r"(?:change|switch|update)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
              _fill, 503),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
         # 'Replace the filter with ">=3"', 'Replace the text in the Name field with "Bob"' (never 'Replace "A" with "B"':
         # which field holds "A" is not said)
         Rule(r"(?:replace|overwrite)\s+(?:(?:the\s+)?(?:text|value|contents?|words?|query|input)\s+(?:in|of)\s+)?"
-             r"(?P<t>(?!\x01\d+\x02\s+with\b).+?)\s+with\s+(?P<v>.+)", _fill, 620),
+             r"(?P<t>(?!\x01\d+\x02\s+with\b)(?!(?:the\s+)?(?:old\s+|current\s+|existing\s+)?(?:text|value|word|words|entry|"
+             r"number|contents?)\s+\x01)(?!(?:the\s+)?(?:old|current|existing)\s+).+?)\s+with\s+(?P<v>.+)", _fill, 620),
         Rule(rf"(?:fill(?:\s+in|\s+out)?|enter|type|input|key\s+in)\s+(?P<pairs>(?:{_LABEL})\s+\x01\d+\x02(?:(?:\s*,\s*(?:and\s+)?|"
              rf"\s+and\s+)(?:{_LABEL})\s+\x01\d+\x02)*)", _labelled_values, 504),
     )

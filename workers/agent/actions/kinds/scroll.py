@@ -39,7 +39,9 @@ def _to_element(m, s):
         raise Unsupported(f"{s.show(said)!r}: scrolling within a part of the page is not guessed; say what to scroll "
                           "to (e.g. Scroll to \"Next page\") or scroll to the bottom of the page")
     # 'the Change History section': the words a person reads there, not what kind of part they head
-    said = re.sub(r"\s+(?:section|part|area|block|panel|heading|header|title)$", "", said, flags=re.I)
+    words = re.sub(r"^(?:the|a|an)\s+", "", said, flags=re.I)
+    if re.sub(r"(?:^|\s+)(?:section|part|area|block|panel|heading|header|title)$", "", words, flags=re.I).strip():
+        said = re.sub(r"\s+(?:section|part|area|block|panel|heading|header|title)$", "", said, flags=re.I)
     t = target_phrase(s, said)
     if not t.name and t.role is None:
         raise Unsupported(f"{s.show(said)!r} names nothing to scroll to")

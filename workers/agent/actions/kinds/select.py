@@ -11,8 +11,8 @@ from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_
 
 
 # A part of the page every app has, said where a dropdown would be: 'Select "Cash Wallet" in the sidebar' is a click
-_LANDMARK = re.compile(r"(?:the\s+)?(?:[a-z-]+\s+)?(?:sidebar|side\s+bar|navigation|nav\s*bar|menu\s*bar|toolbar|header|"
-                       r"footer|list|table|grid|tree|panel|page|screen)", re.I)
+_LANDMARK = re.compile(r"(?:the\s+)?(?:(?:left|right|top|main)\s+)?(?:sidebar|side\s+bar|navigation|nav\s*bar|menu\s*bar|"
+                       r"toolbar|header|footer|page|screen)", re.I)
 
 
 def _select(m, s):

@@ -314,12 +314,11 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more; key null, once no
-    // part of the page fits noun, words and side (SETTLE_SCRIPT's partGone, as generation checked).
-    async expectPartGone(noun, words, side, key, said) {
+    // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more (SETTLE_SCRIPT's
+    // partGone, as generation checked).
+    async expectPartGone(key, said) {
       const gone = await this.page.evaluate(
-        ([k, ms, n, w, s]) => (window.__stepforge ? window.__stepforge.partGone(k, ms, n, w, s) : null),
-        [key, EXPECT_TIMEOUT_MS, noun, words, side]);
+        ([k, ms]) => (window.__stepforge ? window.__stepforge.partGone(k, ms) : null), [key, EXPECT_TIMEOUT_MS]);
       if (gone !== true) {
         throw new assert.AssertionError({ message: `expected the ${said} to be gone, `
           + `${gone === null ? "the page's scripts are not loaded" : "it is still shown"}` });
@@ -430,10 +429,13 @@ function withHelpers(Base) {
             const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
             const own = squash(el.innerText || el.textContent);
             if (!want || own === want) return own;
-            const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dt, dd");
-            if (!record || record === el) return own;
-            return ` ${squash(record.innerText)} `.includes(` ${want} `) ? want : own;
-          }, wanted, { timeout: Math.max(250, deadline - Date.now()) });
+            const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dl");
+            if (!own || !record || record === el) return own;
+            const line = squash(record.innerText);
+            const at = line.indexOf(own);
+            const next = at < 0 ? "" : line.slice(at + own.length).trim();
+            return next === want || next.startsWith(`${want} `) ? want : own;
+          }, wanted.replace(/\s+/g, " "), { timeout: Math.max(250, deadline - Date.now()) });
           actual = actual.trim();
           problem = null;
           if (actual === wanted) return;
