@@ -2021,7 +2021,7 @@ def test_a_control_greyed_out_by_its_class_is_disabled(tmp_path):
     assert_failed_at(run_on_page(GREYED, ['Verify the "Deploy" button is enabled'], tmp_path), 1, "expectation")
 
 
-SEARCH_BAR = """<!doctype html><html><body>
+SEARCH_WITH_KIND = """<!doctype html><html><body>
 <form onsubmit="event.preventDefault(); out.textContent = 'in ' + kind.value">
   <input placeholder="Search" name="q"> <select id="kind"><option>Everything</option><option>Blog posts</option></select>
   <button>Go</button>
@@ -2035,9 +2035,18 @@ SEARCH_BAR = """<!doctype html><html><body>
 def test_a_control_said_by_its_kind_places_what_is_next_to_it(tmp_path):
     steps = ['Select "Blog posts" in the drop-down next to the search box',
              {"action": 'Click "Go"', "expected": '"in Blog posts" is shown'}]
-    assert_green(generate_on_page(SEARCH_BAR, steps, tmp_path))
+    assert_green(generate_on_page(SEARCH_WITH_KIND, steps, tmp_path))
 
 
 def test_a_value_in_the_same_row_but_of_another_label_is_not_the_label_s_value(tmp_path):
     # "anonymous" is in the row of "Owned by:", but beside "Reported by:"
     assert_failed_at(run_on_page(PROPERTIES, ["Verify the Owned by shows anonymous"], tmp_path), 1, "expectation")
+
+
+def test_every_page_of_this_module_has_a_name_of_its_own():
+    # a page defined twice under one name silently replaces the first one's tests' page
+    from pathlib import Path
+    import re
+
+    names = re.findall(r"^([A-Z][A-Z0-9_]*) = ", Path(__file__).read_text(), re.M)
+    assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
