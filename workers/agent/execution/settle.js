@@ -35,6 +35,8 @@
 //                                                    the column's first cells
 //   window.__stepforge.fieldShows(text)          -> true when a visible text field's value holds the text (whole
 //                                                    words, any case)
+//   window.__stepforge.shownValue(element, wanted) -> what the element shows as its value (a control's value, its
+//                                                    text, or what follows it in its record when that is `wanted`)
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
 //                                                    nothing (no text or control of its own in view); false at
 //                                                    timeout
@@ -816,6 +818,23 @@
     for (const d of el.querySelectorAll("*")) if ((ownText(d) || d.matches(SHOWN_ALONE)) && visible(d)) return true;
     return false;
   }
+  // What an element shows as its value: a control's value (a select's chosen label), else its inner text; an element
+  // that is no control and does not show `wanted` itself ("June" in "June (2)", a label "Total:" in its row) shows
+  // what comes right after it in its record (list item, table row, option, definition list) when that starts with it.
+  function shownValue(el, wanted) {
+    if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+    const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
+    const own = squash(el.innerText || el.textContent);
+    const want = squash(wanted);
+    if (!want || own === want) return own;
+    const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dl");
+    if (!own || !record || record === el) return own;
+    const line = squash(record.innerText);
+    const at = line.indexOf(own);
+    const next = at < 0 ? "" : line.slice(at + own.length).trim();
+    return next === want || next.startsWith(`${want} `) ? want : own;
+  }
   function partGone(key, timeoutMs) {
     const gone = () => {
       const el = markedParts(key)[0];
@@ -858,6 +877,7 @@
       counted,
       part,
       partGone,
+      shownValue,
       fieldShows,
       columnEach,
       sortedBy,

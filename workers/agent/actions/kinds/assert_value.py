@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from workers.agent.actions.base import Action, Rule
+from workers.agent.actions.base import Action, CheckFailed, Rule
 from workers.agent.actions.elements import is_checkable, is_combo, is_headerish, is_textbox
 from workers.agent.actions.naming import field_label
 from workers.agent.brains.phrases import (
@@ -141,29 +141,14 @@ class AssertValue(Action):
         return f"await this.expectValue({target}, {value});"
 
 
-# What an element shows (the same function in the suite's expectValue): a control's value (a select's chosen label),
-# else its inner text; an element that is no control and does not show the value itself ("June" in "June (2)", a label
-# "Total:" in its row) shows what comes right after it in its record (its list item, table row, option, definition
-# list), when that starts with the value: never another pair's value in the same row.
-SHOWN_VALUE_JS = r"""(el, wanted) => {
-  if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-  const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
-  const own = squash(el.innerText || el.textContent);
-  const want = squash(wanted);
-  if (!want || own === want) return own;
-  const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dl");
-  if (!own || !record || record === el) return own;
-  const line = squash(record.innerText);
-  const at = line.indexOf(own);
-  const next = at < 0 ? "" : line.slice(at + own.length).trim();
-  return next === want || next.startsWith(`${want} `) ? want : own;
-}"""
-
-
 def shown_value(target, expected: str | None = None) -> str:
-    """What an element shows (see SHOWN_VALUE_JS), spaces collapsed."""
-    return " ".join(target.evaluate(SHOWN_VALUE_JS, expected).split())
+    """What an element shows as its value (settle.js `shownValue`, the same in the suite's expectValue), spaces
+    collapsed."""
+    shown = target.evaluate("(el, wanted) => window.__stepforge ? window.__stepforge.shownValue(el, wanted) : null",
+                            expected)
+    if shown is None:
+        raise CheckFailed("the page's scripts are not loaded")
+    return " ".join(shown.split())
 
 
 ACTION = AssertValue()

@@ -422,20 +422,11 @@ function withHelpers(Base) {
       let problem = null;
       for (;;) {
         try {
-          // what it shows, or its record beside it: SHOWN_VALUE, as generation read it
-          actual = await locator.evaluate((el, want) => {
-            if (el instanceof HTMLSelectElement) return el.selectedOptions.length ? el.selectedOptions[0].label : "";
-            if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-            const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
-            const own = squash(el.innerText || el.textContent);
-            if (!want || own === want) return own;
-            const record = el.closest("li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], dl");
-            if (!own || !record || record === el) return own;
-            const line = squash(record.innerText);
-            const at = line.indexOf(own);
-            const next = at < 0 ? "" : line.slice(at + own.length).trim();
-            return next === want || next.startsWith(`${want} `) ? want : own;
-          }, wanted.replace(/\s+/g, " "), { timeout: Math.max(250, deadline - Date.now()) });
+          // what it shows as its value, as generation read it (SETTLE_SCRIPT's shownValue)
+          actual = await locator.evaluate(
+            (el, want) => (window.__stepforge ? window.__stepforge.shownValue(el, want) : null), wanted,
+            { timeout: Math.max(250, deadline - Date.now()) });
+          if (actual === null) throw new Error("the page's scripts are not loaded");
           actual = actual.trim();
           problem = null;
           if (actual === wanted) return;
