@@ -10,10 +10,10 @@ from workers.agent.actions.naming import element_name, noun, placed, the_contain
 from shared.scenarios import PLACEHOLDER
 from workers.agent.brains.phrases import ON_SCREEN, Op, Place, Target, Unsupported, split_role, target_phrase
 
-# What a close button closes: a part of the page a person closes, named by its title or by what it says.
-# where on the screen the part is, said after it: 'the welcome notification in the bottom right corner'
+# Where on the screen the part is, said after it: 'the welcome notification in the bottom right corner'
 _SPOT = (r"\s+(?:at|in|on)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower)[\s-]+(?:left|right)(?:[\s-]+(?:corner|side))?"
          r"(?:\s+of\s+the\s+(?:page|screen|window))?")
+# What a close button closes: a part of the page a person closes, named by its title or by what it says.
 _CLOSABLE = (r"notification|message|banner|toast|alert|popup|pop-up|panel|tray|modal|dialog(?:\s+box)?|window|tip|"
              r"hint|notice|callout|drawer|overlay|card|box|bar")
 

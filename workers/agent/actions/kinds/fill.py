@@ -10,17 +10,18 @@ from workers.agent.actions.naming import field_label, the_element, the_field
 from workers.agent.brains.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
 
 
+_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"  # between one field's value and the next field
 # 'Set Type to "enhancement" and Priority to "minor"': one more field and its quoted value, after the first value
-_MORE_PAIRS = re.compile(r"(?P<v>\x01\d+\x02)(?P<more>(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?[A-Za-z][\w-]*"
-                         r"(?:\s+[A-Za-z][\w-]*){0,2}?\s+(?:to|=|with|as|into|in)\s+\x01\d+\x02)+)")
-_PAIR = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+"
-                   r"(?:to|=|with|as|into|in)\s+(?P<v>\x01\d+\x02)")
+_PAIR_TEXT = (rf"{_AND}(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){{0,2}}?)\s+(?:to|=|with|as|into|in)\s+"
+              r"(?P<v>\x01\d+\x02)")
+_PAIR = re.compile(_PAIR_TEXT)
+_MORE_PAIRS = re.compile(r"(?P<v>\x01\d+\x02)(?P<more>(?:" + re.sub(r"\(\?P<\w+>", "(?:", _PAIR_TEXT) + ")+)")
 # 'Fill in Username "bob" and Password "builder42"', 'Enter the name "Bob"': a field's name, then its quoted value
 _LABEL = r"(?:the\s+|your\s+|a\s+)?(?!(?:the|a|an|text|value|values|word|words|string|characters|following|phrase|letters|" \
          r"number|in|into|on|at|here|there|again|only|now|slowly|quickly|below|above|it|this|that|something|anything|then|" \
          r"also|just|simply)\b)" \
          r"[A-Za-z][\w-]*(?:\s+(?!(?:and|or|then)\b)[A-Za-z][\w-]*){0,2}?"
-_LABELLED = re.compile(rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I)
+_LABELLED = re.compile(rf"(?:{_AND}?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I)
 
 
 def _labelled_values(m, s):
@@ -63,8 +64,8 @@ class Fill(Action):
         Rule(r"(?:replace|overwrite)\s+(?:(?:the\s+)?(?:text|value|contents?|words?|query|input)\s+(?:in|of)\s+)?"
              r"(?P<t>(?!\x01\d+\x02\s+with\b)(?!(?:the\s+)?(?:old\s+|current\s+|existing\s+)?(?:text|value|word|words|entry|"
              r"number|contents?)\s+\x01)(?!(?:the\s+)?(?:old|current|existing)\s+).+?)\s+with\s+(?P<v>.+)", _fill, 620),
-        Rule(rf"(?:fill(?:\s+in|\s+out)?|enter|type|input|key\s+in)\s+(?P<pairs>(?:{_LABEL})\s+\x01\d+\x02(?:(?:\s*,\s*(?:and\s+)?|"
-             rf"\s+and\s+)(?:{_LABEL})\s+\x01\d+\x02)*)", _labelled_values, 504),
+        Rule(rf"(?:fill(?:\s+in|\s+out)?|enter|type|input|key\s+in)\s+(?P<pairs>(?:{_LABEL})\s+\x01\d+\x02"
+             rf"(?:{_AND}(?:{_LABEL})\s+\x01\d+\x02)*)", _labelled_values, 504),
     )
 
     def describe(self, target, role, value):
