@@ -2050,3 +2050,41 @@ def test_every_page_of_this_module_has_a_name_of_its_own():
 
     names = re.findall(r"^([A-Z][A-Z0-9_]*) = ", Path(__file__).read_text(), re.M)
     assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
+
+
+# One document at every path; its script draws the page the path names, as a server would.
+PAGES_BY_PATH = """<!doctype html><html><head><title>Lighthouse</title></head><body>
+<nav><a href="/">Home</a> <a href="/roadmap">Roadmap</a> <a href="/timeline">Timeline</a>
+  <a href="/newticket">New Ticket</a></nav>
+<h1 id="title">Welcome to Lighthouse</h1>
+<h2>Latest tickets</h2>
+<script>
+  const pages = {"/roadmap": ["Roadmap", "Roadmap"], "/timeline": ["Timeline", "Timeline"],
+                 "/newticket": ["New Ticket", "Create New Ticket"]};
+  const [title, heading] = pages[location.pathname] || ["", "Welcome to Lighthouse"];
+  document.title = title ? `${title} – Lighthouse` : "Lighthouse";
+  document.getElementById("title").textContent = heading;
+</script>
+</body></html>"""
+
+
+def test_the_page_one_is_on_is_named_by_its_title_heading_or_address(tmp_path):
+    steps = [{"action": 'Click "Roadmap"', "expected": "The Roadmap page is displayed"},
+             {"action": 'Click "New Ticket"', "expected": "I am taken to the New Ticket page"},
+             'Verify the page title contains "New Ticket"', 'The URL contains "/newticket"',
+             {"action": 'Click "Home"', "expected": "The user is redirected to the home page"}]
+    result = generate_on_page(PAGES_BY_PATH, steps, tmp_path)
+    assert_green(result)
+    feature = next((tmp_path / "suite").rglob("*.feature")).read_text()
+    assert 'the "Roadmap" page is shown' in feature and 'the address holds "/newticket"' in feature, feature
+
+
+@pytest.mark.parametrize("expected", [
+    "I am on the Ticket page",  # "New Ticket" starts no title with "Ticket", and /newticket is no "ticket"
+    "The Timeline page opens",
+    'The page title contains "Timeline"',
+    'The URL contains "/timeline"',
+])
+def test_a_page_other_than_the_one_shown_fails_its_check(tmp_path, expected):
+    record = run_on_page(PAGES_BY_PATH, [{"action": 'Click "New Ticket"', "expected": expected}], tmp_path)
+    assert_failed_at(record, 1, "expectation")

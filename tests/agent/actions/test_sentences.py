@@ -485,14 +485,35 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ('Verify "admin" is shown in the top right corner', [op("assert_text", value="admin")]),
     ('Verify the "Readme" tab is selected by default', [op("assert_state", "Readme", "tab", "selected")]),
     ('Leave the password field empty and click "Sign in"', [op("clear", "password", "field"), op("click", "Sign in")]),
+    # being on a page: a check once it says so ("should be", "Verify"), a way there in a step that sets the scene
+    ("Verify you are on the Search page", [op("assert_page", value="Search")]),
+    ("The user should be on the Roadmap page", [op("assert_page", value="Roadmap")]),
+    ("Given I am on the login page", [op("click", "login", "link")]),
 ])
 def test_common_ways_testers_write_a_step(action, expected) -> None:
     assert read(action) == expected
 
 
 @pytest.mark.parametrize(("action", "cell", "expected"), [
-    ('Click "New ticket"', 'I am taken to the "New Ticket" page', [op("assert_text", value="New Ticket")]),
-    ('Click "Sign in"', 'The user is redirected to the "Dashboard" page', [op("assert_text", value="Dashboard")]),
+    ('Click "New ticket"', 'I am taken to the "New Ticket" page', [op("assert_page", value="New Ticket")]),
+    ('Click "Sign in"', 'The user is redirected to the "Dashboard" page', [op("assert_page", value="Dashboard")]),
+    # the page one is on, named as a person calls it; its title; its address
+    ('Click "Roadmap"', "The Roadmap page is displayed", [op("assert_page", value="Roadmap")]),
+    ('Click "Roadmap"', "The Roadmap page opens", [op("assert_page", value="Roadmap")]),
+    ('Click "Log out"', "User is redirected to the login page", [op("assert_page", value="login")]),
+    ('Click "Log in"', "The user lands on the dashboard", [op("assert_page", value="dashboard")]),
+    ('Click "Save"', "I am on the Roadmap page", [op("assert_page", value="Roadmap")]),
+    ('Click "Save"', "You should still be on the Search screen", [op("assert_page", value="Search")]),
+    ('Click "Back"', "Goes back to the Roadmap page", [op("assert_page", value="Roadmap")]),
+    ('Click "Home"', "It redirects to the home page", [op("assert_page", value="home")]),
+    ('Click "Timeline"', 'The page title contains "Timeline"', [op("assert_title", value="Timeline")]),
+    ('Click "Timeline"', 'The browser tab title is "Timeline - Lighthouse"',
+     [op("assert_title", value="Timeline - Lighthouse")]),
+    ('Click "Custom Query"', 'The page heading reads "Custom Query"', [op("assert_title", value="Custom Query")]),
+    ('Click "Search"', 'The URL contains "/search?q=bug"', [op("assert_address", value="/search?q=bug")]),
+    ('Click "Report"', "The address bar shows /report/1", [op("assert_address", value="/report/1")]),
+    # a part of a page stays a part (kinds/assert_part_shown)
+    ('Click "Log in"', "The login form is shown", [op("assert_part_shown", value="login form")]),
     ('Click "Edit"', 'The edit form opens with the name "Alice" filled in', [op("assert_value", "name", "field", "Alice")]),
     ('Click "Delete"', 'A confirmation page asks "Are you sure?"', [op("assert_text", value="Are you sure?")]),
     ('Click "Deploy"', 'A notification "Successfully deployed" appears in the top center',

@@ -236,8 +236,8 @@ def test_expected_cell_value_check() -> None:
 @pytest.mark.parametrize(
     ("cell", "reason"),
     [
-        ("the owner page loads", "states nothing the builtin brain can check"),
-        ("the owner page is shown", "describes something"),
+        ("the same page loads", "names no particular page"),
+        ("the user stays on the previous page", "names no particular page"),
         ("the form is valid", "not an element with a value"),
         ("it works", "states nothing"),
         ("Click X", "must be something to check"),
@@ -301,7 +301,7 @@ def test_placeholder_without_a_column() -> None:
         ("Everything works", "no rule understands it"),
         ("Verify the error message is displayed", "describes something"),
         ("Right-click the row", "right clicks"),
-        ("Verify the page title is 'Home'", "title or address"),
+        ("Verify the URL contains the ticket number", "no part of an address"),
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),
         # absence checks and descriptions of state

@@ -6,6 +6,7 @@ from shared.records import Node
 from workers.agent.execution.browser import first_line
 from workers.agent.actions.kinds.assert_value import shown_value
 from workers.agent.execution.executor import absolute_url, is_redundant, text_is_shown
+from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 
 PAGE = """<p>11 owners</p>
 <h2 style="text-transform: uppercase">Owner
@@ -37,6 +38,7 @@ def test_text_is_shown_as_whole_words(page, text, shown):
 
 def test_shown_value_reads_controls_and_cells(page):
     page.set_content(PAGE)
+    page.add_script_tag(content=SETTLE_SCRIPT)  # what generation installs in every document
     assert shown_value(page.locator("td")) == "Sun Prairie"
     assert shown_value(page.locator("#type")) == "dog"  # the label, not the option value
     assert shown_value(page.locator("#name")) == "Leo"

@@ -402,7 +402,7 @@ def parse_text(text: str, *, expected: bool = False, it: str | None = None) -> l
 
     Raises `Unsupported` whose `clause` is the clause that could not be understood.
     """
-    s = Sentence(text)
+    s = Sentence(text, expected=expected)
     if not s.masked:
         raise Unsupported("it is empty")
     if it is not None and _PLACED_BY_IT.search(s.masked):

@@ -74,6 +74,8 @@ class Sentence:
     raw: str
     masked: str = ""
     tokens: list[str] = field(default_factory=list)
+    # An expected-result cell: what it says is so ("I am on the Roadmap page") is checked, never done.
+    expected: bool = False
 
     def __post_init__(self) -> None:
         def keep(match: re.Match[str]) -> str:

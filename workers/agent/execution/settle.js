@@ -37,6 +37,10 @@
 //                                                    words, any case)
 //   window.__stepforge.shownValue(element, wanted) -> what the element shows as its value (a control's value, its
 //                                                    text, or what follows it in its record when that is `wanted`)
+//   window.__stepforge.pageIs(how, name, ms)      -> true once the page is the one named ("page": its title, main
+//                                                    heading or current navigation item starts with the name, or a
+//                                                    part of its address is it; "title": its title or main heading
+//                                                    holds the text; "address": its address holds it)
 //   window.__stepforge.partGone(key, ms)          -> true once the part marked key is detached, hidden or shows
 //                                                    nothing (no text or control of its own in view); false at
 //                                                    timeout
@@ -835,6 +839,42 @@
     const next = at < 0 ? "" : line.slice(at + own.length).trim();
     return next === want || next.startsWith(`${want} `) ? want : own;
   }
+  // Whether the page is the one named. `how` "page": a page named by what a person calls it ("the Roadmap page"),
+  // whose title (a part of it between dashes, bars or colons), main heading or current navigation item starts with
+  // the name, or one of whose address's parts is the name ("New Ticket" is /newticket; "Ticket" is not), the home
+  // page also the site's root;
+  // "title": its title or main heading holds the text; "address": its address holds the text. Resolves once it is,
+  // or false at timeout.
+  function pageIs(how, name, timeoutMs) {
+    const squash = (t) => (t || "").replace(/\s+/g, " ").trim();
+    const words = squash(name).split(" ").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+");
+    const holds = (t) => new RegExp(`(?<![\\w])${words}(?![\\w])`, "i").test(squash(t));
+    const starts = (t) => new RegExp(`^\\W*${words}(?![\\w])`, "i").test(squash(t));
+    const compact = (t) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+    const address = () => {
+      try { return decodeURI(location.href); } catch (e) { return location.href; }
+    };
+    // The main headings: the visible headings of the highest level the page has.
+    const mainHeadings = () => {
+      const levelOf = (h) => Number(h.getAttribute("aria-level") || (/^H([1-6])$/.exec(h.tagName) || [])[1] || 2);
+      const shown = Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]")).filter(visible);
+      const top = Math.min(...shown.map(levelOf));
+      return shown.filter((h) => levelOf(h) === top).map((h) => h.innerText);
+    };
+    const test = () => {
+      if (how === "address") return address().toLowerCase().includes(squash(name).toLowerCase());
+      if (how === "title") return holds(document.title) || mainHeadings().some(holds);
+      const current = Array.from(document.querySelectorAll("[aria-current=page], [aria-current=true]")).filter(visible);
+      const titles = [...document.title.split(/\s[-–—|:·]\s|\s*[|·]\s*/), ...mainHeadings(),
+        ...current.map((c) => c.innerText)];
+      const parts = (location.pathname + location.search + location.hash).split(/[/?#&=]+/);
+      // The home page is also the site's root ("the home page", "the start page", "the main page").
+      const root = /^(?:home|start|main|landing|index)(?:page)?$/.test(compact(name))
+        && /^\/(?:index\.\w+)?$/.test(location.pathname) && !/^#\/./.test(location.hash);
+      return root || titles.some(starts) || parts.some((p) => p && compact(p) === compact(name));
+    };
+    return until(test, timeoutMs);
+  }
   function partGone(key, timeoutMs) {
     const gone = () => {
       const el = markedParts(key)[0];
@@ -877,6 +917,7 @@
       counted,
       part,
       partGone,
+      pageIs,
       shownValue,
       fieldShows,
       columnEach,

@@ -18,6 +18,8 @@ _VAGUE_PLACE = re.compile(
 
 
 def _go(m, s, *, verb="go"):
+    if s.expected:
+        return None  # 'I am on the Roadmap page' as an expected result: checked (kinds/assert_page), never done
     x = m["x"].strip()
     place = s.unmask(x)
     if is_location(place):
@@ -66,7 +68,8 @@ class Goto(Action):
         Rule(r"(?:go|navigate|browse|head|proceed|return)\s+to\s+(?P<x>.+)", _go, 300),
         Rule(r"(?:open|launch)\s+(?P<x>.+)", lambda m, s: _go(m, s, verb="open"), 301),
         Rule(r"(?:visit|load)\s+(?P<x>.+)", _go, 302),
-        Rule(r"(?:am|are|is|be)\s+on\s+(?P<x>.+)", _go, 303),
+        # 'Given I am on the login page'; 'I should be on ...' is a check (kinds/assert_page)
+        Rule(r"(?:am|are|is)\s+on\s+(?P<x>.+)", _go, 303),
     )
 
     def describe(self, target, role, value):
