@@ -2088,3 +2088,34 @@ def test_the_page_one_is_on_is_named_by_its_title_heading_or_address(tmp_path):
 def test_a_page_other_than_the_one_shown_fails_its_check(tmp_path, expected):
     record = run_on_page(PAGES_BY_PATH, [{"action": 'Click "New Ticket"', "expected": expected}], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+# A menu of plain divs opened by its button, and a link of the same name as one of its items elsewhere on the page.
+MORE_MENU = """<!doctype html><html><body>
+<aside><a href="#" onclick="document.getElementById('said').textContent = 'sidebar link'">Reports</a></aside>
+<header><button id="more" aria-haspopup="menu" aria-expanded="false">More</button>
+  <div id="menu" hidden><div class="item">Reports</div><div class="item">Settings</div></div></header>
+<p id="said">nothing yet</p>
+<script>
+  const more = document.getElementById('more'), menu = document.getElementById('menu');
+  more.onclick = () => { menu.hidden = !menu.hidden; more.setAttribute('aria-expanded', String(!menu.hidden)); };
+  for (const item of menu.querySelectorAll('.item')) item.onclick = () => {
+    document.getElementById('said').textContent = item.textContent + ' from the menu';
+    menu.hidden = true; more.setAttribute('aria-expanded', 'false');
+  };
+</script>
+</body></html>"""
+
+
+@pytest.mark.parametrize("steps", [
+    [{"action": "Choose Reports from the More menu", "expected": '"Reports from the menu" is shown'}],
+    # opened by the step before: it stays open
+    ['Click "More"', {"action": 'From the "More" menu, select "Reports"', "expected": '"Reports from the menu" is shown'}],
+])
+def test_a_menu_named_by_its_button_is_opened_and_its_own_item_picked(tmp_path, steps):
+    assert_green(generate_on_page(MORE_MENU, steps, tmp_path))
+
+
+def test_an_item_the_named_menu_lacks_fails_there(tmp_path):
+    record = run_on_page(MORE_MENU, ["Choose Invoices from the More menu", '"Invoices" is shown'], tmp_path)
+    assert_failed_at(record, 1, "action")

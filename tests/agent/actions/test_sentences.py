@@ -48,7 +48,14 @@ FORMS = [
     # non-native lists, type-ahead
     ('Type "car" into the Assignee field and pick Carol Danvers from the suggestions',
      [op("fill", "Assignee", "field", "car"), op("pick", value="Carol Danvers")]),
-    ("Choose Reports from the More menu", [op("pick", value="Reports")]),
+    # a menu named by its button: that button opens it, then its item is chosen (kinds/choose)
+    ("Choose Reports from the More menu", [op("select", "More", "dropdown", "Reports")]),
+    ('Select "Rename" from the "Actions" menu', [op("select", "Actions", "dropdown", "Rename")]),
+    ("From the More menu, choose Reports", [op("select", "More", "dropdown", "Reports")]),
+    ("From the More menu, click Reports", [op("select", "More", "dropdown", "Reports")]),
+    ("In the Actions menu, click Rename", [op("click", "Rename", section="Actions")]),  # the menu the step before opened
+    ('Choose "Facet by this" in the menu that opens', [op("pick", value="Facet by this")]),
+    ("Pick Import from the main menu", [op("pick", value="Import")]),
     ("Select Dog from Type", [op("select", "Type", "dropdown", "Dog")]),  # a native select stays a select
     # hover, upload, tabs, waits
     ("Hover over More", [op("hover", "More")]),

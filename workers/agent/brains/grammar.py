@@ -22,6 +22,7 @@ from .counts import take_counts
 from .phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
+    NAMED_MENU,
     NEGATIVE,
     NotUnderstood,
     TOKEN,
@@ -446,9 +447,11 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     typed_into: str | None = None  # 'In the search field, type "shoes"': the field the typing after it goes into
     for position, clause in enumerate(clauses):
-        option = _OPTION_ALONE.fullmatch(normalise(clause))
+        option = _OPTION_ALONE.fullmatch(normalise(clause)) or (
+            chooser is not None and NAMED_MENU.fullmatch(chooser) and _ITEM_ALONE.fullmatch(normalise(clause)))
         if chooser is not None and option:
-            clause, chooser = f"{option['verb']} {option['v']} in {chooser}", None
+            verb = "choose" if NAMED_MENU.fullmatch(chooser) else option["verb"]  # (a click in a menu is a choice)
+            clause, chooser = f"{verb} {option['v']} in {chooser}", None
         typing = _TYPING_ALONE.fullmatch(normalise(clause))
         if typed_into is not None and typing:
             clause = f"{typing['verb']} {typing['v']} into {typed_into}"
@@ -464,6 +467,13 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 where = None  # 'Next to the search box, ...': a text the page shows is quoted, or capitalised
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
+                continue
+            item = clause is not clauses[-1] and _ITEM_ALONE.fullmatch(normalise(clauses[position + 1]))
+            if where and item and NAMED_MENU.fullmatch(where["place"].strip()) and (
+                    normalise(clause).lower().startswith("from") or item["verb"].lower() not in ("click", "tap")):
+                # 'From the More menu, choose Reports': an item of that menu ('In the More menu, click Reports' is a
+                # click in the menu the step before opened)
+                chooser = where["place"].strip()
                 continue
             if where and clause is not clauses[-1] and not where["beside"] and _FIELD_PLACE.fullmatch(where["place"].strip()) \
                     and _TYPING_ALONE.fullmatch(normalise(clauses[position + 1])):
@@ -547,6 +557,9 @@ _TYPING_ALONE = re.compile(r"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x0
 _FIELD_PLACE = re.compile(r"(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){1,3}?(?:field|text\s*box|text\s*field|text\s*area|"
                           r"input|search\s+box|box)", re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
+# An item of a menu said first, quoted or not ('From the More menu, choose Reports'), said on its own
+_ITEM_ALONE = re.compile(r"(?P<verb>choose|select|pick|click|tap)\s+(?:on\s+)?(?!the\s)(?P<v>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3})",
+                         re.I)
 _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)|"
                       # 'On the "Are you sure?" page, click ...': a page, screen or dialog said by its title
                       r"on\s+(?P<place2>(?:the\s+)?.+?\s+(?:page|screen|view|dialog|modal|tab|form))", re.I)

@@ -622,6 +622,14 @@ def parse_key(text: str) -> str | None:
     return "+".join([_MODIFIERS[m] for m in mods] + [name])
 
 
+# A menu named by the control that opens it ('the More menu', 'the "Actions" menu'), not by what it is or where: a
+# dropdown drawn without a <select>, clicked open before its option is picked (kinds/choose).
+NAMED_MENU = re.compile(r"(?:the\s+)?(?!(?:open|opened|context|right-click|pop-?up|drop-?down|same|this|that|main|"
+                        r"navigation|nav|side|top|left|right|user|account|profile|hamburger)\s+menu)"
+                        r"(?P<name>\x01\d+\x02|[A-Za-z][\w-]*)\s+menu", re.I)
+
+
+
 def is_location(text: str) -> bool:
     """A path ('/owners/find') or an http(s) URL."""
     return re.fullmatch(r"https?://\S+|/\S*", text.strip()) is not None

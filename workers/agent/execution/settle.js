@@ -12,7 +12,9 @@
 //   window.__stepforge.changed(timeoutMs, since)  -> true at the next request or DOM change (at once when the page
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
-//   window.__stepforge.pickable(text, ms, answerMs) -> the element "pick <text> from the list" clicks (or null)
+//   window.__stepforge.changedBefore(element)     -> the mark just before the element last changed (or null)
+//   window.__stepforge.pickable(text, ms, answerMs, since) -> the element "pick <text> from the list" clicks (or
+//                                                    null); since: the change mark taken before the list was opened
 //   window.__stepforge.placed(parts, text, relation, ms, absent) -> true once the text is shown above / below /
 //                                                    beside one of the elements `parts`, in the row (record) of
 //                                                    one, in the section one titles, or in the column one heads;
@@ -189,10 +191,10 @@
   // options and menu items, then the element nearest the field typed into. A plain list of divs, links or buttons
   // counts as much as an ARIA listbox. Waits, bounded, for the next change while none fits.
   const PICKABLE_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"]);
-  function fresh(el) {
-    if (typingMark === null) return false;
+  function fresh(el, mark = typingMark) {
+    if (mark === null) return false;
     for (let node = el; node && node !== document.body; node = node.parentElement) {
-      if ((changedAt.get(node) || 0) > typingMark) return true;
+      if ((changedAt.get(node) || 0) > mark) return true;
     }
     return false;
   }
@@ -201,7 +203,7 @@
     const style = getComputedStyle(el);
     return style.visibility !== "hidden" && style.visibility !== "collapse" && Number(style.opacity) !== 0;
   }
-  function findPickable(text) {
+  function findPickable(text, mark = typingMark) {
     const wanted = squash(text).toLowerCase();
     if (!wanted) return null;
     const found = [];
@@ -234,19 +236,21 @@
       const named = el.closest("[role]");
       return named && PICKABLE_ROLES.has(named.getAttribute("role")) ? 0 : el.closest("li, button, a") ? 1 : 2;
     };
-    const rank = (el) => [fresh(el) ? 0 : 1, role(el), distance(el)];
+    const rank = (el) => [fresh(el, mark) ? 0 : 1, role(el), distance(el)];
     const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]; return 0; };
     return found.map((el) => [rank(el), el]).sort((x, y) => before(x[0], y[0]))[0][1];
   }
-  function pickable(text, timeoutMs, answerMs) {
-    // After typing, what the typing brings may still be on its way (a debounce, a fetch): an element that was
-    // there before is taken only when nothing new comes within answerMs.
+  function pickable(text, timeoutMs, answerMs, since) {
+    // After typing, or after the click that opened the list (`since`: the change mark taken before it), what it
+    // brings may still be on its way (a debounce, a fetch): an element that was there before is taken only when
+    // nothing new comes within answerMs.
     const started = performance.now();
-    const typed = typingMark !== null;
+    const mark = typeof since === "number" ? since : typingMark;
+    const typed = mark !== null;
     let chosen = null;
     const good = () => {
-      chosen = findPickable(text);
-      return chosen !== null && (!typed || fresh(chosen) || performance.now() - started >= answerMs);
+      chosen = findPickable(text, mark);
+      return chosen !== null && (!typed || fresh(chosen, mark) || performance.now() - started >= answerMs);
     };
     const done = () => { typingMark = null; return chosen; };
     if (good() || !timeoutMs) return Promise.resolve(done());
@@ -911,6 +915,8 @@
         return until(() => changes !== from, timeoutMs);
       },
       mark: () => changes,
+      // The mark just before the element last changed (a menu's button said open: what opened with it came after)
+      changedBefore: (el) => (changedAt.has(el) ? changedAt.get(el) - 1 : null),
       synced,
       pickable,
       placed,

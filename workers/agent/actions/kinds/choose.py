@@ -1,5 +1,7 @@
 """Choose an option of a dropdown that is not a native <select> (a design system's select, a Chosen or Select2 box):
-the dropdown is clicked open, then its option is picked from what opened, as `pick` does (settle.js pickable). A
+the dropdown is clicked open (unless it says it is open: aria-expanded), then its option is picked, what the click
+opened first, as `pick` does (settle.js pickable); a menu named by its control ('Choose Reports from the More menu') is
+one. A
 `select` whose grounded dropdown is not native becomes this kind (`Select.refine`); it has no sentences of its own."""
 
 from __future__ import annotations
@@ -21,12 +23,17 @@ class Choose(Select):
         return self.name
 
     def perform(self, act):
-        act.pointer(act.target.click)
-        act.settle()
-        pick_option(act, "the dropdown opened no option")
+        if act.target.get_attribute("aria-expanded") == "true":
+            # one the step before opened stays open: what opened with it comes first
+            since = act.target.evaluate("el => window.__stepforge ? window.__stepforge.changedBefore(el) : null")
+        else:
+            since = act.page.evaluate("() => window.__stepforge ? window.__stepforge.mark() : null")
+            act.pointer(act.target.click)
+            act.settle()
+        pick_option(act, "the dropdown opened no option", since)
 
     def javascript(self, op, target, value):
-        return f"await {target}.click(); await this.pickOption({value});"
+        return f"await this.chooseOption({target}, {value});"
 
 
 ACTION = Choose()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
-from workers.agent.brains.phrases import Op, Unsupported, literal_value
+from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value
 
 LIST = (r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:list\s+of\s+)?(?:suggestions?|suggested\s+\w+|auto-?complete(?:\s+list)?|"
         r"completions?|matches|(?:search\s+)?results|options|menu|list\s*box|drop-?down\s+list|list)"
@@ -23,6 +23,8 @@ _PLACED = re.compile(r"\s(?:under|below|beneath|next\s+to|beside|in\s+the\s+row\
 def _pick(m, s):
     if _PLACED.search(m["v"]):
         return None  # 'Click "Users" under "Users" in the left-hand menu': an element by its place, not an option
+    if NAMED_MENU.fullmatch(m["list"].strip()):
+        return None  # 'Choose Reports from the More menu': the menu's control is clicked open first (kinds/select)
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to pick")
@@ -31,14 +33,16 @@ def _pick(m, s):
 
 # settle.js's choice, the same in the generated suite (stepforge.js pickOption): what appeared in response to the
 # typing first, then options and menu items, then the nearest to the field; a plain list of divs or buttons too.
-PICKABLE_JS = "([text, ms, answer]) => window.__stepforge ? window.__stepforge.pickable(text, ms, answer) : null"
+PICKABLE_JS = ("([text, ms, answer, since]) => window.__stepforge ? window.__stepforge.pickable(text, ms, answer, since)"
+               " : null")
 
 
-def pick_option(act, failure: str) -> None:
+def pick_option(act, failure: str, since: int | None = None) -> None:
     """Click the option act.value of the list that is open; ActionFailed('<failure> "<option>"') when none offers it.
-    Waits while no element offers it, and up to the settle timeout for what the typing brings."""
+    Waits while no element offers it, and up to the settle timeout for what the typing (or the click that opened the
+    list after the page's change mark `since`) brings."""
     name = act.value or ""
-    waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms]
+    waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms, since]
     chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
     if chosen is None:
         raise ActionFailed(f'{failure} "{name}"')
@@ -52,7 +56,7 @@ class Pick(Action):
     valued = True
     field = True
     param_name = "option"
-    rules = (Rule(rf"(?:select|choose|pick|click|take)\s+(?P<v>.+?)\s+(?:from|in|on|among|out\s+of)\s+{LIST}", _pick,
+    rules = (Rule(rf"(?:select|choose|pick|click|take)\s+(?P<v>.+?)\s+(?:from|in|on|among|out\s+of)\s+(?P<list>{LIST})", _pick,
                   590),)
 
     def describe(self, target, role, value):

@@ -7,7 +7,7 @@ import re
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_combo, is_native_select
 from workers.agent.actions.naming import field_label, where
-from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
+from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value, target_phrase
 
 
 # A part of the page every app has, said where a dropdown would be: 'Select "Cash Wallet" in the sidebar' is a click
@@ -18,7 +18,8 @@ _LANDMARK = re.compile(r"(?:the\s+)?(?:(?:left|right|top|main)\s+)?(?:sidebar|si
 def _select(m, s):
     if _LANDMARK.fullmatch(m["t"].strip()) and s.is_quoted(m["v"].strip()):
         return [Op.on("click", target_phrase(s, m["v"]))]
-    t = target_phrase(s, m["t"], "dropdown")
+    menu = NAMED_MENU.fullmatch(m["t"].strip())
+    t = target_phrase(s, menu["name"] if menu else m["t"], "dropdown")
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to select")

@@ -393,10 +393,25 @@ function withHelpers(Base) {
       await handle.asElement().click({ timeout: ACTION_TIMEOUT_MS });
     }
 
-    async pickOption(text) {
+    // A dropdown drawn without a <select>, a menu named by its control: clicked open unless it says it is open
+    // (aria-expanded), then its option picked, what the click (or the one that opened it) opened first (as generation
+    // chose).
+    async chooseOption(locator, text) {
+      let since = null;
+      if (await locator.getAttribute("aria-expanded", { timeout: ACTION_TIMEOUT_MS }) === "true") {
+        since = await locator.evaluate((el) => (window.__stepforge ? window.__stepforge.changedBefore(el) : null));
+      } else {
+        since = await this.page.evaluate(() => (window.__stepforge ? window.__stepforge.mark() : null));
+        await locator.click();
+        await settle(this.page);
+      }
+      await this.pickOption(text, since);
+    }
+
+    async pickOption(text, since = null) {
       const handle = await this.page.evaluateHandle(
-        ([t, ms, answer]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer) : null),
-        [text, ACTION_TIMEOUT_MS, SETTLE_TIMEOUT_MS]);
+        ([t, ms, answer, s]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer, s) : null),
+        [text, ACTION_TIMEOUT_MS, SETTLE_TIMEOUT_MS, since]);
       const chosen = handle.asElement();
       if (!chosen) throw new assert.AssertionError({ message: `no open list offers "${text}"` });
       await chosen.click({ timeout: ACTION_TIMEOUT_MS });
