@@ -2119,3 +2119,47 @@ def test_a_menu_named_by_its_button_is_opened_and_its_own_item_picked(tmp_path, 
 def test_an_item_the_named_menu_lacks_fails_there(tmp_path):
     record = run_on_page(MORE_MENU, ["Choose Invoices from the More menu", '"Invoices" is shown'], tmp_path)
     assert_failed_at(record, 1, "action")
+
+
+# A filter row of two dropdowns and a box nothing labels but its placeholder, a table, tabs, and a sign-in form whose
+# error shows under its password field.
+FILTER_TABS_SIGN_IN = """<!doctype html><html><body>
+<div class="filters">
+  <select aria-label="Column"><option>status</option><option>team</option></select>
+  <select aria-label="Operator"><option>=</option><option>!=</option></select>
+  <input placeholder="Value" id="value"> <button id="apply">Apply</button>
+</div>
+<p id="summary">4 rows</p>
+<table><tr><th>title</th></tr><tr><td>Login fails</td></tr><tr><td>Credit note is slow</td></tr></table>
+<div role="tablist"><button role="tab" aria-selected="true" id="t1">Readme</button>
+  <button role="tab" aria-selected="false" id="t2">Dependencies</button></div>
+<div id="panel">Readme text</div>
+<form onsubmit="event.preventDefault(); document.getElementById('err').hidden = false">
+  <label>Username <input name="u"></label><br><label>Password <input name="p" type="password"></label>
+  <p id="err" hidden>Wrong password</p><button>Log in</button></form>
+<script>
+  document.getElementById('apply').onclick = () => {
+    document.getElementById('summary').textContent = 'rows where team = ' + document.getElementById('value').value;
+    document.querySelector('table').rows[2].remove();
+  };
+  for (const tab of document.querySelectorAll('[role=tab]')) tab.onclick = () => {
+    for (const t of document.querySelectorAll('[role=tab]')) t.setAttribute('aria-selected', String(t === tab));
+    document.getElementById('panel').textContent = tab.textContent + ' text';
+  };
+</script>
+</body></html>"""
+
+
+def test_steps_said_as_testers_say_them_on_a_filter_row_tabs_and_a_form(tmp_path):
+    steps = ['Leave the second dropdown (the operator) on "="',
+             {"action": 'Click in the "Value" box and type Platform, then press Apply',
+              "expected": '"rows where team = Platform" is shown and "Credit note is slow" is not in the table'},
+             'Click the "Dependencies" tab', {"action": "Go back to the Readme tab", "expected": '"Readme text" is back'},
+             {"action": 'Click "Log in"', "expected": '"Wrong password" should be displayed below the Password field'}]
+    result = generate_on_page(FILTER_TABS_SIGN_IN, steps, tmp_path)
+    assert_green(result)
+
+
+def test_a_dropdown_left_on_another_option_fails_there(tmp_path):
+    record = run_on_page(FILTER_TABS_SIGN_IN, ['Leave the second dropdown on "!="', 'Click "Apply"'], tmp_path)
+    assert_failed_at(record, 1, "expectation")

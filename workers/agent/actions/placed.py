@@ -28,7 +28,7 @@ _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
                "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",
                "button": "button", "link": "link", "tab": "tab"}
-_SHOWN = r"(?:(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)|" \
+_SHOWN = r"(?:(?:is|are|should\s+be|must\s+be|will\s+be)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)|" \
          r"(?:now\s+)?(?:appears?|shows?\s+up))"
 # "is in "Chosen categories"": being in a part is its own "shown"
 SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
@@ -69,6 +69,10 @@ def statement(relation_words: str, kind: str, part: str = r".+", order: int = 13
 def _part(words: str, s) -> tuple[str | None, str | None]:
     """(the part's text, the kind of part) from 'the form', 'the "Custom Query" heading', 'the heading "X"', '"X"'."""
     words = re.sub(r"^(?:the|a|an|its)\s+", "", words.strip(), flags=re.I)
+    named = re.fullmatch(r"(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s+(?P<noun>field|box|button|heading|tab|link)",
+                         words)
+    if named and named["name"].lower() not in _PART_NOUNS and named["name"].lower() not in ("search", "text"):
+        return named["name"], _PART_NOUNS[named["noun"].lower()]  # 'the Password field': a part named by its words
     quoted = TOKEN.findall(words)
     noun = " ".join(TOKEN.sub(" ", words).lower().split())
     kind = _PART_NOUNS.get(noun) if noun else None

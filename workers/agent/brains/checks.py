@@ -26,7 +26,7 @@ from .phrases import PART_NOUNS, TOKEN, Op, Sentence, Unsupported, split_role
 _SHOWN = re.compile(
     r"\b(?:is|are|was|were|be|been|shows?|shown|showing|lists?|listed|listing|displays?|displayed|reads?|reading|says?|"
     r"saying|contains?|containing|includes?|including|has|have|having|appears?|opens?|opened|offers?|mentions?|"
-    r"suggest(?:s|ed)?|visible|present|remains?|stays?|labell?ed|titled|named|called|with)\b", re.I)
+    r"suggest(?:s|ed)?|visible|present|remains?|stays?|labell?ed|titled|named|called|with|back)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappears?|disappeared|removed|deleted|absent|"
                        r"missing|longer)\b|n't\b", re.I)
 
@@ -50,7 +50,7 @@ _GLUE = frozenset("""a an the its their this that these those with and or of in 
     fields column columns row rows item items entry entries option options menu list node nodes tooltip notification
     message toast banner heading headings title header label labels text texts value values tree sidebar table
     chip chips badge lines line area part view form results result suggestions suggestion under in inside
-    within among any more""".split())
+    within among any more back""".split())
 
 _NUMBER = re.compile(r"(?<![\w.,])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w])")
 _MIN_DIGITS = 3  # "29,379.48", "250.00", "500" are texts a tester reads; "7" is on every page

@@ -219,6 +219,10 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("sign_in", subject=user or "", value=password)]
 
 
+# An unquoted text typed as it is: not one that starts as a description does ('the name Bob', 'a valid email').
+_AS_IT_IS = r"(?-i:(?!(?:the|a|an|your|my|his|her|their|its|our|some|any|this|that)\s))[^\x01\s]\S*(?:\s+[^\x01\s]\S*)*"
+
+
 def _type_here(m: re.Match[str], s: Sentence) -> list[Item]:
     """'Type "queue"' with no field: into the field the step or the one before clicked or typed into."""
     return [Macro("type_here", value=literal_value(s, m["v"]))]
@@ -345,8 +349,11 @@ _OWN_RULES = (
     # 'Click 400.00 in the Budgeted column, replace it with "450"': the field just clicked, cleared and typed into
     Rule(r"(?:replace|overwrite)\s+(?:it|this|that|its\s+(?:value|text|contents?)|the\s+(?:value|text|amount|number|"
          r"contents?))\s+(?:with|by)\s+(?P<v>\S.*)", _replace_here, 619),
+    # 'Click in the search box and type acme', 'type The share dialog is empty.': a text as it is, never one said of
+    # something ('the name Bob', 'a valid email')
+    Rule(rf"(?:type|enter|input|write)\s+(?P<v>{_AS_IT_IS})", _type_here, 505),
     Rule(r"(?:type|enter|input|write)\s+\S.*", _refuse('it does not say which field to type into; write e.g. Type '
-                                                      '"Alice" into the Name field'), 505),
+                                                      '"Alice" into the Name field'), 506),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}\s+(?:with|using)\s+(?P<v>.+)",
          _fill_form_with, 203),
 )  # fmt: skip
@@ -454,7 +461,11 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             clause, chooser = f"{verb} {option['v']} in {chooser}", None
         typing = _TYPING_ALONE.fullmatch(normalise(clause))
         if typed_into is not None and typing:
-            clause = f"{typing['verb']} {typing['v']} into {typed_into}"
+            value = typing["v"]
+            if not s.is_quoted(value):  # 'In Description, type The dialog is empty.': the words as they are
+                s.tokens.append(s.unmask(value))
+                value = f"\x01{len(s.tokens) - 1}\x02"
+            clause = f"{typing['verb']} {value} into {typed_into}"
         typed_into = None
         try:
             items = _parse_checked(clause, s, expected)
@@ -468,16 +479,18 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             if where and clause is not clauses[-1] and _CHOOSER.search(where["place"]):
                 chooser = _POSITIONED.sub("", where["place"].strip())
                 continue
-            item = clause is not clauses[-1] and _ITEM_ALONE.fullmatch(normalise(clauses[position + 1]))
+            item = position < len(clauses) - 1 and _ITEM_ALONE.fullmatch(normalise(clauses[position + 1]))
             if where and item and NAMED_MENU.fullmatch(where["place"].strip()) and (
                     normalise(clause).lower().startswith("from") or item["verb"].lower() not in ("click", "tap")):
                 # 'From the More menu, choose Reports': an item of that menu ('In the More menu, click Reports' is a
                 # click in the menu the step before opened)
                 chooser = where["place"].strip()
                 continue
-            if where and clause is not clauses[-1] and not where["beside"] and _FIELD_PLACE.fullmatch(where["place"].strip()) \
+            place = where and where["place"].strip()
+            if where and clause is not clauses[-1] and not where["beside"] and (
+                    _FIELD_PLACE.fullmatch(place) or not _AREA_WORDS.search(f" {place}")) \
                     and _TYPING_ALONE.fullmatch(normalise(clauses[position + 1])):
-                typed_into = where["place"].strip()  # 'In the search field, type "shoes"': that field
+                typed_into = place  # 'In the search field, type "shoes"', 'In Description, type ...': that field
                 continue
             if where and clause is not clauses[-1]:
                 # 'Under "Queries", click ...', 'Next to "Published from", click ...': the place of what follows
@@ -552,7 +565,7 @@ _CHOOSER = re.compile(r"\b(?:dropdown|drop-down|select|selector|combo\s*box|list
                       r"next\s+to|beside|right\s+of|left\s+of)\b", re.I)
 _POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:to\s+the\s+)?(?:right|left)\s+of)\s+.*$",
                          re.I)
-_TYPING_ALONE = re.compile(r"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x02)", re.I)
+_TYPING_ALONE = re.compile(rf"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x02|{_AS_IT_IS})", re.I)
 # 'the search field', 'the "Title" box': a field said by its name and kind, where the typing after it goes
 _FIELD_PLACE = re.compile(r"(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){1,3}?(?:field|text\s*box|text\s*field|text\s*area|"
                           r"input|search\s+box|box)", re.I)

@@ -642,8 +642,9 @@ ABSENCE_UNCLEAR = (
     "too if words such as 'no' or 'not' are part of a text that must be shown)"
 )
 
-VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|found|on\s+(?:the\s+)?(?:page|screen))"
-WHERE = r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|search\s+results))?"
+VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|found|on\s+(?:the\s+|this\s+)?(?:page|screen))"
+WHERE = (r"(?:\s+(?:on|in)\s+(?:the\s+|this\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|"
+         r"search\s+results))?")
 # The parts of a page that hold others (never a column, a section or a list, which tell records apart): a text shown
 # "in the palette" or "in the Filters box" is shown (where it is, in unquoted words, is read past)
 PART_NOUNS = (r"(?:box|panel|dialog|sidebar|tray|area|window|pane|toolbar|header|footer|palette|menu|drawer|popup|"

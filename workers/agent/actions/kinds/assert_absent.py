@@ -45,6 +45,9 @@ STATEMENTS = (
     Rule(rf"(?P<x>.+?)\s+(?:(?:does|do|should|must|will)\s*(?:n['’]t|\s+not)|(?:does|do)\s+no\s+longer|no\s+longer)\s+"
          rf"(?:appear|appears|show\s+up|shows\s+up)(?:\s+any\s*(?:more|longer))?{WHERE}(?:\s+any\s*(?:more|longer))?",
          _absent, 65),
+    # X is not in the table / is no longer on the page
+    Rule(rf"(?P<x>.+?)\s+(?:{_NOT})\s+(?:now\s+|still\s+)?(?:in|on)\s+(?:the|this)\s+(?:page|screen|list|table|"
+         r"results(?:\s+(?:list|table))?|search\s+results)(?:\s+any\s*(?:more|longer))?", _absent, 66),
     # X disappears / X is gone / X has been removed
     Rule(rf"(?P<x>.+?)\s+(?:{_GONE})(?:\s+from\s+(?:the\s+)?(?:page|screen|list|table|results))?", _absent, 70),
 )  # fmt: skip

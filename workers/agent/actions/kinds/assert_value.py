@@ -8,6 +8,7 @@ from workers.agent.actions.base import Action, CheckFailed, Rule
 from workers.agent.actions.elements import is_checkable, is_combo, is_headerish, is_textbox
 from workers.agent.actions.naming import field_label
 from workers.agent.brains.phrases import (
+    target_phrase,
     ON_SCREEN,
     PAGE_LIKE,
     PART_NOUNS,
@@ -30,6 +31,7 @@ _IN_PART = re.compile(rf"(?P<thing>(?:[Tt]he\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:on|i
 def value_check(t: str, v: str, s) -> list[Op]:
     t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
     t = re.sub(r"\s+(?:now|still|also|again)$", "", t, flags=re.I)  # 'the search box now contains ...': when
+    t = re.sub(r"\s*\((?:the\s+)?[a-z][a-z -]*\)$", "", t)  # 'the second dropdown (the operator)': a gloss
     in_part = _IN_PART.fullmatch(t)
     if in_part and split_role(in_part["thing"])[1] is None and s.is_quoted(v):
         # 'the node on the canvas reads "X"': a thing said in words, in a part of the page: the text shown, as
@@ -74,6 +76,8 @@ def value_check(t: str, v: str, s) -> list[Op]:
                 "be checked); quote the expected value if these words are the value"
             )
     value = value_phrase(s, v)
+    if re.match(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s", t.strip(), re.I):
+        return [Op.on("assert_value", target_phrase(s, t), value=value)]  # 'the second dropdown': by its order
     return [Op("assert_value", target=target, role_hint=role, value=value)]
 
 
@@ -100,14 +104,20 @@ STATEMENTS = (
          lambda m, s: value_check(m["t"], m["v"], s), 190),
     # T shows V / T contains V / T is V / T has value V
     Rule(r"(?P<t>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:shows?|contains?|displays?|reads?|equals?|is|"
-         r"has\s+(?:the\s+)?value(?:\s+of)?|should\s+be|must\s+be|be)\s+(?P<v>.+)",
+         r"has\s+(?:the\s+)?value(?:\s+of)?|should\s+be|must\s+be|be)\s+(?!back\b)(?P<v>.+)",  # ('is back': shown again)
          lambda m, s: value_check(m["t"], m["v"], s), 195),
 )  # fmt: skip
+
+
+# 'Leave the operator on "="', 'keep the Repeat dropdown set to none': nothing to do but see that it is so
+_LEFT_AS_IS = Rule(r"(?:leave|keep)\s+(?P<t>.+?)\s+(?:on|at|as|set\s+to|showing|with)\s+(?P<v>.+)",
+                   lambda m, s: value_check(m["t"], m["v"], s), 622)
 
 
 class AssertValue(Action):
     name = "assert_value"
     for_model = False
+    rules = (_LEFT_AS_IS,)
     check_name = "value"
     model_hint = "value: the named element (target) shows or holds the value"
     is_assertion = True

@@ -74,7 +74,7 @@ class Click(Action):
     rules = (
         # 'Switch to the "Install" tab', 'Go to the Palette tab': a tab of the page, by its name (a browser's tabs
         # are new, first, other: switch_tab's)
-        Rule(r"(?:switch|go|change|move|navigate)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
+        Rule(r"(?:switch|go|change|move|navigate|return)\s+(?:over\s+|back\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
              r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
         Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:{_SPOT})?(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),

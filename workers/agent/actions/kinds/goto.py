@@ -65,7 +65,9 @@ class Goto(Action):
     literal = True
     reads = True
     rules = (
-        Rule(r"(?:go|navigate|browse|head|proceed|return)\s+to\s+(?P<x>.+)", _go, 300),
+        # ('Go back to the Dependencies tab': that tab or page, its link followed; 'Go back to the previous page' is
+        # the browser's history, kinds/history)
+        Rule(r"(?:go|navigate|browse|head|proceed|return|switch)\s+(?:back\s+)?to\s+(?P<x>.+)", _go, 300),
         Rule(r"(?:open|launch)\s+(?P<x>.+)", lambda m, s: _go(m, s, verb="open"), 301),
         Rule(r"(?:visit|load)\s+(?P<x>.+)", _go, 302),
         # 'Given I am on the login page'; 'I should be on ...' is a check (kinds/assert_page)
