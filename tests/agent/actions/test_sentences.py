@@ -492,6 +492,17 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ('Verify "admin" is shown in the top right corner', [op("assert_text", value="admin")]),
     ('Verify the "Readme" tab is selected by default', [op("assert_state", "Readme", "tab", "selected")]),
     ('Leave the password field empty and click "Sign in"', [op("clear", "password", "field"), op("click", "Sign in")]),
+    # a text typed as it is, unquoted, into the field just clicked or said first; never a description of one
+    ('Click in the "Value" box and type Platform', [op("click", "Value", "field"), op("fill", "Value", "field", "Platform")]),
+    ("In Description, type The share dialog is empty.", [op("fill", "Description", "field", "The share dialog is empty")]),
+    # left as it is: checked; a tab gone back to; an absence said of the table or this page
+    ('Leave the second dropdown (the operator) on "="', [op("assert_value", "", "dropdown", "=", ordinal=1)]),
+    ("Leave the Repeat dropdown set to none", [op("assert_value", "Repeat", "dropdown", "none")]),
+    ("Go back to the Dependencies tab", [op("click", "Dependencies", "tab")]),
+    ('"Credit note is slow" is not in the table', [op("assert_absent", value="Credit note is slow")]),
+    ("Issue 120 should not appear on this page", [op("assert_absent", value="Issue 120")]),
+    ('Change the dropdown next to the search box to "Blog posts"',
+     [op("select", "", "dropdown", "Blog posts", anchor="search")]),
     # being on a page: a check once it says so ("should be", "Verify"), a way there in a step that sets the scene
     ("Verify you are on the Search page", [op("assert_page", value="Search")]),
     ("The user should be on the Roadmap page", [op("assert_page", value="Roadmap")]),

@@ -302,6 +302,8 @@ def test_placeholder_without_a_column() -> None:
         ("Verify the error message is displayed", "describes something"),
         ("Right-click the row", "right clicks"),
         ("Verify the URL contains the ticket number", "no part of an address"),
+        ("Enter the name Bob", "which field"),  # a description of a value, never typed as it is
+        ("Type a valid email", "which field"),
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),
         # absence checks and descriptions of state

@@ -179,6 +179,9 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     """'Log in with username "admin" and password "admin123"', 'Sign in as "admin" / "admin123"', 'Log in as admin
     (password "admin123")', 'Sign in with the password "actual123"': the credentials, in the sign-in form."""
     rest = m["rest"].strip()
+    pair = re.fullmatch(r"\(\s*(?P<u>[^\s()/]+)\s*/\s*(?P<p>[^\s()/]+)\s*\)", rest)
+    if pair:  # 'Log in (admin / admin123)'
+        rest = f"as {pair['u']} / {pair['p']}"
     # 'Sign in with "admin" in "Username or email:" and "admin123" in "Password:"': each value in the field it names
     typed = re.fullmatch(rf"(?:with|using)\s+{_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}(?:\s+(?:field|box))?\s*"
                          rf"(?:,\s*(?:and\s+)?|\s+and\s+){_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}"
@@ -340,7 +343,7 @@ _OWN_RULES = (
     Rule(r"submit(?P<rest>\s.*)?", _submit, 200),
     Rule(r"search\s+(?:for\s+)?(?P<rest>.+)", _search, 201),
     Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+|"
-         r"\(\s*(?:the\s+)?password\s.+?\))", _sign_in, 204),
+         r"\(\s*(?:the\s+)?password\s.+?\)|\(\s*[^\s()/]+\s*/\s*[^\s()/]+\s*\))", _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02|-?\d[\d.,]*)", _type_here, 504),  # 'Type 450': a number is literal
     # 'clear the text "select * from issues"': what the field just clicked holds, said or quoted

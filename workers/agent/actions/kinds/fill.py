@@ -58,6 +58,8 @@ class Fill(Action):
         # 'Change "Ticket status by" from Component to "Priority"': the value it had is said, not checked
         Rule(r"(?:change|switch|update)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
              _fill, 503),
+        # ('Change the dropdown next to the search box to "Blog posts"': a quoted value last is the value)
+        Rule(r"(?:set|change)\s+(?P<t>[^\x01]+)\s+(?:to|=)\s+(?P<v>\x01\d+\x02)", _fill, 503),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
         # 'Replace the filter with ">=3"', 'Replace the text in the Name field with "Bob"' (never 'Replace "A" with "B"':
         # which field holds "A" is not said)
