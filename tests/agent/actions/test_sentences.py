@@ -503,6 +503,11 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ("Issue 120 should not appear on this page", [op("assert_absent", value="Issue 120")]),
     ('Change the dropdown next to the search box to "Blog posts"',
      [op("select", "", "dropdown", "Blog posts", anchor="search")]),
+    # a title said first, then the texts under it
+    ('Under 1.0 Alpha, "Total: 3" is displayed', [op("assert_in_section", "1.0 Alpha", value="Total: 3")]),
+    ('Under "Recent Comments", "Just borrowed it" is listed',
+     [op("assert_in_section", "Recent Comments", value="Just borrowed it")]),
+    ('The heading is "people: 7"', [op("assert_text", value="people: 7")]),
     # being on a page: a check once it says so ("should be", "Verify"), a way there in a step that sets the scene
     ("Verify you are on the Search page", [op("assert_page", value="Search")]),
     ("The user should be on the Roadmap page", [op("assert_page", value="Roadmap")]),

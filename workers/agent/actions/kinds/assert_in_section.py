@@ -52,11 +52,21 @@ def _titled_lists(m, s):
     return [Op("assert_in_section", target=title, value=v) for v in values if v.strip()]
 
 
+def _fronted(m, s):
+    """'Under "Recent Comments", "Just borrowed it" is listed', 'Under 1.0 Alpha, "Total: 3" is displayed': the title
+    said first (quoted, or a few words starting with a capital or a digit), then the texts under it."""
+    title = s.unmask(m["y"])
+    return [Op("assert_in_section", target=title, value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
+
+
 class AssertInSection(Placed):
     name = "assert_in_section"
     relation = "section"
     words = "under"
-    statements = (statement(r"under|in|inside|within", "assert_in_section", part=_TITLE, order=134,
+    statements = (Rule(rf"(?:under|below|beneath|in|within)\s+(?:the\s+)?(?P<y>\x01\d+\x02|(?-i:[A-Z0-9])[\w.-]*"
+                       rf"(?:\s+(?-i:[A-Z0-9])[\w.-]*){{0,3}}){_KIND},\s+(?P<x>{TEXTS})\s+(?:is|are|should\s+be|must\s+be)\s+"
+                       r"(?:now\s+|still\s+|also\s+)?(?:shown|displayed|listed|visible|present)", _fronted, 102),
+                  statement(r"under|in|inside|within", "assert_in_section", part=_TITLE, order=134,
                             shown=SHOWN_OR_IN, after=_KIND),
                   # '"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund"'
                   Rule(rf"(?P<x>{TEXTS})\s+{SHOWN_OR_IN}\s+(?:under|in|inside|within)\s+(?P<y>{_TITLE}){_KIND}\s+"

@@ -60,6 +60,9 @@ def value_check(t: str, v: str, s) -> list[Op]:
             f"{s.show(t)} is a quoted text, not an element with a value; write Verify {s.show(t)} is shown "
             "to look for the text, or name the element, e.g. Verify the Email field shows user@example.com"
         )
+    if role is None and target.lower() in ("heading", "title", "subtitle", "header", "caption", "message", "banner",
+                                           "notice") and s.is_quoted(v):
+        return [Op("assert_text", value=value_phrase(s, v))]  # 'The heading is "people: 7"': a text it shows
     if PAGE_PROPERTY.fullmatch(target):
         raise Unsupported("checking the page's title or address is not supported; check a text on the page",
                           final=True)
