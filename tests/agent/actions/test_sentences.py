@@ -503,6 +503,11 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ("Issue 120 should not appear on this page", [op("assert_absent", value="Issue 120")]),
     ('Change the dropdown next to the search box to "Blog posts"',
      [op("select", "", "dropdown", "Blog posts", anchor="search")]),
+    # each value in its field; a row named by its quoted text; the page one is on is no place
+    ('Type Sam Reed in "Your name" and sam@example.com in "Email"',
+     [op("fill", "Your name", "field", "Sam Reed"), op("fill", "Email", "field", "sam@example.com")]),
+    ('Tick the checkbox in the row "Five Tips"', [op("check", "", "checkbox", anchor="Five Tips")]),
+    ('Click the "tracker" link on the home page', [op("click", "tracker", "link")]),
     # a title said first, then the texts under it
     ('Under 1.0 Alpha, "Total: 3" is displayed', [op("assert_in_section", "1.0 Alpha", value="Total: 3")]),
     ('Under "Recent Comments", "Just borrowed it" is listed',

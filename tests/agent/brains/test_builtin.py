@@ -303,6 +303,9 @@ def test_placeholder_without_a_column() -> None:
         ("Right-click the row", "right clicks"),
         ("Verify the URL contains the ticket number", "no part of an address"),
         ("Enter the name Bob", "which field"),  # a description of a value, never typed as it is
+        # a row by its order is never a row holding the word "second"
+        ('Click "Edit" in the second row', "a row said by its order"),
+        ('In the second row of the table, click "Edit"', "a row said by its order"),
         ("Type a valid email", "which field"),
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),

@@ -595,6 +595,10 @@ def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
     title); when it quotes a text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix
     login")."""
     masked = masked.strip()
+    if re.match(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|top|bottom)\s+(?:row|line|entry|item|record)\b",
+                masked, re.I):
+        raise Unsupported(f"{s.show(masked)!r}: a row said by its order is not found for an action; name the row by a "
+                          'text it shows, e.g. In the row of "Alice", click "Edit"')
     quoted = TOKEN.findall(masked)
     row = _ROW_PLACE.fullmatch(masked)
     words = s.tokens[int(quoted[-1])] if quoted else None

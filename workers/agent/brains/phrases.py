@@ -286,7 +286,7 @@ _ORDINAL = re.compile(r"(?P<o>" + "|".join(_ORDINALS) + r")\s+(?P<rest>.+)", re.
 # "Delete next to Alice", "the trash icon in the row of Alice", "Edit in the Alice row": the row's own text
 _ANCHORED = [
     re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?:row|line|card|entry|item|list\s+item)\s+"
-               r"(?:for|of|with|containing)\s+(?P<anchor>.+)", re.I),
+               r"(?:(?:for|of|with|containing)\s+(?P<anchor>.+)|(?:named\s+|called\s+)?(?P<anchor2>\x01\d+\x02))", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:in|on|within)\s+(?:the\s+)?(?P<anchor>.+?)\s+(?:row|line|card|entry|item)", re.I),
     re.compile(r"(?P<name>.+?)\s+(?:next\s+to|beside|alongside|belonging\s+to)\s+(?:the\s+)?(?P<anchor>.+)", re.I),
     # 'the text box after the operator dropdown': the one following an element said by its kind, or a quoted text
@@ -311,6 +311,9 @@ _THIS_ONE = re.compile(r"(?:this|that|the\s+current|current)\s+(?:page|package|p
 # lower case only: "This week" is a name
 _AGAIN = re.compile(r"(?:(?:that|this|the\s+same|same)\s+(?P<rest>(?!one\b)[^\x01]+?)|it|them)(?:\s+again)?")
 _LINE_SIDE = {"end": "right", "start": "left", "beginning": "left"}  # of a line, read left to right
+# 'the second row (of the table)': a row by its order, as an anchor's words
+_ORDINAL_ROW = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|top|bottom|1st|2nd|3rd|4th|5th)"
+                          r"(?:\s+(?:row|line|entry|item|record)(?:\s+(?:of|in)\s+the\s+\w+)?(?:\s*\([^)]*\))?)?", re.I)
 _ROW_KIND = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|selected|new|header|top|bottom|next|"
                        r"previous|empty|highlighted|current|this|that|same)\s+(?:row|line|entry|list\s+item)$", re.I)
 _ROW_NOUN = re.compile(r"(?<=\S)\s+(?:row|line|entry|list\s+item)$", re.I)
@@ -352,7 +355,7 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 _LANDMARK = re.compile(
     r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
     r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?|table|grid|list)$|"
+    r"menu|breadcrumbs?|table|grid|list|page|screen)$|"
     # 'the Site section of the left menu', 'the "Blog posts" row of the dashboard': a part every page has
     r"\s+of\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation|menu|page|screen|"
     r"dashboard)$")
@@ -459,7 +462,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         for pattern in _ANCHORED:
             m = pattern.fullmatch(phrase)
             if m:
-                phrase, anchor = m["name"], m["anchor"]
+                phrase, anchor = m["name"], m["anchor"] or m.groupdict().get("anchor2")
+                if _ORDINAL_ROW.fullmatch(anchor.strip()):
+                    raise Unsupported(f"{sentence.show(anchor)!r}: a row said by its order is not found for an action; "
+                                      'name the row by a text it shows, e.g. Click "Edit" in the row of "Alice"')
                 said = m.groupdict()
                 side = ((said.get("side") or said.get("edge") or "").lower()
                         or _LINE_SIDE.get((said.get("end") or "").lower()))

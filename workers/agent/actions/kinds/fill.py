@@ -24,6 +24,12 @@ _LABEL = r"(?:the\s+|your\s+|a\s+)?(?!(?:the|a|an|text|value|values|word|words|s
 _LABELLED = re.compile(rf"(?:{_AND}?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I)
 
 
+# '... in "Your name" and sam@example.com in "Email"': a field, then the next value and the field it goes in
+_TYPED_PAIR = re.compile(r"(?P<t>\x01\d+\x02|(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+and\s+"
+                         r"(?P<v2>\x01\d+\x02|[^\x01\s]\S*(?:\s+[^\x01\s]\S*){0,3}?)\s+(?:in|into)\s+"
+                         r"(?P<t2>\x01\d+\x02.*|(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}.*)")
+
+
 def _labelled_values(m, s):
     pairs = list(_LABELLED.finditer(m["pairs"]))
     if "".join(p[0] for p in pairs).strip() != m["pairs"].strip():
@@ -36,6 +42,9 @@ def _fill(m, s):
     if more is not None:
         return _fill({"t": m["t"], "v": more["v"]}, s) + [
             op for pair in _PAIR.finditer(more["more"]) for op in _fill(pair, s)]
+    next_pair = _TYPED_PAIR.fullmatch(m["t"].strip())
+    if next_pair:  # 'Type Sam Reed in "Your name" and sam@example.com in "Email"': each value in its field
+        return _fill({"t": next_pair["t"], "v": m["v"]}, s) + _fill({"t": next_pair["t2"], "v": next_pair["v2"]}, s)
     if len(TOKEN.findall(m["v"])) > 1 and re.search(r"[A-Za-z]", TOKEN.sub(" ", m["v"])):
         # '"Sam" and the Email field with "s@x"': more than one value, and words between them
         raise Unsupported(f"{s.show(m['v'])!r} is not one value; fill one field with one quoted value per clause")
