@@ -508,6 +508,13 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
      [op("fill", "Your name", "field", "Sam Reed"), op("fill", "Email", "field", "sam@example.com")]),
     ('Tick the checkbox in the row "Five Tips"', [op("check", "", "checkbox", anchor="Five Tips")]),
     ('Click the "tracker" link on the home page', [op("click", "tracker", "link")]),
+    # several elements in one state; a title in capitalised words; a notification popping up where one looks
+    ('Both "Show palette" and "Show sidebar" are ticked',
+     [op("assert_state", "Show palette", value="checked"), op("assert_state", "Show sidebar", value="checked")]),
+    ('Verify that "Validate order" now appears under Validation', [op("assert_below", "Validation", value="Validate order")]),
+    ('"Tips" is listed in Chosen Categories', [op("assert_in_section", "Chosen Categories", value="Tips")]),
+    ('A notification "Deployed" should pop up at the top of the screen', [op("assert_text", value="Deployed")]),
+    ('On the "Home Automation" flow, click the "Wake up" node', [op("click", "Wake up", section="Home Automation")]),
     # a title said first, then the texts under it
     ('Under 1.0 Alpha, "Total: 3" is displayed', [op("assert_in_section", "1.0 Alpha", value="Total: 3")]),
     ('Under "Recent Comments", "Just borrowed it" is listed',

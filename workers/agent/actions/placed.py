@@ -73,6 +73,8 @@ def _part(words: str, s) -> tuple[str | None, str | None]:
                          words)
     if named and named["name"].lower() not in _PART_NOUNS and named["name"].lower() not in ("search", "text"):
         return named["name"], _PART_NOUNS[named["noun"].lower()]  # 'the Password field': a part named by its words
+    if re.fullmatch(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}", words) and words.lower() not in _PART_NOUNS:
+        return words, None  # 'under Validation': a title in capitalised words, as a quoted text
     quoted = TOKEN.findall(words)
     noun = " ".join(TOKEN.sub(" ", words).lower().split())
     kind = _PART_NOUNS.get(noun) if noun else None

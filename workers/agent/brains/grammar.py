@@ -578,7 +578,9 @@ _ITEM_ALONE = re.compile(r"(?P<verb>choose|select|pick|click|tap)\s+(?:on\s+)?(?
                          re.I)
 _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>next\s+to|beside))\s+(?P<place>.+)|"
                       # 'On the "Are you sure?" page, click ...': a page, screen or dialog said by its title
-                      r"on\s+(?P<place2>(?:the\s+)?.+?\s+(?:page|screen|view|dialog|modal|tab|form))", re.I)
+                      r"on\s+(?P<place2>(?:the\s+)?(?:.+?\s+(?:page|screen|view|dialog|modal|tab|form)|"
+                      # 'On the "Home Automation" flow, click ...': a part of the page by its quoted title and kind
+                      r"\x01\d+\x02\s+[a-z-]+))", re.I)
 # 'From the actions drop-down select "Delete"': a place said first without a comma, then the operation
 _FRONTED_BARE = re.compile(r"(?P<place>(?:in|from|under|within|inside|on)\s+(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){0,4}?"
                            r"(?:dropdown|drop-down|select|menu|list|section|panel|box|dialog|form|page|screen|tab|"

@@ -297,9 +297,9 @@ _ANCHORED = [
     re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:(?:to|at|on)\s+the\s+)?(?P<side>right|left)\s+of\s+"
                r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
     # 'the small "×" at the right end of the "filter nodes" box': the side it says
-    re.compile(r"(?P<name>.+?)\s+at\s+the\s+(?:(?P<edge>right|left)(?:-hand)?\s+)?(?P<end>end|start|beginning|side|edge)"
+    re.compile(r"(?P<name>.+?)\s+(?:at|on)\s+the\s+(?:(?P<edge>right|left)(?:-hand)?\s+)?(?P<end>end|start|beginning|side|edge)"
                r"\s+of\s+(?:the\s+)?(?P<anchor>\x01\d+\x02|[^\x01]+?(?=\s+(?:line|row)\b))"
-               r"(?:\s+(?:line|row|entry|heading|title|label|text|box|field|input|search\s+box|bar))?"
+               r"(?:\s+(?:line|row|entry|heading|title|label|text|box|field|input|search\s+box|bar|node|item|card))?"
                r"(?:\s+(?:in|under|within|inside|on)\s+.+)?", re.I),
 ]
 # "the checkbox of Water the plants", "the star icon for Alice": only after a noun naming the kind of element
@@ -661,7 +661,8 @@ _PLAIN = (r"(?!(?:first|second|third|fourth|fifth|last|next|previous|other|top|b
 # may say the order of a list)
 _SCREEN_SPOT = (r"\s+(?:at|in|on|near|towards?)\s+the\s+(?:very\s+|far\s+)?(?:(?:top|bottom|upper|lower)[\s-]+(?:left|right)"
                 r"(?:[\s-]+(?:corner|side|edge))?|(?:left|right)(?:[\s-]+hand)?(?:[\s-]+(?:side|corner|edge))?|"
-                r"(?:top|bottom)\s+(?:corner|cent(?:er|re)|middle))(?:\s+of\s+the\s+(?:page|screen|window|header|dialog))?")
+                r"(?:top|bottom)\s+(?:corner|cent(?:er|re)|middle)|(?:top|bottom)(?=\s+of\s+the\s+(?:screen|window)))"
+                r"(?:\s+of\s+the\s+(?:page|screen|window|header|dialog))?")
 SHOWN_WHERE = (rf"(?:{WHERE[:-1]}|\s+(?:in|inside|within|on)\s+(?:the\s+)?(?:{_PLAIN}[A-Za-z][\w-]*\s+){{0,2}}?"
                rf"{PART_NOUNS}|{_SCREEN_SPOT})?(?:\s+again|\s+once\s+more)?")
 NEGATIVE = re.compile(

@@ -15,6 +15,8 @@ from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op
 _TITLE = r"(?:the\s+)?\x01\d+\x02"
 # what kind of part the title heads, said after it: 'in the "Savings Goals" group'
 _KIND = r"(?:\s+(?:group|section|category|folder|list|panel|box|area|block|card))?"
+# A title in capitalised words ('under Validation', 'in Chosen Categories'), never a kind of part ('the form')
+_WORDS_TITLE = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"
 
 
 def _together(m, s):
@@ -63,7 +65,9 @@ class AssertInSection(Placed):
     name = "assert_in_section"
     relation = "section"
     words = "under"
-    statements = (Rule(rf"(?:under|below|beneath|in|within)\s+(?:the\s+)?(?P<y>\x01\d+\x02|(?-i:[A-Z0-9])[\w.-]*"
+    statements = (statement(r"under|in|inside|within", "assert_in_section", part=_WORDS_TITLE, order=134,
+                            shown=SHOWN_OR_IN, after=_KIND),
+                  Rule(rf"(?:under|below|beneath|in|within)\s+(?:the\s+)?(?P<y>\x01\d+\x02|(?-i:[A-Z0-9])[\w.-]*"
                        rf"(?:\s+(?-i:[A-Z0-9])[\w.-]*){{0,3}}){_KIND},\s+(?P<x>{TEXTS})\s+(?:is|are|should\s+be|must\s+be)\s+"
                        r"(?:now\s+|still\s+|also\s+)?(?:shown|displayed|listed|visible|present)", _fronted, 102),
                   statement(r"under|in|inside|within", "assert_in_section", part=_TITLE, order=134,

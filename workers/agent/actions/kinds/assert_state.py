@@ -14,7 +14,7 @@ import re
 from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.elements import is_checkable, is_textbox
 from workers.agent.actions.naming import element_name, field_label, noun, the_element, the_field
-from workers.agent.brains.phrases import PAGE_LIKE, PRONOUN, Op, Unsupported, target_phrase
+from workers.agent.brains.phrases import PAGE_LIKE, PRONOUN, TOKEN, Op, Unsupported, target_phrase
 
 # The words a tester writes for a state -> the state settle.js reads.
 STATE_WORDS = {
@@ -41,6 +41,11 @@ def state_check(t: str, word: str, s, negated: bool = False) -> list[Op]:
     state = STATE_WORDS[" ".join(word.lower().split())]
     if negated:
         state = OPPOSITE[state]
+    listed = re.fullmatch(r"(?:both\s+|all\s+of\s+|all\s+)?(?:the\s+)?(?P<l>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)"
+                          r"\x01\d+\x02)+)(?:\s+(?P<kind>checkbox(?:es)?|options|switch(?:es)?|boxes|buttons|tabs))?",
+                          t.strip(), re.I)
+    if listed:  # 'Both "Show palette" and "Show sidebar" are ticked': each of them
+        return [op for n in TOKEN.findall(listed["l"]) for op in state_check(f"\x01{n}\x02", word, s, negated)]
     if PRONOUN.fullmatch(t.strip()) or not t.strip():
         raise Unsupported(f"{s.show(t)!r} names no element; name the element that is {word}")
     target = target_phrase(s, t)

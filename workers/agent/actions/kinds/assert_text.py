@@ -164,7 +164,7 @@ STATEMENTS = (
          r"returned|forwarded)\s+(?:back\s+)?to\s+(?:the\s+)?(?P<x>\x01\d+\x02)(?:\s+(?:page|screen|view|form|tab|section))?",
          lambda m, s: texts(m["x"], s), 145),
     # X appears / X shows up
-    Rule(rf"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+|also\s+)?(?:appears?|shows?\s+up|exists?){SHOWN_WHERE}{_TOO}",
+    Rule(rf"(?P<x>.+?)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+|also\s+)?(?:appears?|shows?\s+up|pops?\s+up|exists?){SHOWN_WHERE}{_TOO}",
          lambda m, s: texts(m["x"], s), 150),
     # the text 'X'
     Rule(r"(?:the\s+)?(?:text|message)\s+(?P<x>(?:(?!\s(?:is|are)\s)\S)(?:(?!\s(?:is|are)\s).)*)",
