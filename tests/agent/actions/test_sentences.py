@@ -508,6 +508,9 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
      [op("fill", "Your name", "field", "Sam Reed"), op("fill", "Email", "field", "sam@example.com")]),
     ('Tick the checkbox in the row "Five Tips"', [op("check", "", "checkbox", anchor="Five Tips")]),
     ('Click the "tracker" link on the home page', [op("click", "tracker", "link")]),
+    # a number written before a comma is the number, never the comma
+    ('Verify that the first row of the table is issue 120, "Credit note is slow"',
+     [op("assert_row_at", value="Credit note is slow", ordinal=0), op("assert_row_at", value="120", ordinal=0)]),
     # several elements in one state; a title in capitalised words; a notification popping up where one looks
     ('Both "Show palette" and "Show sidebar" are ticked',
      [op("assert_state", "Show palette", value="checked"), op("assert_state", "Show sidebar", value="checked")]),

@@ -52,7 +52,7 @@ _GLUE = frozenset("""a an the its their this that these those with and or of in 
     chip chips badge lines line area part view form results result suggestions suggestion under in inside
     within among any more back""".split())
 
-_NUMBER = re.compile(r"(?<![\w.,])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.,])[-+]?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w])")
 _MIN_DIGITS = 3  # "29,379.48", "250.00", "500" are texts a tester reads; "7" is on every page
 _PLACE = re.compile(r"\b(?P<prep>under|in|inside|within|from|on|beneath|below|above|beside|next\s+to)\s+"
                     r"(?:the\s+)?(?:[\w-]+\s+){0,2}?$", re.I)

@@ -15,7 +15,7 @@ _WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", 5: "sixt
           8: "ninth", 9: "tenth", -1: "last"}
 # The data rows of tables and grids, as the suite finds them too.
 ROWS = "tbody > tr:has(> td):visible, [role=row]:has([role=gridcell], [role=cell]):visible"
-_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")  # 1,250.00; never the comma after "120,"
 
 
 _ROW = (r"(?:the\s+)?(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
