@@ -508,6 +508,11 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
      [op("fill", "Your name", "field", "Sam Reed"), op("fill", "Email", "field", "sam@example.com")]),
     ('Tick the checkbox in the row "Five Tips"', [op("check", "", "checkbox", anchor="Five Tips")]),
     ('Click the "tracker" link on the home page', [op("click", "tracker", "link")]),
+    # a password alone, unquoted; a field said by its name alone left empty; a cell typed into; offered under a title
+    ('In the Category cell type Rest', [op("fill", "Category", "field", "Rest")]),
+    ("Leave the Name empty and press Create", [op("clear", "Name", "field"), op("click", "Create")]),
+    ('"Vacation" should be offered under the "Savings Goals" heading',
+     [op("assert_in_section", "Savings Goals", value="Vacation")]),
     # a number written before a comma is the number, never the comma
     ('Verify that the first row of the table is issue 120, "Credit note is slow"',
      [op("assert_row_at", value="Credit note is slow", ordinal=0), op("assert_row_at", value="120", ordinal=0)]),

@@ -31,7 +31,8 @@ _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list"
 _SHOWN = r"(?:(?:is|are|should\s+be|must\s+be|will\s+be)\s+(?:now\s+|still\s+|also\s+)?(?:shown|displayed|visible|listed|written|printed)|" \
          r"(?:now\s+)?(?:appears?|shows?\s+up))"
 # "is in "Chosen categories"": being in a part is its own "shown"
-SHOWN_OR_IN = r"(?:is|are)(?:\s+(?:now|still|also))?(?:\s+(?:shown|displayed|visible|listed|written|printed))?"
+SHOWN_OR_IN = (r"(?:is|are|should\s+be|will\s+be)(?:\s+(?:now|still|also))?"
+               r"(?:\s+(?:shown|displayed|visible|listed|written|printed|offered|suggested))?")
 _SUBJECT = (r"(?:the\s+)?(?:(?:text|message|error|notice|warning|heading|label|title|count|total|link|button|description|"
             r"caption|subtitle|tagline|hint|note|summary|status)\s+)?")
 # Quoted texts listed: '"A"', '"A", "B" and "C"'

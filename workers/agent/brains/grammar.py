@@ -182,6 +182,10 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
     pair = re.fullmatch(r"\(\s*(?P<u>[^\s()/]+)\s*/\s*(?P<p>[^\s()/]+)\s*\)", rest)
     if pair:  # 'Log in (admin / admin123)'
         rest = f"as {pair['u']} / {pair['p']}"
+    alone = re.fullmatch(r"(?:with|using|\()\s*(?P<p>[^\s\x01()/,]*\d[^\s\x01()/,]*)\s*\)?", rest)
+    if alone and alone["p"].lower() not in _NOT_CREDENTIALS:
+        # 'Sign in with actual123', 'Log in (actual123)': one credential, the password (a form with no user name)
+        return [Macro("sign_in", subject="", value=alone["p"])]
     # 'Sign in with "admin" in "Username or email:" and "admin123" in "Password:"': each value in the field it names
     typed = re.fullmatch(rf"(?:with|using)\s+{_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}(?:\s+(?:field|box))?\s*"
                          rf"(?:,\s*(?:and\s+)?|\s+and\s+){_CREDENTIAL}\s+(?:in|into)\s+(?:the\s+)?{_CREDENTIAL}"
@@ -343,7 +347,7 @@ _OWN_RULES = (
     Rule(r"submit(?P<rest>\s.*)?", _submit, 200),
     Rule(r"search\s+(?:for\s+)?(?P<rest>.+)", _search, 201),
     Rule(r"(?:sign|log)\s*(?:in|on)(?:\s+(?:to|into)\s+(?:the\s+)?[\w\s-]+?)?\s+(?P<rest>(?:as|with|using)\s.+|"
-         r"\(\s*(?:the\s+)?password\s.+?\)|\(\s*[^\s()/]+\s*/\s*[^\s()/]+\s*\))", _sign_in, 204),
+         r"\(\s*(?:the\s+)?password\s.+?\)|\(\s*[^\s()/]+(?:\s*/\s*[^\s()/]+)?\s*\))", _sign_in, 204),
     Rule(rf"(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?P<name>.*?)\s*{_FORM_WORDS}", _fill_form, 202),
     Rule(r"(?:type|enter|input|write)\s+(?P<v>\x01\d+\x02|-?\d[\d.,]*)", _type_here, 504),  # 'Type 450': a number is literal
     # 'clear the text "select * from issues"': what the field just clicked holds, said or quoted
@@ -493,7 +497,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             if where and clause is not clauses[-1] and not where["beside"] and (
                     _FIELD_PLACE.fullmatch(place) or not _AREA_WORDS.search(f" {place}")) \
                     and _TYPING_ALONE.fullmatch(normalise(clauses[position + 1])):
-                typed_into = place  # 'In the search field, type "shoes"', 'In Description, type ...': that field
+                # 'In the search field, type "shoes"', 'In Description, type ...', 'In the Category cell type Rest'
+                typed_into = re.sub(r"\s+cell$", "", place, flags=re.I)
                 continue
             if where and clause is not clauses[-1]:
                 # 'Under "Queries", click ...', 'Next to "Published from", click ...': the place of what follows
@@ -571,7 +576,7 @@ _POSITIONED = re.compile(r"\s+(?:below|under|above|beneath|next\s+to|beside|(?:t
 _TYPING_ALONE = re.compile(rf"(?P<verb>type|enter|write|input)\s+(?P<v>\x01\d+\x02|{_AS_IT_IS})", re.I)
 # 'the search field', 'the "Title" box': a field said by its name and kind, where the typing after it goes
 _FIELD_PLACE = re.compile(r"(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){1,3}?(?:field|text\s*box|text\s*field|text\s*area|"
-                          r"input|search\s+box|box)", re.I)
+                          r"input|search\s+box|box|cell)", re.I)
 _OPTION_ALONE = re.compile(r"(?P<verb>choose|select|pick)\s+(?P<v>\x01\d+\x02)", re.I)
 # An item of a menu said first, quoted or not ('From the More menu, choose Reports'), said on its own
 _ITEM_ALONE = re.compile(r"(?P<verb>choose|select|pick|click|tap)\s+(?:on\s+)?(?!the\s)(?P<v>\x01\d+\x02|[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3})",
@@ -584,7 +589,7 @@ _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>
 # 'From the actions drop-down select "Delete"': a place said first without a comma, then the operation
 _FRONTED_BARE = re.compile(r"(?P<place>(?:in|from|under|within|inside|on)\s+(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){0,4}?"
                            r"(?:dropdown|drop-down|select|menu|list|section|panel|box|dialog|form|page|screen|tab|"
-                           r"table|sidebar|toolbar|header|footer|field|input|text\s*box|text\s*area))\s+(?P<rest>(?:click|tap|press|select|choose|pick|"
+                           r"table|sidebar|toolbar|header|footer|field|input|text\s*box|text\s*area|cell))\s+(?P<rest>(?:click|tap|press|select|choose|pick|"
                            r"type|enter|check|tick|uncheck|untick|fill)\b.*)", re.I)
 _ROW_PLACE = re.compile(r"(?:the\s+)?(?:row|line|entry|item|card)\s+(?:of|for|with|containing)\s+(?P<a>.+)|"
                         r"(?:the\s+)?(?P<b>.+?)\s+(?:row|entry|item|card)", re.I)

@@ -14,7 +14,7 @@ from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op
 # A quoted title ('under "On budget"'); a kind of part ('under the form') is a place below it (assert_below).
 _TITLE = r"(?:the\s+)?\x01\d+\x02"
 # what kind of part the title heads, said after it: 'in the "Savings Goals" group'
-_KIND = r"(?:\s+(?:group|section|category|folder|list|panel|box|area|block|card))?"
+_KIND = r"(?:\s+(?:group|section|category|folder|list|panel|box|area|block|card|heading|title))?"
 # A title in capitalised words ('under Validation', 'in Chosen Categories'), never a kind of part ('the form')
 _WORDS_TITLE = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"
 
