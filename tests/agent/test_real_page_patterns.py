@@ -2163,3 +2163,26 @@ def test_steps_said_as_testers_say_them_on_a_filter_row_tabs_and_a_form(tmp_path
 def test_a_dropdown_left_on_another_option_fails_there(tmp_path):
     record = run_on_page(FILTER_TABS_SIGN_IN, ['Leave the second dropdown on "!="', 'Click "Apply"'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+
+
+# A search box a keyboard shortcut opens, focused, and results that follow the typing.
+SHORTCUT_SEARCH = """<!doctype html><html><body>
+<p>Press Ctrl+F to search</p>
+<div id="search" hidden><input placeholder="Search flows" id="q"><ul id="results"></ul></div>
+<script>
+  const names = ['rejected orders', 'accepted orders', 'Wake up'];
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey && e.key.toLowerCase() === 'f') { e.preventDefault(); document.getElementById('search').hidden = false;
+                                      document.getElementById('q').focus(); }
+  });
+  document.getElementById('q').addEventListener('input', (e) => {
+    document.getElementById('results').innerHTML = names.filter((n) => e.target.value && n.includes(e.target.value))
+      .map((n) => `<li>${n}</li>`).join('');
+  });
+</script>
+</body></html>"""
+
+
+def test_typing_with_no_field_said_goes_where_the_keyboard_focus_is(tmp_path):
+    steps = ["Press Ctrl+F", {"action": "Type rejected", "expected": '"rejected orders" is listed'}]
+    assert_green(generate_on_page(SHORTCUT_SEARCH, steps, tmp_path))

@@ -107,6 +107,7 @@ class BuiltinBrain:
                     field = ops[-1]
                     continue
                 if item.name == "type_here":
+                    field = field or _focused_field(page)  # the typing goes where the keyboard focus is
                     if field is None:
                         raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into '
                                           'the Name field')
@@ -189,6 +190,16 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_befo
                   section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal,
                   side=op.place.side)
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
+
+
+def _focused_field(page: PageSnapshot) -> Op | None:
+    """The text field that has the keyboard focus (a search box a shortcut opened), by the name it shows; None when
+    none has, or nothing names it."""
+    for node in page.nodes:
+        if node.focused and is_textbox(node):
+            name = node.label or node.aria_label or node.placeholder or node.title
+            return Op("fill", target=" ".join(name.split()), role_hint="field") if name and name.strip() else None
+    return None
 
 
 def _opened_dropdown(before: list[Op], op: Op) -> bool:
