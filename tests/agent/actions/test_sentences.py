@@ -513,6 +513,12 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ("Leave the Name empty and press Create", [op("clear", "Name", "field"), op("click", "Create")]),
     ('"Vacation" should be offered under the "Savings Goals" heading',
      [op("assert_in_section", "Savings Goals", value="Vacation")]),
+    # the means of a purpose; a part every page has; a side said "in front of"; how a control looks
+    ("Open the settings dialog with the gear button", [op("click", "gear", "button")]),
+    ('Double-click the "Is it dark?" node on the canvas', [op("double_click", "Is it dark?")]),
+    ('Click the small arrow in front of "Order Processing"', [op("click", "small arrow", anchor="Order Processing")]),
+    ("Click the round RAW button", [op("click", "RAW", "button")]),
+    ('From the hamburger menu choose "Manage palette"', [op("select", "hamburger menu", "dropdown", "Manage palette")]),
     # a number written before a comma is the number, never the comma
     ('Verify that the first row of the table is issue 120, "Credit note is slow"',
      [op("assert_row_at", value="Credit note is slow", ordinal=0), op("assert_row_at", value="120", ordinal=0)]),

@@ -307,6 +307,10 @@ _OWN_RULES = (
          r"sort|delete|remove|sign\s+out|log\s+out|leave|exit|go\s+back|return)(?:\s+(?:it|them|this|that|the\s+[\w-]+"
          r"(?:\s+[\w-]+)?))?,?\s+by\s+(?P<means>clicking|pressing|tapping|hitting|choosing|selecting|ticking)\s+"
          r"(?:on\s+)?(?P<rest>.+)", _by_doing, 5),
+    # 'Open the settings dialog with the gear button': the purpose, then the control that serves it
+    Rule(r"(?:open|close|show|hide|expand|collapse)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:dialog|menu|panel|sidebar|window|"
+         r"tray|popup|pop-up|settings|palette|drawer)\s+(?:with|using|via|through)\s+(?P<rest>(?:the\s+)?[^,]+?\s+"
+         r"(?:button|icon|link|toggle))", lambda m, s: parse_clause(f"click {m['rest']}", s), 6),
     # refusals first, so that no later rule half-understands them
     Rule(r"right[\s-]?click.*", _refuse("right clicks are not supported"), 0),
     Rule(r"drag.*", _refuse("dragging is not supported"), 2),

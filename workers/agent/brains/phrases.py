@@ -296,6 +296,9 @@ _ANCHORED = [
     # 'the gear icon to the right of the "Installation" heading', 'the copy icon at the end of the "npm i" line'
     re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|immediately\s+)?(?:(?:to|at|on)\s+the\s+)?(?P<side>right|left)\s+of\s+"
                r"(?:the\s+)?(?P<anchor>.+?)(?:\s+(?:line|row|heading|title|label|text))?", re.I),
+    # 'the small arrow in front of "Order Processing"': on its left
+    re.compile(r"(?P<name>.+?)\s+(?:just\s+|directly\s+|right\s+)?(?P<front>in\s+front\s+of)\s+(?:the\s+)?"
+               r"(?P<anchor>.+?)(?:\s+(?:line|row|entry|item|node|heading|title|label|text))?", re.I),
     # 'the small "×" at the right end of the "filter nodes" box': the side it says
     re.compile(r"(?P<name>.+?)\s+(?:at|on)\s+the\s+(?:(?P<edge>right|left)(?:-hand)?\s+)?(?P<end>end|start|beginning|side|edge)"
                r"\s+of\s+(?:the\s+)?(?P<anchor>\x01\d+\x02|[^\x01]+?(?=\s+(?:line|row)\b))"
@@ -355,7 +358,7 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 _LANDMARK = re.compile(
     r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
     r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?|table|grid|list|page|screen)$|"
+    r"menu|breadcrumbs?|table|grid|list|page|screen|canvas|workspace)$|"
     # 'the Site section of the left menu', 'the "Blog posts" row of the dashboard': a part every page has
     r"\s+of\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation|menu|page|screen|"
     r"dashboard)$")
@@ -468,7 +471,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                                       'name the row by a text it shows, e.g. Click "Edit" in the row of "Alice"')
                 said = m.groupdict()
                 side = ((said.get("side") or said.get("edge") or "").lower()
-                        or _LINE_SIDE.get((said.get("end") or "").lower()))
+                        or _LINE_SIDE.get((said.get("end") or "").lower()) or ("left" if said.get("front") else None))
                 break
         else:
             m = _OWNED.fullmatch(phrase)
@@ -499,6 +502,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                          r"(?P<q>\x01\d+\x02(?:\s+[A-Za-z-]+)?)", name)
     if looks:  # 'the small "+" toggle', 'the blue "Save" button': how it looks, then its quoted name
         name = looks["q"]
+    # 'the round RAW button', 'the big Save button': how it looks, then its name in capitals
+    name = re.sub(r"^(?:(?:small|little|tiny|big|large|round|rounded|square|blue|red|green|grey|gray|white|black|"
+                  r"yellow|orange|purple|dark|light)\s+)+(?=[A-Z])", "", name)
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+(?:file|item|entry|record|card|account|folder|project|"
                              r"package|document|category|page|post|ticket|issue|budget|list|group|node|flow|tab))?", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
@@ -631,7 +637,7 @@ def parse_key(text: str) -> str | None:
 # A menu named by the control that opens it ('the More menu', 'the "Actions" menu'), not by what it is or where: a
 # dropdown drawn without a <select>, clicked open before its option is picked (kinds/choose).
 NAMED_MENU = re.compile(r"(?:the\s+)?(?!(?:open|opened|context|right-click|pop-?up|drop-?down|same|this|that|main|"
-                        r"navigation|nav|side|top|left|right|user|account|profile|hamburger)\s+menu)"
+                        r"navigation|nav|side|top|left|right|user|account|profile)\s+menu)"
                         r"(?P<name>\x01\d+\x02|[A-Za-z][\w-]*)\s+menu", re.I)
 
 

@@ -19,7 +19,9 @@ def _select(m, s):
     if _LANDMARK.fullmatch(m["t"].strip()) and s.is_quoted(m["v"].strip()):
         return [Op.on("click", target_phrase(s, m["v"]))]
     menu = NAMED_MENU.fullmatch(m["t"].strip())
-    t = target_phrase(s, menu["name"] if menu else m["t"], "dropdown")
+    # ('the hamburger menu': its control is named by the picture, said with the word menu)
+    opener = (f"{menu['name']} menu" if menu["name"].lower() == "hamburger" else menu["name"]) if menu else m["t"]
+    t = target_phrase(s, opener, "dropdown")
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to select")
