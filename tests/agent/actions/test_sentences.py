@@ -518,7 +518,12 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ('Double-click the "Is it dark?" node on the canvas', [op("double_click", "Is it dark?")]),
     ('Click the small arrow in front of "Order Processing"', [op("click", "small arrow", anchor="Order Processing")]),
     ("Click the round RAW button", [op("click", "RAW", "button")]),
-    ('From the hamburger menu choose "Manage palette"', [op("select", "hamburger menu", "dropdown", "Manage palette")]),
+    ('From the hamburger menu choose "Manage palette"', [op("select", "hamburger", "dropdown", "Manage palette")]),
+    ('Open the gear menu in the "email" column header', [op("click", "gear", section="email")]),
+    ("In the sidebar, click More", [op("click", "More")]),  # a part every page has names no place
+    ('Go to the Cash Wallet account and click "Add New"', [op("click", "Cash Wallet", "link"), op("click", "Add New")]),
+    ('In the "And" dropdown, pick Component', [op("select", "And", "dropdown", "Component")]),
+    ('Click the left arrow (tooltip "Previous month") above the month summary', [op("click", "Previous month")]),
     # a number written before a comma is the number, never the comma
     ('Verify that the first row of the table is issue 120, "Credit note is slow"',
      [op("assert_row_at", value="Credit note is slow", ordinal=0), op("assert_row_at", value="120", ordinal=0)]),

@@ -465,8 +465,10 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
     verb: str | None = None  # the verb of the last operation, which a clause without one goes on with
     typed_into: str | None = None  # 'In the search field, type "shoes"': the field the typing after it goes into
     for position, clause in enumerate(clauses):
-        option = _OPTION_ALONE.fullmatch(normalise(clause)) or (
-            chooser is not None and NAMED_MENU.fullmatch(chooser) and _ITEM_ALONE.fullmatch(normalise(clause)))
+        item_alone = _ITEM_ALONE.fullmatch(normalise(clause))
+        # ('In the "And" dropdown, pick Component': an unquoted option, chosen; a click, in a named menu only)
+        option = _OPTION_ALONE.fullmatch(normalise(clause)) or (chooser is not None and item_alone and (
+            NAMED_MENU.fullmatch(chooser) or item_alone["verb"].lower() in ("choose", "select", "pick")) and item_alone)
         if chooser is not None and option:
             verb = "choose" if NAMED_MENU.fullmatch(chooser) else option["verb"]  # (a click in a menu is a choice)
             clause, chooser = f"{verb} {option['v']} in {chooser}", None
@@ -606,6 +608,9 @@ def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
     title); when it quotes a text, that text is what the page shows ('the row of issue 119 "Fix login"' -> "Fix
     login")."""
     masked = masked.strip()
+    if re.fullmatch(r"(?:the\s+)?(?:(?:left|right|top|main)(?:-hand)?\s+)?(?:sidebar|side\s+bar|header|footer|toolbar|"
+                    r"navigation(?:\s+bar)?|nav\s*bar|menu\s*bar|top\s*bar)", masked, re.I):
+        return Place()  # 'In the sidebar, click More': a part every page has names no place
     if re.match(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|top|bottom)\s+(?:row|line|entry|item|record)\b",
                 masked, re.I):
         raise Unsupported(f"{s.show(masked)!r}: a row said by its order is not found for an action; name the row by a "

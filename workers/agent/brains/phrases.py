@@ -378,7 +378,8 @@ ON_SCREEN = _ON_SCREEN
 
 # A parenthesis after the element's words: its name ("its label is Account menu"), the icon it shows ("the ☰ icon"),
 # or a hint where to look ("left of the info icon").
-_ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)\s*$")
+_ASIDE = re.compile(r"(?P<words>.*?)\s*\((?P<aside>[^()]*)\)(?P<after>\s+(?:above|below|beneath|under|next\s+to|beside|in|"
+                    r"on|at|of|for|near|inside|within)\s+[^()]+)?\s*$")
 _ASIDE_NAME = re.compile(r"(?:its\s+(?:label|name|title|tooltip)\s+(?:is|says|reads)|label(?:l?ed)?|named|called|titled)\s+"
                          r"(?P<name>.+)|(?:its\s+)?(?:tooltip|title)(?:\s+(?:is|says|reads))?:?\s+(?P<quoted>\x01\d+\x02)",
                          re.I)
@@ -421,15 +422,16 @@ def _aside(phrase: str) -> str:
         return phrase
     aside = m["aside"].strip()
     named = _ASIDE_NAME.fullmatch(aside)
-    if named:
-        return (named["name"] or named["quoted"]).strip()
+    if named:  # ('the left arrow (tooltip "Previous month") above the summary': the name, then where it is)
+        return (named["name"] or named["quoted"]).strip() + (m["after"] or "")
     shows = _ASIDE_SHOWS.fullmatch(aside)
+    after = m["after"] or ""
     if shows and _DROPDOWN.search(m["words"]):  # 'the dropdown next to the box (it shows "Everything")'
-        return f"{shows['v']} dropdown"
+        return f"{shows['v']} dropdown{after}"
     icon = _ASIDE_ICON.fullmatch(aside)
     if icon and not re.search(r"\w", icon["icon"]):  # a glyph: what the page shows is that sign
-        return icon["icon"]
-    return m["words"].strip()
+        return icon["icon"] + after
+    return m["words"].strip() + after
 
 
 def target_phrase(sentence: Sentence, masked: str, default_role: str | None = None) -> Target:
@@ -521,6 +523,12 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name, role = phrase, None  # "Click the button": the noun is all there is
     if role == "icon" and not sentence.is_quoted(name):  # 'the small gear icon': how big it looks names nothing
         name = re.sub(r"^(?:(?:small|little|tiny|big|large|round)\s+)+", "", name.strip(), flags=re.I) or name
+    pictured_menu = re.fullmatch(r"(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+menu", name.strip()) if not role else None
+    if pictured_menu:
+        from workers.agent.grounding.icons import pictured  # (here: the grounding package brings a browser along)
+
+        if pictured(pictured_menu["p"]):  # 'the gear menu': the control its picture names opens it
+            name = pictured_menu["p"]
     if role in ("icon", "row", "header"):
         role = None  # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives
     target = sentence.unmask(name)
