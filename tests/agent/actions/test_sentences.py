@@ -524,6 +524,11 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ('Go to the Cash Wallet account and click "Add New"', [op("click", "Cash Wallet", "link"), op("click", "Add New")]),
     ('In the "And" dropdown, pick Component', [op("select", "And", "dropdown", "Component")]),
     ('Click the left arrow (tooltip "Previous month") above the month summary', [op("click", "Previous month")]),
+    # found by review: names with "and", "the menu", words that name no page part, capitalised ordinals
+    ('Type "5" into Shipping and Handling in the Costs section', [op("fill", "Shipping and Handling", "field", "5", section="Costs")]),
+    ('Select "Copy" from the menu', [op("pick", value="Copy")]),
+    ('The location shows "Berlin"', [op("assert_text", value="Berlin")]),
+    ('The First Name field contains "Bob"', [op("assert_value", "First Name", "field", "Bob")]),
     # a number written before a comma is the number, never the comma
     ('Verify that the first row of the table is issue 120, "Credit note is slow"',
      [op("assert_row_at", value="Credit note is slow", ordinal=0), op("assert_row_at", value="120", ordinal=0)]),

@@ -307,6 +307,9 @@ def test_placeholder_without_a_column() -> None:
         ('Click "Edit" in the second row', "a row said by its order"),
         ('In the second row of the table, click "Edit"', "a row said by its order"),
         ("Type a valid email", "which field"),
+        ('Under "Billing address", type "Main St"', "which field"),  # a heading is no field
+        ('In the "Savings" card, type "100"', "which field"),
+        ("Type shoes to search", "which field"),  # more than a text to type
         ("Search for Davis", "no search field"),  # the empty page has none
         ("Fill in the form with valid values", "no form"),
         # absence checks and descriptions of state

@@ -60,7 +60,8 @@ class BuiltinBrain:
         page = snapshot or _EMPTY_PAGE
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
-                               _row_said_before(history or []), _named_before(history or []))
+                               _row_said_before(history or []), _named_before(history or []),
+                               _placed_field_before(history or []))
             intents = armed_first([self._intent(op) for op in ops])
         except Unsupported as exc:
             raise type(exc)(_naming(exc, step.action)) from None
@@ -82,10 +83,13 @@ class BuiltinBrain:
     # --- macros ----------------------------------------------------------------------------
 
     def _expand(self, clauses: list[tuple[str, list[Item]]], page: PageSnapshot,
-                field: Op | None = None, row: str | None = None, named: str | None = None) -> list[Op]:
+                field: Op | None = None, row: str | None = None, named: str | None = None,
+                placed_field: bool = False) -> list[Op]:
         """Ops of the clauses, macros expanded. field: the field the steps before this one last clicked or typed
         into, which 'Type "queue"' types into; a click or a typing in this step takes its place. row, named: the row
-        and the element the step before named, which "that row" and "next to it" mean when this step names none."""
+        and the element the step before named, which "that row" and "next to it" mean when this step names none.
+        placed_field: the field used before was found by its row, section or order (its name alone could be another:
+        the focus is no guide either)."""
         ops: list[Op] = []
         current: forms.Form | None = None  # the form this step filled or searched, for "submit it"
         for clause, items in clauses:
@@ -107,7 +111,8 @@ class BuiltinBrain:
                     field = ops[-1]
                     continue
                 if item.name == "type_here":
-                    field = field or _focused_field(page)  # the typing goes where the keyboard focus is
+                    if field is None and not placed_field:  # the typing goes where the keyboard focus is
+                        field = _focused_field(page)
                     if field is None:
                         raise Unsupported('it does not say which field to type into; write e.g. Type "Alice" into '
                                           'the Name field')
@@ -246,6 +251,12 @@ def _field_in_use(history: list[Operation]) -> Op | None:
     if _PLACED.search(last.description):  # its row, section or order is not kept: the name alone could be another
         return None
     return Op("fill", target=last.said, role_hint="field")
+
+
+def _placed_field_before(history: list[Operation]) -> bool:
+    """The last operation done typed into or clicked a field found by its row, section or order."""
+    done = [op for op in history if op.ok and not action(op.kind).is_assertion]
+    return bool(done) and done[-1].kind in _INTO_FIELD and bool(_PLACED.search(done[-1].description))
 
 
 def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None) -> str:

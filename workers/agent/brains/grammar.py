@@ -227,7 +227,8 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
 
 
 # An unquoted text typed as it is: not one that starts as a description does ('the name Bob', 'a valid email').
-_AS_IT_IS = r"(?-i:(?!(?:the|a|an|your|my|his|her|their|its|our|some|any|this|that)\s))[^\x01\s]\S*(?:\s+[^\x01\s]\S*)*"
+_AS_IT_IS = (r"(?!(?:username|user\s*name|password|text|something|anything|value|name|email|it|them|this|that)$)"
+             r"(?:[^\x01\s]+|(?-i:[A-Z])\S*(?:\s+[^\x01\s]+){3,})")
 
 
 def _type_here(m: re.Match[str], s: Sentence) -> list[Item]:
@@ -500,8 +501,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 chooser = where["place"].strip()
                 continue
             place = where and where["place"].strip()
-            if where and clause is not clauses[-1] and not where["beside"] and (
-                    _FIELD_PLACE.fullmatch(place) or not _AREA_WORDS.search(f" {place}")) \
+            if where and clause is not clauses[-1] and not where["beside"] and (_FIELD_PLACE.fullmatch(place) or (
+                    re.match(r"in\s", normalise(clause), re.I) and re.fullmatch(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}", place))) \
                     and _TYPING_ALONE.fullmatch(normalise(clauses[position + 1])):
                 # 'In the search field, type "shoes"', 'In Description, type ...', 'In the Category cell type Rest'
                 typed_into = re.sub(r"\s+cell$", "", place, flags=re.I)

@@ -13,6 +13,8 @@
 //                                                    changed after mark() returned `since`); false at timeout
 //   window.__stepforge.mark()                     -> how many changes the page has made so far
 //   window.__stepforge.changedBefore(element)     -> the mark just before the element last changed (or null)
+//   window.__stepforge.noteShown(text)            -> notes what shows `text` now (never an option of the list a
+//                                                    click then opens, unless it changes) and returns mark()
 //   window.__stepforge.pickable(text, ms, answerMs, since) -> the element "pick <text> from the list" clicks (or
 //                                                    null); since: the change mark taken before the list was opened
 //   window.__stepforge.placed(parts, text, relation, ms, absent) -> true once the text is shown above / below /
@@ -208,6 +210,7 @@
     if (!wanted) return null;
     const found = [];
     for (const el of document.body ? document.body.querySelectorAll("*") : []) {
+      if (shownBefore.has(el) && !fresh(el, mark)) continue;  // shown before the list was opened: not in it
       if ((el.textContent || "").length > wanted.length * 3 + 40) continue;  // cheap: most elements hold more
       if (el === typedInto || el.closest("select, script, style, head") || !visible(el)) continue;
       // a form control's label saying the text is no option; a list drawn inside a label (a Chosen box) has some
@@ -240,6 +243,16 @@
     const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]; return 0; };
     return found.map((el) => [rank(el), el]).sort((x, y) => before(x[0], y[0]))[0][1];
   }
+  // What showed a text before a click opened a list (noteShown): never an option of that list, unless it changed.
+  let shownBefore = new WeakSet();
+  function noteShown(text) {
+    shownBefore = new WeakSet();
+    const wanted = squash(text).toLowerCase();
+    for (const el of wanted && document.body ? document.body.querySelectorAll("*") : []) {
+      if (visible(el) && squash(el.innerText).toLowerCase() === wanted) shownBefore.add(el);
+    }
+    return changes;
+  }
   function pickable(text, timeoutMs, answerMs, since) {
     // After typing, or after the click that opened the list (`since`: the change mark taken before it), what it
     // brings may still be on its way (a debounce, a fetch): an element that was there before is taken only when
@@ -252,7 +265,7 @@
       chosen = findPickable(text, mark);
       return chosen !== null && (!typed || fresh(chosen, mark) || performance.now() - started >= answerMs);
     };
-    const done = () => { typingMark = null; return chosen; };
+    const done = () => { typingMark = null; shownBefore = new WeakSet(); return chosen; };
     if (good() || !timeoutMs) return Promise.resolve(done());
     return until(() => good() || (chosen !== null && answerMs - (performance.now() - started)), timeoutMs).then(done);
   }
@@ -858,20 +871,17 @@
     const address = () => {
       try { return decodeURI(location.href); } catch (e) { return location.href; }
     };
-    // The main headings: the visible headings of the highest level the page has.
-    const mainHeadings = () => {
-      const levelOf = (h) => Number(h.getAttribute("aria-level") || (/^H([1-6])$/.exec(h.tagName) || [])[1] || 2);
-      const shown = Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]")).filter(visible);
-      const top = Math.min(...shown.map(levelOf));
-      return shown.filter((h) => levelOf(h) === top).map((h) => h.innerText);
-    };
+    // The main headings: the visible headings of level 1 (a dashboard's widget titles are not the page's name).
+    const mainHeadings = () => Array.from(document.querySelectorAll("h1, [role=heading][aria-level='1']"))
+      .filter(visible).map((h) => h.innerText);
     const test = () => {
       if (how === "address") return address().toLowerCase().includes(squash(name).toLowerCase());
       if (how === "title") return holds(document.title) || mainHeadings().some(holds);
       const current = Array.from(document.querySelectorAll("[aria-current=page], [aria-current=true]")).filter(visible);
       const titles = [...document.title.split(/\s[-–—|:·]\s|\s*[|·]\s*/), ...mainHeadings(),
         ...current.map((c) => c.innerText)];
-      const parts = (location.pathname + location.search + location.hash).split(/[/?#&=]+/);
+      // the path's parts, a hash route's too (never its query: /login?next=/dashboard is the login page)
+      const parts = (location.pathname + location.hash.replace(/\?.*$/, "")).split(/[/#]+/);
       // The home page is also the site's root ("the home page", "the start page", "the main page").
       const root = /^(?:home|start|main|landing|index)(?:page)?$/.test(compact(name))
         && /^\/(?:index\.\w+)?$/.test(location.pathname) && !/^#\/./.test(location.hash);
@@ -915,6 +925,7 @@
         return until(() => changes !== from, timeoutMs);
       },
       mark: () => changes,
+      noteShown,
       // The mark just before the element last changed (a menu's button said open: what opened with it came after)
       changedBefore: (el) => (changedAt.has(el) ? changedAt.get(el) - 1 : null),
       synced,

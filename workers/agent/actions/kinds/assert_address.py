@@ -7,7 +7,7 @@ from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.kinds.assert_page import page_is
 from workers.agent.brains.phrases import Op, Unsupported
 
-_ADDRESS = (r"(?:the\s+)?(?:(?:page|browser|current|web)(?:['’]s)?\s+)?(?:url|address(?:\s+bar)?|location|path|link)"
+_ADDRESS = (r"(?:the\s+)?(?:(?:page|browser|current|web)(?:['’]s)?\s+)?(?:url|(?:web\s+)?address(?:\s+bar)?)"
             r"(?:\s+(?:of\s+the\s+page|in\s+the\s+(?:address|url|location)\s+bar))?")
 _SAYS = (r"(?:should\s+|must\s+|will\s+)?(?:now\s+)?(?:is|be|reads?|shows?|show|displays?|contains?|contain|includes?|"
          r"include|has|have|ends?\s+(?:with|in)|end\s+(?:with|in)|changes?\s+to|updates?\s+to|becomes?|become)")

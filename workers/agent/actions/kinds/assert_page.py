@@ -30,8 +30,10 @@ def _named(x: str, s, *, noun_said: bool) -> list[Op] | None:
     """The page the words name; None when they name a part of a page or nothing page-like."""
     x = re.sub(r"^(?:the|a|an)\s+", "", x.strip(), flags=re.I)
     name = s.unmask(x)
-    if not name or _PART.fullmatch(name):
-        return None
+    if not name or _PART.fullmatch(name) or name.lower() in ("the", "a", "an", "this", "that", "its", "their"):
+        return None  # 'the page loads': no page's name
+    if re.search(r"\s(?:on|in|of|at|under|from)\s", f" {x} ", re.I) and not s.is_quoted(x):
+        return None  # 'the Save button on the settings page is visible': an element of a page, not the page
     if _VAGUE.fullmatch(x):
         raise Unsupported(f"{s.show(x)!r} names no particular page; name it as its title or heading says, "
                           "e.g. The Roadmap page is shown")
@@ -41,6 +43,8 @@ def _named(x: str, s, *, noun_said: bool) -> list[Op] | None:
 
 
 def _page(m, s):
+    if m.groupdict().get("now") and not s.expected:
+        return None  # 'User navigates to the Settings page and clicks "Save"' in a step: done, not checked
     return _named(m["n"], s, noun_said=bool(m.groupdict().get("noun")))
 
 
@@ -57,7 +61,7 @@ STATEMENTS = (
          r"(?:\s+again)?", _page, 116),
     # I am taken to the Roadmap page / the user is redirected back to the login page / it redirects to the dashboard
     Rule(rf"{_WHO}(?:{_BE}\s+)?{_NOW}(?:taken|redirected|brought|sent|navigated|returned|forwarded|moved|switched|"
-         rf"directed|redirects?|navigates?|returns?|goes|go|gets?|moves?|switches|lands?|arrives?|ends?\s+up)\s+"
+         rf"directed|(?P<now>redirects?|navigates?|returns?|goes|go|gets?|moves?|switches|lands?|arrives?|ends?\s+up))\s+"
          rf"(?:back\s+)?(?:to|on|at|onto)\s+{_PLACE}", _page, 117),
     # the user should be on the Roadmap page / I remain on the login page / you are now at the Search screen
     Rule(rf"{_WHO}(?:{_BE}|remains?|stays?|(?:should|must|will)\s+(?:remain|stay))\s+{_NOW}(?:on|at)\s+{_PAGE}",

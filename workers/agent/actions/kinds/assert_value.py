@@ -60,8 +60,7 @@ def value_check(t: str, v: str, s) -> list[Op]:
             f"{s.show(t)} is a quoted text, not an element with a value; write Verify {s.show(t)} is shown "
             "to look for the text, or name the element, e.g. Verify the Email field shows user@example.com"
         )
-    if role is None and target.lower() in ("heading", "title", "subtitle", "header", "caption", "message", "banner",
-                                           "notice") and s.is_quoted(v):
+    if role is None and target.lower() in ("heading", "page heading") and s.is_quoted(v):
         return [Op("assert_text", value=value_phrase(s, v))]  # 'The heading is "people: 7"': a text it shows
     if PAGE_PROPERTY.fullmatch(target):
         raise Unsupported("checking the page's title or address is not supported; check a text on the page",
@@ -79,7 +78,7 @@ def value_check(t: str, v: str, s) -> list[Op]:
                 "be checked); quote the expected value if these words are the value"
             )
     value = value_phrase(s, v)
-    if re.match(r"(?:the\s+)?(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s", t.strip(), re.I):
+    if re.match(r"(?:[Tt]he\s+)?(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?!name\b)[a-z]", t.strip()):
         return [Op.on("assert_value", target_phrase(s, t), value=value)]  # 'the second dropdown': by its order
     return [Op("assert_value", target=target, role_hint=role, value=value)]
 

@@ -1,7 +1,7 @@
 """Choose an option of a dropdown that is not a native <select> (a design system's select, a Chosen or Select2 box):
 the dropdown is clicked open (unless it says it is open: aria-expanded), then its option is picked, what the click
-opened first, as `pick` does (settle.js pickable); a menu named by its control ('Choose Reports from the More menu') is
-one. A
+opened first, as `pick` does (settle.js pickable). A menu named by its control ('Choose Reports from the More menu') is
+chosen from the same way. A
 `select` whose grounded dropdown is not native becomes this kind (`Select.refine`); it has no sentences of its own."""
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ class Choose(Select):
     def perform(self, act):
         if act.target.get_attribute("aria-expanded") == "true":
             # one the step before opened stays open: what opened with it comes first
+            act.page.evaluate("() => window.__stepforge && window.__stepforge.noteShown('')")
             since = act.target.evaluate("el => window.__stepforge ? window.__stepforge.changedBefore(el) : null")
         else:
-            since = act.page.evaluate("() => window.__stepforge ? window.__stepforge.mark() : null")
+            # what shows the option's text before the click (a link of that name elsewhere) is no option of the list
+            since = act.page.evaluate("(t) => window.__stepforge ? window.__stepforge.noteShown(t) : null", act.value or "")
             act.pointer(act.target.click)
             act.settle()
         pick_option(act, "the dropdown opened no option", since)

@@ -33,7 +33,7 @@ class Clear(Action):
         # 'Leave the password field empty': it is empty, whatever it held
         Rule(r"(?:leave|keep)\s+(?P<t>.+?\b(?:field|box|input|area))\s+(?:empty|blank)", _clear, 621),
         # 'Leave the Name empty': a field said by its name alone
-        Rule(r"(?:leave|keep)\s+(?P<t>(?:the\s+)?(?:\x01\d+\x02|[A-Z][\w-]*(?:\s+[\w-]+){0,2}))\s+(?:empty|blank)", _clear, 623),
+        Rule(r"(?:leave|keep)\s+(?P<t>(?:the\s+)?(?:\x01\d+\x02|(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}))\s+(?:empty|blank)", _clear, 623),
     )
 
     def describe(self, target, role, value):

@@ -25,9 +25,9 @@ _LABELLED = re.compile(rf"(?:{_AND}?(?P<t>{_LABEL})\s+(?P<v>\x01\d+\x02))", re.I
 
 
 # '... in "Your name" and sam@example.com in "Email"': a field, then the next value and the field it goes in
-_TYPED_PAIR = re.compile(r"(?P<t>\x01\d+\x02|(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+and\s+"
-                         r"(?P<v2>\x01\d+\x02|[^\x01\s]\S*(?:\s+[^\x01\s]\S*){0,3}?)\s+(?:in|into)\s+"
-                         r"(?P<t2>\x01\d+\x02.*|(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}.*)")
+# (both fields quoted: 'Shipping and Handling' is one field's name)
+_TYPED_PAIR = re.compile(r"(?P<t>\x01\d+\x02)\s+and\s+(?P<v2>\x01\d+\x02|[^\x01\s]\S*(?:\s+[^\x01\s]\S*){0,3}?)\s+"
+                         r"(?:in|into)\s+(?P<t2>\x01\d+\x02(?:\s+(?:field|box))?)")
 
 
 def _labelled_values(m, s):

@@ -47,7 +47,7 @@ def _go(m, s, *, verb="go"):
         name = s.unmask(re.sub(r"^the\s+", "", x, flags=re.I))
         # 'Go to the Cash Wallet account': a name in capitals, then the kind of thing it is
         name = re.sub(r"(?<=[A-Za-z0-9])\s+(?:account|file|project|package|post|ticket|issue|item|entry|record|flow|"
-                      r"folder|document|budget|report|category)$", "", name) if re.match(r"[A-Z0-9]", name) else name
+                      r"folder|document)$", "", name) if re.match(r"[A-Z0-9]", name) else name
     if name.lower() in {"homepage", "home page"}:
         name = "home"
     if not name:

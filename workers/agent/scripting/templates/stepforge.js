@@ -399,9 +399,10 @@ function withHelpers(Base) {
     async chooseOption(locator, text) {
       let since = null;
       if (await locator.getAttribute("aria-expanded", { timeout: ACTION_TIMEOUT_MS }) === "true") {
+        await this.page.evaluate(() => window.__stepforge && window.__stepforge.noteShown(""));
         since = await locator.evaluate((el) => (window.__stepforge ? window.__stepforge.changedBefore(el) : null));
       } else {
-        since = await this.page.evaluate(() => (window.__stepforge ? window.__stepforge.mark() : null));
+        since = await this.page.evaluate((t) => (window.__stepforge ? window.__stepforge.noteShown(t) : null), text);
         await locator.click();
         await settle(this.page);
       }
