@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from workers.agent.actions.base import Action, Rule
-from workers.agent.actions.kinds.assert_page import page_is
+from workers.agent.actions.base import Rule
+from workers.agent.actions.kinds.assert_page import PageCheck
 from workers.agent.brains.phrases import Op, Unsupported
 
 _ADDRESS = (r"(?:the\s+)?(?:(?:page|browser|current|web)(?:['’]s)?\s+)?(?:url|(?:web\s+)?address(?:\s+bar)?)"
@@ -25,28 +25,20 @@ def _address(m, s):
 STATEMENTS = (Rule(rf"{_ADDRESS}\s+{_SAYS}\s+(?P<x>.+)", _address, 138),)
 
 
-class AssertAddress(Action):
+class AssertAddress(PageCheck):
     name = "assert_address"
-    for_model = False
-    is_assertion = True
-    grounded = False
+    how = "address"
     literal = True
     statements = STATEMENTS
 
     def describe(self, target, role, value):
         return f"Verify the address holds '{value}'"
 
-    def check(self, act):
-        page_is(act, "address")
-
     def phrase(self, op, slot):
         return ["the address holds ", *slot]
 
     def comment(self, op, what):
         return f"Check that the page's address holds {what}"
-
-    def javascript(self, op, target, value):
-        return f'await this.expectPage("address", {value});'
 
 
 ACTION = AssertAddress()

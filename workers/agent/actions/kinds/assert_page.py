@@ -87,28 +87,34 @@ def page_is(act, how: str) -> None:
         raise CheckFailed(f"{said}: {is_now}, its address {act.page.url}")
 
 
-class AssertPage(Action):
-    name = "assert_page"
+class PageCheck(Action):
+    """A check of the page as a whole by settle.js pageIs: the kinds differ by `how` ("page", "title", "address")."""
+
+    how = "page"
     for_model = False
     is_assertion = True
     grounded = False
+
+    def check(self, act):
+        page_is(act, self.how)
+
+    def javascript(self, op, target, value):
+        return f"await this.expectPage({json.dumps(self.how)}, {value});"
+
+
+class AssertPage(PageCheck):
+    name = "assert_page"
     literal = True
     statements = STATEMENTS
 
     def describe(self, target, role, value):
         return f"Verify the '{value}' page is shown"
 
-    def check(self, act):
-        page_is(act, "page")
-
     def phrase(self, op, slot):
         return ["the ", *slot, " page is shown"]
 
     def comment(self, op, what):
         return f"Check that the page is the {what} page (its title, main heading or address says so)"
-
-    def javascript(self, op, target, value):
-        return f"await this.expectPage({json.dumps('page')}, {value});"
 
 
 ACTION = AssertPage()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from workers.agent.actions.base import Action, Rule
-from workers.agent.actions.kinds.assert_page import page_is
+from workers.agent.actions.base import Rule
+from workers.agent.actions.kinds.assert_page import PageCheck
 from workers.agent.brains.phrases import Op, Unsupported
 
 # The page's title as a tester says it: its title in the browser, or the big heading on it.
@@ -30,11 +30,9 @@ def _title(m, s):
 STATEMENTS = (Rule(rf"{_TITLE}\s+{_SAYS}\s+(?P<x>.+)", _title, 139),)
 
 
-class AssertTitle(Action):
+class AssertTitle(PageCheck):
     name = "assert_title"
-    for_model = False
-    is_assertion = True
-    grounded = False
+    how = "title"
     valued = True
     param_name = "expectedTitle"
     statements = STATEMENTS
@@ -42,17 +40,11 @@ class AssertTitle(Action):
     def describe(self, target, role, value):
         return f"Verify the page title shows '{value}'"
 
-    def check(self, act):
-        page_is(act, "title")
-
     def phrase(self, op, slot):
         return ["the page title shows ", *slot]
 
     def comment(self, op, what):
         return f"Check that the page's title or main heading shows {what}"
-
-    def javascript(self, op, target, value):
-        return f'await this.expectPage("title", {value});'
 
 
 ACTION = AssertTitle()
