@@ -2186,3 +2186,28 @@ SHORTCUT_SEARCH = """<!doctype html><html><body>
 def test_typing_with_no_field_said_goes_where_the_keyboard_focus_is(tmp_path):
     steps = ["Press Ctrl+F", {"action": "Type rejected", "expected": '"rejected orders" is listed'}]
     assert_green(generate_on_page(SHORTCUT_SEARCH, steps, tmp_path))
+
+
+# An admin table of components with a count per row, sorted by name; a select that keeps its default.
+COMPONENT_USAGE = """<!doctype html><html><body>
+<h1>Components</h1>
+<label for="sort">Sort by</label> <select id="sort"><option>Name</option><option>Usage</option></select>
+<table><thead><tr><th>Name</th><th>Owner</th><th>Usage count</th></tr></thead><tbody>
+<tr><td><a href="#backend">Backend</a></td><td>alice</td><td>0</td></tr>
+<tr><td><a href="#frontend">Frontend</a></td><td>bob</td><td>3</td></tr>
+<tr><td><a href="#mobile">Mobile app</a></td><td>carol</td><td>12</td></tr>
+</tbody></table></body></html>"""
+
+
+def test_a_number_said_with_its_label_a_row_listed_first_and_a_select_left_as_it_is(tmp_path):
+    steps = ['Leave "Name" selected in the Sort by dropdown',
+             {"action": 'Look at the "Frontend" row', "expected": '"Frontend" is listed with a usage count of 3'},
+             {"action": "Look at the table", "expected": '"Backend" is listed first and "Mobile app" has a usage count of 12'}]
+    assert_green(generate_on_page(COMPONENT_USAGE, steps, tmp_path))
+
+
+@pytest.mark.parametrize("step", ['"Backend" is listed with a usage count of 3', '"Frontend" is listed first',
+                                  'Leave "Usage" selected in the Sort by dropdown'])
+def test_a_count_another_row_holds_a_row_not_first_or_another_option_fails_there(tmp_path, step):
+    steps = [{"action": 'Look at the "Backend" row', "expected": step} if "listed" in step else step]
+    assert_failed_at(run_on_page(COMPONENT_USAGE, steps, tmp_path), 1, "expectation")

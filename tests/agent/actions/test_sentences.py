@@ -143,6 +143,15 @@ FORMS = [
     # a row said after its texts, or with a modal verb
     ('Verify "Fix login" is the first row', [op("assert_row_at", value="Fix login", ordinal=0)]),
     ('The last row should be "Archive"', [op("assert_row_at", value="Archive", ordinal=-1)]),
+    ('Verify "Rent" is listed first', [op("assert_row_at", value="Rent", ordinal=0)]),
+    ('"Rent" is now at the top of the table', [op("assert_row_at", value="Rent", ordinal=0)]),
+    ('"Archive" should appear at the bottom of the list', [op("assert_row_at", value="Archive", ordinal=-1)]),
+    # a control left as it is: nothing to do but see that it is so
+    ('Leave "Everything" selected in the search dropdown', [op("assert_value", "search", "dropdown", "Everything")]),
+    ('Keep "Blog posts" selected', [op("assert_state", "Blog posts", value="selected")]),
+    ('Keep the "Notify me" box ticked', [op("assert_state", "Notify me", "checkbox", "checked")]),
+    ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
+    ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
     ("Tick the checkbox of Water the plants", [op("check", "", "checkbox", anchor="Water the plants")]),
     ('Type "Alice L." into the first field under Profile',
@@ -381,6 +390,12 @@ ROWS = [
     ('A "Pay rent" row is listed', [op("assert_text", value="Pay rent")]),
     ('The "Pay rent" row is no longer listed', [op("assert_absent", value="Pay rent")]),
     ('"Team coffee" is shown in the row of "Starbucks"', [op("assert_in_row", "Starbucks", value="Team coffee")]),
+    # a number said with what it counts, of one row: in that row, short as it is
+    ('"Backend" is listed with a usage count of 0',
+     [op("assert_text", value="Backend"), op("assert_in_row", "Backend", value="0")]),
+    ('The "Backend" row has a priority of 2', [op("assert_text", value="Backend"), op("assert_in_row", "Backend", value="2")]),
+    ('Backend has a usage count of 12 and "Mobile" is not shown',
+     [op("assert_text", value="Backend"), op("assert_absent", value="Mobile"), op("assert_in_row", "Backend", value="12")]),
 ]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from workers.agent.actions.kinds.assert_in_row import LABELLED_NUMBER, ROW_NUMBER
 from workers.agent.actions.kinds.assert_state import STATE_WORDS
 
 from .phrases import PART_NOUNS, TOKEN, Op, Sentence, Unsupported, split_role
@@ -87,7 +88,9 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
     masked = _named_row(masked, s)
+    numbers, masked = _labelled_numbers(masked, s)
     values, masked = _field_values(masked.strip().rstrip("."), s)
+    values = numbers + values
     elements, masked = _elements(masked, s)
     values += elements
     states, masked = _listed_states(masked, s)
@@ -203,11 +206,21 @@ def _named_row(masked: str, s: Sentence) -> str:
     if not m:
         return masked
     rest = masked.strip()[m.end():]
-    first = re.split(r"\s*;\s*|,\s*(?:and|but)\s+", rest)[0]
-    if not any(_long(n) for n in _NUMBER.findall(TOKEN.sub(" ", first))) or TOKEN.search(first):
+    first = re.split(r"\s*;\s*|,\s*(?:and|but)\s+|\s+(?:and|but)\s+(?=\x01)", rest)[0]
+    if TOKEN.search(first) or not (any(_long(n) for n in _NUMBER.findall(first)) or LABELLED_NUMBER.search(first)):
         return masked
     s.tokens.append(m["name"])
     return f"the \x01{len(s.tokens) - 1}\x02 row {rest}"
+
+
+def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
+    """assert_in_row operations for numbers said with their label of a quoted row, and the statement without them."""
+    ops: list[Op] = []
+
+    def take(m: re.Match[str]) -> str:
+        ops.append(Op("assert_in_row", target=s.tokens[int(m["t"])], value=m["n"]))
+        return m["subject"] + (m["verb"] or " is shown")
+    return ops, ROW_NUMBER.sub(take, masked)
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:

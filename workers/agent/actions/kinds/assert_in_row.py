@@ -4,15 +4,33 @@ result describes: 'the table has a "Starbucks" row with the notes "Team coffee"'
 
 from __future__ import annotations
 
+import re
+
+from workers.agent.actions.base import Rule
 from workers.agent.actions.placed import Placed, statement
-from workers.agent.brains.phrases import Unsupported
+from workers.agent.brains.phrases import Op, Unsupported
+
+# 'a usage count of 0', 'the priority of 2': a number said with what it counts or measures
+LABELLED_NUMBER = re.compile(r"\b(?:an?|the|its)\s+(?P<label>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+of\s+"
+                             r"(?P<n>[-+]?\d[\d,]*(?:\.\d+)?%?)(?![\w.,]\d)", re.I)
+# '"Backend" is listed with a usage count of 0', 'the "Backend" row has a usage count of 0': that number is in the
+# subject's row (a short number too: said of one row, it is not any number on the page)
+ROW_NUMBER = re.compile(r"(?P<subject>\x01(?P<t>\d+)\x02(?:\s+(?:row|entry|line|record|item))?)"
+                        r"(?P<verb>\s+(?:is|are)(?:\s+(?:now|still))?(?:\s+(?:listed|shown|displayed))?)?\s*,?\s+"
+                        rf"(?:with|has|have|shows?)\s+{LABELLED_NUMBER.pattern}(?=\s*(?:$|,|;|\s+and\s))", re.I)
+
+
+def _row_number(m, s) -> list[Op]:
+    row = s.tokens[int(m["t"])]
+    return [Op("assert_text", value=row), Op("assert_in_row", target=row, value=m["n"])]
 
 
 class AssertInRow(Placed):
     name = "assert_in_row"
     relation = "row"
     words = "in the row of"
-    statements = (statement(r"in\s+the\s+(?:row|line|entry|record)\s+(?:of|for)", "assert_in_row"),)
+    statements = (statement(r"in\s+the\s+(?:row|line|entry|record)\s+(?:of|for)", "assert_in_row"),
+                  Rule(ROW_NUMBER.pattern, _row_number, 136))
 
     def page_locator(self, intent):
         from shared.records import Locator

@@ -26,6 +26,10 @@ _ROW_AFTER = (r"(?P<rest>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x
               r"(?:now\s+|still\s+)?(?:(?:shown|displayed|listed)\s+)?(?:in\s+|on\s+)?(?:the\s+)?"
               r"(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
               r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?")
+# '"Rent" is listed first', '"Rent" is at the top of the table': the texts, then where in the rows
+_ROW_END = (r"(?P<rest>\x01\d+\x02)\s+(?:is|are|should\s+be|must\s+be|"
+            r"(?:should\s+|must\s+|will\s+)?(?:comes?|appears?))\s+(?:now\s+|still\s+)?(?:(?:shown|displayed|listed|sorted)\s+)?(?:(?P<o>first|last)|"
+            r"at\s+the\s+(?P<o2>top|bottom)\s+of\s+the\s+(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))")
 # 'the first row is "A" and the last row shows "B"', '..., the second row is "B"': the next row said
 _NEXT_ROW = re.compile(r"\s*(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:the\s+)?(?:first|top|second|third|fourth|"
                        r"fifth|last|bottom)\s+row\b)", re.I)
@@ -49,7 +53,7 @@ def _row_texts(m, s):
     texts = [s.tokens[int(n)] for n in TOKEN.findall(rest)] + _NUMBER.findall(TOKEN.sub(" ", rest))
     if not texts:
         raise Unsupported(f"{s.show(rest)!r}: quote the texts the row shows")
-    place = Place(ordinal=_ORDERS[m["o"].lower()])
+    place = Place(ordinal=_ORDERS[(m["o"] or m.groupdict().get("o2") or "").lower()])
     return [Op("assert_row_at", value=t, place=place) for t in texts] + following
 
 
@@ -88,7 +92,8 @@ class AssertRowAt(Action):
     grounded = False
     valued = True
     param_name = "expectedText"
-    statements = (Rule(_ROW, _row_texts, 104), Rule(_ROW_AFTER, _row_texts, 104), Rule(_IN_ORDER, _rows_in_order, 104))
+    statements = (Rule(_ROW, _row_texts, 104), Rule(_ROW_AFTER, _row_texts, 104), Rule(_ROW_END, _row_texts, 104),
+                  Rule(_IN_ORDER, _rows_in_order, 104))
 
     def describe(self, target, role, value):
         return f"Verify the row shows '{value}'"

@@ -75,12 +75,19 @@ STATEMENTS = (
 )  # fmt: skip
 
 
+# 'Keep "Blog posts" selected', 'leave the "Notify me" box ticked': nothing to do but see that it is so
+# ('Leave the Name empty' is said to make it so: clear.py)
+_LEFT_IN_STATE = Rule(rf"(?:leave|keep)\s+(?P<t>.+?)\s+(?!empty|blank)(?P<st>{STATE})",
+                      lambda m, s: state_check(m["t"], m["st"], s), 623)
+
+
 class AssertState(Action):
     name = "assert_state"
     for_model = False
     is_assertion = True
     literal = True
     reads = True
+    rules = (_LEFT_IN_STATE,)
     statements = STATEMENTS
 
     def describe(self, target, role, value):

@@ -99,7 +99,7 @@ def _in_field(m, s):
 STATEMENTS = (
     # 'Alice' is shown in the Name field: that field's value
     Rule(r"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be)\s+"
-         r"(?:shown\s+|displayed\s+|entered\s+|filled\s+in\s+)?"
+         r"(?:shown\s+|displayed\s+|entered\s+|filled\s+in\s+|selected\s+|chosen\s+|picked\s+)?"
          r"(?:in|inside|within)\s+(?P<t>.+)", _in_field, 130),
     # the value of T is V
     Rule(r"(?:the\s+)?value\s+(?:of|in)\s+(?:the\s+)?(?P<t>.+?)\s+(?:is|equals?|should\s+be|must\s+be|=)\s+(?P<v>.+)",
@@ -116,10 +116,15 @@ _LEFT_AS_IS = Rule(r"(?:leave|keep)\s+(?P<t>.+?)\s+(?:on|at|as|set\s+to|showing|
                    lambda m, s: value_check(m["t"], m["v"], s), 622)
 
 
+# 'Leave "Everything" selected in the search dropdown', 'keep Blog posts chosen as the type': that control shows it
+_LEFT_SELECTED = Rule(r"(?:leave|keep)\s+(?P<v>.+?)\s+(?:selected|chosen|picked)\s+(?:in|on|for|as)\s+(?P<t>.+)",
+                      lambda m, s: value_check(m["t"], m["v"], s), 621)
+
+
 class AssertValue(Action):
     name = "assert_value"
     for_model = False
-    rules = (_LEFT_AS_IS,)
+    rules = (_LEFT_SELECTED, _LEFT_AS_IS)
     check_name = "value"
     model_hint = "value: the named element (target) shows or holds the value"
     is_assertion = True
