@@ -150,6 +150,11 @@ FORMS = [
     ('Leave "Everything" selected in the search dropdown', [op("assert_value", "search", "dropdown", "Everything")]),
     ('Keep "Blog posts" selected', [op("assert_state", "Blog posts", value="selected")]),
     ('Keep the "Notify me" box ticked', [op("assert_state", "Notify me", "checkbox", "checked")]),
+    # the only one of a list, said with its kind; who did it, a name the page shows
+    ('Only the post "Hello" should be listed, posted by Ada Admin',
+     [op("assert_count", "Hello", value="one"), op("assert_text", value="Hello"), op("assert_text", value="Ada Admin")]),
+    ('"Fix it" was reported by bob', [op("assert_text", value="Fix it"), op("assert_text", value="bob")]),
+    ("The ticket is reported by alice", [op("assert_text", value="alice")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order

@@ -57,7 +57,9 @@ _OBJECT_COUNT = re.compile(
     rf"\s+(?P<noun>{_NOUN})(?:\s*[,:]\s*(?:on\s+)?|\s+)(?:(?:including|namely|such\s+as)\s+)?(?P<list>{_LIST})"
     r"(?:\s*,(?=\s*with\b))?", re.I)
 # 'Only "sql" is left in the list', 'Only "A" and "B" are shown'
-_ONLY_LEFT = re.compile(rf"\bonly\s+(?P<list>{_LIST})\s+(?P<be>is|are)\s+(?:now\s+|still\s+)?{_LEFT}\b", re.I)
+# 'Only the post "Hello" should be listed'
+_ONLY_LEFT = re.compile(rf"\bonly\s+(?:the\s+(?:[a-z][\w-]*\s+)?)?(?P<list>{_LIST})\s+"
+                        rf"(?P<be>is|are|(?:should|must|will)\s+be)\s+(?:now\s+|still\s+)?{_LEFT}\b", re.I)
 # 'The palette shows only the "network" category'
 _SHOWS_ONLY = re.compile(rf"\b(?P<verb>lists?|shows?|displays?)\s+only\s+(?:the\s+)?(?P<tok>{_TOKEN})\s+"
                          rf"(?P<noun>(?!(?:is|are|and|with|in|on|under)\b)[a-z][\w-]*)", re.I)

@@ -92,6 +92,11 @@ class Sentence:
         """Masked text back to what the user wrote, quotes included."""
         return TOKEN.sub(lambda m: f"'{self.tokens[int(m[1])]}'", text).strip()
 
+    def quote(self, text: str) -> str:
+        """Unquoted words read as a quoted text: their token, in masked form."""
+        self.tokens.append(text)
+        return f"\x01{len(self.tokens) - 1}\x02"
+
     def is_quoted(self, text: str) -> bool:
         return TOKEN.fullmatch(text.strip()) is not None
 

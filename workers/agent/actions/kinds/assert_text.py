@@ -174,6 +174,14 @@ STATEMENTS = (
          rf"{_SHOWN_KIND}\s+"
          r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
          rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
+    # '..., posted by Ada Admin', 'reported by alice': who did it, a name the page shows
+    Rule(r"(?:(?P<subj>\x01\d+\x02|(?:it|that|which|this)|(?:the|this|that|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+         r"\s+)?(?:(?:is|was|has\s+been|should\s+be)\s+)?(?:shown\s+as\s+)?(?:posted|written|created|reported|opened|published|"
+         r"authored|submitted|added|uploaded|signed|owned|edited|modified|updated|closed|assigned|commented\s+on)\s+by\s+"
+         r"(?P<x>\x01\d+\x02|(?!(?:The|A|An)\s)[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}|"
+         r"(?!(?:me|you|him|her|them|us|it|the|a|an|someone|anyone|default|whom)\b)[a-z][\w.-]*)",
+         lambda m, s: (texts(m["subj"], s) if m["subj"] and s.is_quoted(m["subj"]) else [])
+         + texts(m["x"] if s.is_quoted(m["x"]) else s.quote(m["x"]), s), 162),
     # 'A' / 'A' and 'B'
     Rule("(?P<x>\x01.*\x02)", lambda m, s: texts(m["x"], s) if s.token_list(m["x"]) else [], 170),
     # a part of the page, named any way, lists / shows / opens with the quoted texts, described only by the kind of
