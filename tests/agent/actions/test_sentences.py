@@ -155,6 +155,30 @@ FORMS = [
      [op("assert_count", "Hello", value="one"), op("assert_text", value="Hello"), op("assert_text", value="Ada Admin")]),
     ('"Fix it" was reported by bob', [op("assert_text", value="Fix it"), op("assert_text", value="bob")]),
     ("The ticket is reported by alice", [op("assert_text", value="alice")]),
+    # a column said with every cell, or only one text; a row said after its text, with appears / listed / a page
+    ('Make sure every row in the priority column reads "Critical"', [op("assert_column_each", "priority", value="Critical")]),
+    ('The assignee column should contain only "Dana Okafor"', [op("assert_column_each", "assignee", value="Dana Okafor")]),
+    ('All values of the status column are "Open" or "Closed"', [op("assert_column_each", "status", value="Open|Closed")]),
+    ('Verify "Timeout error" appears in the last row', [op("assert_row_at", value="Timeout error", ordinal=-1)]),
+    ('Make sure "Timeout error" is the first row listed', [op("assert_row_at", value="Timeout error", ordinal=0)]),
+    ('The first row on the second page is issue 95, "Missing validation"',
+     [op("assert_row_at", value="Missing validation", ordinal=0), op("assert_row_at", value="95", ordinal=0)]),
+    # a list showing only one text; a part of the page going back to a text; what the page reports; a count's text
+    ('Verify the facet now shows only "Open · 47"', [op("assert_count", "Open · 47", value="one"),
+                                                      op("assert_text", value="Open · 47")]),
+    ('The table goes back to "120 rows"', [op("assert_text", value="120 rows")]),
+    ('The page reports "8 rows where search matches"', [op("assert_text", value="8 rows where search matches")]),
+    ('The count "10 rows" is shown', [op("assert_text", value="10 rows")]),
+    ('A "Show all columns" entry is now offered in the menu', [op("assert_text", value="Show all columns")]),
+    # an unquoted list of names with counts, one of them a verb's word
+    ("It shows Platform 3, Mobile 2, Search 2 and Growth 1",
+     [op("assert_text", value=v) for v in ("Platform 3", "Mobile 2", "Search 2", "Growth 1")]),
+    # a text found; the element of what was said before ('its'); once more, said many ways
+    ('Find the row for the "Billing" project (code BIL)', [op("assert_text", value="Billing")]),
+    ('Locate "Rent" in the list and click its Edit button',
+     [op("assert_text", value="Rent"), op("click", "Edit", "button", anchor="Rent")]),
+    ('Click the "votes" header one more time', [op("click", "votes")]),
+    ('Click "Next page" a final time', [op("click", "Next page")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order

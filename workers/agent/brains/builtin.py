@@ -186,7 +186,8 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_befo
     anchor, section = op.place.anchor, op.place.section
     if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
         return op
-    named = next((o.target for o in reversed(before) if o.target), None) or (
+    # (the element acted on, or the text a check looked for: 'Locate "Rent" and click its Edit button')
+    named = next((o.target or o.value for o in reversed(before) if o.target or o.kind == "assert_text"), None) or (
         row if (anchor or "").lower() in ("that", "this") else None) or (
         named_before if (anchor or section or "").lower() == "it" else None)
     if named is None:

@@ -61,8 +61,8 @@ _OBJECT_COUNT = re.compile(
 _ONLY_LEFT = re.compile(rf"\bonly\s+(?:the\s+(?:[a-z][\w-]*\s+)?)?(?P<list>{_LIST})\s+"
                         rf"(?P<be>is|are|(?:should|must|will)\s+be)\s+(?:now\s+|still\s+)?{_LEFT}\b", re.I)
 # 'The palette shows only the "network" category'
-_SHOWS_ONLY = re.compile(rf"\b(?P<verb>lists?|shows?|displays?)\s+only\s+(?:the\s+)?(?P<tok>{_TOKEN})\s+"
-                         rf"(?P<noun>(?!(?:is|are|and|with|in|on|under)\b)[a-z][\w-]*)", re.I)
+_SHOWS_ONLY = re.compile(rf"\b(?P<verb>lists?|shows?|displays?)\s+only\s+(?:the\s+)?(?P<tok>{_TOKEN})(?:\s+"
+                         rf"(?P<noun>(?!(?:is|are|and|with|in|on|under|now|again)\b)[a-z][\w-]*)|\s*$)", re.I)
 # '"tiny-logger" is the only dependency listed under "Dependencies (1)"'
 _THE_ONLY = re.compile(rf"(?P<tok>{_TOKEN})\s+is\s+the\s+only\s+(?:(?P<noun>(?!(?:listed|shown|one)\b)[a-z][\w-]*)\s*|"
                        rf"one\s+)(?={_LEFT}\b|(?:under|in|on)\s|$)(?:{_LEFT}\b)?", re.I)
@@ -98,8 +98,8 @@ def take_counts(s: Sentence) -> list[Op]:
         return f"{m['list']} {m['be']} shown"
 
     def shows_only(m: re.Match[str]) -> str:
-        count(m["tok"], f"one {m['noun']}")
-        return f"{m['verb']} {m['tok']} {m['noun']}"
+        count(m["tok"], f"one {m['noun'] or ''}".strip())
+        return f"{m['verb']} {m['tok']} {m['noun'] or ''}"
 
     def the_only(m: re.Match[str]) -> str:
         count(m["tok"], f"one {m['noun'] or ''}".strip())

@@ -276,6 +276,10 @@ def _fill_form(m: re.Match[str], s: Sentence) -> list[Item]:
     return [Macro("fill_form", subject=" ".join(s.unmask(words).split()))]
 
 
+def _find(m: re.Match[str], s: Sentence) -> list[Item]:
+    return [Op("assert_text", value=s.tokens[int(n)]) for n in TOKEN.findall(m["x"])]
+
+
 def _refuse(reason: str) -> Handler:
     def handler(m: re.Match[str], s: Sentence) -> list[Item]:
         raise Unsupported(reason)
@@ -337,6 +341,8 @@ _OWN_RULES = (
          r"dropdown|search\s+results)\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
          r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
          r"loaded))", lambda m, s: [], 39),
+    # 'Find the row for the "Billing" project', 'Locate "Rent" in the list': the texts it quotes are shown
+    Rule(r"(?:find|locate|spot)\s+(?P<x>(?:the|a|an|its)\b.*\x01.*|\x01.*)", _find, 97),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
     Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks

@@ -134,7 +134,8 @@ def _split() -> re.Pattern[str]:
     verb_ahead = (
         r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
         # (never a field named Type, then its value: 'and Type to "enhancement"')
-        r"(?!type\s+(?:to|=)\s+\x01)(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
+        # (never an item's capitalised name and its count in a list: '..., Search 2 and Growth 1')
+        r"(?!type\s+(?:to|=)\s+\x01)(?!(?-i:[A-Z])[a-z]+\s+\d)(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
         # 'and its rows are ...': a possessive subject and its verb
         r"(?:its|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|shows?|reads?|lists?|says?|has|have|contains?)\b|"
         r"(?:delete|remove|erase)\s+(?:all\s+(?:of\s+)?)?the\s+(?:existing\s+|current\s+|old\s+|whole\s+)?"
@@ -241,7 +242,8 @@ _PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collap
                       r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|"
                       r"(?:its|the|this|that|by|more|changes?|editing)\b(?![^\x01]*\s(?:and|then)\s)[^\x01]*)$", re.I)
 # 'Click the "votes" column header again', 'Open the main menu again': a named element clicked once more is that element
-_ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.I)
+_ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more|one\s+(?:more|last)\s+time|a\s+(?:second|third|final|last)\s+"
+                        r"time)$", re.I)
 
 
 def normalise(clause: str) -> str:
@@ -452,6 +454,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name, role = split_role(again["rest"] or "")
         return Target(sentence.unmask(name), role or default_role, Place(again=True))
     phrase = _aside(_ARTICLE.sub("", phrase))
+    owner = re.match(r"(?:its|their)\s+(?=\S)", phrase, re.I)
+    if owner and not sentence.is_quoted(phrase):  # 'its Edit button': the one of what was said before
+        name, role = split_role(phrase[owner.end():])
+        return Target(sentence.unmask(name), role or default_role, Place(anchor="it"))
     phrase = _WHOSE.sub("", phrase)  # 'the "Visa Card" account, whose balance reads -562.82': what it shows besides
     showing = _SHOWING.fullmatch(phrase)
     if showing:
@@ -665,7 +671,8 @@ ABSENCE_UNCLEAR = (
     "too if words such as 'no' or 'not' are part of a text that must be shown)"
 )
 
-VISIBLE = r"(?:shown|displayed|visible|present|listed|rendered|found|on\s+(?:the\s+|this\s+)?(?:page|screen))"
+VISIBLE = (r"(?:shown|displayed|visible|present|listed|rendered|found|offered|available|"
+           r"on\s+(?:the\s+|this\s+)?(?:page|screen))")
 WHERE = (r"(?:\s+(?:on|in)\s+(?:the\s+|this\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|"
          r"search\s+results))?")
 # The parts of a page that hold others (never a column, a section or a list, which tell records apart): a text shown

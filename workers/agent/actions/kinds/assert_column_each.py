@@ -54,12 +54,30 @@ def _each(m, s):
     return ops
 
 
+def _cells(m, s):
+    texts = [s.tokens[int(n)] for n in TOKEN.findall(m["x"])]
+    if any(SEPARATOR in t or not t.strip() for t in texts):
+        raise Unsupported(f"{s.show(m['x'])!r}: quote each text a cell may show")
+    return [Op("assert_column_each", target=s.unmask(m["y"]), value=SEPARATOR.join(texts))]
+
+
+_BE_ONLY = r"(?:should\s+|must\s+|will\s+)?(?:now\s+|still\s+)?"
+# 'every cell in the priority column reads "Critical"', 'all values of the status column are "Open"'
+_CELLS_EACH = (rf"(?:(?:every|each)\s+(?:row|cell|value|entry)|all\s+(?:the\s+)?(?:rows|cells|values|entries))\s+(?:in|of|under)\s+"
+               rf"the\s+(?P<y>{_COLUMN})\s+column\s+{_BE_ONLY}(?:reads?|shows?|says?|contains?|equals?|is|are|be)\s+"
+               rf"(?P<x>{_TEXTS})")
+# 'the assignee column should contain only "Dana Okafor"', 'the status column shows nothing but "Open"'
+_COLUMN_ONLY = (rf"(?:the\s+)?(?P<y>{_COLUMN})\s+column\s+{_BE_ONLY}(?:contains?|shows?|lists?|has|have|holds?|reads?)\s+"
+                rf"(?:only|nothing\s+but)\s+(?P<x>{_TEXTS})")
+
+
 class AssertColumnEach(ColumnCheck):
     name = "assert_column_each"
     param_name = "expectedText"
     statements = (
         Rule(rf"{_ROWS}\s+(?P<verb>has|have|shows?|contains?|reads?|lists?)\s+"
              rf"(?P<conds>{_CONDITIONS}(?:{_AND}{_CONDITIONS})*)", _each, 132),
+        Rule(_CELLS_EACH, _cells, 132), Rule(_COLUMN_ONLY, _cells, 132),
     )
 
     def describe(self, target, role, value):

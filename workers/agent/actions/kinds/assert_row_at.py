@@ -19,13 +19,15 @@ _NUMBER = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")  # 1,250.00
 
 
 _ROW = (r"(?:the\s+)?(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
-        r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
+        r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?(?:\s+(?:on|of)\s+(?:the|this)\s+(?:[a-z]+\s+)?page)?\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
         r"(?:is|be|shows?|has|have|contains?|reads?|lists?|displays?|says?|holds?)\s+(?P<rest>.+)")
 # '"Fix login" is the first row', '"Fix login" is shown in the top row of the table': the texts, then the row
-_ROW_AFTER = (r"(?P<rest>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+(?:is|are|should\s+be|must\s+be)\s+"
+_ROW_AFTER = (r"(?P<rest>\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*)\s+(?:is|are|should\s+be|must\s+be|"
+              r"(?:should\s+|must\s+|will\s+)?appears?)\s+"
               r"(?:now\s+|still\s+)?(?:(?:shown|displayed|listed)\s+)?(?:in\s+|on\s+)?(?:the\s+)?"
               r"(?P<o>first|top|second|third|fourth|fifth|last|bottom)\s+row(?:\s+(?:of|in)\s+(?:the\s+)?"
-              r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?")
+              r"(?:[a-z]+\s+){0,2}?(?:table|results|grid|list))?(?:\s+(?:listed|shown|displayed))?(?:\s+(?:on|of)\s+"
+              r"(?:the|this)\s+(?:[a-z]+\s+)?page)?")
 # '"Rent" is listed first', '"Rent" is at the top of the table': the texts, then where in the rows
 _ROW_END = (r"(?P<rest>\x01\d+\x02)\s+(?:is|are|should\s+be|must\s+be|"
             r"(?:should\s+|must\s+|will\s+)?(?:comes?|appears?))\s+(?:now\s+|still\s+)?(?:(?:shown|displayed|listed|sorted)\s+)?(?:(?P<o>first|last)|"

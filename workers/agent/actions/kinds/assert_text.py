@@ -80,7 +80,9 @@ def described_texts(x: str, s) -> list[str]:
     quoted = [s.tokens[int(n)] for n in re.findall("\x01(\\d+)\x02", x)]
     # 'the milestone "1.0 Alpha"', 'the package "left-pad"': a noun of what the quoted text is, the whole subject
     kind = _KIND_BEFORE.fullmatch(x.strip())
-    if kind and not NEGATIVE.search(kind["words"]) and not any(w.lower() in SAYS_MORE for w in kind["words"].split()):
+    # ('the count "10 rows"': the noun of a text that is a count)
+    if kind and not NEGATIVE.search(kind["words"]) and not any(w.lower() in SAYS_MORE - {"count"}
+                                                                for w in kind["words"].split()):
         x = kind["text"]
     rest = re.sub("\x01\\d+\x02", " ", x)
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest.lower())
@@ -146,13 +148,13 @@ _SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|titl
 _TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as well'
 # What a text shown is, said before or after it: 'the heading "Users"', 'the "Saved" message'
 _SHOWN_KIND = (r"(?:heading|title|subtitle|header|caption|message|notice|notification|toast|banner|alert|"
-               r"error|warning|text)")
+               r"error|warning|text|count|total|summary|label|hint|tooltip)")
 
 STATEMENTS = (
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
     Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
-         r"(?:shows?|displays?|contains?|includes?|has|have|lists?|says?|reads?)\s+(?P<x>.+)",
-         lambda m, s: texts(m["x"], s), 110),
+         r"(?:shows?|displays?|contains?|includes?|has|have|lists?|says?|reads?|reports?|indicates?|states?|confirms?)\s+"
+         r"(?P<x>.+)", lambda m, s: texts(m["x"], s), 110),
     # X is shown / 'A' and 'B' are displayed on the page
     Rule(rf"(?P<x>.+?)\s+(?:is|are|should\s+be|must\s+be|will\s+be|gets?|becomes?)\s+(?:now\s+|still\s+|also\s+)?"
          rf"{VISIBLE}{SHOWN_WHERE}{_TOO}", lambda m, s: texts(m["x"], s), 120),
@@ -193,7 +195,8 @@ STATEMENTS = (
              Op("assert_text", value=t) for t in described_texts(m["x"], s)], 175),
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
-         r"(?:starts?|begins?)\s+with|contains?|includes?|(?:changes?|updates?|switches|turns)\s+to|becomes?)\s+"
+         r"(?:starts?|begins?)\s+with|contains?|includes?|(?:changes?|updates?|switches|turns)\s+to|becomes?|"
+         r"(?:goes|go|went|comes|come|is|are)\s+back\s+to)\s+"
          r"(?P<x>(?!(?:is|are|enabled|disabled|active|inactive|empty|blank|checked|unchecked|ticked|unticked|selected|"
          r"visible|hidden|expanded|collapsed|greyed|grayed|red|green)\b).+?)(?:\s+again)?",
          lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),
