@@ -2211,3 +2211,31 @@ def test_a_number_said_with_its_label_a_row_listed_first_and_a_select_left_as_it
 def test_a_count_another_row_holds_a_row_not_first_or_another_option_fails_there(tmp_path, step):
     steps = [{"action": 'Look at the "Backend" row', "expected": step} if "listed" in step else step]
     assert_failed_at(run_on_page(COMPONENT_USAGE, steps, tmp_path), 1, "expectation")
+
+
+# An issue tracker's query: tickets said by their number, a comment box labelled by a heading, who reported what.
+TICKET_QUERY = """<!doctype html><html><body>
+<h1>Custom Query (2 matches)</h1>
+<table class="listing"><thead><tr><th>Ticket</th><th>Summary</th><th>Component</th><th>Reporter</th></tr></thead><tbody>
+<tr><td><a href="#t2">#2</a></td><td>Add dark mode</td><td>Frontend</td><td>alice</td></tr>
+<tr><td><a href="#t3">#3</a></td><td>Write the guide</td><td>Documentation</td><td>bob</td></tr>
+</tbody></table>
+<h2>Add a comment</h2>
+<form onsubmit="event.preventDefault(); document.getElementById('said').textContent = 'Comment: ' +
+  document.getElementById('c').value;">
+<fieldset><legend>Comment</legend><textarea id="c" rows="3"></textarea></fieldset>
+<input type="submit" value="Submit changes"></form><p id="said"></p>
+</body></html>"""
+
+
+def test_tickets_said_by_their_number_and_a_comment_added(tmp_path):
+    steps = [{"action": "Look at the results",
+              "expected": 'The row for #3 shows "Documentation" in the Component column, reported by bob'},
+             {"action": 'Add the comment "Looks good to me" and click "Submit changes"',
+              "expected": '"Comment: Looks good to me" is shown'}]
+    assert_green(generate_on_page(TICKET_QUERY, steps, tmp_path))
+
+
+def test_a_text_another_ticket_shows_fails_in_the_row_said_by_number(tmp_path):
+    steps = [{"action": "Look at the results", "expected": 'The row for #2 shows "Documentation" in the Component column'}]
+    assert_failed_at(run_on_page(TICKET_QUERY, steps, tmp_path), 1, "expectation")

@@ -179,6 +179,16 @@ FORMS = [
      [op("assert_text", value="Rent"), op("click", "Edit", "button", anchor="Rent")]),
     ('Click the "votes" header one more time', [op("click", "votes")]),
     ('Click "Next page" a final time', [op("click", "Next page")]),
+    # a number with its sign is a text as if quoted; a row said by it; what is left; a comment added
+    ('Only one ticket remains, #2 "Add dark mode"',
+     [op("assert_count", "#2", value="one ticket"), op("assert_text", value="#2"), op("assert_text", value="Add dark mode")]),
+    ('The row for #3 shows "Documentation" in the Component column', [op("assert_in_row", "#3", value="Documentation")]),
+    ("Click ticket #3", [op("click", "#3")]),
+    ('Add the comment "Carol speaks French."', [op("fill", "comment", "field", "Carol speaks French.")]),
+    # parts of a description split at commas and 'and', each with a verb of its own
+    ('Ticket "#13 new enhancement" opens, reported by anonymous and owned by Bob Tanaka',
+     [op("assert_text", value="#13 new enhancement"), op("assert_text", value="anonymous"),
+      op("assert_text", value="Bob Tanaka")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order

@@ -109,7 +109,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         raise Unsupported(f"cannot tell which text to look for in {s.show(masked)!r}; quote each text on its own")
     # A part with no predicate of its own ('"Savings"' in '"Checking", "Savings" and "Cash" are listed') goes with
     # the part that has one: the next one when that one names its texts first, else the one before.
-    own_polarity: list[bool | None] = [_polarity(p) for p in parts]
+    own_polarity: list[bool | None] = [shown_said(p) for p in parts]
     polarity = list(own_polarity)
     went_with: dict[int, int] = {}  # a part with no predicate -> the part whose predicate it goes with
     for i, p in enumerate(parts):
@@ -242,7 +242,7 @@ def _later_polarities(parts: list[str], part: str) -> list[bool | None]:
     at = parts.index(part)
     later = []
     for p in parts[at + 1:]:
-        own = _polarity(p)
+        own = shown_said(p)
         if own is not None:
             break
         later.append(own)
@@ -399,7 +399,7 @@ def _long(number: str) -> bool:
     return len(re.sub(r"\D", "", number)) >= _MIN_DIGITS
 
 
-def _polarity(part: str) -> bool | None:
+def shown_said(part: str) -> bool | None:
     """True: its texts are shown; False: they are not; None: the part says neither (a list's item)."""
     bare = TOKEN.sub(" ", part)
     if _NEGATION.search(bare):
@@ -418,6 +418,8 @@ def _refuse_more(part: str, s: Sentence, shown: bool, in_row: bool = False) -> N
     bare = _NUMBER.sub(lambda m: " \x03 " if _long(m[0]) else " number ",
                        TOKEN.sub(" \x00 ", FIELD_NAMES.sub("name", part)))
     bare = re.sub(r"\bone\s+of\b", " among ", bare, flags=re.I)
+    if in_row:  # 'the row for "#3" shows "Documentation" in the Component column': a cell of that row
+        bare = re.sub(r"\b(?:in|under)\s+(?:the|its)\s+(?:[\w-]+\s+){1,2}column\b", " ", bare, flags=re.I)
     if shown:  # 'appears in the Filters box': where a shown text is, named by unquoted words, is read past
         bare = _NAMED_PART.sub(" ", bare)
     words = ["\x00" if w == "\x03" else w for w in re.findall(r"[A-Za-z][A-Za-z'-]*|\x00|\x03", bare.lower())]

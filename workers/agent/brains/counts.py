@@ -34,7 +34,7 @@ def count_of(value: str | None) -> int | None:
 
 
 _TOKEN = "\x01(?:\\d+)\x02"
-_LIST = rf"{_TOKEN}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_TOKEN})*"
+_LIST = rf"{_TOKEN}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\s){_TOKEN})*"  # ('#2 "Add dark mode"': one record's texts)
 _NUMBER = (r"(?:\d+|<\w+>|a\s+single|" + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True)
                                                   if w not in ("a", "no")) + r")")
 # What is counted: one or two words, never a verb or a word that says where
@@ -46,8 +46,8 @@ _WORDS = {n: w for w, n in reversed(list(NUMBER_WORDS.items())) if w not in ("a"
 
 # 'Four modules are listed, including "A"', 'Only one row is left: "writer" with ...'
 _SUBJECT_COUNT = re.compile(
-    rf"(?:\b|(?=<))(?:only\s+|just\s+|exactly\s+)?(?P<n>{_NUMBER})\s+(?P<noun>{_NOUN})\s+(?P<be>is|are)\s+(?:now\s+|still\s+)?"
-    rf"{_LEFT}\b(?P<where>\s+(?:in|on|under)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{0,2}}?(?:list|table|grid|results|palette|"
+    rf"(?:\b|(?=<))(?:only\s+|just\s+|exactly\s+)?(?P<n>{_NUMBER})\s+(?P<noun>{_NOUN})\s+(?:(?P<be>is|are)\s+(?:now\s+|still\s+)?"
+    rf"{_LEFT}|(?P<stays>remains?|stays?))\b(?P<where>\s+(?:in|on|under)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{0,2}}?(?:list|table|grid|results|palette|"
     rf"menu|tree|panel|sidebar|tray|dialog))?\s*(?:[,:;]\s*)?(?:(?:including|among\s+them|such\s+as|namely|with)\s+)?"
     rf"(?P<list>{_LIST})", re.I)
 # 'The page lists one row, on "Savings"', 'the tray shows three rules: "high", "normal" and "otherwise"', '... shows
@@ -84,7 +84,7 @@ def take_counts(s: Sentence) -> list[Op]:
         count(m["list"], f"{_said(m['n'])} {m['noun']}")
         if m["noun"].lower() in _ROWS and len(re.findall(_TOKEN, m["list"])) == 1:
             return f"the table has a {m['list']} row "  # the texts said with it are in its row
-        return f"{m['list']} {m['be']} shown{m['where'] or ''} "
+        return f"{m['list']} {m['be'] or 'is'} shown{m['where'] or ''} "
 
     def object_(m: re.Match[str]) -> str:
         count(m["list"], f"{_said(m['n'])} {m['noun']}")

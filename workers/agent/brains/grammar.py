@@ -17,7 +17,7 @@ from functools import lru_cache
 from workers.agent.actions import Rule, action, all_actions
 from workers.agent.actions.kinds.clear import HELD
 
-from .checks import ELLIPTIC, ROW, described_checks
+from .checks import ELLIPTIC, ROW, described_checks, shown_said
 from .counts import take_counts
 from .phrases import (
     _ARTICLE,
@@ -524,7 +524,10 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                     # '"docs" is listed under "Labels" and "wontfix" is not listed': the parts go together (checks.py)
                     if len(pieces) < 2 or exc.final or any(ELLIPTIC.match(p) for p in pieces[1:]):
                         raise exc
-                    items = [item for piece in pieces for item in _parse_checked(piece, s, expected)]
+                    # (texts without a verb of their own go with another part's: only the whole is described)
+                    described = expected and not ROW.search(clause) and all(
+                        shown_said(p) is not None or not s.has_token(p) for p in pieces)
+                    items = [item for piece in pieces for item in _piece(piece, s, expected, described)]
                 except Unsupported:
                     raise type(exc)(exc.reason, clause=s.show(clause) if len(clauses) > 1 else None,
                                     final=exc.final) from None
@@ -544,6 +547,22 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                                    side=item.place.side if item.place.anchor else fronted.side)
         out.append((s.show(clause), items))
     return out
+
+
+def _piece(piece: str, s: Sentence, expected: bool, described: bool) -> list[Item]:
+    """One part of a clause split at its 'and's and commas; in an expected result, a part that describes the page
+    ('Ticket "#13" opens') is checked text by text, as a whole statement would be (see checks.py), when it says its
+    texts are shown with a verb of its own (never '"A"' of '"A" and "C" are hidden', nor a row's part).
+    described: whether a part may be read so (an expected result's clause that describes no row)."""
+    try:
+        return _parse_checked(piece, s, expected)
+    except Unsupported as exc:
+        if not described or exc.final or not s.has_token(piece) or shown_said(piece) is not True:
+            raise
+        try:
+            return list(described_checks(normalise(piece), s, lambda part: statement(part, s)))
+        except Unsupported:
+            raise exc from None
 
 
 def _ungapped(clause: str) -> list[str]:

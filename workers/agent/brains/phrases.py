@@ -69,6 +69,9 @@ _TOKEN_LIST = re.compile("\x01\\d+\x02(?:\\s*(?:,\\s*(?:and\\s+)?|and\\s+|&\\s*)
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
+_NUMBERED = re.compile(r"(?<![\w#&/])#\d+\b")
+
+
 @dataclass
 class Sentence:
     raw: str
@@ -83,7 +86,8 @@ class Sentence:
             return f"\x01{len(self.tokens) - 1}\x02"
 
         text = re.sub(r"\s+", " ", self.raw).strip()
-        self.masked = _QUOTE.sub(keep, text)
+        # ('ticket #13', 'issues #7 and #10': a number with its sign is a text a person reads, as if quoted)
+        self.masked = _NUMBERED.sub(lambda m: self.quote(m[0]), _QUOTE.sub(keep, text))
 
     def unmask(self, text: str) -> str:
         return TOKEN.sub(lambda m: self.tokens[int(m[1])], text).strip()

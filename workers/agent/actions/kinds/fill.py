@@ -64,6 +64,9 @@ class Fill(Action):
              500),
         Rule(r"(?:type|enter|input|write|put)\s+(?P<v>.+?)\s+as\s+(?P<t>.+)", _fill, 501),
         Rule(r"(?:fill(?:\s+in|\s+out)?|populate|complete)\s+(?P<t>.+?)\s+with\s+(?P<v>.+)", _fill, 502),
+        # 'Add the comment "Looks good"', 'leave a note "x"': a text written where that kind of text goes
+        Rule(r"(?:add|leave|write|post)\s+(?:a|an|the)\s+(?P<t>(?:new\s+)?(?:comment|note|description|message|reply|"
+             r"remark|summary))\s+(?:saying\s+|that\s+reads\s+|of\s+)?(?P<v>\x01\d+\x02)", _fill, 502),
         # 'Change "Ticket status by" from Component to "Priority"': the value it had is said, not checked
         Rule(r"(?:change|switch|update)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
              _fill, 503),
