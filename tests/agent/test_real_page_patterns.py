@@ -2239,3 +2239,23 @@ def test_tickets_said_by_their_number_and_a_comment_added(tmp_path):
 def test_a_text_another_ticket_shows_fails_in_the_row_said_by_number(tmp_path):
     steps = [{"action": "Look at the results", "expected": 'The row for #2 shows "Documentation" in the Component column'}]
     assert_failed_at(run_on_page(TICKET_QUERY, steps, tmp_path), 1, "expectation")
+
+
+# A sidebar of accounts in titled groups, names unquoted in the testers' words.
+ACCOUNT_GROUPS = """<!doctype html><html><body>
+<nav><div><b>On budget</b><ul><li>Checking 6,147.28</li><li>Savings 8,504.12</li></ul></div>
+<div><b>Off budget</b><ul><li>Brokerage 15,250.00</li></ul></div></nav>
+<main><h1>All accounts</h1><button onclick="this.closest('body').querySelector('nav li').remove()">Close the first account</button></main>
+</body></html>"""
+
+
+def test_a_name_said_unquoted_before_its_place_is_checked_there(tmp_path):
+    steps = [{"action": 'Look at the sidebar', "expected": 'Brokerage is listed under "Off budget"'},
+             {"action": 'Click "Close the first account"', "expected": 'Checking is gone from the On budget list'}]
+    assert_green(generate_on_page(ACCOUNT_GROUPS, steps, tmp_path))
+
+
+def test_a_name_said_unquoted_that_the_place_lacks_fails_never_dropped(tmp_path):
+    # (the name was read past and only the place's title checked: a false green)
+    steps = [{"action": 'Look at the sidebar', "expected": 'Savings is listed under "Off budget"'}]
+    assert_failed_at(run_on_page(ACCOUNT_GROUPS, steps, tmp_path), 1, "expectation")

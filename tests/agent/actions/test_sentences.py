@@ -185,6 +185,9 @@ FORMS = [
     ('The row for #3 shows "Documentation" in the Component column', [op("assert_in_row", "#3", value="Documentation")]),
     ("Click ticket #3", [op("click", "#3")]),
     ('Add the comment "Carol speaks French."', [op("fill", "comment", "field", "Carol speaks French.")]),
+    # a name said unquoted as a part's subject is the text it is about, never read past
+    ("Cash Wallet is gone from the On budget list", [op("assert_absent", value="Cash Wallet")]),
+    ('Verify that no "Comcast" row is displayed any more', [op("assert_absent", value="Comcast")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
@@ -637,6 +640,7 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     ('Click "Create"', 'Ticket "#13 new enhancement" opens, reported by anonymous and owned by Bob Tanaka',
      [op("assert_text", value="#13 new enhancement"), op("assert_text", value="anonymous"),
       op("assert_text", value="Bob Tanaka")]),
+    ('Click "Accounts"', 'Brokerage is listed under "Off budget"', [op("assert_in_section", "Off budget", value="Brokerage")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',
      [op("assert_absent", value="A"), op("assert_absent", value="C"), op("assert_text", value="S")]),
     # rows in a column's order

@@ -88,6 +88,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
     if _IN_ORDER.search(TOKEN.sub(" ", masked)):
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
     masked = _named_row(masked, s)
+    masked = _named_subjects(masked, s)
     numbers, masked = _labelled_numbers(masked, s)
     values, masked = _field_values(masked.strip().rstrip("."), s)
     values = numbers + values
@@ -221,6 +222,19 @@ def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
         ops.append(Op("assert_in_row", target=s.tokens[int(m["t"])], value=m["n"]))
         return m["subject"] + (m["verb"] or " is shown")
     return ops, ROW_NUMBER.sub(take, masked)
+
+
+# 'Brokerage is listed under "Off budget"', '..., and Cash Wallet is gone': a part's subject said in capitalised words
+# (never after an article or a word that picks: 'The panel shows ...') is the text it is about, as if quoted; read
+# past, the part would check less than it says
+_NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhile\s))"
+                            r"(?P<name>(?!(?:The|A|An|It|Its|This|That|These|Those|Their|There|Each|Every|All|Both|"
+                            r"Neither|None|No|Only|Then|Now|I|We|You)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+                            r"(?=\s+(?:is|are|was|were|appears?|shows?\s+up|remains?|stays?|has\s+been|have\s+been)\b)")
+
+
+def _named_subjects(masked: str, s: Sentence) -> str:
+    return _NAMED_SUBJECT.sub(lambda m: s.quote(m["name"]), masked)
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:

@@ -49,7 +49,12 @@ STATEMENTS = (
     Rule(rf"(?P<x>.+?)\s+(?:{_NOT})\s+(?:now\s+|still\s+)?(?:in|on)\s+(?:the|this)\s+(?:page|screen|list|table|"
          r"results(?:\s+(?:list|table))?|search\s+results)(?:\s+any\s*(?:more|longer))?", _absent, 66),
     # X disappears / X is gone / X has been removed
-    Rule(rf"(?P<x>.+?)\s+(?:{_GONE})(?:\s+from\s+(?:the\s+)?(?:page|screen|list|table|results))?", _absent, 70),
+    # ('gone from the On budget list': from the page, which holds that list)
+    Rule(rf"(?P<x>.+?)\s+(?:{_GONE})(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+){{0,3}}?(?:page|screen|list|table|results|"
+         r"sidebar|menu|panel|group|section))?", _absent, 70),
+    # 'no "Comcast" row is displayed any more': that row's text
+    Rule(rf"no\s+(?P<x>\x01\d+\x02)\s+(?:row|entry|item|record|line|link|button|option|tab|card|node|transaction)s?\s+"
+         rf"(?:is|are)\s+(?:now\s+|still\s+)?(?:{VISIBLE}|left){WHERE}(?:\s+any\s*(?:more|longer))?", _absent, 71),
 )  # fmt: skip
 
 
