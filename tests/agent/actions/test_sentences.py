@@ -188,6 +188,13 @@ FORMS = [
     # a name said unquoted as a part's subject is the text it is about, never read past
     ("Cash Wallet is gone from the On budget list", [op("assert_absent", value="Cash Wallet")]),
     ('Verify that no "Comcast" row is displayed any more', [op("assert_absent", value="Comcast")]),
+    # a switch set on or off; a radio selected in a row; an item highlighted in a list; a dropdown switched
+    ('Set the "Dark mode" switch to off', [op("uncheck", "Dark mode", "checkbox")]),
+    ('Switch the "Dark mode" toggle to on', [op("check", "Dark mode", "checkbox")]),
+    ('Select the "Published" radio button in the row for "Draft: Autumn Sale"',
+     [op("check", "Published", "radio", anchor="Draft: Autumn Sale")]),
+    ('Highlight "Tips" under "Available Categories"', [op("click", "Tips", section="Available Categories")]),
+    ('Switch the Type dropdown to "Pages"', [op("select", "Type", "dropdown", "Pages")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
@@ -641,6 +648,9 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
      [op("assert_text", value="#13 new enhancement"), op("assert_text", value="anonymous"),
       op("assert_text", value="Bob Tanaka")]),
     ('Click "Accounts"', 'Brokerage is listed under "Off budget"', [op("assert_in_section", "Off budget", value="Brokerage")]),
+    ('Click "Send message"', 'The form is replaced by "Thank you!"', [op("assert_text", value="Thank you!")]),
+    ('Hover over "Services"', '"Printing" is in the dropdown', [op("assert_text", value="Printing")]),
+    ('Wait for the page to reload', '"1 comment was removed." is shown', [op("assert_text", value="1 comment was removed.")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',
      [op("assert_absent", value="A"), op("assert_absent", value="C"), op("assert_text", value="S")]),
     # rows in a column's order

@@ -210,7 +210,8 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
                 and not rest.lower().startswith("with"):  # "with valid credentials": no user name is said
             user = named["w"]
     if password is None:  # an unquoted credential is one word: 'as admin with password admin123', 'as admin / admin123'
-        slash = re.fullmatch(rf"(?:as|with)\s+(?:the\s+)?(?:{_USER_WORD}\s+)?(?P<u>[^\s\x01\x02/]+)\s*/\s*"
+        # ('as admin / admin123'; 'using admin and admin123': a password has a digit)
+        slash = re.fullmatch(rf"(?:as|with|using)\s+(?:the\s+)?(?:{_USER_WORD}\s+)?(?P<u>[^\s\x01\x02/]+)\s*(?:/|\s+and\s+(?=\S*\d))\s*"
                              r"(?P<p>[^\s\x01\x02/]+)", rest, re.I)
         plain = re.search(r"\bpassword\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>[^\s\x01\x02()\"/,]+)\)?\s*$", rest, re.I)
         if slash:
@@ -341,6 +342,9 @@ _OWN_RULES = (
          r"dropdown|search\s+results)\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
          r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
          r"loaded))", lambda m, s: [], 39),
+    # 'Wait for the page to reload': the checks after it wait for what they look for
+    Rule(r"wait\s+(?:for|until)\s+(?:the\s+)?(?:page|screen|list|table|view)\s+(?:to\s+)?(?:re)?(?:loads?|refresh(?:es)?|"
+         r"updates?|finish(?:es)?\s+loading)(?:ed)?", lambda m, s: [], 96),
     # 'Find the row for the "Billing" project', 'Locate "Rent" in the list': the texts it quotes are shown
     Rule(r"(?:find|locate|spot)\s+(?P<x>(?:the|a|an|its)\b.*\x01.*|\x01.*)", _find, 97),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too

@@ -273,7 +273,7 @@ def normalise(clause: str) -> str:
 
 ROLE_NOUNS: list[tuple[str, str]] = [
     (r"radio\s*button|radio", "radio"),
-    (r"check\s*box|tick\s*box", "checkbox"),
+    (r"check\s*box|tick\s*box|switch", "checkbox"),
     (r"drop[\s-]?down(?:\s+(?:list|menu|box))?|select(?:\s+(?:box|list|menu))?|combo\s*box|list\s*box|picker", "dropdown"),
     (r"text\s*(?:box|field|area|input)|input\s+(?:field|box)|field|input|box|(?:code\s+|text\s+|rich[\s-]text\s+)?editor",
      "field"),

@@ -143,7 +143,8 @@ def _qualified(m, s):
 
 # What an expected cell says shows the text: "it", or a part of the page a person reads it in.
 _SUBJECT = (r"(?:it|this|that|they|(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:heading|title|header|caption|count|summary|label|"
-            r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results))")
+            r"banner|message|notice|notification|toast|status|list|table|section|panel|box|dialog|line|result|results|form|"
+            r"view|area))")
 
 _TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as well'
 # What a text shown is, said before or after it: 'the heading "Users"', 'the "Saved" message'
@@ -196,7 +197,7 @@ STATEMENTS = (
     # shows X (the subject left out, as in an expected cell); it reads X; the heading says X; the title starts with X
     Rule(rf"(?:(?P<subj>{_SUBJECT})\s+)?(?:should\s+)?(?:now\s+|still\s+)?(?:shows?|displays?|lists?|reads?|says?|"
          r"(?:starts?|begins?)\s+with|contains?|includes?|(?:changes?|updates?|switches|turns)\s+to|becomes?|"
-         r"(?:goes|go|went|comes|come|is|are)\s+back\s+to)\s+"
+         r"(?:goes|go|went|comes|come|is|are)\s+back\s+to|(?:is|are|gets?)\s+replaced\s+(?:by|with))\s+"
          r"(?P<x>(?!(?:is|are|enabled|disabled|active|inactive|empty|blank|checked|unchecked|ticked|unticked|selected|"
          r"visible|hidden|expanded|collapsed|greyed|grayed|red|green)\b).+?)(?:\s+again)?",
          lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),

@@ -87,6 +87,8 @@ def _in_field(m, s):
     """'"Alice" is shown in the Name field': the value of that field (a field only, else other rules try)."""
     masked_target, role = split_role(m["t"])
     x = m["x"].strip()
+    if role == "dropdown" and not masked_target and s.is_quoted(x):
+        return [Op("assert_text", value=s.unmask(x))]  # '"Printing" is in the dropdown': an entry the open list shows
     if role not in ("field", "dropdown") or not masked_target or s.has_token(masked_target):
         return []
     if s.has_token(x) and not s.is_quoted(x):

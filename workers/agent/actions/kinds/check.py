@@ -46,7 +46,7 @@ class Check(Action):
     rules = (
         Rule(r"(?P<verb>check|tick|mark)\s+(?P<t>.+)", toggle("check"), 630),
         # 'Turn on the "Dark mode" toggle', 'Switch the "Notifications" switch on'
-        Rule(r"(?:turn|switch|toggle|flip)\s+on\s+(?P<t>.+)|(?:turn|switch|flip)\s+(?P<t2>.+?)\s+on",
+        Rule(r"(?:turn|switch|toggle|flip)\s+on\s+(?P<t>.+)|(?:turn|switch|flip|set)\s+(?P<t2>.+?)\s+(?:to\s+)?on",
              lambda m, s: toggle("check")(_either(m), s), 629),
     )
 

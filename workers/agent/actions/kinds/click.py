@@ -79,7 +79,7 @@ class Click(Action):
         Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:{_SPOT})?(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
-        Rule(r"(?:click|tap|press|push|hit|activate|follow)(?:\s+(?:on|into|inside|in(?=\s+the\b)))?\s+(?P<t>.+)",
+        Rule(r"(?:click|tap|press|push|hit|activate|follow|highlight)(?:\s+(?:on|into|inside|in(?=\s+the\b)))?\s+(?P<t>.+)",
              _click, 700),
         Rule(r"(?:click|tap|press|push|hit)", _nothing, 701),
         # 'Log out', 'Sign out': the control named so

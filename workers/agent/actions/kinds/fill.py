@@ -49,6 +49,10 @@ def _fill(m, s):
         # '"Sam" and the Email field with "s@x"': more than one value, and words between them
         raise Unsupported(f"{s.show(m['v'])!r} is not one value; fill one field with one quoted value per clause")
     t = target_phrase(s, m["t"], "field")
+    said = s.unmask(m["v"]).strip().lower()
+    if t.role in ("checkbox", "radio") and said in ("on", "off", "checked", "unchecked", "ticked", "unticked"):
+        # 'Set the "Dark mode" switch to off': a switch is turned, never typed into
+        return [Op.on("check" if said in ("on", "checked", "ticked") else "uncheck", t)]
     if t.role == "dropdown":  # "Set the Type dropdown to dog"
         return [Op.on("select", t, value=literal_value(s, m["v"], option=True, what="option"))]
     return [Op.on("fill", t, value=literal_value(s, m["v"]))]
@@ -71,7 +75,7 @@ class Fill(Action):
         Rule(r"(?:change|switch|update)\s+(?P<t>.+?)\s+from\s+(?P<old>(?:(?!\s(?:to|into)\s).)+?)\s+(?:to|into)\s+(?P<v>.+)",
              _fill, 503),
         # ('Change the dropdown next to the search box to "Blog posts"': a quoted value last is the value)
-        Rule(r"(?:set|change)\s+(?P<t>[^\x01]+)\s+(?:to|=)\s+(?P<v>\x01\d+\x02)", _fill, 503),
+        Rule(r"(?:set|change|switch)\s+(?P<t>[^\x01]+)\s+(?:to|=)\s+(?P<v>\x01\d+\x02)", _fill, 503),
         Rule(r"(?:set|change)\s+(?P<t>.+?)\s+(?:to|=)\s+(?P<v>.+)", _fill, 503),
         # 'Replace the filter with ">=3"', 'Replace the text in the Name field with "Bob"' (never 'Replace "A" with "B"':
         # which field holds "A" is not said)

@@ -7,7 +7,7 @@ import re
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_combo, is_native_select
 from workers.agent.actions.naming import field_label, where
-from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value, target_phrase
+from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value, split_role, target_phrase
 
 
 # A part of the page every app has, said where a dropdown would be: 'Select "Cash Wallet" in the sidebar' is a click
@@ -16,6 +16,9 @@ _LANDMARK = re.compile(r"(?:the\s+)?(?:(?:left|right|top|main)\s+)?(?:sidebar|si
 
 
 def _select(m, s):
+    if split_role(m["v"])[1] in ("radio", "checkbox"):
+        # 'Select the "Published" radio button in the row for "Draft"': that radio, there (never an option)
+        return [Op.on("check", target_phrase(s, f"{m['v']} {m[0][m.end('v'):m.start('t')].strip()} {m['t']}"))]
     if _LANDMARK.fullmatch(m["t"].strip()) and s.is_quoted(m["v"].strip()):
         return [Op.on("click", target_phrase(s, m["v"]))]
     menu = NAMED_MENU.fullmatch(m["t"].strip())
