@@ -2259,3 +2259,31 @@ def test_a_name_said_unquoted_that_the_place_lacks_fails_never_dropped(tmp_path)
     # (the name was read past and only the place's title checked: a false green)
     steps = [{"action": 'Look at the sidebar', "expected": 'Savings is listed under "Off budget"'}]
     assert_failed_at(run_on_page(ACCOUNT_GROUPS, steps, tmp_path), 1, "expectation")
+
+
+# A data grid's column headers: a sort link and an unnamed cog drawn by a script, one per column.
+COG_HEADER = """<!doctype html><html><head><style>
+svg.dropdown-menu-icon { display: inline-block; position: relative; top: 2px; cursor: pointer; opacity: 0.8; }
+.menu { position: absolute; background: white; border: 1px solid #ccc; } .menu[hidden] { display: none; }
+</style></head><body>
+<p>3 rows</p>
+<table class="rows-and-columns"><thead><tr>
+<th scope="col"><a href="?_sort=name">name</a></th><th scope="col"><a href="?_sort=status">status</a></th>
+</tr></thead><tbody><tr><td>Ann</td><td>open</td></tr><tr><td>Bob</td><td>closed</td></tr></tbody></table>
+<div class="menu" hidden><ul><li><a href="#asc">Sort ascending</a></li><li><a href="#facet">Facet by this</a></li></ul></div>
+<script>
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="3"></circle><path d="M19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 0 1 0 2.83"></path></svg>`;
+document.querySelectorAll('th').forEach((th) => {
+  const holder = document.createElement('div'); holder.innerHTML = ICON; const svg = holder.querySelector('svg');
+  svg.classList.add('dropdown-menu-icon');
+  svg.addEventListener('click', (e) => { const m = document.querySelector('.menu'); m.hidden = false;
+    m.dataset.column = th.textContent; document.querySelector('p').textContent = 'menu for ' + th.textContent; });
+  th.appendChild(svg);
+});
+</script></body></html>"""
+
+
+def test_the_icon_of_a_named_column_header_opens_that_column_s_menu(tmp_path):
+    steps = [{"action": 'Click the gear icon in the "status" column header',
+              "expected": '"menu for status" is shown and "Facet by this" is shown'}]
+    assert_green(generate_on_page(COG_HEADER, steps, tmp_path))

@@ -122,7 +122,7 @@ FORMS = [
     ("Click the menu button with three horizontal lines at the top right corner",
      [op("click", "three horizontal lines")]),
     # how big an icon looks names nothing
-    ('Click the small gear icon in the "votes" column header', [op("click", "gear", section="votes")]),
+    ('Click the small gear icon in the "votes" column header', [op("click", "gear", anchor="votes")]),
     # where on the screen the part to close is, said after it
     ("Close the welcome notification in the bottom right corner", [op("click", "close", "button", anchor="welcome")]),
     # where the section or row is, said after it, narrows nothing more
@@ -195,6 +195,11 @@ FORMS = [
      [op("check", "Published", "radio", anchor="Draft: Autumn Sale")]),
     ('Highlight "Tips" under "Available Categories"', [op("click", "Tips", section="Available Categories")]),
     ('Switch the Type dropdown to "Pages"', [op("select", "Type", "dropdown", "Pages")]),
+    # values put 'as' fields said in words; a look at a count or a group; a cell of a row said before
+    ('In the "Add Component:" box, enter Payments as Name and carol as Owner',
+     [op("fill", "Name", "field", "Payments", section="Add Component:"),
+      op("fill", "Owner", "field", "carol", section="Add Component:")]),
+    ('Click "Gustav Berg" in the lead column of the "Billing" row', [op("click", "Gustav Berg", anchor="Billing")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
@@ -205,7 +210,7 @@ FORMS = [
     ("Click Remove next to Savings account", [op("click", "Remove", anchor="Savings account")]),
     # a column header is named by its text; a place's one quoted text is what the page shows
     ("Click the votes column header", [op("click", "votes")]),
-    ('Click the gear icon in the "priority" column header', [op("click", "gear", section="priority")]),
+    ('Click the gear icon in the "priority" column header', [op("click", "gear", anchor="priority")]),
     ('Click the cog next to the "status" column heading', [op("click", "cog", anchor="status")]),
     # one verb for two objects, each with its own place; a clause with no verb goes on with the last one
     ('Select "Documentation" from the Component dropdown and "2.0 Release" from the Milestone dropdown',
@@ -579,7 +584,7 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ('Click the small arrow in front of "Order Processing"', [op("click", "small arrow", anchor="Order Processing")]),
     ("Click the round RAW button", [op("click", "RAW", "button")]),
     ('From the hamburger menu choose "Manage palette"', [op("select", "hamburger", "dropdown", "Manage palette")]),
-    ('Open the gear menu in the "email" column header', [op("click", "gear", section="email")]),
+    ('Open the gear menu in the "email" column header', [op("click", "gear", anchor="email")]),
     ("In the sidebar, click More", [op("click", "More")]),  # a part every page has names no place
     ('Go to the Cash Wallet account and click "Add New"', [op("click", "Cash Wallet", "link"), op("click", "Add New")]),
     ('In the "And" dropdown, pick Component', [op("select", "And", "dropdown", "Component")]),
@@ -648,6 +653,8 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
      [op("assert_text", value="#13 new enhancement"), op("assert_text", value="anonymous"),
       op("assert_text", value="Bob Tanaka")]),
     ('Click "Accounts"', 'Brokerage is listed under "Off budget"', [op("assert_in_section", "Off budget", value="Brokerage")]),
+    ('Check the row count above the table', '"10 rows" is shown', [op("assert_text", value="10 rows")]),
+    ('Check the first group', '"Owner: Alice" is shown', [op("assert_text", value="Owner: Alice")]),
     ('Click "Send message"', 'The form is replaced by "Thank you!"', [op("assert_text", value="Thank you!")]),
     ('Hover over "Services"', '"Printing" is in the dropdown', [op("assert_text", value="Printing")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',

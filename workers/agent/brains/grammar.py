@@ -229,7 +229,8 @@ def _sign_in(m: re.Match[str], s: Sentence) -> list[Item]:
 
 # An unquoted text typed as it is: not one that starts as a description does ('the name Bob', 'a valid email').
 _AS_IT_IS = (r"(?!(?:username|user\s*name|password|text|something|anything|value|name|email|it|them|this|that)$)"
-             r"(?:[^\x01\s]+|(?-i:[A-Z])\S*(?:\s+[^\x01\s]+){3,})")
+             # (a sentence that puts values 'as' or 'into' fields says where each goes: 'Payments as Name and ...')
+             r"(?:[^\x01\s]+|(?-i:[A-Z])(?![^\x01]*\s(?:as|into)\s)\S*(?:\s+[^\x01\s]+){3,})")
 
 
 def _type_here(m: re.Match[str], s: Sentence) -> list[Item]:
@@ -334,7 +335,11 @@ _OWN_RULES = (
          lambda m, s: [], 99),
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
-         r"heading|header|tree|panel|sidebar|section|rows|facets?|chart|footer|toolbar|breadcrumbs?|cards|navigation)",
+         r"heading|header|tree|panel|sidebar|section|rows|facets?|chart|footer|toolbar|breadcrumbs?|cards|navigation|"
+         r"count|total|groups?|summary|entries|items)"
+         # ('the row count above the table': where a person looks)
+         r"(?:\s+(?:above|below|under|over|beneath|beside|next\s+to|at\s+the\s+top\s+of|at\s+the\s+bottom\s+of)\s+"
+         r"(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+)?)?",
          lambda m, s: [], 99),
     # "Wait for the suggestions to appear": the expected cell says what appears, and its check waits for it
     Rule(r"(?:wait\s+(?:for|until)|await)\s+(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(?:suggestions?|results?|list|menu|dialog|"

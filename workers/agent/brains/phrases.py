@@ -69,6 +69,8 @@ _TOKEN_LIST = re.compile("\x01\\d+\x02(?:\\s*(?:,\\s*(?:and\\s+)?|and\\s+|&\\s*)
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
+_CELL_OF_ROW = re.compile(r"(?P<name>.+?)\s+(?:in|under)\s+the\s+\S+(?:\s+\S+)?\s+column\s+(?:of|in|for)\s+(?:(?:that|this|the\s+same)\s+"
+                          r"row|the\s+(?P<row>\x01\d+\x02)\s+row|the\s+row\s+(?:of|for)\s+(?P<row2>\x01\d+\x02))", re.I)
 _NUMBERED = re.compile(r"(?<![\w#&/])#\d+\b")
 
 
@@ -458,6 +460,12 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name, role = split_role(again["rest"] or "")
         return Target(sentence.unmask(name), role or default_role, Place(again=True))
     phrase = _aside(_ARTICLE.sub("", phrase))
+    cell = _CELL_OF_ROW.fullmatch(phrase)
+    if cell:  # 'Gustav Berg in the lead_id column of that row': in that row (the column helps a person look)
+        name, role = split_role(cell["name"])
+        row = cell["row"] or cell["row2"]
+        return Target(sentence.unmask(name), role or default_role,
+                      Place(anchor=sentence.unmask(row) if row else "that"))
     owner = re.match(r"(?:its|their)\s+(?=\S)", phrase, re.I)
     if owner and not sentence.is_quoted(phrase):  # 'its Edit button': the one of what was said before
         name, role = split_role(phrase[owner.end():])
@@ -508,6 +516,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             m = pattern.fullmatch(phrase)
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
                 phrase, section = m["name"], split_role(m["sec"])[0]
+                if not anchor and re.search(r"\s(?:column\s+(?:header|heading|title)|header(?:\s+cell)?)$", m[0], re.I):
+                    # 'the gear icon in the "status" column header': in that header cell, as in a row
+                    anchor, section = re.sub(r"\s+column$", "", section, flags=re.I), None
                 break
         phrase = _LANDMARK.sub("", _ARTICLE.sub("", phrase.strip()))
         m = _ORDINAL.fullmatch(phrase)

@@ -30,6 +30,11 @@ _TYPED_PAIR = re.compile(r"(?P<t>\x01\d+\x02)\s+and\s+(?P<v2>\x01\d+\x02|[^\x01\
                          r"(?:in|into)\s+(?P<t2>\x01\d+\x02(?:\s+(?:field|box))?)")
 
 
+# 'Enter Payments as Name and carol as Owner': a field said in words, then the next value and its field
+_WORDS_PAIR = re.compile(r"(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+and\s+"
+                         r"(?P<v2>\x01\d+\x02|[^\x01\s]+)\s+as\s+(?P<t2>.+)", re.I)
+
+
 def _labelled_values(m, s):
     pairs = list(_LABELLED.finditer(m["pairs"]))
     if "".join(p[0] for p in pairs).strip() != m["pairs"].strip():
@@ -42,7 +47,7 @@ def _fill(m, s):
     if more is not None:
         return _fill({"t": m["t"], "v": more["v"]}, s) + [
             op for pair in _PAIR.finditer(more["more"]) for op in _fill(pair, s)]
-    next_pair = _TYPED_PAIR.fullmatch(m["t"].strip())
+    next_pair = _TYPED_PAIR.fullmatch(m["t"].strip()) or _WORDS_PAIR.fullmatch(m["t"].strip())
     if next_pair:  # 'Type Sam Reed in "Your name" and sam@example.com in "Email"': each value in its field
         return _fill({"t": next_pair["t"], "v": m["v"]}, s) + _fill({"t": next_pair["t2"], "v": next_pair["v2"]}, s)
     if len(TOKEN.findall(m["v"])) > 1 and re.search(r"[A-Za-z]", TOKEN.sub(" ", m["v"])):
