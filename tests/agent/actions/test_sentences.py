@@ -200,6 +200,10 @@ FORMS = [
      [op("fill", "Name", "field", "Payments", section="Add Component:"),
       op("fill", "Owner", "field", "carol", section="Add Component:")]),
     ('Click "Gustav Berg" in the lead column of the "Billing" row', [op("click", "Gustav Berg", anchor="Billing")]),
+    # a tab selected; a menu named by its glyph; a text gone from a named part of the page
+    ('Select the "Keyboard" tab on the left', [op("click", "Keyboard", "tab")]),
+    ('From the ☰ main menu pick "Settings"', [op("select", "☰ main", "dropdown", "Settings")]),
+    ('Verify that the "inject" node is no longer shown in the palette', [op("assert_absent", value="inject")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
@@ -653,6 +657,15 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
      [op("assert_text", value="#13 new enhancement"), op("assert_text", value="anonymous"),
       op("assert_text", value="Bob Tanaka")]),
     ('Click "Accounts"', 'Brokerage is listed under "Off budget"', [op("assert_in_section", "Off budget", value="Brokerage")]),
+    # controls said with their states after 'with'; texts shown along with others; a count of records said by kind
+    ('Click "Export"', 'The "Export nodes" dialog opens with "current flow" chosen and "selected nodes" greyed out',
+     [op("assert_text", value="Export nodes"), op("assert_text", value="current flow"),
+      op("assert_text", value="selected nodes"), op("assert_state", "current flow", value="selected"),
+      op("assert_state", "selected nodes", value="disabled")]),
+    ('Click "Deploy"', '"Successfully deployed" appears along with the note "Unused nodes."',
+     [op("assert_text", value="Successfully deployed"), op("assert_text", value="Unused nodes.")]),
+    ('Click "Search"', 'One result is shown, a function node "convert to celsius"',
+     [op("assert_count", "convert to celsius", value="One result"), op("assert_text", value="convert to celsius")]),
     ('Click "Send message"', 'The form is replaced by "Thank you!"', [op("assert_text", value="Thank you!")]),
     ('Hover over "Services"', '"Printing" is in the dropdown', [op("assert_text", value="Printing")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',

@@ -57,7 +57,7 @@ _NUMBER = re.compile(r"(?<![\w.,])[-+]?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w])")
 _MIN_DIGITS = 3  # "29,379.48", "250.00", "500" are texts a tester reads; "7" is on every page
 _PLACE = re.compile(r"\b(?P<prep>under|in|inside|within|from|on|beneath|below|above|beside|next\s+to)\s+"
                     r"(?:the\s+)?(?:[\w-]+\s+){0,2}?$", re.I)
-_PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas)\s+|,\s+", re.I)
+_PARTS = re.compile(r"\s*;\s*|,\s*(?:and|but|while)\s+|\s+(?:and|but|while|whereas|along\s+with|as\s+well\s+as)\s+|,\s+", re.I)
 _ALTERNATIVES = re.compile(r"\b(?:or|either|whether)\b", re.I)
 _IN_ORDER = re.compile(r"\b(?:in\s+(?:that|this|the\s+same|alphabetical|reverse|this)\s+order|ordered|order\s+of)\b", re.I)
 # A part of the page named by unquoted words and what it is, one of the kinds that hold a page's parts (never a column,
@@ -313,8 +313,12 @@ def _elements(masked: str, s: Sentence) -> tuple[list[Op], str]:
 # 'The commands change to "A" and "B"', 'the button turns into "Saved"': the texts now shown.
 _CHANGED_TO = re.compile(r"\b(?:changes?|changed|switch(?:es|ed)?|turns?|turned)\s+(?:to|into)\b", re.I)
 # '"Show palette" and "Show sidebar" (both ticked)': the state of each quoted element listed before it.
+_STATES = '|'.join(sorted((w.replace(" ", r"\s+") for w in STATE_WORDS), key=len, reverse=True))
 _LISTED_STATE = re.compile(r"(?P<list>\x01\d+\x02(?:\s*(?:,|,?\s+and)\s*\x01\d+\x02)*)\s*\(\s*(?:both|all|each|all\s+of\s+them)?"
-                           rf"\s*(?P<st>{'|'.join(sorted(STATE_WORDS, key=len, reverse=True))})\s*\)", re.I)
+                           rf"\s*(?P<st>{_STATES})\s*\)|"
+                           # 'opens with "current flow" chosen and "selected nodes" greyed out', '... both ticked'
+                           r"(?P<list2>\x01\d+\x02(?:\s*(?:,|,?\s+and)\s*\x01\d+\x02)*)\s+(?:both\s+|all\s+|each\s+)?"
+                           rf"(?P<st2>{_STATES})(?=\s*(?:$|,|;|\s+and\s|\s+but\s))", re.I)
 
 
 def _listed_states(masked: str, s: Sentence) -> tuple[list[Op], str]:
@@ -323,9 +327,10 @@ def _listed_states(masked: str, s: Sentence) -> tuple[list[Op], str]:
     ops: list[Op] = []
 
     def take(m: re.Match[str]) -> str:
-        state = STATE_WORDS[" ".join(m["st"].lower().split())]
-        ops.extend(Op("assert_state", target=s.tokens[int(n)], value=state) for n in TOKEN.findall(m["list"]))
-        return m["list"]
+        state = STATE_WORDS[" ".join((m["st"] or m["st2"]).lower().split())]
+        listed = m["list"] or m["list2"]
+        ops.extend(Op("assert_state", target=s.tokens[int(n)], value=state) for n in TOKEN.findall(listed))
+        return listed
     return ops, _LISTED_STATE.sub(take, masked)
 
 

@@ -49,6 +49,7 @@ _SUBJECT_COUNT = re.compile(
     rf"(?:\b|(?=<))(?:only\s+|just\s+|exactly\s+)?(?P<n>{_NUMBER})\s+(?P<noun>{_NOUN})\s+(?:(?P<be>is|are)\s+(?:now\s+|still\s+)?"
     rf"{_LEFT}|(?P<stays>remains?|stays?))\b(?P<where>\s+(?:in|on|under)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){{0,2}}?(?:list|table|grid|results|palette|"
     rf"menu|tree|panel|sidebar|tray|dialog))?\s*(?:[,:;]\s*)?(?:(?:including|among\s+them|such\s+as|namely|with)\s+)?"
+    r"(?:an?\s+(?:[a-z][\w-]*\s+){0,2}?)?"  # ('One result is shown, a function node "X"': what the record is)
     rf"(?P<list>{_LIST})", re.I)
 # 'The page lists one row, on "Savings"', 'the tray shows three rules: "high", "normal" and "otherwise"', '... shows
 # Property "x" and three rules: ...'

@@ -628,7 +628,7 @@ _FRONTED = re.compile(r"(?:in|under|within|inside|below|beneath|from|(?P<beside>
                       # 'On the "Home Automation" flow, click ...': a part of the page by its quoted title and kind
                       r"\x01\d+\x02\s+[a-z-]+))", re.I)
 # 'From the actions drop-down select "Delete"': a place said first without a comma, then the operation
-_FRONTED_BARE = re.compile(r"(?P<place>(?:in|from|under|within|inside|on)\s+(?:the\s+)?(?:[\w-]+\s+|\x01\d+\x02\s+){0,4}?"
+_FRONTED_BARE = re.compile(r"(?P<place>(?:in|from|under|within|inside|on)\s+(?:the\s+)?(?:[\w☰≡⋮⋯…-]+\s+|\x01\d+\x02\s+){0,4}?"
                            r"(?:dropdown|drop-down|select|menu|list|section|panel|box|dialog|form|page|screen|tab|"
                            r"table|sidebar|toolbar|header|footer|field|input|text\s*box|text\s*area|cell))\s+(?P<rest>(?:click|tap|press|select|choose|pick|"
                            r"type|enter|check|tick|uncheck|untick|fill)\b.*)", re.I)

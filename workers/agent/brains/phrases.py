@@ -670,7 +670,7 @@ def parse_key(text: str) -> str | None:
 
 # A menu named by the control that opens it ('the More menu', 'the "Actions" menu'), not by what it is or where: a
 # dropdown drawn without a <select>, clicked open before its option is picked (kinds/choose).
-NAMED_MENU = re.compile(r"(?:the\s+)?(?!(?:The|This|That|An?|Its|Their)\s+menu)(?P<name>\x01\d+\x02|(?-i:[A-Z])[\w-]*|hamburger)\s+menu", re.I)
+NAMED_MENU = re.compile(r"(?:the\s+)?(?!(?:The|This|That|An?|Its|Their)\s+menu)(?P<name>\x01\d+\x02|(?-i:[A-Z])[\w-]*|hamburger|[☰≡⋮⋯…](?:\s+main)?)\s+menu", re.I)
 
 
 

@@ -45,6 +45,9 @@ STATEMENTS = (
     Rule(rf"(?P<x>.+?)\s+(?:(?:does|do|should|must|will)\s*(?:n['’]t|\s+not)|(?:does|do)\s+no\s+longer|no\s+longer)\s+"
          rf"(?:appear|appears|show\s+up|shows\s+up)(?:\s+any\s*(?:more|longer))?{WHERE}(?:\s+any\s*(?:more|longer))?",
          _absent, 65),
+    # X is no longer shown in the palette: not in that part, nor anywhere on the page
+    Rule(rf"(?P<x>.+?)\s+(?:{_NOT})\s+(?:now\s+|still\s+|any\s+longer\s+)?{VISIBLE}\s+(?:in|on|inside|within)\s+(?:the\s+)?"
+         r"(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*(?:\s+any\s*(?:more|longer))?", _absent, 61),
     # X is not in the table / is no longer on the page
     Rule(rf"(?P<x>.+?)\s+(?:{_NOT})\s+(?:now\s+|still\s+)?(?:in|on)\s+(?:the|this)\s+(?:page|screen|list|table|"
          r"results(?:\s+(?:list|table))?|search\s+results)(?:\s+any\s*(?:more|longer))?", _absent, 66),

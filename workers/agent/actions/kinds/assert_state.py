@@ -21,7 +21,7 @@ STATE_WORDS = {
     "disabled": "disabled", "greyed out": "disabled", "grayed out": "disabled", "inactive": "disabled",
     "enabled": "enabled",
     "checked": "checked", "ticked": "checked", "unchecked": "unchecked", "unticked": "unchecked",
-    "selected": "selected", "deselected": "unselected", "unselected": "unselected",
+    "selected": "selected", "chosen": "selected", "deselected": "unselected", "unselected": "unselected",
     "empty": "empty", "blank": "empty",
     "expanded": "expanded", "unfolded": "expanded", "collapsed": "collapsed", "folded": "collapsed",
     "active": "selected",  # of a tab only (state_check)

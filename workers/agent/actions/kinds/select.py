@@ -16,9 +16,12 @@ _LANDMARK = re.compile(r"(?:the\s+)?(?:(?:left|right|top|main)\s+)?(?:sidebar|si
 
 
 def _select(m, s):
-    if split_role(m["v"])[1] in ("radio", "checkbox"):
-        # 'Select the "Published" radio button in the row for "Draft"': that radio, there (never an option)
-        return [Op.on("check", target_phrase(s, f"{m['v']} {m[0][m.end('v'):m.start('t')].strip()} {m['t']}"))]
+    kind = split_role(m["v"])[1]
+    if kind in ("radio", "checkbox", "tab", "button", "link"):
+        # 'Select the "Published" radio button in the row for "Draft"', 'Select the "Keyboard" tab on the left': that
+        # control, there (never an option of a dropdown)
+        t = target_phrase(s, f"{m['v']} {m[0][m.end('v'):m.start('t')].strip()} {m['t']}")
+        return [Op.on("check" if kind in ("radio", "checkbox") else "click", t)]
     if _LANDMARK.fullmatch(m["t"].strip()) and s.is_quoted(m["v"].strip()):
         return [Op.on("click", target_phrase(s, m["v"]))]
     menu = NAMED_MENU.fullmatch(m["t"].strip())
