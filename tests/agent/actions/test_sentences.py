@@ -666,6 +666,14 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
      [op("assert_text", value="Successfully deployed"), op("assert_text", value="Unused nodes.")]),
     ('Click "Search"', 'One result is shown, a function node "convert to celsius"',
      [op("assert_count", "convert to celsius", value="One result"), op("assert_text", value="convert to celsius")]),
+    # names in capitals before the kind of several elements, or of a tab: the texts shown on them
+    ('Click "LOGIN"', 'A "Login" dialog opens with Username and Password fields',
+     [op("assert_text", value="Login"), op("assert_text", value="Username"), op("assert_text", value="Password")]),
+    ('Click "task-queue"', 'The package page opens on the README tab with the heading "task-queue"',
+     [op("assert_text", value="task-queue"), op("assert_text", value="README")]),
+    # a statement after 'and' is never part of an unquoted text; a row named in capitals
+    ('Click "Budget"', 'The Budgeted column header shows 2,875.00 and the Groceries row is budgeted 400.00',
+     [op("assert_text", value="2,875.00"), op("assert_in_row", "Groceries", value="400.00")]),
     ('Click "Send message"', 'The form is replaced by "Thank you!"', [op("assert_text", value="Thank you!")]),
     ('Hover over "Services"', '"Printing" is in the dropdown', [op("assert_text", value="Printing")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',

@@ -89,6 +89,7 @@ def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[O
         raise Unsupported(f"{s.show(masked)!r}: an order of texts cannot be checked here, only that each is shown")
     masked = _named_row(masked, s)
     masked = _named_subjects(masked, s)
+    masked = _named_kinds(masked, s)
     numbers, masked = _labelled_numbers(masked, s)
     values, masked = _field_values(masked.strip().rstrip("."), s)
     values = numbers + values
@@ -231,6 +232,23 @@ _NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhil
                             r"(?P<name>(?!(?:The|A|An|It|Its|This|That|These|Those|Their|There|Each|Every|All|Both|"
                             r"Neither|None|No|Only|Then|Now|I|We|You)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
                             r"(?=\s+(?:is|are|was|were|appears?|shows?\s+up|remains?|stays?|has\s+been|have\s+been)\b)")
+
+
+# 'with Username and Password fields', 'on the README tab': names in capitals before the kind of element they name are
+# the texts a person reads on them, as if quoted (several of a kind, or a tab; 'the Name field', 'in the Component
+# column' are a field's and a column's names, which other readings take)
+_NAME = r"(?!(?:The|A|An|It|Its|This|That|These|Those|Their|Each|Every|All|Both|No|Only)\b)[A-Z][\w.'-]*"
+_NAMES = rf"{_NAME}(?:\s+{_NAME}){{0,2}}"
+_NAMED_KIND_WORDS = re.compile(rf"(?<![\w\x01\x02])(?P<names>{_NAMES}(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+){_NAMES})+)\s+"
+                               r"(?=(?:tabs|fields|buttons|sections|links|columns|headings|checkboxes|boxes|options)\b)|"
+                               rf"(?<![\w\x01\x02])(?P<tab>{_NAMES})\s+(?=(?:tab|row)\b)")
+
+
+def _named_kinds(masked: str, s: Sentence) -> str:
+    def quote(m: re.Match[str]) -> str:
+        parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", m["names"] or m["tab"])
+        return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts)) + " "
+    return _NAMED_KIND_WORDS.sub(quote, masked)
 
 
 def _named_subjects(masked: str, s: Sentence) -> str:

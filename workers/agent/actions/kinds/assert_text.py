@@ -44,6 +44,8 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
         if described:
             return [Op(kind, value=t) for t in described]
         raise Unsupported(f"cannot tell which text to look for in {s.show(x)!r}; quote each text on its own")
+    if re.search(r"\b(?:and|but|while)\s+(?:the|a|an|its|their)\b.*\s(?:is|are|was|were|shows?|reads?|has|have)\s", x, re.I):
+        raise Unsupported("it holds several checks")  # '2,875.00 and the Groceries row is budgeted 400.00': split
     if is_description(x) or PRONOUN.fullmatch(x):
         raise Unsupported(
             f"{s.show(x)!r} describes something instead of giving the text to look for; quote the text, "
