@@ -315,7 +315,11 @@ def load_scenarios(path: Path) -> ScenarioFile:
 
 
 def list_items(text: str) -> list[str]:
-    """The items of an unquoted list of three or more short texts ('Medium 46, High 29, Low 25 and Critical 20'),
-    each on its own; the text whole otherwise."""
+    """The items of an unquoted list of three or more short texts ('Medium 46, High 29, Low 25 and Critical 20'), or
+    of names of two to four capitalised words each ('Study Rooms and Library Cards'), each on its own; the text whole
+    otherwise ('Terms and Conditions' is one name)."""
     parts = [p.strip() for p in re.split(r",\s+(?:and\s+)?|\s+and\s+", text) if p.strip()]
-    return parts if len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts) else [text]
+    if len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts):
+        return parts
+    names = len(parts) == 2 and all(re.fullmatch(r"[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){1,3}", p) for p in parts)
+    return parts if names else [text]

@@ -2287,3 +2287,36 @@ def test_the_icon_of_a_named_column_header_opens_that_column_s_menu(tmp_path):
     steps = [{"action": 'Click the gear icon in the "status" column header',
               "expected": '"menu for status" is shown and "Facet by this" is shown'}]
     assert_green(generate_on_page(COG_HEADER, steps, tmp_path))
+
+
+# An admin list whose action select is hidden and drawn again by a script right after it (as Chosen does): a link
+# showing the chosen option, and a list of the options moved on screen when it opens.
+REDRAWN_SELECT = """<!doctype html><html><head><style>
+.drop { position: absolute; left: -9000px; } .open .drop { left: 0; } li { cursor: pointer; }
+</style></head><body>
+<h1>Select blog post to change</h1>
+<div class="actions"><label><select name="action" style="display: none">
+  <option value="" selected>---------</option><option value="delete_selected">Delete selected Blog posts</option>
+  <option value="publish">Publish selected Blog posts</option></select><div class="chzn-container" id="c">
+  <a href="javascript:void(0)" class="chzn-single"><span>---------</span></a>
+  <div class="drop"><ul><li>---------</li><li>Delete selected Blog posts</li><li>Publish selected Blog posts</li></ul></div>
+</div></label> <button type="button" onclick="document.getElementById('out').textContent =
+  'Run: ' + document.querySelector('select').value">Go</button></div>
+<p id="out"></p>
+<script>
+  const c = document.getElementById('c'), sel = document.querySelector('select');
+  c.querySelector('a').addEventListener('click', (e) => { e.preventDefault(); c.classList.toggle('open'); });
+  c.querySelectorAll('li').forEach((li, i) => li.addEventListener('click', () => {
+    sel.selectedIndex = i; c.querySelector('span').textContent = li.textContent; c.classList.remove('open'); }));
+</script></body></html>"""
+
+
+def test_a_select_drawn_again_by_a_script_goes_by_the_hidden_select_s_name(tmp_path):
+    steps = ['Select "Publish selected Blog posts" from the action dropdown',
+             {"action": 'Click "Go"', "expected": '"Run: publish" is shown'}]
+    assert_green(generate_on_page(REDRAWN_SELECT, steps, tmp_path))
+
+
+def test_an_option_the_redrawn_select_lacks_fails_there(tmp_path):
+    record = run_on_page(REDRAWN_SELECT, ['Select "Archive selected Blog posts" from the action dropdown'], tmp_path)
+    assert_failed_at(record, 1, "action")

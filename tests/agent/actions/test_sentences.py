@@ -204,6 +204,9 @@ FORMS = [
     ('Select the "Keyboard" tab on the left', [op("click", "Keyboard", "tab")]),
     ('From the ☰ main menu pick "Settings"', [op("select", "☰ main", "dropdown", "Settings")]),
     ('Verify that the "inject" node is no longer shown in the palette', [op("assert_absent", value="inject")]),
+    ('Fill "Your name" with Tessa Tester and "Email" with tessa@example.com',
+     [op("fill", "Your name", "field", "Tessa Tester"), op("fill", "Email", "field", "tessa@example.com")]),
+    ('Expand the "Columns" section by clicking its title', [op("expand", "Columns")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order
@@ -674,6 +677,11 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     # a statement after 'and' is never part of an unquoted text; a row named in capitals
     ('Click "Budget"', 'The Budgeted column header shows 2,875.00 and the Groceries row is budgeted 400.00',
      [op("assert_text", value="2,875.00"), op("assert_in_row", "Groceries", value="400.00")]),
+    ('Click "Comments"', 'The footer says "4 Comments" and Nina Park\'s "Can adults join too?" is one of the rows',
+     [op("assert_text", value="4 Comments"), op("assert_text", value="Can adults join too?")]),
+    # names in capitals, several, as the subjects of one verb; gone each on its own (one text never shown passed)
+    ('Click "Services"', "Study Rooms and Library Cards are no longer shown",
+     [op("assert_absent", value="Study Rooms"), op("assert_absent", value="Library Cards")]),
     ('Click "Send message"', 'The form is replaced by "Thank you!"', [op("assert_text", value="Thank you!")]),
     ('Hover over "Services"', '"Printing" is in the dropdown', [op("assert_text", value="Printing")]),
     ('Click "x"', '"A" and "C" are hidden again, while "S" is still listed',
@@ -690,7 +698,7 @@ def test_common_ways_testers_write_an_expected_result(action, cell, expected) ->
 
 
 @pytest.mark.parametrize("action", ["Wait for the page to reload", "Check the row count above the table",
-                                    "Check the first group"])
+                                    "Check the first group", "Review the rows that remain"])
 def test_a_wait_or_a_look_leaves_it_to_the_checks_of_the_expected_cell(action) -> None:
     assert read(action, '"1 comment was removed." is shown') == [op("assert_text", value="1 comment was removed.")]
 

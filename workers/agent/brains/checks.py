@@ -230,7 +230,9 @@ def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
 # past, the part would check less than it says
 _NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhile\s))"
                             r"(?P<name>(?!(?:The|A|An|It|Its|This|That|These|Those|Their|There|Each|Every|All|Both|"
-                            r"Neither|None|No|Only|Then|Now|I|We|You)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+                            r"Neither|None|No|Only|Then|Now|I|We|You)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
+                            # ('Study Rooms and Library Cards appear ...': several)
+                            r"(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})*)"
                             r"(?=\s+(?:is|are|was|were|appears?|shows?\s+up|remains?|stays?|has\s+been|have\s+been)\b)")
 
 
@@ -252,7 +254,10 @@ def _named_kinds(masked: str, s: Sentence) -> str:
 
 
 def _named_subjects(masked: str, s: Sentence) -> str:
-    return _NAMED_SUBJECT.sub(lambda m: s.quote(m["name"]), masked)
+    def quote(m: re.Match[str]) -> str:
+        parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", m["name"])
+        return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts))
+    return _NAMED_SUBJECT.sub(quote, masked)
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:

@@ -331,7 +331,9 @@ _OWN_RULES = (
          r"output|page|screen|confirmation|message|effect|changes?|heading|header|title|table|list|rows?|count|summary|"
          r"caption|banner)"
          r"(?:\s+and\s+the\s+(?:first\s+)?(?:row|heading|title|table|list|count|summary))?"
-         rf"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?{_NOT_VERB}[\w\x01\x02-]+(?:\s+{_NOT_VERB}[\w\x01\x02-]+){{0,3}})?",
+         rf"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?{_NOT_VERB}[\w\x01\x02-]+(?:\s+{_NOT_VERB}[\w\x01\x02-]+){{0,3}})?"
+         # ('the rows that remain', 'the results that are shown')
+         r"(?:\s+that\s+(?:remain|are\s+(?:left|shown|listed)|appear|show\s+up))?",
          lambda m, s: [], 99),
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
@@ -347,6 +349,8 @@ _OWN_RULES = (
          r"dropdown|search\s+results)\s+(?:to\s+(?:appear|load|open|show(?:\s+up)?|"
          r"be\s+(?:shown|displayed|visible|loaded))|appears?|loads?|opens?|(?:is|are)\s+(?:shown|displayed|visible|"
          r"loaded))", lambda m, s: [], 39),
+    # 'leave "is"', 'leave "Everything" as it is': an instruction not to act, in a step that does something else
+    Rule(r"(?:leave|keep)\s+\x01\d+\x02(?:\s+(?:as\s+it\s+is|unchanged|alone|as\s+is))?", lambda m, s: [], 96),
     # 'Wait for the page to reload': the checks after it wait for what they look for
     Rule(r"wait\s+(?:for|until)\s+(?:the\s+)?(?:page|screen|list|table|view)\s+(?:to\s+)?(?:re)?(?:loads?|refresh(?:es)?|"
          r"updates?|finish(?:es)?\s+loading)(?:ed)?", lambda m, s: [], 96),
@@ -528,7 +532,7 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 continue
             items = None if exc.final else _same_verb(verb, clause, s, expected)
             if items is None:
-                pieces = loose_split(clause)
+                pieces = _subjects_joined(loose_split(clause)) if expected else loose_split(clause)
                 try:
                     # '"docs" is listed under "Labels" and "wontfix" is not listed': the parts go together (checks.py)
                     if len(pieces) < 2 or exc.final or any(ELLIPTIC.match(p) for p in pieces[1:]):
@@ -556,6 +560,23 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                                    side=item.place.side if item.place.anchor else fronted.side)
         out.append((s.show(clause), items))
     return out
+
+
+# A part that is only names (quoted, or in capitals): one of the subjects of the part after it ('"A" and "C" are hidden',
+# 'Study Rooms and Library Cards appear beneath Services'), never a statement that they are shown
+_NAMES_ONLY = re.compile(r"(?:the\s+)?(?:\x01\d+\x02|(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,3})", re.I)
+
+
+def _subjects_joined(pieces: list[str]) -> list[str]:
+    out: list[str] = []
+    waiting: list[str] = []
+    for piece in pieces:
+        if _NAMES_ONLY.fullmatch(piece.strip()):
+            waiting.append(piece.strip())
+            continue
+        out.append(" and ".join([*waiting, piece]) if waiting else piece)
+        waiting = []
+    return out + waiting
 
 
 def _piece(piece: str, s: Sentence, expected: bool, described: bool) -> list[Item]:

@@ -247,6 +247,8 @@ _PURPOSE = re.compile(r",?\s+(?:in\s+order\s+)?to\s+(?:unfold|expand|open|collap
                       r"display|view|sort|focus|activate|edit|start\s+editing|leave|exit|dismiss|finish|confirm|save|"
                       r"apply|return\s+to|go\s+back\s+to|get\s+back\s+to|continue|proceed|cancel)\s+(?:it|them|"
                       r"(?:its|the|this|that|by|more|changes?|editing)\b(?![^\x01]*\s(?:and|then)\s)[^\x01]*)$", re.I)
+# How a part is opened, said after it: 'Expand the "Columns" section by clicking its title' (its title is what is named)
+_BY_ITS_TITLE = re.compile(r",?\s+by\s+clicking(?:\s+on)?\s+(?:its|the)\s+(?:title|heading|header|label|name|legend)$", re.I)
 # 'Click the "votes" column header again', 'Open the main menu again': a named element clicked once more is that element
 _ONCE_MORE = re.compile(r"(?<=\S)\s+(?:again|once\s+more|one\s+(?:more|last)\s+time|a\s+(?:second|third|final|last)\s+"
                         r"time)$", re.I)
@@ -256,7 +258,7 @@ def normalise(clause: str) -> str:
     """Drop Gherkin keywords, a subject ('I', 'the user'), 'please', a final stop, what is not to be done;
     'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
-    clause = _PURPOSE.sub("", _NOT_DONE.sub("", clause))
+    clause = _BY_ITS_TITLE.sub("", _PURPOSE.sub("", _NOT_DONE.sub("", clause)))
     if "\x01" in clause or re.search(r"\b(?:the|its|that|this)\s", clause, re.I):
         clause = _ONCE_MORE.sub("", clause)  # (a bare 'Click Try again' may name a "Try again" button)
     clause = _LEAD.sub("", clause)

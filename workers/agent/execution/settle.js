@@ -202,6 +202,9 @@
   }
   function visible(el) {
     if (!el.getClientRects().length) return false;
+    // moved off the page to the left or above it (left: -9000px), as a list is kept until it opens: not shown
+    const box = el.getBoundingClientRect();
+    if (box.right + window.scrollX <= 0 || box.bottom + window.scrollY <= 0) return false;
     const style = getComputedStyle(el);
     return style.visibility !== "hidden" && style.visibility !== "collapse" && Number(style.opacity) !== 0;
   }

@@ -366,6 +366,16 @@
     return '';
   }
 
+  function replacedSelect(el) {
+    // the opener (a link, a button, a combobox) of a box that follows a hidden <select>, up to two levels up
+    if (!(el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute('role') === 'combobox')) return null;
+    for (let box = el.parentElement, i = 0; box && i < 2; box = box.parentElement, i++) {
+      const prev = box.previousElementSibling;
+      if (prev && prev.tagName === 'SELECT' && !prev.getClientRects().length) return prev;
+    }
+    return null;
+  }
+
   function frameSel(el) {
     const tag = el.localName;
     const root = el.getRootNode();
@@ -477,6 +487,23 @@
     if (isCtl && boxed && !labels.length && !al && !ph && !ti) { const bt = boxTitle(el); if (bt) o.box_title = bt; }
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
+    // A native select hidden and drawn again by a script right after it (Chosen, Select2): its opener goes by the
+    // select's label, name and options, as a person reading the page takes it for that select
+    const stood = r.op ? replacedSelect(el) : null;
+    if (stood) {
+      // (its label's own words, never the texts of the box drawn inside it; with none, the select's name)
+      const said = Array.from(stood.labels || []).map((l) => {
+        const copy = l.cloneNode(true);
+        for (const c of Array.from(copy.querySelectorAll('select, a, button, ul, ol'))) c.remove();
+        return norm(copy.textContent);
+      }).filter((t) => t);
+      const named = attr(stood, 'name');
+      if (!o.label && (said.length || named)) o.label = cap(said.length ? said.join(' ') : named.replace(/[_-]+/g, ' ').trim(), 200);
+      if (!o.name_attr && named) o.name_attr = named;
+      const opts = [];
+      for (const x of stood.options) { if (opts.length >= 200) break; opts.push(norm(x.label || x.text)); }
+      o.options = opts;
+    }
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
     if (el === document.activeElement && el !== document.body) o.focused = true;
     // a text of a tab, a menu entry or a link marked as the one chosen (by ARIA or by its class), or whose holder is

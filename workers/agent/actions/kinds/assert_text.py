@@ -179,6 +179,9 @@ STATEMENTS = (
          rf"{_SHOWN_KIND}\s+"
          r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
          rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
+    # '"Can adults join too?" is one of the rows': a text the list shows
+    Rule(r"(?P<x>.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:one\s+of|among)\s+(?:the|its|their)\s+(?:[a-z]+\s+)?(?:rows|entries|items|"
+         r"options|results|choices|values|records|suggestions|files|lines)", lambda m, s: texts(m["x"], s), 121),
     # '..., posted by Ada Admin', 'reported by alice': who did it, a name the page shows
     Rule(r"(?:(?P<subj>\x01\d+\x02|(?:it|that|which|this)|(?:the|this|that|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
          r"\s+)?(?:(?:is|was|has\s+been|should\s+be)\s+)?(?:shown\s+as\s+)?(?:posted|written|created|reported|opened|published|"

@@ -43,7 +43,7 @@ def value_check(t: str, v: str, s) -> list[Op]:
         raise Unsupported("it names no element whose value to check")
     if re.search(r"\bor\b", masked_target, re.I):
         raise Unsupported(f"{s.show(t)!r} names more than one element; check one element per sentence")
-    if s.has_token(masked_target) and re.search(r"\b(?:has|have|shows?|lists?|contains?|displays?|is|are)\b|,",
+    if s.has_token(masked_target) and re.search(r"\b(?:has|have|shows?|lists?|contains?|displays?|says?|reads?|is|are)\b|,",
                                                  masked_target, re.I):
         raise Unsupported(f"{s.show(t)!r} is a statement of its own, not the name of an element with a value")
     if re.search(r"\b(?:closes|opens|appears|disappears|vanishes|goes|stays|remains|is|are|was|were)\s+(?:and|then)\b",

@@ -35,6 +35,11 @@ _WORDS_PAIR = re.compile(r"(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){
                          r"(?P<v2>\x01\d+\x02|[^\x01\s]+)\s+as\s+(?P<t2>.+)", re.I)
 
 
+# an unquoted value, then the next field, quoted or in capitals, and its value
+_UNQUOTED_THEN_PAIR = re.compile(r"(?P<v>[^\x01]+?)(?:\s*,\s*and|\s*,|\s+and)\s+(?P<t2>(?:the\s+)?(?:\x01\d+\x02|(?-i:[A-Z])[\w-]*"
+                                 r"(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:field|box))?)\s+(?:with|to|as|=)\s+(?P<v2>.+)", re.I)
+
+
 def _labelled_values(m, s):
     pairs = list(_LABELLED.finditer(m["pairs"]))
     if "".join(p[0] for p in pairs).strip() != m["pairs"].strip():
@@ -43,6 +48,9 @@ def _labelled_values(m, s):
 
 
 def _fill(m, s):
+    said_next = _UNQUOTED_THEN_PAIR.fullmatch(m["v"].strip())
+    if said_next:  # 'Fill "Your name" with Tessa Tester and "Email" with tessa@example.com': each value in its field
+        return _fill({"t": m["t"], "v": said_next["v"]}, s) + _fill({"t": said_next["t2"], "v": said_next["v2"]}, s)
     more = _MORE_PAIRS.fullmatch(m["v"].strip())
     if more is not None:
         return _fill({"t": m["t"], "v": more["v"]}, s) + [
