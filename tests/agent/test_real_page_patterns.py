@@ -2320,3 +2320,21 @@ def test_a_select_drawn_again_by_a_script_goes_by_the_hidden_select_s_name(tmp_p
 def test_an_option_the_redrawn_select_lacks_fails_there(tmp_path):
     record = run_on_page(REDRAWN_SELECT, ['Select "Archive selected Blog posts" from the action dropdown'], tmp_path)
     assert_failed_at(record, 1, "action")
+
+
+# A single-page app's screen with no heading element: its title is a big styled box.
+STYLED_TITLE = """<!doctype html><html><head><title>Budget</title></head><body>
+<div style="font-size: 14px">Signed in <button onclick="document.getElementById('screen').hidden = false;
+  this.parentElement.hidden = true">Open</button></div>
+<div id="screen" hidden><div style="font-size: 30px; font-weight: 700">Files</div>
+<div style="font-size: 14px">Household Budget</div></div></body></html>"""
+
+
+def test_a_screen_titled_by_its_biggest_text_is_the_page_of_that_name(tmp_path):
+    steps = [{"action": 'Click "Open"', "expected": 'The "Files" page opens and lists "Household Budget"'}]
+    assert_green(generate_on_page(STYLED_TITLE, steps, tmp_path))
+
+
+def test_a_screen_whose_biggest_text_is_another_name_fails_its_page_check(tmp_path):
+    steps = [{"action": 'Click "Open"', "expected": 'The "Household Budget" page opens'}]
+    assert_failed_at(run_on_page(STYLED_TITLE, steps, tmp_path), 1, "expectation")

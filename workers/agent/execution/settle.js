@@ -874,9 +874,24 @@
     const address = () => {
       try { return decodeURI(location.href); } catch (e) { return location.href; }
     };
-    // The main headings: the visible headings of level 1 (a dashboard's widget titles are not the page's name).
-    const mainHeadings = () => Array.from(document.querySelectorAll("h1, [role=heading][aria-level='1']"))
-      .filter(visible).map((h) => h.innerText);
+    // The main headings: the visible headings of level 1 (a dashboard's widget titles are not the page's name); on a
+    // page drawn with none, its biggest short text on the first screen, as a person reads a title drawn as a styled
+    // box (at least 20 px, a size no body text has).
+    const mainHeadings = () => {
+      const marked = Array.from(document.querySelectorAll("h1, [role=heading][aria-level='1']")).filter(visible)
+        .map((h) => h.innerText);
+      if (marked.length || !document.body) return marked;
+      let biggest = [], size = 0;
+      for (const el of document.body.querySelectorAll("*")) {
+        const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.data.trim());
+        if (!own || el.closest("script, style, noscript") || !visible(el)) continue;
+        const text = squash(el.innerText);
+        if (!text || text.length > 60 || el.getBoundingClientRect().top > window.innerHeight) continue;
+        const px = parseFloat(getComputedStyle(el).fontSize) || 0;
+        if (px > size + 0.5) { size = px; biggest = [text]; } else if (Math.abs(px - size) <= 0.5) biggest.push(text);
+      }
+      return size >= 20 ? biggest : [];
+    };
     const test = () => {
       if (how === "address") return address().toLowerCase().includes(squash(name).toLowerCase());
       if (how === "title") return holds(document.title) || mainHeadings().some(holds);
