@@ -207,6 +207,10 @@ FORMS = [
     ('Fill "Your name" with Tessa Tester and "Email" with tessa@example.com',
      [op("fill", "Your name", "field", "Tessa Tester"), op("fill", "Email", "field", "tessa@example.com")]),
     ('Expand the "Columns" section by clicking its title', [op("expand", "Columns")]),
+    # a value beside its quoted label said of the thing; a name after a quoted label is a text too, never dropped
+    ('Make sure the ticket is "Owned by" Bob Tanaka and its Priority is major',
+     [op("assert_beside", "Owned by", value="Bob Tanaka"), op("assert_value", "Priority", value="major")]),
+    ('Verify "Owned by:" Bob Tanaka is shown', [op("assert_text", value="Owned by:"), op("assert_text", value="Bob Tanaka")]),
     ('Keep "Remember me" checked', [op("assert_state", "Remember me", value="checked")]),  # checked, never ticked
     ('Verify "Pages" is selected in the Type dropdown', [op("assert_value", "Type", "dropdown", "Pages")]),
     # targets named by their place, icon or order

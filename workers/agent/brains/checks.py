@@ -228,7 +228,7 @@ def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
 # 'Brokerage is listed under "Off budget"', '..., and Cash Wallet is gone': a part's subject said in capitalised words
 # (never after an article or a word that picks: 'The panel shows ...') is the text it is about, as if quoted; read
 # past, the part would check less than it says
-_NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhile\s))"
+_NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhile\s)|(?<=\x02\s))"
                             r"(?P<name>(?!(?:The|A|An|It|Its|This|That|These|Those|Their|There|Each|Every|All|Both|"
                             r"Neither|None|No|Only|Then|Now|I|We|You)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
                             # ('Study Rooms and Library Cards appear ...': several)

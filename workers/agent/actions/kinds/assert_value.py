@@ -31,12 +31,18 @@ _IN_PART = re.compile(rf"(?P<thing>(?:[Tt]he\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:on|i
 def value_check(t: str, v: str, s) -> list[Op]:
     t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
     t = re.sub(r"\s+(?:now|still|also|again)$", "", t, flags=re.I)  # 'the search box now contains ...': when
+    t = re.sub(r"^(?:its|their)\s+(?=\S)", "", t.strip(), flags=re.I)  # 'its Priority is major': the one on the page
     t = re.sub(r"\s*\((?:the\s+)?[a-z][a-z -]*\)$", "", t)  # 'the second dropdown (the operator)': a gloss
     in_part = _IN_PART.fullmatch(t)
     if in_part and split_role(in_part["thing"])[1] is None and s.is_quoted(v):
         # 'the node on the canvas reads "X"': a thing said in words, in a part of the page: the text shown, as
         # '"X" is shown on the canvas' says
         return [Op("assert_text", value=value_phrase(s, v))]
+    labelled = re.fullmatch(r"(?P<l>\x01\d+\x02)\s+(?P<v>(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,3}|"
+                            r"(?!(?:and|or|with|but|in|on|at|of|to|for|is|are|the|a|an)\b)[\w.@-]+)", v.strip())
+    if labelled and not PRONOUN.match(t) and not is_description(labelled["v"]):
+        # 'the ticket is "Owned by" Bob Tanaka': the value beside its quoted label, on its line
+        return [Op("assert_beside", target=s.unmask(labelled["l"]), value=labelled["v"].strip())]
     masked_target, role = split_role(t)
     target = s.unmask(masked_target)
     if not target:
