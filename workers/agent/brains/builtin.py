@@ -95,6 +95,10 @@ class BuiltinBrain:
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
+                    looked = next((o.value for o in reversed(ops) if o.kind == "assert_text"), None)
+                    if item.place.again and not item.target and looked:
+                        # 'Find "Rent" and open it': the text this step looked for, never what a step before acted on
+                        item = Op(item.kind, target=looked, role_hint=item.role_hint, value=item.value)
                     item = _pronoun_placed(item, ops, row, named)
                     if _opened_dropdown(ops, item):  # 'Open the Action dropdown and choose "Delete"'
                         opened = ops.pop()

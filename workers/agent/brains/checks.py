@@ -220,6 +220,9 @@ def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
     ops: list[Op] = []
 
     def take(m: re.Match[str]) -> str:
+        if len(re.sub(r"\D", "", m["n"])) < 3:
+            raise Unsupported(f"{m['n']!r}: a number of fewer than three digits is found inside others; quote the text "
+                              "the row shows")
         ops.append(Op("assert_in_row", target=s.tokens[int(m["t"])], value=m["n"]))
         return m["subject"] + (m["verb"] or " is shown")
     return ops, ROW_NUMBER.sub(take, masked)
@@ -243,10 +246,13 @@ _NAME = r"(?!(?:The|A|An|It|Its|This|That|These|Those|Their|Each|Every|All|Both|
 _NAMES = rf"{_NAME}(?:\s+{_NAME}){{0,2}}"
 _NAMED_KIND_WORDS = re.compile(rf"(?<![\w\x01\x02])(?P<names>{_NAMES}(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+){_NAMES})+)\s+"
                                r"(?=(?:tabs|fields|buttons|sections|links|columns|headings|checkboxes|boxes|options)\b)|"
-                               rf"(?<![\w\x01\x02])(?P<tab>{_NAMES})\s+(?=(?:tab|row)\b)")
+                               rf"(?<![\w\x01\x02])(?P<tab>{_NAMES})\s+(?=row\b)")
 
 
 def _named_kinds(masked: str, s: Sentence) -> str:
+    if _NEGATION.search(TOKEN.sub(" ", masked)) or re.search(r"\bmissing\b", masked, re.I):
+        return masked  # ('with Edit and Delete buttons missing': which are gone is said after them)
+
     def quote(m: re.Match[str]) -> str:
         parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", m["names"] or m["tab"])
         return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts)) + " "

@@ -338,7 +338,7 @@ _OWN_RULES = (
     Rule(r"(?:check|verify|inspect|review|observe|look\s+at|examine)\s+the\s+"
          r"(?:(?!(?:check)?box\b|option\b|radio\b)[\w\x01\x02-]+\s+){1,3}?(?:results|table|list|grid|page|screen|"
          r"heading|header|tree|panel|sidebar|section|rows|facets?|chart|footer|toolbar|breadcrumbs?|cards|navigation|"
-         r"count|total|groups?|summary|entries|items)"
+         r"count|total|groups?|summary)"
          # ('the row count above the table': where a person looks)
          r"(?:\s+(?:above|below|under|over|beneath|beside|next\s+to|at\s+the\s+top\s+of|at\s+the\s+bottom\s+of)\s+"
          r"(?:the\s+)?[\w\x01\x02-]+(?:\s+[\w\x01\x02-]+)?)?",
@@ -355,7 +355,9 @@ _OWN_RULES = (
     Rule(r"wait\s+(?:for|until)\s+(?:the\s+)?(?:page|screen|list|table|view)\s+(?:to\s+)?(?:re)?(?:loads?|refresh(?:es)?|"
          r"updates?|finish(?:es)?\s+loading)(?:ed)?", lambda m, s: [], 96),
     # 'Find the row for the "Billing" project', 'Locate "Rent" in the list': the texts it quotes are shown
-    Rule(r"(?:find|locate|spot)\s+(?P<x>(?:the|a|an|its)\b.*\x01.*|\x01.*)", _find, 97),
+    Rule(r"(?:find|locate|spot)\s+(?P<x>(?:the\s+(?:[\w-]+\s+){0,3}?(?:row|entry|item|record|line|card|link|button)\s+"
+         r"(?:for|of|with)\s+)?(?:the\s+)?\x01\d+\x02(?:\s+[a-z][\w-]*)?)(?:\s+\([^)\x01]*\))?"
+         r"(?:\s+(?:in|on|under)\s+the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})?", _find, 97),
     # "Look at the page that opens", "Read the heading above the table": verbs that only look announce a check too
     Rule(r"(?:look\s+at|read|observe|inspect|examine|view|watch|note)\s+(?:the\s+)?\S.*", lambda m, s: [], 98),
     # checks
@@ -568,10 +570,11 @@ _NAMES_ONLY = re.compile(r"(?:the\s+)?(?:\x01\d+\x02|(?-i:[A-Z])[\w'&.-]*(?:\s+(
 
 
 def _subjects_joined(pieces: list[str]) -> list[str]:
+    """(only names before the first part with a verb: after one, a name goes on with what that part said)"""
     out: list[str] = []
     waiting: list[str] = []
     for piece in pieces:
-        if _NAMES_ONLY.fullmatch(piece.strip()):
+        if not out and _NAMES_ONLY.fullmatch(piece.strip()):
             waiting.append(piece.strip())
             continue
         out.append(" and ".join([*waiting, piece]) if waiting else piece)
@@ -676,8 +679,8 @@ def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
     words = s.tokens[int(quoted[-1])] if quoted else None
     if beside:  # 'Next to "Published from", click the calendar icon'
         return Place(anchor=words or s.unmask(_ARTICLE.sub("", masked)))
-    if row:
-        return Place(anchor=words or s.unmask(row["a"] or row["b"]))
+    if row:  # ('the new Component row': the row's own title, the words before it say which one)
+        return Place(anchor=words or re.sub(r"^(?:(?-i:[a-z])[\w-]*\s+)+(?=(?-i:[A-Z]))", "", s.unmask(row["a"] or row["b"])))
     return Place(section=words or s.unmask(_AREA_WORDS.sub("", _ARTICLE.sub("", masked))))
 
 

@@ -141,7 +141,7 @@ def _split() -> re.Pattern[str]:
         r"(?=(?:(?:i|we|the\s+user)\s+(?:should\s+|must\s+|then\s+)?)?"
         # (never a field named Type, then its value: 'and Type to "enhancement"')
         # (never an item's capitalised name and its count in a list: '..., Search 2 and Growth 1')
-        r"(?!type\s+(?:to|=)\s+\x01)(?!(?-i:[A-Z])[a-z]+\s+\d)(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
+        r"(?!type\s+(?:to|=)\s+\x01)(?!(?-i:[A-Z])[a-z]+\s+\d[\d.,]*(?:\s*,|\s+and\s|\s*$))(?:(?:" + "|".join(sorted(verbs())) + r")(?:s|es)?|make\s+sure)\b|the\s+(?:page|screen)\b|"
         # 'and its rows are ...': a possessive subject and its verb
         r"(?:its|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|shows?|reads?|lists?|says?|has|have|contains?)\b|"
         r"(?:delete|remove|erase)\s+(?:all\s+(?:of\s+)?)?the\s+(?:existing\s+|current\s+|old\s+|whole\s+)?"
@@ -154,7 +154,7 @@ def _split() -> re.Pattern[str]:
     )
 
 
-_LOOSE_SPLIT = re.compile(r",\s*and\s+|\s+and\s+|,\s*", re.I)
+_LOOSE_SPLIT = re.compile(r",\s*and\s+|\s+and\s+|,\s+|,(?!\d)", re.I)  # (never the comma of 1,200)
 
 
 def split_clauses(masked: str) -> list[str]:
@@ -259,7 +259,8 @@ def normalise(clause: str) -> str:
     'clicks' -> 'click'."""
     clause = clause.strip().rstrip(".!").strip()
     clause = _BY_ITS_TITLE.sub("", _PURPOSE.sub("", _NOT_DONE.sub("", clause)))
-    if "\x01" in clause or re.search(r"\b(?:the|its|that|this)\s", clause, re.I):
+    if ("\x01" in clause or re.search(r"\b(?:the|its|that|this)\s", clause, re.I)) and not re.match(
+            r"(?:type|enter|input|write|fill|put|key)\b", clause, re.I):  # ('Enter the password again': its confirmation)
         clause = _ONCE_MORE.sub("", clause)  # (a bare 'Click Try again' may name a "Try again" button)
     clause = _LEAD.sub("", clause)
     clause = _SUBJECT.sub("", clause)
@@ -535,6 +536,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     # 'the round RAW button', 'the big Save button': how it looks, then its name in capitals
     name = re.sub(r"^(?:(?:small|little|tiny|big|large|round|rounded|square|blue|red|green|grey|gray|white|black|"
                   r"yellow|orange|purple|dark|light)\s+)+(?=[A-Z])", "", name)
+    if role and re.fullmatch(r"(?:(?:small|little|tiny|big|large|huge|round|rounded|square|wide|narrow|long|short|tall|"
+                             r"multi-?line|blue|red|green|grey|gray|white|black|yellow|orange|purple|dark|light)\s*)+", name,
+                             re.I):
+        name = ""  # 'the square button left of "New order"', 'the large text area': how it looks names nothing
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+(?:file|item|entry|record|card|account|folder|project|"
                              r"package|document|category|page|post|ticket|issue|budget|list|group|node|flow|tab))?", name)
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
@@ -688,7 +693,7 @@ ABSENCE_UNCLEAR = (
     "too if words such as 'no' or 'not' are part of a text that must be shown)"
 )
 
-VISIBLE = (r"(?:shown|displayed|visible|present|listed|rendered|found|offered|available|"
+VISIBLE = (r"(?:shown|displayed|visible|present|listed|rendered|found|offered|"
            r"on\s+(?:the\s+|this\s+)?(?:page|screen))")
 WHERE = (r"(?:\s+(?:on|in)\s+(?:the\s+|this\s+)?(?:page|screen|list|table|results(?:\s+(?:list|table))?|"
          r"search\s+results))?")

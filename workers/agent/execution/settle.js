@@ -202,9 +202,10 @@
   }
   function visible(el) {
     if (!el.getClientRects().length) return false;
-    // moved off the page to the left or above it (left: -9000px), as a list is kept until it opens: not shown
+    // moved off the page to its left (left: -9000px), as a list is kept until it opens, or far above it: not shown
+    // (a row scrolled up inside a scrolling box is still shown: never read as gone)
     const box = el.getBoundingClientRect();
-    if (box.right + window.scrollX <= 0 || box.bottom + window.scrollY <= 0) return false;
+    if (box.right + window.scrollX <= 0 || box.bottom + window.scrollY <= -5000) return false;
     const style = getComputedStyle(el);
     return style.visibility !== "hidden" && style.visibility !== "collapse" && Number(style.opacity) !== 0;
   }
@@ -884,13 +885,16 @@
       let biggest = [], size = 0;
       for (const el of document.body.querySelectorAll("*")) {
         const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.data.trim());
-        if (!own || el.closest("script, style, noscript") || !visible(el)) continue;
+        // (never a link's, a button's or a tab's words, nor an icon font's ligature such as "settings")
+        if (!own || el.closest("script, style, noscript, a, button, [role=button], [role=tab], [role=link]")
+            || /icon|material|awesome|glyph|symbol/i.test(getComputedStyle(el).fontFamily + " " + el.className)
+            || !visible(el)) continue;
         const text = squash(el.innerText);
         if (!text || text.length > 60 || el.getBoundingClientRect().top > window.innerHeight) continue;
         const px = parseFloat(getComputedStyle(el).fontSize) || 0;
         if (px > size + 0.5) { size = px; biggest = [text]; } else if (Math.abs(px - size) <= 0.5) biggest.push(text);
       }
-      return size >= 20 ? biggest : [];
+      return size >= 20 && biggest.length === 1 ? biggest : [];  // (tiles of one size are no title)
     };
     const test = () => {
       if (how === "address") return address().toLowerCase().includes(squash(name).toLowerCase());

@@ -369,9 +369,13 @@
   function replacedSelect(el) {
     // the opener (a link, a button, a combobox) of a box that follows a hidden <select>, up to two levels up
     if (!(el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute('role') === 'combobox')) return null;
+    // (and it shows the select's current option, as such a box does: never a toolbar's button after a hidden select)
     for (let box = el.parentElement, i = 0; box && i < 2; box = box.parentElement, i++) {
       const prev = box.previousElementSibling;
-      if (prev && prev.tagName === 'SELECT' && !prev.getClientRects().length) return prev;
+      if (prev && prev.tagName === 'SELECT' && !prev.getClientRects().length) {
+        const current = prev.selectedOptions && prev.selectedOptions.length ? norm(prev.selectedOptions[0].label || prev.selectedOptions[0].text) : '';
+        return current && norm(el.textContent) === current ? prev : null;
+      }
     }
     return null;
   }

@@ -21,6 +21,10 @@ ROW_NUMBER = re.compile(r"(?P<subject>\x01(?P<t>\d+)\x02(?:\s+(?:row|entry|line|
 
 
 def _row_number(m, s) -> list[Op]:
+    if len(re.sub(r"\D", "", m["n"])) < 3:
+        # ('a usage count of 0' would be found in "10" or a date of the row): a short number is no text to look for
+        raise Unsupported(f"{m['n']!r}: a number of fewer than three digits is found inside others; quote the text "
+                          "the row shows")
     row = s.tokens[int(m["t"])]
     return [Op("assert_text", value=row), Op("assert_in_row", target=row, value=m["n"])]
 

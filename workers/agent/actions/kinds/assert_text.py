@@ -180,12 +180,12 @@ STATEMENTS = (
          r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
          rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
     # '"Can adults join too?" is one of the rows': a text the list shows
-    Rule(r"(?P<x>.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:one\s+of|among)\s+(?:the|its|their)\s+(?:[a-z]+\s+)?(?:rows|entries|items|"
+    Rule(r"(?P<x>.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:one\s+of|among)\s+(?:the|its|their)\s+(?:rows|entries|items|"
          r"options|results|choices|values|records|suggestions|files|lines)", lambda m, s: texts(m["x"], s), 121),
     # '..., posted by Ada Admin', 'reported by alice': who did it, a name the page shows
     Rule(r"(?:(?P<subj>\x01\d+\x02|(?:it|that|which|this)|(?:the|this|that|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
          r"\s+)?(?:(?:is|was|has\s+been|should\s+be)\s+)?(?:shown\s+as\s+)?(?:posted|written|created|reported|opened|published|"
-         r"authored|submitted|added|uploaded|signed|owned|edited|modified|updated|closed|assigned|commented\s+on)\s+by\s+"
+         r"authored|submitted|added|uploaded|signed|owned)\s+by\s+"
          r"(?P<x>\x01\d+\x02|(?!(?:The|A|An)\s)[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}|"
          r"(?!(?:me|you|him|her|them|us|it|the|a|an|someone|anyone|default|whom)\b)[a-z][\w.-]*)",
          lambda m, s: (texts(m["subj"], s) if m["subj"] and s.is_quoted(m["subj"]) else [])

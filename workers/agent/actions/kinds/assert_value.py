@@ -31,7 +31,6 @@ _IN_PART = re.compile(rf"(?P<thing>(?:[Tt]he\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:on|i
 def value_check(t: str, v: str, s) -> list[Op]:
     t = ON_SCREEN.sub("", t)  # '"To Budget" at the top of the month': where a person looks, not its name
     t = re.sub(r"\s+(?:now|still|also|again)$", "", t, flags=re.I)  # 'the search box now contains ...': when
-    t = re.sub(r"^(?:its|their)\s+(?=\S)", "", t.strip(), flags=re.I)  # 'its Priority is major': the one on the page
     t = re.sub(r"\s*\((?:the\s+)?[a-z][a-z -]*\)$", "", t)  # 'the second dropdown (the operator)': a gloss
     in_part = _IN_PART.fullmatch(t)
     if in_part and split_role(in_part["thing"])[1] is None and s.is_quoted(v):
@@ -39,7 +38,8 @@ def value_check(t: str, v: str, s) -> list[Op]:
         # '"X" is shown on the canvas' says
         return [Op("assert_text", value=value_phrase(s, v))]
     labelled = re.fullmatch(r"(?P<l>\x01\d+\x02)\s+(?P<v>(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,3}|"
-                            r"(?!(?:and|or|with|but|in|on|at|of|to|for|is|are|the|a|an)\b)[\w.@-]+)", v.strip())
+                            r"(?!(?:and|or|with|but|in|on|at|of|to|for|is|are|the|a|an|now|still|again|too|also|already|yet|anymore)\b)"
+                            r"[\w.@-]+)", v.strip())
     if labelled and not PRONOUN.match(t) and not is_description(labelled["v"]):
         # 'the ticket is "Owned by" Bob Tanaka': the value beside its quoted label, on its line
         return [Op("assert_beside", target=s.unmask(labelled["l"]), value=labelled["v"].strip())]
@@ -47,6 +47,8 @@ def value_check(t: str, v: str, s) -> list[Op]:
     target = s.unmask(masked_target)
     if not target:
         raise Unsupported("it names no element whose value to check")
+    if role == "row":  # 'the Groceries row is budgeted 400.00': the texts of that row (brains/checks.py)
+        raise Unsupported(f"{s.show(t)!r} is a row, whose texts are checked, not a value")
     if re.search(r"\bor\b", masked_target, re.I):
         raise Unsupported(f"{s.show(t)!r} names more than one element; check one element per sentence")
     if s.has_token(masked_target) and re.search(r"\b(?:has|have|shows?|lists?|contains?|displays?|says?|reads?|is|are)\b|,",
@@ -93,7 +95,7 @@ def _in_field(m, s):
     """'"Alice" is shown in the Name field': the value of that field (a field only, else other rules try)."""
     masked_target, role = split_role(m["t"])
     x = m["x"].strip()
-    if role == "dropdown" and not masked_target and s.is_quoted(x):
+    if role == "dropdown" and not masked_target and s.is_quoted(x) and not re.search(r"\b(?:selected|chosen|picked)\b", m[0], re.I):
         return [Op("assert_text", value=s.unmask(x))]  # '"Printing" is in the dropdown': an entry the open list shows
     if role not in ("field", "dropdown") or not masked_target or s.has_token(masked_target):
         return []

@@ -36,8 +36,9 @@ _WORDS_PAIR = re.compile(r"(?P<t>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){
 
 
 # an unquoted value, then the next field, quoted or in capitals, and its value
-_UNQUOTED_THEN_PAIR = re.compile(r"(?P<v>[^\x01]+?)(?:\s*,\s*and|\s*,|\s+and)\s+(?P<t2>(?:the\s+)?(?:\x01\d+\x02|(?-i:[A-Z])[\w-]*"
-                                 r"(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:field|box))?)\s+(?:with|to|as|=)\s+(?P<v2>.+)", re.I)
+_UNQUOTED_THEN_PAIR = re.compile(r"(?P<v>[^\x01]+?)(?:\s*,\s*and|\s*,|\s+and)\s+(?P<t2>(?:the\s+)?(?:\x01\d+\x02(?:\s+(?:field|box))?|"
+                                 r"(?-i:[A-Z])[\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?\s+(?:field|box)))\s+(?:with|to|as|=)\s+(?P<v2>.+)",
+                                 re.I)
 
 
 def _labelled_values(m, s):

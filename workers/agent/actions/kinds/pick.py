@@ -28,6 +28,12 @@ def _pick(m, s):
     value = literal_value(s, m["v"], option=True, what="option")
     if not value:
         raise Unsupported("it names no option to pick")
+    named = re.fullmatch(r"(?:the\s+)?(?P<name>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:drop-?down\s+)?list", m["list"].strip(), re.I)
+    if named and not re.search(r"\b(?:suggest\w*|results?|completions?|matches|options|auto-?complete|search|open|"
+                               r"that|this|same|new|whole)\b", named["name"], re.I):
+        # 'choose "Frontend" in the value list': a list a control keeps, named like one (a native select offering it,
+        # else the element of that name), not what appeared after typing
+        return [Op("select", value=value)]
     return [Op("pick", value=value)]
 
 
