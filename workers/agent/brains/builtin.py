@@ -95,8 +95,9 @@ class BuiltinBrain:
         for clause, items in clauses:
             for item in items:
                 if isinstance(item, Op):
-                    looked = next((o.value for o in reversed(ops) if o.kind == "assert_text"), None)
-                    if item.place.again and not item.target and looked:
+                    looked = item.place.again and not item.target and next(
+                        (o.value for o in reversed(ops) if o.kind == "assert_text"), None)
+                    if looked:
                         # 'Find "Rent" and open it': the text this step looked for, never what a step before acted on
                         item = Op(item.kind, target=looked, role_hint=item.role_hint, value=item.value)
                     item = _pronoun_placed(item, ops, row, named)

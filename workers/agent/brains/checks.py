@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from workers.agent.actions.kinds.assert_in_row import LABELLED_NUMBER, ROW_NUMBER
+from workers.agent.actions.kinds.assert_in_row import LABELLED_NUMBER, ROW_NUMBER, number_in_row
 from workers.agent.actions.kinds.assert_state import STATE_WORDS
 
 from .phrases import PART_NOUNS, TOKEN, Op, Sentence, Unsupported, split_role
@@ -220,10 +220,7 @@ def _labelled_numbers(masked: str, s: Sentence) -> tuple[list[Op], str]:
     ops: list[Op] = []
 
     def take(m: re.Match[str]) -> str:
-        if len(re.sub(r"\D", "", m["n"])) < 3:
-            raise Unsupported(f"{m['n']!r}: a number of fewer than three digits is found inside others; quote the text "
-                              "the row shows")
-        ops.append(Op("assert_in_row", target=s.tokens[int(m["t"])], value=m["n"]))
+        ops.append(number_in_row(m, s))
         return m["subject"] + (m["verb"] or " is shown")
     return ops, ROW_NUMBER.sub(take, masked)
 
@@ -239,31 +236,31 @@ _NAMED_SUBJECT = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhil
                             r"(?=\s+(?:is|are|was|were|appears?|shows?\s+up|remains?|stays?|has\s+been|have\s+been)\b)")
 
 
-# 'with Username and Password fields', 'on the README tab': names in capitals before the kind of element they name are
-# the texts a person reads on them, as if quoted (several of a kind, or a tab; 'the Name field', 'in the Component
+# 'with Username and Password fields', 'the Groceries row': names in capitals before the kind of element they name are
+# the texts a person reads on them, as if quoted (several of a kind, or a row; 'the Name field', 'in the Component
 # column' are a field's and a column's names, which other readings take)
 _NAME = r"(?!(?:The|A|An|It|Its|This|That|These|Those|Their|Each|Every|All|Both|No|Only)\b)[A-Z][\w.'-]*"
 _NAMES = rf"{_NAME}(?:\s+{_NAME}){{0,2}}"
 _NAMED_KIND_WORDS = re.compile(rf"(?<![\w\x01\x02])(?P<names>{_NAMES}(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+){_NAMES})+)\s+"
                                r"(?=(?:tabs|fields|buttons|sections|links|columns|headings|checkboxes|boxes|options)\b)|"
-                               rf"(?<![\w\x01\x02])(?P<tab>{_NAMES})\s+(?=row\b)")
+                               rf"(?<![\w\x01\x02])(?P<row>{_NAMES})\s+(?=row\b)")
 
 
 def _named_kinds(masked: str, s: Sentence) -> str:
     if _NEGATION.search(TOKEN.sub(" ", masked)) or re.search(r"\bmissing\b", masked, re.I):
         return masked  # ('with Edit and Delete buttons missing': which are gone is said after them)
 
-    def quote(m: re.Match[str]) -> str:
-        parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", m["names"] or m["tab"])
-        return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts)) + " "
-    return _NAMED_KIND_WORDS.sub(quote, masked)
+    return _NAMED_KIND_WORDS.sub(lambda m: _quoted_names(m["names"] or m["row"], s) + " ", masked)
 
 
 def _named_subjects(masked: str, s: Sentence) -> str:
-    def quote(m: re.Match[str]) -> str:
-        parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", m["name"])
-        return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts))
-    return _NAMED_SUBJECT.sub(quote, masked)
+    return _NAMED_SUBJECT.sub(lambda m: _quoted_names(m["name"], s), masked)
+
+
+def _quoted_names(names: str, s: Sentence) -> str:
+    """'Study Rooms and Library Cards' -> each name as a quoted text, the words between them kept."""
+    parts = re.split(r"(\s*,\s*and\s+|\s*,\s*|\s+and\s+)", names)
+    return "".join(p if i % 2 else s.quote(p) for i, p in enumerate(parts))
 
 
 def _own_statement(part: str, s: Sentence, statement: Callable[[str], list[Op]] | None) -> list[Op] | None:

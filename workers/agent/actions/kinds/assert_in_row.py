@@ -13,20 +13,24 @@ from workers.agent.brains.phrases import Op, Unsupported
 # 'a usage count of 0', 'the priority of 2': a number said with what it counts or measures
 LABELLED_NUMBER = re.compile(r"\b(?:an?|the|its)\s+(?P<label>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+of\s+"
                              r"(?P<n>[-+]?\d[\d,]*(?:\.\d+)?%?)(?![\w.,]\d)", re.I)
-# '"Backend" is listed with a usage count of 0', 'the "Backend" row has a usage count of 0': that number is in the
-# subject's row (a short number too: said of one row, it is not any number on the page)
+# '"Backend" is listed with a usage count of 120', 'the "Backend" row has a budget of 2,500': that number is in the
+# subject's row
 ROW_NUMBER = re.compile(r"(?P<subject>\x01(?P<t>\d+)\x02(?:\s+(?:row|entry|line|record|item))?)"
                         r"(?P<verb>\s+(?:is|are)(?:\s+(?:now|still))?(?:\s+(?:listed|shown|displayed))?)?\s*,?\s+"
                         rf"(?:with|has|have|shows?)\s+{LABELLED_NUMBER.pattern}(?=\s*(?:$|,|;|\s+and\s))", re.I)
 
 
-def _row_number(m, s) -> list[Op]:
+def number_in_row(m: re.Match[str], s) -> Op:
+    """The check of a ROW_NUMBER match: its number in its row; refused for a number of fewer than three digits ('a
+    usage count of 0' would be found in "10" or a date of the row)."""
     if len(re.sub(r"\D", "", m["n"])) < 3:
-        # ('a usage count of 0' would be found in "10" or a date of the row): a short number is no text to look for
         raise Unsupported(f"{m['n']!r}: a number of fewer than three digits is found inside others; quote the text "
                           "the row shows")
-    row = s.tokens[int(m["t"])]
-    return [Op("assert_text", value=row), Op("assert_in_row", target=row, value=m["n"])]
+    return Op("assert_in_row", target=s.tokens[int(m["t"])], value=m["n"])
+
+
+def _row_number(m, s) -> list[Op]:
+    return [Op("assert_text", value=s.tokens[int(m["t"])]), number_in_row(m, s)]
 
 
 class AssertInRow(Placed):
