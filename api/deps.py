@@ -19,7 +19,7 @@ from shared.job_queue import make_celery, send_events, send_jobs, send_regenerat
 from shared.models import Project
 from shared.service_settings import ServiceSettings
 from shared.store import engine_for, hash_key, project_by_hash, project_id_by_hash
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import TargetPolicy, UnsafeTargetError
 
 KEYS_REMEMBERED = 10_000
 KEY_REMEMBERED_S = 60
@@ -92,7 +92,7 @@ class Services:
 
     def check_url(self, field: str, url: str) -> str:
         try:
-            return check_target_url(url, allow_private=self.settings.allow_private_targets)
+            return TargetPolicy.of(self.settings).check_url(url)
         except UnsafeTargetError as error:
             raise ApiError(422, f"{field}: {error}") from None
 

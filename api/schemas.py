@@ -280,7 +280,8 @@ class ArtifactView(BaseModel):
     key: str = Field(description="Relative to the listing's prefix: <scenario>/attempt-<n>/run.json (n: the "
                                  "generation attempt within the run), suite/..., report.json")
     size: int
-    url: str = Field(description="A presigned URL (S3), or a file:// URL (local store)")
+    url: str = Field(description="A presigned URL (S3), else this API's own URL of the artifact (a local store): "
+                                 "never a path on the server")
 
 
 class ArtifactList(BaseModel):

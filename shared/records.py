@@ -232,6 +232,7 @@ class ReplayResult(BaseModel):
     # enabled, stable): the page was not ready; the locator is right.
     target_resolved: bool = False
     replays: int = 1  # how many times it was replayed in a row (a red readiness failure is replayed again)
+    refused: list[str] = Field(default_factory=list)  # requests of its pages the egress guard refused
     # False: the runner never ran it to a verdict (it did not start, wrote no report, or ran past its time limit):
     # nothing is known about the scenario.
     ran: bool = True
@@ -257,6 +258,9 @@ class RunRecord(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     # Requests to other hosts than the application's that did not answer in time and were aborted.
     stalled_requests: list[str] = Field(default_factory=list)
+    # Requests of the page the egress guard refused (the target policy: metadata, link-local, refused networks,
+    # private addresses when not allowed), each "<request>: <why>".
+    refused_requests: list[str] = Field(default_factory=list)
     brain: str = "builtin"
     grounding: str = "text"
     # Model calls of this attempt, per phase (calls, tokens, latency, cost); empty for the builtin brain.

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CHROMIUM_ARGS = (
@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     node_runtime_dir: Path = Path.home() / ".cache" / "stepforge" / "node"
     # Loopback and private targets are what a laptop tests; the service turns this off.
     allow_private_targets: bool = True
+    # Networks no browser or HTTP client of stepforge may reach, whatever allow_private_targets says (the
+    # cluster's own service network, a database subnet): a JSON list, e.g. '["10.96.0.0/12", "fd00:1::/64"]'.
+    # Cloud metadata endpoints are always refused (shared/urls.py CLOUD_METADATA).
+    refused_networks: tuple[IPvAnyNetwork, ...] = ()
     # The step registry: a service URL (workers, shared across machines), else an embedded SQLite file.
     registry_url: str | None = None
     registry_token: SecretStr | None = None

@@ -1,57 +1,121 @@
-"""Target URL safety: http(s) only; link-local, multicast, reserved and cloud-metadata never; every other
-non-global address (private, loopback, shared, unique-local) only by setting. An IPv4 address embedded in an IPv6
-form (IPv4-mapped or -compatible, 6to4, Teredo, NAT64) is judged by the embedded address's rules."""
+"""Which URLs stepforge may send a browser or an HTTP client to, read as browsers read them.
+
+One reading of a URL: the WHATWG URL standard's (the ada parser, as in browsers), and a URL that another common
+parser (Python's urllib, which HTTP clients follow) reads with another host or port is refused, as are the forms
+where parsers are known to disagree (user-info, backslashes, control characters, port 0).
+
+One policy for the addresses a host name resolves to (TargetPolicy): http(s) only; cloud metadata endpoints and
+link-local, multicast and reserved addresses never; the operator's refused networks never; every other
+non-global address (private, loopback, shared, unique-local) only when private targets are allowed. An IPv4
+address embedded in an IPv6 form (IPv4-mapped or -compatible, 6to4, Teredo, NAT64) is judged as the IPv4
+address it reaches. The egress guard (shared/egress.py) applies the same policy to every connection a browser
+or HTTP client opens, redirects included, and connects to the very addresses it judged.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
-METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"}
+import ada_url
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+# Host names of cloud metadata services, refused before any resolution.
+METADATA_HOSTS = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data",
+                            "instance-data.ec2.internal"})
+
+# Cloud metadata endpoints: always refused, whatever the private-target setting (the README lists them).
+CLOUD_METADATA: tuple[tuple[IPNetwork, str], ...] = tuple(
+    (ipaddress.ip_network(network), what) for network, what in (
+        ("169.254.0.0/16", ("link-local: the metadata endpoint of AWS, GCP, Azure, Oracle Cloud, DigitalOcean and "
+                            "OpenStack at 169.254.169.254, AWS ECS's at 169.254.170.2")),
+        ("fe80::/10", "IPv6 link-local"),
+        ("fd00:ec2::254/128", "AWS's IPv6 instance metadata endpoint"),
+        ("168.63.129.16/32", "Azure's WireServer"),
+        ("100.100.100.200/32", "Alibaba Cloud's metadata endpoint"),
+        ("192.0.0.192/32", "Oracle Cloud's legacy metadata endpoint"),
+    )
+)
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class UnsafeTargetError(ValueError):
-    """A URL stepforge refuses to drive a browser to."""
+    """A URL stepforge refuses to send a browser or an HTTP client to."""
 
 
-def check_target_url(url: str, *, allow_private: bool) -> str:
-    """Return the URL unchanged if it may be visited, else raise UnsafeTargetError naming why."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
+@dataclass(frozen=True)
+class TargetURL:
+    """A URL as the WHATWG parser reads it: scheme, host (no IPv6 brackets) and port."""
+
+    url: str
+    scheme: str
+    host: str
+    port: int
+
+
+# Characters parsers treat differently (the WHATWG parser drops tabs and newlines and reads a backslash as a
+# slash; others keep them): a URL holding one is refused rather than guessed at.
+_AMBIGUOUS = frozenset("\\\t\r\n") | {chr(c) for c in range(0x20)} | {"\x7f"}
+
+
+def parse_target_url(url: Any) -> TargetURL:
+    """The URL's scheme, host and port, or UnsafeTargetError naming what is wrong with it."""
+    if not isinstance(url, str) or not url:
+        raise UnsafeTargetError(f"{url!r}: not a URL")
+    if url != url.strip() or any(c in _AMBIGUOUS for c in url):
+        raise UnsafeTargetError(f"{url!r}: holds a backslash, whitespace or control character, which URL parsers "
+                                "read differently")
+    try:
+        parts = ada_url.parse_url(url)
+    except ValueError:
+        raise UnsafeTargetError(f"{url!r}: not a valid URL") from None
+    scheme = parts["protocol"].rstrip(":")
+    if scheme not in DEFAULT_PORTS:
         raise UnsafeTargetError(f"{url!r}: only http and https URLs are allowed")
-    host = parts.hostname
+    if parts["username"] or parts["password"] or "@" in re.split(r"[/?#]", url.split("//", 1)[-1], maxsplit=1)[0]:
+        raise UnsafeTargetError(f"{url!r}: a user name or password in a URL is refused (parsers and people read "
+                                "the host of such a URL differently); send credentials another way")
+    host = parts["hostname"]
     if not host:
         raise UnsafeTargetError(f"{url!r}: has no host")
-    if host.lower() in METADATA_HOSTS:
-        raise UnsafeTargetError(f"{url!r}: cloud metadata addresses are refused")
+    if parts["port"] == "0":
+        raise UnsafeTargetError(f"{url!r}: port 0 is not a port a server listens on")
+    port = int(parts["port"]) if parts["port"] else DEFAULT_PORTS[scheme]
+    host = host.strip("[]")
+    if not _same_host_elsewhere(url, host, port):
+        raise UnsafeTargetError(f"{url!r}: URL parsers disagree on its host or port (a browser reads host "
+                                f"{host!r}, port {port}); write the host plainly")
+    return TargetURL(url, scheme, host, port)
+
+
+def _same_host_elsewhere(url: str, host: str, port: int) -> bool:
+    """Whether urllib, which HTTP clients follow, reads the host and port the WHATWG parser read."""
     try:
-        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM)
-    except socket.gaierror:
-        raise UnsafeTargetError(f"{url!r}: host {host!r} does not resolve") from None
+        parts = urlsplit(url)
+        other, other_port = parts.hostname or "", parts.port
     except ValueError:
-        raise UnsafeTargetError(f"{url!r}: invalid port") from None
-    for info in infos:
-        found = ipaddress.ip_address(info[4][0].split("%")[0])
-        address = embedded_ipv4(found) or found
-        shown = str(found) if address == found else f"{found} (that is {address})"
-        if address.is_loopback:
-            pass  # judged with the private addresses below; ::1 is in IPv6's reserved ::/8 but is loopback
-        elif address.is_link_local or address.is_multicast or address.is_unspecified or address.is_reserved:
-            raise UnsafeTargetError(f"{url!r}: {shown} is a link-local or reserved address (refused)")
-        if not allow_private and not address.is_global:
-            raise UnsafeTargetError(
-                f"{url!r}: {shown} is a private or loopback address (not a global one); set "
-                "STEPFORGE_ALLOW_PRIVATE_TARGETS=true to allow it"
-            )
-    return url
+        return False
+    if (other_port if other_port is not None else DEFAULT_PORTS[parts.scheme.lower()]) != port:
+        return False
+    try:
+        return ipaddress.ip_address(other) == ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        other = other.encode("idna").decode("ascii") if not other.isascii() else other
+    except UnicodeError:
+        return False
+    return other.lower() == host
 
 
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
-
-
-def embedded_ipv4(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
     """The IPv4 address an IPv6 address carries (IPv4-mapped, 6to4, Teredo client, NAT64, IPv4-compatible), which
     is the host a connection to it reaches; None for any other address."""
     if not isinstance(address, ipaddress.IPv6Address):
@@ -67,17 +131,94 @@ def embedded_ipv4(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipa
     return None
 
 
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+@dataclass(frozen=True)
+class TargetPolicy:
+    """The addresses a customer's URL may reach (see the module's docstring)."""
+
+    allow_private: bool = False
+    refused_networks: tuple[IPNetwork, ...] = ()
+    refuse_all: bool = False  # nothing may be reached (a browser's own traffic, outside any page)
+
+    @classmethod
+    def of(cls, settings: Any) -> TargetPolicy:
+        return cls(settings.allow_private_targets, tuple(getattr(settings, "refused_networks", ())))
+
+    def check_url(self, url: str) -> str:
+        """Return the URL unchanged if it may be visited, else raise UnsafeTargetError naming why."""
+        target = parse_target_url(url)
+        try:
+            self.addresses(target.host, target.port)
+        except UnsafeTargetError as exc:
+            raise UnsafeTargetError(f"{url!r}: {exc}") from None
+        return url
+
+    def addresses(self, host: str, port: int) -> list[str]:
+        """The addresses host resolves to, each one allowed, in the resolver's order: a connection goes to one of
+        these (never to a second resolution's answer). UnsafeTargetError says why not."""
+        if self.refuse_all:
+            raise UnsafeTargetError("a request outside any page (the browser's own background traffic) never leaves")
+        if host.lower().rstrip(".") in METADATA_HOSTS:
+            raise UnsafeTargetError(f"cloud metadata host {host} (always refused)")
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except socket.gaierror:
+            raise UnsafeTargetError(f"host {host!r} does not resolve") from None
+        except (ValueError, UnicodeError):
+            raise UnsafeTargetError(f"host {host!r} or port {port!r} is invalid") from None
+        found: list[str] = []
+        for info in infos:
+            address = info[4][0].split("%")[0]
+            refusal = self.refusal(ipaddress.ip_address(address))
+            if refusal is not None:
+                raise UnsafeTargetError(refusal)
+            if address not in found:
+                found.append(address)
+        return found
+
+    def refusal(self, found: IPAddress) -> str | None:
+        """Why a connection to this address is refused; None when it is allowed."""
+        address = embedded_ipv4(found) or found
+        shown = str(found) if address == found else f"{found} (that is {address})"
+        for network, what in CLOUD_METADATA:
+            if address in network:
+                return f"{shown} is a cloud metadata or link-local address ({what}); always refused"
+        for network in self.refused_networks:
+            if address in network or found in network:
+                return f"{shown} is in a refused network ({network}, STEPFORGE_REFUSED_NETWORKS)"
+        if address.is_loopback:
+            pass  # judged with the private addresses below; ::1 is in IPv6's reserved ::/8 but is loopback
+        elif address.is_multicast or address.is_unspecified or address.is_reserved:
+            return f"{shown} is a multicast or reserved address (refused)"
+        if not self.allow_private and not address.is_global:
+            return (f"{shown} is a private or loopback address (not a global one); set "
+                    "STEPFORGE_ALLOW_PRIVATE_TARGETS=true to allow it")
+        return None
+
+
+NO_EGRESS = TargetPolicy(refuse_all=True)
+
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def url_host(url: str) -> str:
+    """The host of a URL as the WHATWG parser reads it (no IPv6 brackets, lower case); "" when it has none."""
+    try:
+        return ada_url.parse_url(url)["hostname"].strip("[]").lower()
+    except ValueError:
+        return ""
 
 
 def application_hosts(base_url: str) -> frozenset[str]:
     """The host names that are the application under test: the base URL's host on any port (a front end and its
     API on another port are one application). localhost, 127.0.0.1 and ::1 name one machine and count as one."""
-    host = (urlsplit(base_url).hostname or "").lower()
+    host = url_host(base_url)
     return LOOPBACK_NAMES if host in LOOPBACK_NAMES else frozenset({host})
 
 
 def is_third_party(url: str, app_hosts: frozenset[str]) -> bool:
     """A request to another host than the application's (a CDN, web fonts, analytics); world.js has its twin."""
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https") and (parts.hostname or "").lower() not in app_hosts
+    return url.startswith(("http://", "https://")) and url_host(url) not in app_hosts

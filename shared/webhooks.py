@@ -1,6 +1,6 @@
 """Webhooks in the Standard Webhooks scheme: secrets, signing, verification, one delivery attempt, backoff.
 
-The API uses `parse_secret` and `check_target_url` to validate a project's webhook at creation; the Celery
+The API uses `parse_secret` and `TargetPolicy.check_url` to validate a project's webhook at creation; the Celery
 delivery task calls `deliver_once` per attempt and `next_delay` to schedule the next one. Persisting the
 event (outbox) and one row per attempt is the caller's job; this module keeps no state.
 
@@ -47,8 +47,9 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel
 
+from shared.egress import guarded
 from shared.logging import log
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import TargetPolicy, UnsafeTargetError
 
 SECRET_PREFIX = "whsec_"
 SECRET_MIN_BYTES = 24  # the Standard Webhooks recommendation: 24 to 64 bytes
@@ -295,15 +296,16 @@ def deliver_once(
     payload: dict[str, Any],
     *,
     timeout_s: float,
-    allow_private: bool,
+    policy: TargetPolicy,
 ) -> DeliveryAttempt:
     """POST the signed payload to url once and report what happened; never raises for network errors.
 
     Call it again with the same msg_id for a retry: receivers deduplicate on webhook-id, while the timestamp
     and signature are made fresh here on every call so a late retry is not rejected as too old.
-    Redirects are not followed: a 3xx could send the signed body to a host check_target_url never approved.
-    Environment proxies and .netrc are ignored (trust_env=False) so the request goes only where it was checked
-    and picks up no ambient credentials.
+    Redirects are not followed: a 3xx could send the signed body to a host the policy never approved. The
+    request goes through the egress guard (shared/egress.py), which connects only to an address it judged, so a
+    name that resolves elsewhere between the check and the connection is refused too. Environment proxies and
+    .netrc are ignored (trust_env=False): the request picks up no ambient credentials.
     """
     if timeout_s <= 0:
         raise ValueError("timeout_s must be positive")
@@ -332,7 +334,7 @@ def deliver_once(
         return attempt
 
     try:
-        check_target_url(url, allow_private=allow_private)
+        policy.check_url(url)
     except UnsafeTargetError as exc:
         reason = str(exc).removeprefix(f"{url!r}: ")
         # A name that does not resolve may be a passing DNS fault; every other refusal is permanent.
@@ -343,21 +345,30 @@ def deliver_once(
     request_headers["user-agent"] = USER_AGENT
     connect_s = min(timeout_s, CONNECT_TIMEOUT_CAP_S)
     timeout = httpx.Timeout(timeout_s, connect=connect_s)
-    try:
-        with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False, verify=_ssl_context()) as client:
-            with client.stream("POST", url, content=body, headers=request_headers) as response:
-                excerpt = bytearray()
-                for chunk in response.iter_raw():
-                    excerpt += chunk
-                    if len(excerpt) >= EXCERPT_BYTES:
-                        break  # the rest is not needed; closing the stream drops the connection
-                status = response.status_code
-                retry_after = _retry_after(response.headers.get("retry-after"))
-                location = response.headers.get("location")
-    except httpx.InvalidURL as exc:
-        return finish(ok=False, retryable=False, error=_one_line(f"invalid URL: {exc}"))
-    except (httpx.HTTPError, OSError) as exc:
-        return finish(ok=False, retryable=True, error=_network_error(exc, timeout_s, connect_s))
+    with guarded(policy) as guard:
+        try:
+            with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False, verify=_ssl_context(),
+                              proxy=guard.url) as client:
+                with client.stream("POST", url, content=body, headers=request_headers) as response:
+                    excerpt = bytearray()
+                    for chunk in response.iter_raw():
+                        excerpt += chunk
+                        if len(excerpt) >= EXCERPT_BYTES:
+                            break  # the rest is not needed; closing the stream drops the connection
+                    status = response.status_code
+                    retry_after = _retry_after(response.headers.get("retry-after"))
+                    location = response.headers.get("location")
+        except httpx.InvalidURL as exc:
+            return finish(ok=False, retryable=False, error=_one_line(f"invalid URL: {exc}"))
+        except (httpx.HTTPError, OSError) as exc:
+            if guard.refused:  # the name resolved to a refused address after the check above
+                why = guard.refused[-1].split(": ", 1)[-1]
+                return finish(ok=False, retryable=False, error=_one_line(f"refused target URL: {why}"))
+            if guard.unreachable:
+                why = guard.unreachable[-1].split(": ", 1)[-1]
+                error = "connection refused" if why.startswith("refused the connection") else f"connection failed: {why}"
+                return finish(ok=False, retryable=True, error=_one_line(error))
+            return finish(ok=False, retryable=True, error=_network_error(exc, timeout_s, connect_s))
 
     text = bytes(excerpt[:EXCERPT_BYTES]).decode("utf-8", errors="replace")
     common = {"status_code": status, "response_excerpt": text, "retry_after_s": retry_after}

@@ -65,7 +65,7 @@ TESTS = Path(__file__).resolve().parent
 SERVICE = ("service/", "faults/", "registry/", "shared/test_s3_artifacts.py")
 BROWSER = ("e2e/", "agent/verify/", "agent/execution/", "agent/grounding/test_grounding.py",
            "agent/grounding/test_model_hte.py", "agent/grounding/test_places.py", "agent/grounding/test_som.py",
-           "apps/", "workers/test_pool.py", "agent/scripting/test_model_writer.py", "agent/test_real_page_patterns.py")
+           "security/", "apps/", "workers/test_pool.py", "agent/scripting/test_model_writer.py", "agent/test_real_page_patterns.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -10,10 +10,9 @@ import sys
 import tempfile
 import time
 import traceback
-import urllib.error
-import urllib.request
 from pathlib import Path
 
+import httpx
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
@@ -22,11 +21,12 @@ from rich.table import Table
 from rich.text import Text
 
 from shared.artifacts import ArtifactStoreError, open_artifact_store
+from shared.egress import guarded
 from shared.logging import configure_logging
 from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
 from shared.step_registry import RegistryError, open_step_registry
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import AgentChoiceError, open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserUnavailableError
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteResult, generate_suite
@@ -136,19 +136,21 @@ def project_name(args: argparse.Namespace, default: str) -> str:
 
 
 def check_reachable(base_url: str, settings: Settings) -> None:
+    """The base URL is one the target policy allows and its server answers (any status), through the egress
+    guard as the browser will reach it; a redirect is not followed here."""
+    policy = TargetPolicy.of(settings)
     try:
-        check_target_url(base_url, allow_private=settings.allow_private_targets)
+        policy.check_url(base_url)
     except UnsafeTargetError as exc:
         raise UsageError(f"base URL refused: {exc}") from None
-    request = urllib.request.Request(base_url, method="GET")
-    try:
-        with urllib.request.urlopen(request, timeout=settings.navigation_timeout_ms / 1000):
-            pass
-    except urllib.error.HTTPError:
-        pass  # the server answered; an error status on / is the application's business
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise UsageError(f"cannot reach the base URL {base_url}: {reason}") from None
+    with guarded(policy) as guard:
+        try:
+            with httpx.Client(proxy=guard.url, trust_env=False, verify=False, follow_redirects=False,
+                              timeout=settings.navigation_timeout_ms / 1000) as client:
+                client.get(base_url)
+        except httpx.HTTPError as exc:
+            reason = (guard.refused or guard.unreachable or [f": {exc or type(exc).__name__}"])[-1].split(": ", 1)[-1]
+            raise UsageError(f"cannot reach the base URL {base_url}: {reason}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from shared.store import (
     scenario_from_row,
 )
 from shared.triage import CandidateScript, VerifiedScript
-from shared.urls import check_target_url
+from shared.urls import TargetPolicy
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
@@ -67,7 +67,7 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     assert job is not None and batch is not None and project is not None and claim.scenario is not None
     scenario = scenario_from_row(claim.scenario)
     # Checked again here: the name may resolve elsewhere now than when the batch was accepted.
-    check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
+    TargetPolicy.of(settings).check_url(batch.base_url)
     job_store = claim_store(store, claim, fence)
     if claim.verified is not None:  # a regeneration of a scenario version verified before: replay it first
         record = verified_record(store, claim.verified)

@@ -60,7 +60,7 @@ from shared.store import (
     undelivered_events,
     writing,
 )
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import TargetPolicy, UnsafeTargetError
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
 from workers.batch_replay import replay_first
 from workers.batch_suite import BatchSuite, assemble
@@ -206,7 +206,7 @@ def replay_batch(self, batch_id: int) -> str:
                    for job in jobs_of(session, batch_id) if job.state == "queued"]
     fresh = [job.id for job, _row, verified in pending if verified is None]
     try:  # checked again, as a job does: the name may resolve elsewhere now than when the batch was accepted
-        check_target_url(batch.base_url, allow_private=settings.allow_private_targets)
+        TargetPolicy.of(settings).check_url(batch.base_url)
     except UnsafeTargetError:
         fresh = [job.id for job, _row, _verified in pending]  # each job fails saying why
         pending = []
@@ -323,7 +323,7 @@ def deliver_webhook(self, event_id: str) -> str:
 
     def send(url: str, secret: str, event: Outbox) -> DeliveryAttempt:
         return deliver_once(url, secret, event.id, event.payload, timeout_s=settings.webhook_timeout_s,
-                            allow_private=settings.allow_private_targets)
+                            policy=TargetPolicy.of(settings))
 
     delivery = deliver_event(engine, event_id, send)
     bound = log.bind(event_id=event_id, attempt=self.request.retries + 1)

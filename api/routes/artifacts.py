@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from fastapi import Response
 
 from api import schemas
@@ -13,7 +15,7 @@ from api.deps import (
     not_found,
 )
 from api.routes.common import ArtifactKey, _media_type, own_job, v1
-from shared.artifacts import ArtifactNotFoundError, check_key
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore, check_key
 from shared.store import (
     job_artifacts_prefix,
 )
@@ -27,10 +29,19 @@ def job_artifacts(batch_id: IdPath, job_id: IdPath, caller: CallerDep, services:
     store = services.store()  # the database connection is back in the pool while the store answers
     prefix = job_artifacts_prefix(job)
     listed = [
-        schemas.ArtifactView(key=info.key.removeprefix(prefix), size=info.size, url=store.presigned_url(info.key))
+        schemas.ArtifactView(key=info.key.removeprefix(prefix), size=info.size,
+                             url=download_url(store, info.key, f"/v1/batches/{batch_id}/jobs/{job_id}/artifacts/"
+                                              + quote(info.key.removeprefix(prefix))))
         for info in store.list(prefix)
     ]
     return schemas.ArtifactList(batch_id=batch_id, job_id=job_id, prefix=prefix, artifacts=listed)
+
+
+def download_url(store: ArtifactStore, key: str, api_url: str) -> str:
+    """The store's presigned URL when it makes http(s) ones (S3), else the API's route: a local store's file://
+    URL would show the server's folders and open nothing for the caller."""
+    url = store.presigned_url(key)
+    return url if url.startswith(("https://", "http://")) else api_url
 
 
 @v1.get("/batches/{batch_id}/jobs/{job_id}/artifacts/{key:path}", tags=["artifacts"], response_class=Response,

@@ -61,6 +61,11 @@ class ArtifactStore(Protocol):
     def presigned_url(self, key: str, expires_s: int | None = None) -> str: ...
 
 
+# S3's limit on a whole key, and the file systems' on one name: a longer key can name no artifact.
+MAX_KEY_BYTES = 1024
+MAX_SEGMENT_BYTES = 255
+
+
 def check_key(key: str, *, is_prefix: bool = False) -> str:
     """Refuse keys that are empty, absolute or climb out of their prefix; return the key unchanged.
 
@@ -75,6 +80,9 @@ def check_key(key: str, *, is_prefix: bool = False) -> str:
         parts = parts[:-1]
     if any(part in ("", ".", "..") for part in parts):
         raise InvalidArtifactKeyError(f"artifact key {key!r} has an empty, '.' or '..' segment")
+    if len(key.encode()) > MAX_KEY_BYTES or any(len(part.encode()) > MAX_SEGMENT_BYTES for part in parts):
+        raise InvalidArtifactKeyError(f"artifact key {key[:80]!r}... is too long (at most {MAX_KEY_BYTES} bytes, "
+                                      f"{MAX_SEGMENT_BYTES} per segment)")
     return key
 
 

@@ -42,7 +42,7 @@ class LocalArtifactStore:
         target = self.path(key)
         try:
             return target.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):  # a folder is no artifact
             raise ArtifactNotFoundError(f"no artifact {key!r} in {self.root}") from None
 
     def exists(self, key: str) -> bool:

@@ -137,6 +137,13 @@ def admin() -> dict[str, str]:
     ({"name": "x", "base_url": "http://169.254.169.254/"}, "base_url: 'http://169.254.169.254/': 169.254.169.254 is a"),
     ({"name": "x", "base_url": "http://127.0.0.1:9", "webhook_url": "http://metadata.google.internal/"},
      "webhook_url: 'http://metadata.google.internal/': cloud metadata"),
+    # URLs parsers read differently: a browser reads host 127.0.0.1 where urllib reads 8.8.8.8; user-info; port 0
+    ({"name": "x", "base_url": "http://127.0.0.1\\@8.8.8.8/"}, "base_url: 'http://127.0.0.1\\\\@8.8.8.8/': holds a backslash"),
+    ({"name": "x", "base_url": "http://user:pw@8.8.8.8/"}, "base_url: 'http://user:pw@8.8.8.8/': a user name or password"),
+    ({"name": "x", "base_url": "http://127.0.0.1:0/"}, "base_url: 'http://127.0.0.1:0/': port 0"),
+    ({"name": "x", "base_url": "http://127.0.0.1:9", "webhook_url": "http://[fd00:ec2::254]/"},
+     "webhook_url: 'http://[fd00:ec2::254]/': fd00:ec2::254 is a cloud metadata"),
+    ({"name": "x", "base_url": "http://100.100.100.200/"}, "base_url: 'http://100.100.100.200/': 100.100.100.200 is a cloud"),
     ({"name": "x", "base_url": "http://127.0.0.1:9", "nightly_hour_utc": 24}, "nightly_hour_utc: Input should be"),
     ({"name": "x", "base_url": "http://127.0.0.1:9", "default_brain": "gpt"}, "default_brain: Input should be"),
     ({"name": "x", "base_url": "http://127.0.0.1:9", "surprise": 1}, "surprise: Extra inputs are not permitted"),

@@ -22,6 +22,7 @@ from shared.store import (
     upsert_scenario,
     writing,
 )
+from shared.urls import TargetPolicy
 from shared.webhooks import deliver_once
 from tests.service.conftest import new_project
 from tests.service.test_jobs import PASSED
@@ -65,7 +66,7 @@ def test_a_410_gone_disables_the_projects_webhook(client, settings, petclinic, g
     engine = engine_for(settings.database_url)
 
     def send(target: str, secret: str, event):  # the real HTTP delivery, as deliver_webhook does it
-        return deliver_once(target, secret, event.id, event.payload, timeout_s=5, allow_private=True)
+        return deliver_once(target, secret, event.id, event.payload, timeout_s=5, policy=TargetPolicy(allow_private=True))
 
     batch_id, event_id = _finished_batch_event(engine, project.id)
     delivery = deliver_event(engine, event_id, send)

@@ -17,6 +17,7 @@ from standardwebhooks.webhooks import WebhookVerificationError as LibraryVerific
 from structlog.testing import capture_logs
 
 from shared import webhooks
+from shared.urls import TargetPolicy
 from shared.webhooks import (
     BACKOFF_S,
     DEFAULT_MAX_ATTEMPTS,
@@ -117,7 +118,7 @@ def _clear(request) -> None:
 
 def _deliver(url: str, **kw):
     kw.setdefault("timeout_s", 2.0)
-    kw.setdefault("allow_private", True)
+    kw["policy"] = TargetPolicy(allow_private=kw.pop("allow_private", True))
     return deliver_once(url, SECRET, kw.pop("msg_id", "msg_test1"), {"type": "batch.completed", "data": {"n": 1}}, **kw)
 
 

@@ -171,14 +171,17 @@ def run_scenario(
             with session.tab(trace_path=trace, app_url=base_url) as tab:
                 run = ScenarioRun(scenario, base_url, settings, store, attempt, tab, record, grounder)
                 record.stalled_requests = tab.events.stalled  # filled as the scenario runs
+                record.refused_requests = tab.events.refused
+                refused_before = 0
                 try:
                     open_start_page(run)
                     for index, step in enumerate(scenario.steps):
                         run.step_index = index
+                        refused_before = len(tab.events.refused)
                         run_step(run, brain, step)
                     record.verdict = Verdict.passed()
                 except StepFailed as failure:
-                    record.verdict = failure.verdict
+                    record.verdict = with_refusals(failure.verdict, tab.events.refused[refused_before:])
                 except BudgetExhausted as exc:
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"model budget exhausted: {exc}")
                 except ModelError as exc:
@@ -199,13 +202,23 @@ def run_scenario(
     return record
 
 
+def with_refusals(verdict: Verdict, refused: list[str]) -> Verdict:
+    """A failed step's verdict naming the requests the target policy refused during that step: the likely reason
+    a page did not show what the step expected."""
+    if not refused or verdict.status == "passed":
+        return verdict
+    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+    reason = f"{verdict.reason} (the target policy refused a request of the page during this step: {refused[0]}{more})"
+    return verdict.model_copy(update={"reason": reason})
+
+
 def open_start_page(run: ScenarioRun) -> None:
     intent = Intent(kind="goto", description=f"Open {run.scenario.start}", value=run.scenario.start)
     operation = run.new_operation(intent, step_index=-1)
     before = page_state(run.page)
     started = time.perf_counter()
     try:
-        status = perform(run.page, None, "goto", run.scenario.start, run.base_url, run.settings).status
+        status = perform(run.page, None, "goto", run.scenario.start, run.base_url, run.settings, tab=run.tab).status
     except ActionFailed as exc:
         operation.ok, operation.error = False, str(exc)
         run.keep(operation, screenshot=False)

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Playwright, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from shared.egress import GuardSession, egress_guard
 from shared.settings import CHROMIUM_ARGS, Settings
-from shared.urls import UnsafeTargetError, application_hosts, check_target_url, is_third_party
+from shared.urls import NO_EGRESS, TargetPolicy, application_hosts, is_third_party, url_host
 from workers.agent.actions.base import ActionFailed
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 
@@ -40,7 +38,8 @@ class PageEvents:
     dialogs: list[str] = field(default_factory=list)
     new_pages: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)  # requests the target policy stopped (kept for the run)
+    refused: list[str] = field(default_factory=list)  # requests the egress guard refused (kept for the run)
+    unreachable: list[str] = field(default_factory=list)  # servers the egress guard could not reach (kept for the run)
     stalled: list[str] = field(default_factory=list)  # third-party requests aborted unanswered (kept for the run)
     # How to answer the next dialogs, in order: (accept, prompt text). Without one, a dialog is accepted.
     dialog_answers: list[tuple[bool, str | None]] = field(default_factory=list)
@@ -55,123 +54,40 @@ class PageEvents:
         return taken
 
 
-class RequestGuard:
-    """Every request a page makes (navigations, frames, images, fetches) goes to an address the target policy
-    allows, and so does every redirect of a page or frame: a redirect or a link cannot take the browser where
-    a URL given to it could not (link-local and cloud-metadata addresses never; private and loopback ones
-    when allowed). Playwright routes only the first URL of a redirect chain, so a document request is fetched
-    here without following redirects, its Location checked, and the answer handed to the browser, whose next
-    request is routed again. Decisions are kept per scheme, host and port: a host is resolved once per context.
+class ThirdPartyGuard:
+    """A resource from a host outside the application's (see shared.urls.application_hosts) that has not answered
+    within timeout_ms (its name's resolution included) is aborted, and its host is cut off for the rest of the
+    session: a stylesheet from an unreachable CDN blocks rendering, and must not do so on every page. Whether a
+    request may go out at all is the egress guard's to say (shared/egress.py), for these fetches too."""
 
-    A resource from a host outside the application's (see shared.urls.application_hosts) that has not answered
-    within third_party_timeout_ms (its name's resolution included) is aborted, and its host is cut off for the
-    rest of the session: a stylesheet from an unreachable CDN blocks rendering, and must not do so on every page.
-    """
-
-    def __init__(self, allow_private: bool, events: PageEvents, app_hosts: frozenset[str] = frozenset(),
-                 third_party_timeout_ms: int = 0, stalled_hosts: set[str] | None = None) -> None:
-        self.allow_private = allow_private
+    def __init__(self, events: PageEvents, app_hosts: frozenset[str], timeout_ms: int,
+                 stalled_hosts: set[str] | None = None) -> None:
         self.events = events
         self.app_hosts = app_hosts
-        self.third_party_timeout_ms = third_party_timeout_ms
+        self.timeout_ms = timeout_ms
         self.stalled_hosts = stalled_hosts if stalled_hosts is not None else set()
-        self._decided: dict[tuple[str, str], str | None] = {}
-
-    def refusal(self, url: str, timeout_s: float | None = None) -> str | None:
-        scheme, _, rest = url.partition("://")
-        key = (scheme, rest.split("/", 1)[0])
-        if key not in self._decided:
-            try:
-                if timeout_s is None:
-                    check_target_url(url, allow_private=self.allow_private)
-                else:  # a name server that never answers must not hold the page (nor this guard) for long
-                    _RESOLVER.submit(check_target_url, url, allow_private=self.allow_private).result(timeout_s)
-                self._decided[key] = None
-            except UnsafeTargetError as exc:
-                self._decided[key] = str(exc)
-        return self._decided[key]
 
     def __call__(self, route: Route) -> None:
         request = route.request
         with contextlib.suppress(PlaywrightError):
-            third_party = self.third_party_timeout_ms > 0 and is_third_party(request.url, self.app_hosts)
-            if third_party and not request.is_navigation_request():
-                self.third_party(route)
-                return
-            refusal = self.refusal(request.url)
-            if refusal is None and request.is_navigation_request():
-                try:  # no time limit of its own: the navigation's timeout governs a server that does not answer
-                    response = route.fetch(max_redirects=0, timeout=0)
-                except PlaywrightError as exc:  # the server cannot be reached: fail the navigation now, as it is
-                    route.abort(network_error(str(exc)))
-                    return
-                location = response.headers.get("location")
-                if 300 <= response.status < 400 and location:
-                    refusal = self.refusal(urljoin(request.url, location))
-                if refusal is None:
-                    route.fulfill(response=response)
-                    return
-            if refusal is None:
+            if request.is_navigation_request() or not is_third_party(request.url, self.app_hosts):
                 route.continue_()
                 return
-            self.refuse(route, refusal)
-
-    def refuse(self, route: Route, refusal: str) -> None:
-        self.events.refused.append(refusal)
-        self.events.page_errors.append(f"request refused: {refusal}")
-        route.abort("blockedbyclient")
-
-    def third_party(self, route: Route) -> None:
-        """A resource of another host: fetched here within the time limit and handed over, else aborted."""
-        url = route.request.url
-        host = (urlsplit(url).hostname or "").lower()
-        if host in self.stalled_hosts:
-            route.abort("timedout")
-            return
-        started = time.monotonic()
-        limit_s = self.third_party_timeout_ms / 1000
-        try:
-            refusal = self.refusal(url, timeout_s=limit_s)
-        except concurrent.futures.TimeoutError:
-            self.stall(route, host, f"{url} (its host name did not resolve within {limit_s:g} s)")
-            return
-        if refusal is not None:
-            self.refuse(route, refusal)
-            return
-        left_ms = max(1.0, self.third_party_timeout_ms - (time.monotonic() - started) * 1000)
-        try:
-            response = route.fetch(timeout=left_ms)
-        except PlaywrightError as exc:
-            if "Timeout" in str(exc) or "timed out" in str(exc).lower():
-                self.stall(route, host, f"{url} (no answer within {limit_s:g} s)")
-            else:
-                route.abort("failed")
-            return
-        route.fulfill(response=response)
-
-    def stall(self, route: Route, host: str, what: str) -> None:
-        self.stalled_hosts.add(host)
-        self.events.stalled.append(what)
-        route.abort("timedout")
-
-
-def network_error(message: str) -> str:
-    """The abort code for a fetch that failed, so the page sees the error it would have seen itself: a refused
-    connection, a name that does not resolve, a timeout, else a plain failure."""
-    text = message.upper()
-    if "ECONNREFUSED" in text:
-        return "connectionrefused"
-    if "ENOTFOUND" in text or "EAI_AGAIN" in text:
-        return "namenotresolved"
-    if "ECONNRESET" in text:
-        return "connectionreset"
-    if "TIMEOUT" in text or "ETIMEDOUT" in text:
-        return "timedout"
-    return "failed"
-
-
-# Resolving a third-party host name in a thread lets the guard give up on it in time (getaddrinfo has no timeout).
-_RESOLVER = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="stepforge-resolve")
+            host = url_host(request.url)
+            if host in self.stalled_hosts:
+                route.abort("timedout")
+                return
+            try:
+                response = route.fetch(timeout=self.timeout_ms)
+            except PlaywrightError as exc:
+                if "Timeout" in str(exc) or "timed out" in str(exc).lower():
+                    self.stalled_hosts.add(host)
+                    self.events.stalled.append(f"{request.url} (no answer within {self.timeout_ms / 1000:g} s)")
+                    route.abort("timedout")
+                else:
+                    route.abort("failed")
+                return
+            route.fulfill(response=response)
 
 
 # Playwright's words for a page whose renderer died: "Target crashed", "Navigation failed because page crashed!".
@@ -225,7 +141,10 @@ class BrowserSession:
         self.settings = settings
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        # Third-party hosts that stalled once: their later requests are aborted at once (see RequestGuard).
+        # The browser's own traffic (component updates, account lookups) goes to a guard session that lets
+        # nothing out; each context gets a session applying the target policy (see new_context).
+        self._background: GuardSession | None = None
+        # Third-party hosts that stalled once: their later requests are aborted at once (see ThirdPartyGuard).
         self.stalled_hosts: set[str] = set()
 
     def browser(self) -> Browser:
@@ -242,39 +161,48 @@ class BrowserSession:
             raise BrowserUnavailableError(
                 f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH"
             )
+        if self._background is None:
+            self._background = egress_guard().open(NO_EGRESS)
         try:
             return self._playwright.chromium.launch(
-                executable_path=path, headless=self.settings.headless, args=list(CHROMIUM_ARGS)
+                executable_path=path, headless=self.settings.headless, args=list(CHROMIUM_ARGS),
+                proxy=self._background.playwright_proxy,
             )
         except PlaywrightError as exc:
             raise BrowserUnavailableError(f"Chromium at {path} did not start: {first_line(str(exc))}") from None
 
     def new_context(self, events: PageEvents, *, traced: bool, app_url: str | None = None) -> BrowserContext:
-        """A fresh context as a scenario gets it: viewport, timeouts, the request guard, the settle script, tracing
-        when asked. app_url names the application (its host on any port); other hosts are third parties. The
-        caller closes it."""
-        context = self.browser().new_context(
-            viewport={"width": self.settings.viewport_width, "height": self.settings.viewport_height}
-        )
+        """A fresh context as a scenario gets it: viewport, timeouts, its own egress guard session (what it
+        refuses goes to events), the settle script, tracing when asked. app_url names the application (its host on
+        any port); other hosts are third parties. The caller closes it; its guard session closes with it."""
+        guard = egress_guard()
+        session = guard.open(TargetPolicy.of(self.settings), events.refused, events.unreachable)
+        try:
+            context = self.browser().new_context(
+                viewport={"width": self.settings.viewport_width, "height": self.settings.viewport_height},
+                proxy=session.playwright_proxy,
+            )
+        except BaseException:
+            guard.close(session)
+            raise
+        context.on("close", lambda _: guard.close(session))
         context.set_default_timeout(self.settings.action_timeout_ms)
         context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
         if self.settings.allow_private_targets:
-            # The guard fulfils documents itself, and a fulfilled document loses its loopback address space:
-            # Chromium's Local Network Access check would then refuse its fetch to an API on another local port.
-            # The guard already decides which addresses a page may reach.
+            # Everything goes through the egress guard on loopback, which already decides which addresses a page
+            # may reach: Chromium's Local Network Access check must not refuse a page's fetch to an API on another
+            # local port.
             with contextlib.suppress(PlaywrightError):  # a Chromium too old to know the permission has no check
                 context.grant_permissions(["local-network-access"])
-            # Nor does a fulfilled document get the clipboard a served one gets after a click: a copy button
-            # (navigator.clipboard) works as it does for a person, and as it does in the suite's plain context.
+            # A copy button (navigator.clipboard) works as it does for a person, and as in the suite's context.
             with contextlib.suppress(PlaywrightError):
                 context.grant_permissions(["clipboard-read", "clipboard-write"])
         context.add_init_script(script=SETTLE_SCRIPT)
         if traced:
             context.tracing.start(screenshots=True, snapshots=True)
-        guard = RequestGuard(self.settings.allow_private_targets, events,
-                             application_hosts(app_url) if app_url else frozenset(),
-                             self.settings.third_party_timeout_ms if app_url else 0, self.stalled_hosts)
-        context.route("**/*", guard)
+        if app_url and self.settings.third_party_timeout_ms > 0:
+            context.route("**/*", ThirdPartyGuard(events, application_hosts(app_url),
+                                                  self.settings.third_party_timeout_ms, self.stalled_hosts))
         return context
 
     @contextlib.contextmanager
@@ -325,6 +253,9 @@ class BrowserSession:
         if self._playwright is not None:
             self._playwright.stop()
             self._playwright = None
+        if self._background is not None:
+            egress_guard().close(self._background)
+            self._background = None
 
     def __enter__(self) -> BrowserSession:
         return self

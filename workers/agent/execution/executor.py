@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 from shared.records import Node, Observation, PageSnapshot
 from shared.settings import Settings
-from shared.urls import UnsafeTargetError, check_target_url
+from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.actions import ActionFailed, CheckFailed, action
 from workers.agent.actions.kinds.goto import absolute_url
 from workers.agent.execution.browser import PageEvents, Tab, first_line
@@ -109,24 +109,28 @@ def wait_for_change(page: Page, settings: Settings, deadline: float, since: int 
     return changed
 
 
-def open_url(page: Page, url: str, settings: Settings) -> int | None:
-    """Open a URL; the HTTP status is returned (an error page is still a page a scenario may check)."""
+def open_url(page: Page, url: str, settings: Settings, events: PageEvents | None = None) -> int | None:
+    """Open a URL; the HTTP status is returned (an error page is still a page a scenario may check). events (the
+    tab's) say why the egress guard stopped a navigation: a refused address, a redirect to one, a dead server."""
     try:
-        check_target_url(url, allow_private=settings.allow_private_targets)
+        TargetPolicy.of(settings).check_url(url)
     except UnsafeTargetError as exc:
         raise ActionFailed(str(exc)) from None
+    refused, unreachable = (len(events.refused), len(events.unreachable)) if events else (0, 0)
     try:
         response = page.goto(url, wait_until="load")
     except PlaywrightError as exc:
         message = first_line(str(exc))
-        if "Timeout" in message or "ERR_TIMED_OUT" in message:
+        if events and events.refused[refused:]:
+            message = f"{url} led to an address the target policy refuses ({events.refused[-1]})"
+        elif events and events.unreachable[unreachable:]:
+            message = f"{url}: {events.unreachable[-1].split(': ', 1)[-1]}"
+        elif "Timeout" in message or "ERR_TIMED_OUT" in message:
             message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s (the server did not answer)"
         elif "ERR_CONNECTION_REFUSED" in message:
             message = f"{url} refused the connection (nothing listens on {_host_port(url)})"
         elif "ERR_NAME_NOT_RESOLVED" in message:
             message = f"{url}: the host name does not resolve"
-        elif "ERR_BLOCKED_BY_CLIENT" in message:
-            message = f"{url} led to an address the target policy refuses (a redirect to it was stopped)"
         raise ActionFailed(message) from None
     return response.status if response is not None else None
 
@@ -159,7 +163,7 @@ class BrowserAct:
         return self.tab.page if self.tab is not None else self.tab_page
 
     def open(self, url: str) -> int | None:
-        status = open_url(self.page, url, self.settings)
+        status = open_url(self.page, url, self.settings, self.tab.events if self.tab is not None else None)
         settle(self.page, self.settings)  # a single-page app fetches its data after the load event
         return status
 

@@ -16,6 +16,7 @@ from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import (
     all_failed,
     first_lines,
+    replay_egress,
     replay_environment,
     replay_timeout,
     run_to_end,
@@ -72,11 +73,18 @@ def replay_playwright_bdd(
     settings: Settings,
     reset_command: str | None = None,
 ) -> dict[str, ReplayResult]:
-    """Run the scenarios tagged @<id> of a playwright-bdd suite with Playwright's runner, one worker."""
+    """Run the scenarios tagged @<id> of a playwright-bdd suite with Playwright's runner, one worker, behind the
+    egress guard."""
+    with replay_egress(scenario_ids, settings) as egress:
+        return egress.judge(_run_playwright(suite_dir, scenario_ids, base_url, settings, reset_command, egress.env()))
+
+
+def _run_playwright(suite_dir: Path | str, scenario_ids: list[str], base_url: str, settings: Settings,
+                    reset_command: str | None, egress_env: dict[str, str]) -> dict[str, ReplayResult]:
     started = time.monotonic()
     suite = Path(suite_dir).resolve()
     node_modules = ensure_runtime(settings)
-    env = replay_environment(base_url, settings, reset_command)
+    env = replay_environment(base_url, settings, reset_command) | egress_env
 
     def every(error: str) -> dict[str, ReplayResult]:
         return all_failed(scenario_ids, started, error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -9,10 +10,13 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from shared.egress import GuardSession, egress_guard
 from shared.records import ReplayResult
 from shared.settings import Settings
+from shared.urls import NO_EGRESS, TargetPolicy
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.lifetime import bound_to_this_process
 
@@ -76,7 +80,8 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
         FORCE_COLOR="0",
         NO_COLOR="1",
     )
-    for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_HEADED"):
+    for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_HEADED", "STEPFORGE_EGRESS_PROXY",
+                 "STEPFORGE_EGRESS_PROXIES"):
         env.pop(name, None)
     if reset_command:
         env["STEPFORGE_RESET_COMMAND"] = reset_command
@@ -84,6 +89,55 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
     if not settings.headless:
         env["STEPFORGE_HEADED"] = "1"
     return env
+
+
+class ReplayEgress:
+    """The egress guard sessions of one replay run (shared/egress.py): the browser's own traffic goes to one that
+    lets nothing out, each scenario's context to one of its own (so what it refused is its own), and a scenario
+    tagged otherwise to a shared one; stepforge.js reads them from STEPFORGE_EGRESS_PROXY and
+    STEPFORGE_EGRESS_PROXIES."""
+
+    def __init__(self, scenario_ids: list[str], settings: Settings) -> None:
+        self._guard, policy = egress_guard(), TargetPolicy.of(settings)
+        self.sessions: list[GuardSession] = []
+        self.background = self._open(NO_EGRESS)
+        self.untagged = self._open(policy)
+        self.by_id = {scenario_id: self._open(policy) for scenario_id in dict.fromkeys(scenario_ids)}
+
+    def _open(self, policy: TargetPolicy) -> GuardSession:
+        session = self._guard.open(policy)
+        self.sessions.append(session)
+        return session
+
+    def env(self) -> dict[str, str]:
+        proxies = {"*": self.untagged.url} | {i: s.url for i, s in self.by_id.items()}
+        return {"STEPFORGE_EGRESS_PROXY": self.background.url, "STEPFORGE_EGRESS_PROXIES": json.dumps(proxies)}
+
+    def judge(self, results: dict[str, ReplayResult]) -> dict[str, ReplayResult]:
+        """Each result with the requests its scenario's guard refused; a failed one's error names them."""
+        for scenario_id, result in results.items():
+            refused = list(self.by_id[scenario_id].refused) if scenario_id in self.by_id else []
+            if not refused:
+                continue
+            result.refused = refused
+            if not result.passed:
+                more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+                result.error = (f"{result.error or 'failed'}\n(the target policy refused a request of the page: "
+                                f"{refused[0]}{more})")
+        return results
+
+    def close(self) -> None:
+        for session in self.sessions:
+            self._guard.close(session)
+
+
+@contextlib.contextmanager
+def replay_egress(scenario_ids: list[str], settings: Settings) -> Iterator[ReplayEgress]:
+    egress = ReplayEgress(scenario_ids, settings)
+    try:
+        yield egress
+    finally:
+        egress.close()
 
 
 def _config(report: Path) -> str:
@@ -223,7 +277,14 @@ def replay_scenarios(
     settings: Settings,
     reset_command: str | None = None,
 ) -> dict[str, ReplayResult]:
-    """Run the scenarios tagged @<id> in one cucumber-js process, each in a fresh browser context."""
+    """Run the scenarios tagged @<id> in one cucumber-js process, each in a fresh browser context behind the egress
+    guard."""
+    with replay_egress(scenario_ids, settings) as egress:
+        return egress.judge(_run_cucumber(suite_dir, scenario_ids, base_url, settings, reset_command, egress.env()))
+
+
+def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str, settings: Settings,
+                  reset_command: str | None, egress_env: dict[str, str]) -> dict[str, ReplayResult]:
     started = time.monotonic()
     suite = Path(suite_dir).resolve()
     node_modules = ensure_runtime(settings)
@@ -231,6 +292,7 @@ def replay_scenarios(
     cli, extra_env = cucumber_command(suite, node_modules)
     env = replay_environment(base_url, settings, reset_command)
     env.update(extra_env)
+    env.update(egress_env)
 
     def every(error: str) -> dict[str, ReplayResult]:
         return all_failed(scenario_ids, started, error)

@@ -16,6 +16,10 @@ class StepforgeWorld extends stepforge.withHelpers(Object) {
 }
 
 const test = base.extend({
+  // Each test's context behind its own egress guard session when the service runs the suite (see stepforge.js).
+  proxy: async ({}, use, testInfo) => {
+    await use(stepforge.contextProxy(testInfo.tags));
+  },
   world: async ({ page, context }, use) => {
     stepforge.resetApp();
     const world = new StepforgeWorld(page, context);

@@ -33,6 +33,7 @@ module.exports = defineConfig({
       executablePath: stepforge.browserPath(),
       headless: !stepforge.truthy(process.env.STEPFORGE_HEADED),
       args: stepforge.CHROMIUM_ARGS,
+      proxy: stepforge.launchProxy(),
     },
   },
 });

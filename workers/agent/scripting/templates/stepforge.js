@@ -43,6 +43,28 @@ const VIEWPORT = {
 
 const RESET_COMMAND = process.env.STEPFORGE_RESET_COMMAND || "";
 
+// The egress guard stepforge's service runs the suite behind (its shared/egress.py): the browser's own traffic
+// goes to STEPFORGE_EGRESS_PROXY, each scenario's context to its entry in STEPFORGE_EGRESS_PROXIES (a JSON map
+// of scenario id tags, and "*" for any other scenario). Unset, as on a tester's machine: no proxy.
+// "<-loopback>": loopback and link-local hosts go through the proxy too (Chromium sends them around it otherwise).
+const EGRESS = process.env.STEPFORGE_EGRESS_PROXY || "";
+const EGRESS_BY_TAG = JSON.parse(process.env.STEPFORGE_EGRESS_PROXIES || "{}");
+
+function viaProxy(server) {
+  return server ? { server, bypass: "<-loopback>" } : undefined;
+}
+
+function launchProxy() {
+  return viaProxy(EGRESS);
+}
+
+// The proxy of a scenario's context, from its tags (cucumber's pickle tags or Playwright's testInfo.tags).
+function contextProxy(tags) {
+  const names = (tags || []).map((tag) => String(tag.name || tag).replace(/^@/, ""));
+  const id = names.find((name) => Object.prototype.hasOwnProperty.call(EGRESS_BY_TAG, name));
+  return viaProxy(id !== undefined ? EGRESS_BY_TAG[id] : EGRESS_BY_TAG["*"]);
+}
+
 // The suite's own defaults: stepforge.json beside package.json ({"base_url": ...}), written when the suite
 // was generated for a known application. Absent: no defaults.
 function suiteDefaults() {
@@ -475,5 +497,5 @@ function withHelpers(Base) {
 
 module.exports = {
   ROOT, CHROMIUM_ARGS, VIEWPORT, ACTION_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, TRACE, baseUrl, truthy, browserPath,
-  resetApp, prepareContext, settle, withHelpers,
+  resetApp, prepareContext, settle, withHelpers, launchProxy, contextProxy,
 };

@@ -31,6 +31,7 @@ BeforeAll(async function () {
     executablePath: stepforge.browserPath(),
     headless: !stepforge.truthy(process.env.STEPFORGE_HEADED),
     args: stepforge.CHROMIUM_ARGS,
+    proxy: stepforge.launchProxy(),
   });
 });
 
@@ -43,9 +44,9 @@ Before(function () {
   stepforge.resetApp();
 });
 
-Before(async function () {
+Before(async function ({ pickle }) {
   this.baseUrl = stepforge.baseUrl();
-  this.context = await browser.newContext({ viewport: stepforge.VIEWPORT });
+  this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: stepforge.contextProxy(pickle.tags) });
   if (stepforge.TRACE !== "off") await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false });
   await stepforge.prepareContext(this.context, this.baseUrl, this.dialogAnswers);
   this.page = await this.context.newPage();

@@ -1,0 +1,134 @@
+"""Every request a customer's page makes, in generation and in both replays, goes through the egress guard: a
+page reaching for a refused address in every way a page can, and redirects leading there after 1 to 3 hops,
+open no connection to it, and each refusal is recorded with its reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shared.records import RunRecord
+from tests.agent.pages_site import in_thread
+from shared.settings import Settings
+from workers.agent.execution.browser import BrowserSession
+from workers.agent.execution.executor import ActionFailed, open_url
+
+from .hostile import PAGE_ATTEMPTS, REFUSED_NETWORK, hostile_site, refused_listener
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings() -> Settings:
+    return Settings(allow_private_targets=True, refused_networks=(REFUSED_NETWORK,))
+
+
+@pytest.fixture(scope="module")
+def listener():
+    with refused_listener() as listener:
+        yield listener
+
+
+@pytest.fixture(scope="module")
+def site(listener):
+    with hostile_site(listener) as url:
+        yield url
+
+
+def test_every_kind_of_request_of_a_page_is_refused_before_any_connection(site, listener):
+    """img, fetch, iframe, WebSocket, EventSource, a form's post, a meta refresh and window.open: each ends (the
+    page sees it fail), each is refused by the guard with its reason, and the listener saw no connection."""
+
+    def work() -> tuple[str, list[str]]:
+        with BrowserSession(settings()) as session, session.tab(app_url=site) as tab:
+            with tab.context.expect_page() as popup:
+                assert open_url(tab.page, f"{site}/", session.settings, tab.events) == 200
+            popup.value.wait_for_load_state()
+            tab.page.wait_for_function(f"window.__ended.size === {len(PAGE_ATTEMPTS) - 1}")  # all but the popup
+            return tab.page.inner_text("h1"), list(tab.events.refused)
+
+    heading, refused = in_thread(work)
+    assert heading == "Welcome"  # the page itself still works
+    address = listener.origin.removeprefix("http://")
+    ours = [r for r in refused if address in r]
+    # Chromium tunnels some requests (CONNECT host:port, the path unseen) and sends others whole.
+    for attempt in ("frame", "form", "refresh", "popup"):
+        assert any(f"{address}/{attempt}:" in r for r in ours), (attempt, refused)
+    assert len(ours) >= len(PAGE_ATTEMPTS)
+    assert all("127.0.0.2 is in a refused network (127.0.0.2/32" in r for r in ours)
+    assert listener.accepted == []
+
+
+def test_a_redirect_chain_to_a_refused_address_is_stopped_at_its_last_hop(site, listener):
+    def work() -> list[str]:
+        failures = []
+        with BrowserSession(settings()) as session:
+            for hops in (1, 2, 3):
+                with session.tab(app_url=site) as tab:
+                    try:
+                        open_url(tab.page, f"{site}/hops/{hops}", session.settings, tab.events)
+                    except ActionFailed as exc:
+                        failures.append(str(exc))
+        return failures
+
+    failures = in_thread(work)
+    assert len(failures) == 3
+    for hops, failure in zip((1, 2, 3), failures, strict=True):
+        assert failure.startswith(f"{site}/hops/{hops} led to an address the target policy refuses (GET "
+                                  f"{listener.origin}/hop: 127.0.0.2 is in a refused network"), failure
+    assert listener.accepted == []
+
+
+def test_the_browsers_own_traffic_never_leaves():
+    """Chromium's background requests (component updates, account lookups) go to a guard session that refuses
+    all; whatever it asked for, nothing left."""
+
+    def work() -> tuple[bool, list[str]]:
+        with BrowserSession(settings()) as session:
+            session.browser()
+            background = session._background
+            assert background is not None
+            return background.policy.refuse_all, list(background.refused)
+
+    refuse_all, refused = in_thread(work)
+    assert refuse_all
+    assert all("never leaves" in refusal for refusal in refused)
+
+
+def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "workers.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "hostile.yaml"
+    path.write_text(
+        "scenarios:\n"
+        "  - id: HOST-1\n    title: The welcome page greets\n    start: /\n"
+        "    steps:\n      - action: Look at the page\n        expected: Welcome is shown\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize("suite_format", ["cucumber-js", "playwright-bdd"])
+def test_generation_and_its_replay_refuse_the_page_requests_and_record_them(site, listener, scenarios, tmp_path,
+                                                                           suite_format):
+    """The CLI's generation and its replay (cucumber-js, or Playwright's runner for playwright-bdd) each run the
+    page behind the guard: the run record and the replay's result list what was refused; nothing connected."""
+    env = {"STEPFORGE_ALLOW_PRIVATE_TARGETS": "true", "STEPFORGE_REFUSED_NETWORKS": json.dumps([REFUSED_NETWORK])}
+    done = cli("generate", str(scenarios), "--base-url", site, "--out", str(tmp_path / "suite"),
+               "--artifacts", str(tmp_path / "artifacts"), "--format", suite_format, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    runs = sorted((tmp_path / "artifacts").rglob("run.json"))
+    assert runs
+    record = RunRecord.model_validate_json(runs[-1].read_text())
+    assert record.verdict is not None and record.verdict.status == "passed"
+    assert any("/frame: 127.0.0.2 is in a refused network" in r for r in record.refused_requests), record.refused_requests
+    assert listener.accepted == []
+    assert record.replay is not None and record.replay.passed
+    assert any("127.0.0.2 is in a refused network" in r for r in record.replay.refused), record.replay

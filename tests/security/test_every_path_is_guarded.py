@@ -1,0 +1,81 @@
+"""No code path opens a browser, a browser context or an HTTP connection for a customer without the egress guard.
+
+Every place in the product's source that launches Chromium, makes a context or builds an HTTP client is listed
+here, and each must either hand its connections to the guard (a `proxy` in the call) or be one of the service's
+own clients, whose endpoints the operator configures and no customer can name. A new one fails this test until
+it is guarded or added to OPERATOR_CLIENTS with its reason."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [p for folder in ("api", "workers", "shared") for p in (ROOT / folder).rglob("*")
+           if p.suffix in (".py", ".js") and "node_modules" not in p.parts]
+
+OPENERS = re.compile(
+    r"chromium\.launch\(|(?<!self)\.new_context\(|\.newContext\(|launchOptions:|httpx\.(?:Async)?Client\(|"
+    r"httpx\.(?:get|post|put|request|stream)\(|urlopen\(|requests\.(?:get|post|Session)|aiohttp\.|"
+    r"http\.client|socket\.create_connection\(|OpenAI\(|boto3\.session\.Session\("
+)
+
+# The service's own clients: endpoints set by whoever runs stepforge, never by a customer's URL or page.
+OPERATOR_CLIENTS = {
+    "shared/step_registry/http.py": "the step registry service (STEPFORGE_REGISTRY_URL)",
+    "workers/agent/model/client.py": "the model endpoint (STEPFORGE_MODEL_BASE_URL)",
+    "shared/artifacts/s3.py": "the artifact store (STEPFORGE_S3_ENDPOINT_URL)",
+}
+
+# Where a browser or client runs for a customer; each call must route through the guard.
+GUARDED = {
+    "workers/agent/execution/browser.py",  # generation: the launch and every context
+    "workers/agent/scripting/templates/world.js",  # the cucumber-js replay: the launch and every context
+    "workers/agent/scripting/templates/playwright.config.js",  # the playwright-bdd replay's launch
+    "shared/webhooks.py",  # webhook delivery
+    "workers/cli.py",  # the CLI's reachability check of the base URL
+}
+
+
+def openers() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        for match in OPENERS.finditer(text):
+            call = text[match.start():match.start() + 600]
+            depth, end = 0, len(call)
+            for index, char in enumerate(call):  # the call up to its closing bracket
+                depth += char in "({"
+                depth -= char in ")}"
+                if depth == 0 and char in ")}":
+                    end = index + 1
+                    break
+            found.setdefault(path.relative_to(ROOT).as_posix(), []).append(call[:end])
+    return found
+
+
+def test_every_browser_and_http_client_is_guarded_or_the_operators_own():
+    found = openers()
+    unexpected = set(found) - set(GUARDED) - set(OPERATOR_CLIENTS)
+    assert not unexpected, f"a browser or HTTP client the guard does not know of: {sorted(unexpected)}"
+    for where in GUARDED:
+        assert where in found, f"{where} opens nothing any more: update this test"
+        for call in found[where]:
+            assert "proxy" in call, f"{where}: {call[:200]!r} opens connections around the egress guard"
+
+
+def test_the_playwright_bdd_contexts_take_their_scenarios_guard():
+    fixtures = (ROOT / "workers/agent/scripting/templates/fixtures.js").read_text()
+    assert re.search(r"proxy: async \(\{\}, use, testInfo\) => \{\s*await use\(stepforge\.contextProxy\(testInfo\.tags\)\)",
+                     fixtures)
+
+
+def test_every_replay_runs_behind_the_guard():
+    """Both runners are started by these two functions only, and each starts them inside replay_egress."""
+    starters = {p.relative_to(ROOT).as_posix() for p in SOURCES if p.suffix == ".py"
+                and re.search(r"cucumber-js|\"playwright\"\), \"test\"", p.read_text()) and "Popen(" in p.read_text()}
+    assert starters == {"workers/agent/verify/replay.py", "workers/agent/verify/bdd_replay.py"}
+    for where in starters:
+        text = (ROOT / where).read_text()
+        assert "with replay_egress(scenario_ids, settings) as egress:" in text
+        assert "egress.env()" in text
