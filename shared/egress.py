@@ -99,10 +99,10 @@ class GuardSession:
         try:
             if method == "CONNECT":
                 writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                await _tunnel(reader, writer, upstream_reader, upstream_writer)
             else:
                 upstream_writer.write(_origin_form_head(method, target, version, header_lines))
-            await upstream_writer.drain()
-            await _pipe_both_ways(reader, writer, upstream_reader, upstream_writer)
+                await _exchange(reader, writer, upstream_reader, upstream_writer, header_lines)
         finally:
             upstream_writer.close()
 
@@ -186,30 +186,68 @@ async def _connect(addresses: list[str], port: int) -> tuple[asyncio.StreamReade
     raise error or ConnectionError("no address")
 
 
-async def _pipe_both_ways(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                          upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter) -> None:
-    """Copy each side to the other until the server's side ends (its answer is complete) or the client leaves."""
+async def _copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(ConnectionError):
+        while chunk := await source.read(65536):
+            sink.write(chunk)
+            await sink.drain()
+    with contextlib.suppress(OSError, RuntimeError):
+        if sink.can_write_eof():
+            sink.write_eof()
 
-    async def copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(ConnectionError):
-            while chunk := await source.read(65536):
-                sink.write(chunk)
-                await sink.drain()
-        with contextlib.suppress(OSError, RuntimeError):
-            if sink.can_write_eof():
-                sink.write_eof()
 
-    upload = asyncio.ensure_future(copy(reader, upstream_writer))
-    download = asyncio.ensure_future(copy(upstream_reader, writer))
+async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                  upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter) -> None:
+    """A CONNECT tunnel (TLS, a WebSocket): bytes both ways until the server's side ends or the client leaves."""
+    upload = asyncio.ensure_future(_copy(reader, upstream_writer))
+    download = asyncio.ensure_future(_copy(upstream_reader, writer))
     try:
         await asyncio.wait({upload, download}, return_when=asyncio.FIRST_COMPLETED)
-        if download.done():
-            upload.cancel()
-        else:  # the client finished sending; the answer may still be coming
+        if not download.done():  # the client finished sending; the answer may still be coming
             await download
     finally:
         upload.cancel()
         download.cancel()
+
+
+async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter,
+                    header_lines: list[str]) -> None:
+    """One plain-http request (its head already sent) and its answer. The request's body is forwarded as long as
+    its Content-Length says (or up to its last chunk), never a byte more; the answer's head says `Connection:
+    close` whatever the server said; and the exchange ends when the server's answer ends or the client closes or
+    sends anything else: a second request never rides a connection judged for the first."""
+    headers = {line.split(":", 1)[0].strip().lower(): line.split(":", 1)[-1].strip() for line in header_lines}
+    length = headers.get("content-length", "0")
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        body = await reader.readuntil(b"\r\n0\r\n\r\n")
+    elif length.isdigit():
+        body = await reader.readexactly(int(length))
+    else:
+        raise ProxyRequestError(f"Content-Length {length[:20]!r}")
+    upstream_writer.write(body)
+    await upstream_writer.drain()
+
+    async def answer() -> None:
+        with contextlib.suppress(asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            writer.write(_closing_head(await upstream_reader.readuntil(b"\r\n\r\n")))
+            await _copy(upstream_reader, writer)
+
+    download = asyncio.ensure_future(answer())
+    client_done = asyncio.ensure_future(reader.read(1))  # the client closing, or sending what it must not
+    try:
+        await asyncio.wait({download, client_done}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        download.cancel()
+        client_done.cancel()
+
+
+def _closing_head(head: bytes) -> bytes:
+    """An answer's head saying the connection closes after it."""
+    status, *lines = head[:-4].split(b"\r\n")
+    kept = [line for line in lines if line.split(b":", 1)[0].strip().lower() not in (b"connection", b"keep-alive",
+                                                                                      b"proxy-connection")]
+    return b"\r\n".join([status, *kept, b"Connection: close", b"Proxy-Connection: close"]) + b"\r\n\r\n"
 
 
 async def _answer(writer: asyncio.StreamWriter, status: int, reason: str, text: str) -> None:

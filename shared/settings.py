@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The browser asks nothing of the network on its own: no component updates, sync, metrics, crash reports, safe-
+# browsing lists, domain reliability beacons, hyperlink pings or DNS prefetching. What it still sends goes to the
+# egress guard, which lets the browser's own traffic out nowhere (shared/egress.py).
 CHROMIUM_ARGS = (
     "--no-sandbox",
     "--disable-gpu",
@@ -17,6 +20,13 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--metrics-recording-only",
+    "--disable-breakpad",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--safebrowsing-disable-auto-update",
+    "--no-pings",
+    "--dns-prefetch-disable",
 )
 
 

@@ -543,3 +543,23 @@ def test_dockerfile_builds_the_service_image():
 def test_dockerignore_keeps_local_state_out():
     ignored = set((ROOT / ".dockerignore").read_text(encoding="utf-8").split())
     assert {".venv", "artifacts", "suite", "node_modules", ".git"} <= ignored
+
+
+def test_worker_egress_refuses_every_cloud_metadata_endpoint_the_guard_refuses():
+    """The network-level wall behind the egress guard: worker pods reach no metadata endpoint, link-local or
+    private address, whatever the guard's settings."""
+    import ipaddress
+
+    from shared.urls import CLOUD_METADATA
+
+    (policy,) = [doc for doc in _of_kind("NetworkPolicy") if doc["metadata"]["name"] == "stepforge-worker-egress"]
+    assert policy["spec"]["policyTypes"] == ["Egress"]
+    assert policy["spec"]["podSelector"]["matchLabels"]["app.kubernetes.io/component"] == "worker"
+    open_blocks = [peer["ipBlock"] for rule in policy["spec"]["egress"] for peer in rule["to"]
+                   if "ipBlock" in peer and "except" in peer["ipBlock"]]
+    assert {block["cidr"] for block in open_blocks} == {"0.0.0.0/0", "::/0"}
+    refused = [ipaddress.ip_network(cidr) for block in open_blocks for cidr in block["except"]]
+    for network, what in CLOUD_METADATA:
+        assert any(network.subnet_of(r) for r in refused if r.version == network.version), what
+    for private in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"):
+        assert ipaddress.ip_network(private) in refused

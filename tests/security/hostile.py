@@ -97,6 +97,9 @@ def hostile_site(listener: Listener) -> Iterator[str]:
                 self.send(b"", status=302, headers={"Location": where})
             elif self.path == "/plain":
                 self.send("<h1>Plain</h1>")
+            elif self.path == "/secret":  # its text comes from the refused address, so it never shows
+                self.send(f"<h1>Secret</h1><p id=out>loading</p><script>fetch('{refused}/secret').then(r => r.text())"
+                          ".then(t => { out.textContent = t; }, () => { out.textContent = 'unavailable'; })</script>")
             else:
                 self.send(hostile_page(refused))
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from shared.records import RunRecord
 from tests.agent.pages_site import in_thread
@@ -83,20 +84,25 @@ def test_a_redirect_chain_to_a_refused_address_is_stopped_at_its_last_hop(site, 
     assert listener.accepted == []
 
 
-def test_the_browsers_own_traffic_never_leaves():
-    """Chromium's background requests (component updates, account lookups) go to a guard session that refuses
-    all; whatever it asked for, nothing left."""
+def test_the_browsers_own_traffic_never_leaves(site):
+    """What the browser sends outside the scenario's context (component updates, account lookups: whatever a
+    context without a guard session of its own would send) goes to a guard session that lets nothing out."""
 
-    def work() -> tuple[bool, list[str]]:
+    def work() -> tuple[str, list[str]]:
         with BrowserSession(settings()) as session:
-            session.browser()
-            background = session._background
-            assert background is not None
-            return background.policy.refuse_all, list(background.refused)
+            page = session.browser().new_page()  # a context of the launch's own settings, no session of its own
+            try:
+                page.goto(f"{site}/plain")
+                outcome = "loaded"
+            except PlaywrightError as exc:
+                outcome = str(exc)
+            finally:
+                page.context.close()
+            return outcome, list(session._background.refused)
 
-    refuse_all, refused = in_thread(work)
-    assert refuse_all
-    assert all("never leaves" in refusal for refusal in refused)
+    outcome, refused = in_thread(work)
+    assert "ERR_EMPTY_RESPONSE" in outcome
+    assert any(f"GET {site}/plain: a request outside any page" in r and "never leaves" in r for r in refused), refused
 
 
 def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -132,3 +138,22 @@ def test_generation_and_its_replay_refuse_the_page_requests_and_record_them(site
     assert listener.accepted == []
     assert record.replay is not None and record.replay.passed
     assert any("127.0.0.2 is in a refused network" in r for r in record.replay.refused), record.replay
+
+
+def test_a_step_that_fails_because_a_request_was_refused_says_so(site, listener, tmp_path):
+    path = tmp_path / "secret.yaml"
+    path.write_text(
+        "scenarios:\n"
+        "  - id: SEC-1\n    title: The secret page shows its data\n    start: /secret\n"
+        "    steps:\n      - action: Look at the page\n        expected: Classified data is shown\n"
+    )
+    env = {"STEPFORGE_ALLOW_PRIVATE_TARGETS": "true", "STEPFORGE_REFUSED_NETWORKS": json.dumps([REFUSED_NETWORK]),
+           "STEPFORGE_MAX_ATTEMPTS": "1"}
+    done = cli("generate", str(path), "--base-url", site, "--out", str(tmp_path / "suite"),
+               "--artifacts", str(tmp_path / "artifacts"), env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    record = RunRecord.model_validate_json(next((tmp_path / "artifacts").rglob("run.json")).read_text())
+    assert record.verdict is not None and record.verdict.status == "failed"
+    assert "the target policy refused a request of the page" in record.verdict.reason, record.verdict.reason
+    assert "127.0.0.2 is in a refused network" in record.verdict.reason
+    assert listener.accepted == []

@@ -181,7 +181,7 @@ def run_scenario(
                         run_step(run, brain, step)
                     record.verdict = Verdict.passed()
                 except StepFailed as failure:
-                    record.verdict = with_refusals(failure.verdict, tab.events.refused[refused_before:])
+                    record.verdict = with_refusals(failure.verdict, tab.events.refused, refused_before)
                 except BudgetExhausted as exc:
                     record.verdict = Verdict.failed(run.step_index + 1, "error", f"model budget exhausted: {exc}")
                 except ModelError as exc:
@@ -202,13 +202,16 @@ def run_scenario(
     return record
 
 
-def with_refusals(verdict: Verdict, refused: list[str]) -> Verdict:
-    """A failed step's verdict naming the requests the target policy refused during that step: the likely reason
-    a page did not show what the step expected."""
+def with_refusals(verdict: Verdict, refused: list[str], step_started: int) -> Verdict:
+    """A failed step's verdict naming the requests the target policy refused, the likely reason a page did not
+    show what the step expected: those of the failing step (refused[step_started:]), else the earlier ones."""
     if not refused or verdict.status == "passed":
         return verdict
-    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
-    reason = f"{verdict.reason} (the target policy refused a request of the page during this step: {refused[0]}{more})"
+    during = refused[step_started:]
+    named = during or refused
+    more = f" and {len(named) - 1} more" if len(named) > 1 else ""
+    when = "during this step" if during else "before this step"
+    reason = f"{verdict.reason} (the target policy refused a request of the page {when}: {named[0]}{more})"
     return verdict.model_copy(update={"reason": reason})
 
 
