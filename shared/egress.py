@@ -2,51 +2,78 @@
 
 A small forward proxy on loopback, run by one thread of the process. Each guarded run (a generation's browser
 context, a replay's scenario, a webhook delivery) opens a GuardSession: its own listening port, the target
-policy it applies, and the list of what it refused. For every request it is asked to forward (CONNECT for
-https and WebSockets, absolute-form for plain http) it resolves the host once, judges every address with the
-policy (shared/urls.py) and connects to one of the addresses it judged, so a DNS answer that changes between
-the check and the connection (rebinding) cannot move it. A redirect is a new request, so every hop is checked.
+policy it applies, and the lists of what it refused and what it could not reach. For every request it is asked
+to forward (CONNECT for https and WebSockets, absolute-form for plain http) it resolves the host once, judges
+every address with the policy (shared/urls.py) and connects to one of the addresses it judged, so a DNS answer
+that changes between the check and the connection (rebinding) cannot move it. A redirect is a new request, so
+every hop is checked.
+
 No connection is opened for a refused request: its CONNECT is answered 403, a plain-http request's connection
 is closed unanswered, so the browser sees a network error where the page would have been (never a page of the
-proxy's that a scenario could take for the application's). The session records why, as it records a server that
-could not be reached.
+proxy's that a scenario could take for the application's). Records read "<request>: <why>"; the request is shown
+without its query or user-info, which may hold tokens.
 
 Chromium is pointed here with Playwright's `proxy` option and the bypass rule `<-loopback>` (without it,
 Chromium sends loopback and link-local addresses around any proxy); HTTP clients with httpx's `proxy`.
 
-A plain-http request is forwarded with `Connection: close` and its connection closed after the answer: the
-proxy parses only request heads, never bodies, and the browser opens a new connection for its next request.
+A plain-http request is forwarded with its Host from the URL that was judged, its body by its Content-Length and
+never a byte more, and `Connection: close` both ways: a second request never rides a connection judged for the
+first. A hand-written proxy rather than a library: the ones on PyPI run their own processes or threads per
+connection and resolve a host again after any hook has judged it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import ipaddress
 import os
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from shared.urls import DEFAULT_PORTS, TargetPolicy, UnsafeTargetError, parse_target_url
+from shared.urls import (
+    DEFAULT_PORTS,
+    TargetPolicy,
+    TargetURL,
+    UnresolvableHostError,
+    UnsafeTargetError,
+    parse_target_url,
+)
 
 HEAD_LIMIT = 64 * 1024
 HEAD_TIMEOUT_S = 30.0
+BODY_TIMEOUT_S = 30.0  # between two pieces of a request's body
+RESOLVE_TIMEOUT_S = 10.0
 CONNECT_TIMEOUT_S = 15.0
 # Chromium's rule that sends loopback and link-local hosts through the proxy too.
 BYPASS_NONE = "<-loopback>"
 _HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te",
-               "trailer", "upgrade"}
+               "trailer", "upgrade", "host"}
+_DIGITS = re.compile(r"[0-9]{1,15}")
+# Name resolution has no timeout of its own; a pool of its own keeps slow names from holding other work.
+_RESOLVER = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="stepforge-egress-resolve")
 
 
 class ProxyRequestError(Exception):
-    """A request the proxy cannot forward (not a proxy request, or a malformed one): answered 400."""
+    """A request the proxy will not forward as it is (not a proxy request, a malformed or ambiguous one)."""
+
+    def __init__(self, message: str, status: int = 400, reason: str = "Bad Request") -> None:
+        super().__init__(message)
+        self.status, self.reason = status, reason
+
+
+def reason_of(record: str) -> str:
+    """The "why" of a "<request>: <why>" record."""
+    return record.split(": ", 1)[-1]
 
 
 @dataclass
 class GuardSession:
     """One guarded run's port on the proxy: point a browser or client at `url`. `refused` lists what the policy
-    stopped, `unreachable` the servers that could not be reached, each as "<what was asked>: <why>"."""
+    stopped, `unreachable` the servers that could not be reached (a closed port, a name that does not resolve)."""
 
     policy: TargetPolicy
     refused: list[str] = field(default_factory=list)
@@ -54,6 +81,7 @@ class GuardSession:
     url: str = ""
     _server: asyncio.base_events.Server | None = None
     _tasks: set[asyncio.Task] = field(default_factory=set)
+    _closed: bool = False
 
     @property
     def playwright_proxy(self) -> dict[str, str]:
@@ -62,28 +90,44 @@ class GuardSession:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
+        if self._closed or task is None:
+            writer.close()
+            return
+        self._tasks.add(task)
         try:
             await self._forward(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError,
                 asyncio.CancelledError):
             pass  # the client left, sent no request in time, or the session closed
         except ProxyRequestError as exc:
-            await _answer(writer, 400, "Bad Request", f"stepforge's egress guard: {exc}")
+            await _answer(writer, exc.status, exc.reason, f"stepforge's egress guard: {exc}")
         finally:
             writer.close()
-            if task is not None:
-                self._tasks.discard(task)
+            self._tasks.discard(task)
 
     async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT_S)
         request_line, *header_lines = head[:-4].decode("latin-1").split("\r\n")
         method, target, version = _request_line(request_line)
         what = f"{method} {_shown(target)}"
+        parsed: TargetURL | None = None
+        length = 0
         try:
-            host, port = _authority(target) if method == "CONNECT" else _host_port(target)
-            addresses = await asyncio.get_running_loop().run_in_executor(None, self.policy.addresses, host, port)
+            if method == "CONNECT":
+                host, port = _authority(target)
+            else:
+                parsed = _absolute(target)
+                host, port = parsed.host, parsed.port
+                length = _body_length(header_lines)
+            addresses = await asyncio.wait_for(
+                asyncio.get_running_loop().run_in_executor(_RESOLVER, self.policy.addresses, host, port),
+                RESOLVE_TIMEOUT_S)
+        except TimeoutError:
+            self.unreachable.append(f"{what}: host {host!r} did not resolve within {RESOLVE_TIMEOUT_S:g} s")
+            return
+        except UnresolvableHostError as exc:
+            self.unreachable.append(f"{what}: {exc}")
+            return
         except UnsafeTargetError as exc:
             self.refused.append(f"{what}: {exc}")
             if method == "CONNECT":
@@ -97,20 +141,23 @@ class GuardSession:
                 await _answer(writer, 502, "Bad Gateway", f"stepforge could not reach {host}:{port}")
             return
         try:
-            if method == "CONNECT":
+            if parsed is None:
                 writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
                 await _tunnel(reader, writer, upstream_reader, upstream_writer)
             else:
-                upstream_writer.write(_origin_form_head(method, target, version, header_lines))
-                await _exchange(reader, writer, upstream_reader, upstream_writer, header_lines)
+                upstream_writer.write(_origin_form_head(method, parsed, version, header_lines))
+                await _exchange(reader, writer, upstream_reader, upstream_writer, length)
         finally:
             upstream_writer.close()
 
     async def _close(self) -> None:
+        self._closed = True
         if self._server is not None:
             self._server.close()
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _request_line(line: str) -> tuple[str, str, str]:
@@ -122,48 +169,57 @@ def _request_line(line: str) -> tuple[str, str, str]:
 
 def _authority(target: str) -> tuple[str, int]:
     host, sep, port = target.rpartition(":")
-    if not sep or not port.isdigit() or not host:
+    if not sep or not host or not _DIGITS.fullmatch(port) or not 0 < int(port) < 65536:
         raise ProxyRequestError(f"CONNECT needs host:port, not {target[:100]!r}")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    number = int(port)
-    if not 0 < number < 65536:
-        raise ProxyRequestError(f"CONNECT to port {port}")
     try:
         ipaddress.ip_address(host)
     except ValueError:
-        parse_target_url(f"https://{host}:{number}/")  # a name the URL parser reads as it is written
-    return host, number
+        try:
+            parse_target_url(f"https://{host}:{port}/")  # a name the URL parser reads as it is written
+        except UnsafeTargetError as exc:
+            raise ProxyRequestError(f"CONNECT to {target[:100]!r}: {exc}") from None
+    return host, int(port)
 
 
-def _host_port(target: str) -> tuple[str, int]:
+def _absolute(target: str) -> TargetURL:
     if not target.lower().startswith(("http://", "https://")):
         raise ProxyRequestError(f"a proxy forwards absolute http URLs, not {target[:100]!r}")
-    parsed = parse_target_url(target)
-    return parsed.host, parsed.port
+    return parse_target_url(target)
+
+
+def _body_length(header_lines: list[str]) -> int:
+    """The request body's length, from its one Content-Length; a chunked or ambiguous body is refused."""
+    lengths = []
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        name = name.strip().lower()
+        if name == "transfer-encoding":
+            raise ProxyRequestError("a body of unknown length (Transfer-Encoding) is not forwarded; send its "
+                                    "Content-Length", 411, "Length Required")
+        if name == "content-length":
+            lengths.append(value.strip())
+    if not lengths:
+        return 0
+    if len(set(lengths)) > 1 or not _DIGITS.fullmatch(lengths[0]):
+        raise ProxyRequestError(f"Content-Length {', '.join(lengths)[:40]!r}")
+    return int(lengths[0])
+
+
+_USER_INFO = re.compile(r"(?<=//)[^/?#@]*@")
 
 
 def _shown(url: str) -> str:
-    """A URL without its query (which may hold tokens), for the refusal record."""
-    return url.split("?", 1)[0].split("#", 1)[0]
+    """A URL without its query, fragment or user-info (which may hold tokens), for the records."""
+    return _USER_INFO.sub("", url.split("?", 1)[0].split("#", 1)[0])[:300]
 
 
-def _origin_form_head(method: str, target: str, version: str, header_lines: list[str]) -> bytes:
-    parsed = parse_target_url(target)
-    rest = target.split("//", 1)[1]
-    slash = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=-1)
-    path = rest[slash:] if slash >= 0 else "/"
-    path = path if path.startswith("/") else "/" + path
-    lines = [f"{method} {path.split('#', 1)[0]} {version}"]
-    has_host = False
-    for line in header_lines:
-        name = line.split(":", 1)[0].strip().lower()
-        if name in _HOP_BY_HOP:
-            continue
-        has_host = has_host or name == "host"
-        lines.append(line)
-    if not has_host:
-        default = DEFAULT_PORTS[parsed.scheme] == parsed.port
-        lines.append(f"Host: {parsed.host}" + ("" if default else f":{parsed.port}"))
+def _origin_form_head(method: str, target: TargetURL, version: str, header_lines: list[str]) -> bytes:
+    """The request as the server gets it: its path, Host from the URL that was judged, no hop-by-hop headers."""
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    lines = [f"{method} {target.path} {version}",
+             f"Host: {host}" + ("" if DEFAULT_PORTS[target.scheme] == target.port else f":{target.port}")]
+    lines += [line for line in header_lines if line.split(":", 1)[0].strip().lower() not in _HOP_BY_HOP]
     lines.append("Connection: close")
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
@@ -211,35 +267,35 @@ async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
 
 
 async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter,
-                    header_lines: list[str]) -> None:
-    """One plain-http request (its head already sent) and its answer. The request's body is forwarded as long as
-    its Content-Length says (or up to its last chunk), never a byte more; the answer's head says `Connection:
-    close` whatever the server said; and the exchange ends when the server's answer ends or the client closes or
-    sends anything else: a second request never rides a connection judged for the first."""
-    headers = {line.split(":", 1)[0].strip().lower(): line.split(":", 1)[-1].strip() for line in header_lines}
-    length = headers.get("content-length", "0")
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        body = await reader.readuntil(b"\r\n0\r\n\r\n")
-    elif length.isdigit():
-        body = await reader.readexactly(int(length))
-    else:
-        raise ProxyRequestError(f"Content-Length {length[:20]!r}")
-    upstream_writer.write(body)
-    await upstream_writer.drain()
+                    upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter, length: int) -> None:
+    """One plain-http request (its head already on its way) and its answer: the body as long as its length, the
+    answer's head saying `Connection: close`, and the end when the server's answer ends or the client closes or
+    sends anything more (a second request never rides this connection)."""
+    left = length
+    while left:
+        piece = await asyncio.wait_for(reader.read(min(left, 65536)), BODY_TIMEOUT_S)
+        if not piece:
+            return  # the client gave up in the middle of its body
+        upstream_writer.write(piece)
+        await upstream_writer.drain()
+        left -= len(piece)
 
     async def answer() -> None:
         with contextlib.suppress(asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             writer.write(_closing_head(await upstream_reader.readuntil(b"\r\n\r\n")))
             await _copy(upstream_reader, writer)
 
+    async def client_sends_more() -> None:
+        if not await reader.read(1):  # a half-close: done sending, still reading the answer
+            await asyncio.Event().wait()
+
     download = asyncio.ensure_future(answer())
-    client_done = asyncio.ensure_future(reader.read(1))  # the client closing, or sending what it must not
+    more = asyncio.ensure_future(client_sends_more())
     try:
-        await asyncio.wait({download, client_done}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({download, more}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         download.cancel()
-        client_done.cancel()
+        more.cancel()
 
 
 def _closing_head(head: bytes) -> bytes:
@@ -282,21 +338,29 @@ class EgressGuard:
         return session
 
     def close(self, session: GuardSession) -> None:
-        with contextlib.suppress(RuntimeError):
+        with contextlib.suppress(RuntimeError, concurrent.futures.TimeoutError):
             asyncio.run_coroutine_threadsafe(session._close(), self._loop).result(timeout=10)
 
 
 _guard: EgressGuard | None = None
-_guard_pid = 0
 _guard_lock = threading.Lock()
 
 
+def _forget_after_fork() -> None:
+    """A forked child has neither the guard's thread nor a usable copy of its loop: it starts its own."""
+    global _guard, _guard_lock
+    _guard, _guard_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 def egress_guard() -> EgressGuard:
-    """The process's guard, started on first use (again in a forked child: threads do not survive a fork)."""
-    global _guard, _guard_pid
+    """The process's guard, started on first use."""
+    global _guard
     with _guard_lock:
-        if _guard is None or _guard_pid != os.getpid():
-            _guard, _guard_pid = EgressGuard(), os.getpid()
+        if _guard is None:
+            _guard = EgressGuard()
         return _guard
 
 

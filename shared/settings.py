@@ -12,7 +12,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The browser asks nothing of the network on its own: no component updates, sync, metrics, crash reports, safe-
 # browsing lists, domain reliability beacons, hyperlink pings or DNS prefetching. What it still sends goes to the
-# egress guard, which lets the browser's own traffic out nowhere (shared/egress.py).
+# egress guard, which lets the browser's own traffic out nowhere (shared/egress.py). A page's WebRTC may use no UDP
+# the proxy does not carry (its STUN requests would go straight to any address), nor may QUIC.
 CHROMIUM_ARGS = (
     "--no-sandbox",
     "--disable-gpu",
@@ -27,6 +28,9 @@ CHROMIUM_ARGS = (
     "--safebrowsing-disable-auto-update",
     "--no-pings",
     "--dns-prefetch-disable",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",  # the headless browser reads this one ...
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",  # ... a headed Chrome this one
+    "--disable-quic",
 )
 
 

@@ -50,14 +50,19 @@ class UnsafeTargetError(ValueError):
     """A URL stepforge refuses to send a browser or an HTTP client to."""
 
 
+class UnresolvableHostError(UnsafeTargetError):
+    """A host name that does not resolve (now: DNS may answer later); nothing the policy decided."""
+
+
 @dataclass(frozen=True)
 class TargetURL:
-    """A URL as the WHATWG parser reads it: scheme, host (no IPv6 brackets) and port."""
+    """A URL as the WHATWG parser reads it: scheme, host (no IPv6 brackets), port, and path with its query."""
 
     url: str
     scheme: str
     host: str
     port: int
+    path: str = "/"
 
 
 # Characters parsers treat differently (the WHATWG parser drops tabs and newlines and reads a backslash as a
@@ -66,33 +71,34 @@ _AMBIGUOUS = frozenset("\\\t\r\n") | {chr(c) for c in range(0x20)} | {"\x7f"}
 
 
 def parse_target_url(url: Any) -> TargetURL:
-    """The URL's scheme, host and port, or UnsafeTargetError naming what is wrong with it."""
+    """The URL's scheme, host, port and path, or UnsafeTargetError naming what is wrong with it (without the URL
+    itself, whose query may hold a token: the caller names the URL as it may be shown)."""
     if not isinstance(url, str) or not url:
-        raise UnsafeTargetError(f"{url!r}: not a URL")
+        raise UnsafeTargetError("not a URL")
     if url != url.strip() or any(c in _AMBIGUOUS for c in url):
-        raise UnsafeTargetError(f"{url!r}: holds a backslash, whitespace or control character, which URL parsers "
-                                "read differently")
+        raise UnsafeTargetError("holds a backslash, whitespace or control character, which URL parsers read "
+                                "differently")
     try:
         parts = ada_url.parse_url(url)
     except ValueError:
-        raise UnsafeTargetError(f"{url!r}: not a valid URL") from None
+        raise UnsafeTargetError("not a valid URL") from None
     scheme = parts["protocol"].rstrip(":")
     if scheme not in DEFAULT_PORTS:
-        raise UnsafeTargetError(f"{url!r}: only http and https URLs are allowed")
+        raise UnsafeTargetError("only http and https URLs are allowed")
     if parts["username"] or parts["password"] or "@" in re.split(r"[/?#]", url.split("//", 1)[-1], maxsplit=1)[0]:
-        raise UnsafeTargetError(f"{url!r}: a user name or password in a URL is refused (parsers and people read "
-                                "the host of such a URL differently); send credentials another way")
+        raise UnsafeTargetError("a user name or password in a URL is refused (parsers and people read the host of "
+                                "such a URL differently); send credentials another way")
     host = parts["hostname"]
     if not host:
-        raise UnsafeTargetError(f"{url!r}: has no host")
+        raise UnsafeTargetError("has no host")
     if parts["port"] == "0":
-        raise UnsafeTargetError(f"{url!r}: port 0 is not a port a server listens on")
+        raise UnsafeTargetError("port 0 is not a port a server listens on")
     port = int(parts["port"]) if parts["port"] else DEFAULT_PORTS[scheme]
     host = host.strip("[]")
     if not _same_host_elsewhere(url, host, port):
-        raise UnsafeTargetError(f"{url!r}: URL parsers disagree on its host or port (a browser reads host "
-                                f"{host!r}, port {port}); write the host plainly")
-    return TargetURL(url, scheme, host, port)
+        raise UnsafeTargetError(f"URL parsers disagree on its host or port (a browser reads host {host!r}, port "
+                                f"{port}); write the host plainly")
+    return TargetURL(url, scheme, host, port, (parts["pathname"] or "/") + parts["search"])
 
 
 def _same_host_elsewhere(url: str, host: str, port: int) -> bool:
@@ -148,12 +154,13 @@ class TargetPolicy:
         return cls(settings.allow_private_targets, tuple(getattr(settings, "refused_networks", ())))
 
     def check_url(self, url: str) -> str:
-        """Return the URL unchanged if it may be visited, else raise UnsafeTargetError naming why."""
-        target = parse_target_url(url)
+        """Return the URL unchanged if it may be visited, else raise UnsafeTargetError (UnresolvableHostError for
+        a name that does not resolve) naming the URL and why."""
         try:
+            target = parse_target_url(url)
             self.addresses(target.host, target.port)
         except UnsafeTargetError as exc:
-            raise UnsafeTargetError(f"{url!r}: {exc}") from None
+            raise type(exc)(f"{url!r}: {exc}") from None
         return url
 
     def addresses(self, host: str, port: int) -> list[str]:
@@ -166,7 +173,7 @@ class TargetPolicy:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except socket.gaierror:
-            raise UnsafeTargetError(f"host {host!r} does not resolve") from None
+            raise UnresolvableHostError(f"host {host!r} does not resolve") from None
         except (ValueError, UnicodeError):
             raise UnsafeTargetError(f"host {host!r} or port {port!r} is invalid") from None
         found: list[str] = []

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel
 
-from shared.egress import guarded
+from shared.egress import guarded, reason_of
 from shared.logging import log
 from shared.urls import TargetPolicy, UnsafeTargetError
 
@@ -362,10 +362,10 @@ def deliver_once(
             return finish(ok=False, retryable=False, error=_one_line(f"invalid URL: {exc}"))
         except (httpx.HTTPError, OSError) as exc:
             if guard.refused:  # the name resolved to a refused address after the check above
-                why = guard.refused[-1].split(": ", 1)[-1]
+                why = reason_of(guard.refused[-1])
                 return finish(ok=False, retryable=False, error=_one_line(f"refused target URL: {why}"))
             if guard.unreachable:
-                why = guard.unreachable[-1].split(": ", 1)[-1]
+                why = reason_of(guard.unreachable[-1])
                 error = "connection refused" if why.startswith("refused the connection") else f"connection failed: {why}"
                 return finish(ok=False, retryable=True, error=_one_line(error))
             return finish(ok=False, retryable=True, error=_network_error(exc, timeout_s, connect_s))

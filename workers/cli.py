@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from shared.artifacts import ArtifactStoreError, open_artifact_store
-from shared.egress import guarded
+from shared.egress import guarded, reason_of
 from shared.logging import configure_logging
 from shared.scenarios import ScenarioFile, ScenarioFileError, load_scenarios
 from shared.settings import Settings
@@ -145,11 +145,12 @@ def check_reachable(base_url: str, settings: Settings) -> None:
         raise UsageError(f"base URL refused: {exc}") from None
     with guarded(policy) as guard:
         try:
-            with httpx.Client(proxy=guard.url, trust_env=False, verify=False, follow_redirects=False,
+            with httpx.Client(proxy=guard.url, trust_env=False, follow_redirects=False,
                               timeout=settings.navigation_timeout_ms / 1000) as client:
                 client.get(base_url)
         except httpx.HTTPError as exc:
-            reason = (guard.refused or guard.unreachable or [f": {exc or type(exc).__name__}"])[-1].split(": ", 1)[-1]
+            found = guard.refused or guard.unreachable
+            reason = reason_of(found[-1]) if found else (str(exc) or type(exc).__name__)
             raise UsageError(f"cannot reach the base URL {base_url}: {reason}") from None
 
 

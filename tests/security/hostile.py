@@ -3,12 +3,11 @@ in every way a page can, and its redirects lead there after 1 to 3 hops.
 
 The refused address is a loopback one made refused by the policy (STEPFORGE_REFUSED_NETWORKS=127.0.0.2/32),
 never a real metadata address; a listener there counts every TCP connection that reaches it, whatever it
-carries (HTTP, a WebSocket, a tunnel)."""
+carries (HTTP, a WebSocket, a tunnel), and a UDP socket on the same port every datagram (WebRTC)."""
 
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,42 +18,60 @@ REFUSED_HOST = "127.0.0.2"
 REFUSED_NETWORK = f"{REFUSED_HOST}/32"
 
 # What the page asks of the refused address, one path each (the test finds each in the guard's refusals).
-PAGE_ATTEMPTS = ("img", "fetch", "frame", "ws", "events", "form", "refresh", "popup")
+PAGE_ATTEMPTS = ("img", "fetch", "frame", "ws", "events", "form", "refresh", "webrtc", "popup")
 
 
 @dataclass
 class Listener:
-    """A TCP listener on the refused address that counts the connections it accepts."""
+    """A TCP and a UDP socket on one port of the refused address, which nothing answers: what reached them
+    waits there (a TCP handshake completes in the kernel's backlog) until `accepted` and `datagrams` look."""
 
+    tcp: socket.socket
+    udp: socket.socket
     port: int
-    accepted: list[tuple[str, int]] = field(default_factory=list)
+    _accepted: list[tuple[str, int]] = field(default_factory=list)
+    _datagrams: list[bytes] = field(default_factory=list)
 
     @property
     def origin(self) -> str:
         return f"http://{REFUSED_HOST}:{self.port}"
 
+    @property
+    def accepted(self) -> list[tuple[str, int]]:
+        """Every TCP connection that reached the listener so far."""
+        while True:
+            try:
+                connection, peer = self.tcp.accept()
+            except BlockingIOError:
+                return list(self._accepted)
+            connection.close()
+            self._accepted.append(peer)
+
+    @property
+    def datagrams(self) -> list[bytes]:
+        """Every UDP datagram (a WebRTC STUN request, say) that reached the listener so far."""
+        while True:
+            try:
+                self._datagrams.append(self.udp.recv(65536))
+            except BlockingIOError:
+                return list(self._datagrams)
+
 
 @contextmanager
 def refused_listener() -> Iterator[Listener]:
-    sock = socket.socket()
-    sock.bind((REFUSED_HOST, 0))
-    sock.listen(64)
-    listener = Listener(sock.getsockname()[1])
-
-    def accept() -> None:
-        while True:
-            try:
-                connection, peer = sock.accept()
-            except OSError:
-                return
-            listener.accepted.append(peer)
-            connection.close()
-
-    threading.Thread(target=accept, daemon=True).start()
+    tcp = socket.socket()
+    tcp.bind((REFUSED_HOST, 0))
+    tcp.listen(128)
+    port = tcp.getsockname()[1]
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((REFUSED_HOST, port))
+    for sock in (tcp, udp):
+        sock.setblocking(False)
     try:
-        yield listener
+        yield Listener(tcp, udp, port)
     finally:
-        sock.close()
+        tcp.close()
+        udp.close()
 
 
 def hostile_page(refused: str) -> str:
@@ -78,6 +95,10 @@ def hostile_page(refused: str) -> str:
   const events = new EventSource("{refused}/events"); events.onerror = () => {{ events.close(); ended("events"); }};
   document.querySelector("iframe[name=sink]").dataset.posted = "1";
   document.getElementById("post").submit();
+  const rtc = new RTCPeerConnection({{ iceServers: [{{ urls: "stun:{refused.removeprefix('http://')}" }}] }});
+  rtc.createDataChannel("x");
+  rtc.onicegatheringstatechange = () => {{ if (rtc.iceGatheringState === "complete") ended("webrtc"); }};
+  rtc.createOffer().then((offer) => rtc.setLocalDescription(offer));
   window.open("{refused}/popup");
 </script>
 </body></html>"""

@@ -140,6 +140,7 @@ def settings(service_db: str, broker_url: str, s3_endpoint: str, tmp_path_factor
         webhook_queue=f"stepforge-test-webhooks-{uuid.uuid4().hex[:8]}",
         admin_token=ADMIN_TOKEN,
         allow_private_targets=True,  # the demo app and the webhook receiver are on 127.0.0.1
+        refused_networks=("127.0.0.2/32",),  # the egress tests' refused listener (tests/security/hostile.py)
         s3_bucket=BUCKET,
         s3_endpoint_url=s3_endpoint,
         s3_access_key_id="testing",
@@ -160,6 +161,7 @@ def worker_environment(settings: ServiceSettings) -> dict[str, str]:
         STEPFORGE_QUEUE=settings.queue,
         STEPFORGE_WEBHOOK_QUEUE=settings.webhook_queue,
         STEPFORGE_ALLOW_PRIVATE_TARGETS="true",
+        STEPFORGE_REFUSED_NETWORKS='["127.0.0.2/32"]',
         STEPFORGE_S3_BUCKET=settings.s3_bucket or "",
         STEPFORGE_S3_ENDPOINT_URL=settings.s3_endpoint_url or "",
         STEPFORGE_S3_ACCESS_KEY_ID="testing",

@@ -93,6 +93,22 @@ def test_no_egress_refuses_everything(server):
     assert "never leaves" in guard.refused[0]
 
 
+def test_a_name_that_does_not_resolve_is_unreachable_not_refused():
+    with guarded(REFUSED) as guard, httpx.Client(proxy=guard.url, trust_env=False) as client:
+        with pytest.raises(httpx.RemoteProtocolError):
+            client.get("http://no-such-host.invalid/x?token=secret")
+    assert guard.refused == []
+    assert guard.unreachable == ["GET http://no-such-host.invalid/x: host 'no-such-host.invalid' does not resolve"]
+
+
+def test_records_never_show_a_query_or_user_info(listener):
+    port, _ = listener
+    with guarded(REFUSED) as guard:
+        raw(guard.url, f"GET http://127.1:{port}/x?token=secret HTTP/1.1\r\n\r\n".encode())
+        raw(guard.url, f"GET http://u:pw@127.0.0.2:{port}/y?token=secret HTTP/1.1\r\n\r\n".encode())
+    assert guard.refused and not any("secret" in r or "pw" in r for r in guard.refused), guard.refused
+
+
 def test_an_unreachable_server_is_told_apart_from_a_refused_one():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -117,11 +133,37 @@ def raw(guard_url: str, data: bytes, until: bytes | None = None) -> bytes:
 
 
 def test_an_answer_says_the_connection_closes_whatever_the_server_said(server):
+    """...and the server gets the Host of the URL that was judged, never one the client wrote."""
+    host = server.removeprefix("http://")
     with guarded(REFUSED) as guard:
-        answer = raw(guard.url, f"GET {server}/first HTTP/1.1\r\nHost: x\r\n\r\n".encode(), until=b"host=x")
+        answer = raw(guard.url, f"GET {server}/first HTTP/1.1\r\nHost: internal.svc\r\n\r\n".encode(),
+                     until=host.encode())
     head, _, body = answer.partition(b"\r\n\r\n")
     assert b"Connection: close" in head and b"keep-alive" not in head.lower()  # the server said keep-alive
-    assert body == b"GET /first host=x"
+    assert body == f"GET /first host={host}".encode()
+
+
+def test_a_client_done_sending_still_gets_its_answer(server):
+    with guarded(REFUSED) as guard:
+        proxy_host, proxy_port = guard.url.removeprefix("http://").split(":")
+        with socket.create_connection((proxy_host, int(proxy_port)), timeout=10) as sock:
+            sock.sendall(f"POST {server}/p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello".encode())
+            sock.shutdown(socket.SHUT_WR)  # a half-close: done sending
+            received = b""
+            while not received.endswith(b"hello") and (chunk := sock.recv(65536)):
+                received += chunk
+    assert received.startswith(b"HTTP/1.1 200") and received.endswith(b"\r\n\r\nhello")
+
+
+@pytest.mark.parametrize(("headers", "status"), [
+    ("Transfer-Encoding: chunked\r\n", b"411"),
+    ("Content-Length: 5\r\nContent-Length: 6\r\n", b"400"),
+    ("Content-Length: \u00b2\r\n", b"400"),  # a digit to str.isdigit, no number
+])
+def test_a_body_of_unknown_or_ambiguous_length_is_refused_before_any_connection(server, headers, status):
+    with guarded(REFUSED) as guard:
+        answer = raw(guard.url, f"POST {server}/p HTTP/1.1\r\n{headers}\r\nhello".encode("utf-8"))
+    assert answer.startswith(b"HTTP/1.1 " + status), answer
 
 
 def test_a_second_request_never_rides_the_first_ones_connection(server, listener):
@@ -144,7 +186,8 @@ def test_connect_tunnels_to_an_allowed_server(server):
     assert answer.endswith(f"GET /t host={host_port}".encode())
 
 
-@pytest.mark.parametrize("request_line", [b"GET / HTTP/1.1", b"NONSENSE", b"CONNECT nohostport HTTP/1.1"])
+@pytest.mark.parametrize("request_line", [b"GET / HTTP/1.1", b"NONSENSE", b"CONNECT nohostport HTTP/1.1",
+                                          "CONNECT 127.0.0.1:8\u00b20 HTTP/1.1".encode()])
 def test_what_is_no_proxy_request_is_a_400(request_line):
     with guarded(REFUSED) as guard:
         answer = raw(guard.url, request_line + b"\r\n\r\n")

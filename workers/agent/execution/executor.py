@@ -13,6 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as PlaywrightLocator
 from playwright.sync_api import Page
 
+from shared.egress import reason_of
 from shared.records import Node, Observation, PageSnapshot
 from shared.settings import Settings
 from shared.urls import TargetPolicy, UnsafeTargetError
@@ -121,23 +122,16 @@ def open_url(page: Page, url: str, settings: Settings, events: PageEvents | None
         response = page.goto(url, wait_until="load")
     except PlaywrightError as exc:
         message = first_line(str(exc))
-        if events and events.refused[refused:]:
+        # The guard ends a request it refused, or could not forward, without an answer (see shared/egress.py).
+        guarded_end = "ERR_EMPTY_RESPONSE" in message or "ERR_TUNNEL_CONNECTION_FAILED" in message
+        if guarded_end and events and events.refused[refused:]:
             message = f"{url} led to an address the target policy refuses ({events.refused[-1]})"
-        elif events and events.unreachable[unreachable:]:
-            message = f"{url}: {events.unreachable[-1].split(': ', 1)[-1]}"
+        elif guarded_end and events and events.unreachable[unreachable:]:
+            message = f"{url}: {reason_of(events.unreachable[-1])}"
         elif "Timeout" in message or "ERR_TIMED_OUT" in message:
             message = f"{url} did not load within {settings.navigation_timeout_ms / 1000:g} s (the server did not answer)"
-        elif "ERR_CONNECTION_REFUSED" in message:
-            message = f"{url} refused the connection (nothing listens on {_host_port(url)})"
-        elif "ERR_NAME_NOT_RESOLVED" in message:
-            message = f"{url}: the host name does not resolve"
         raise ActionFailed(message) from None
     return response.status if response is not None else None
-
-
-def _host_port(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
 
 
 def is_redundant(kind: str, node: Node | None, value: str | None, current_url: str, base_url: str) -> bool:
