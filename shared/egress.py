@@ -123,23 +123,19 @@ class GuardSession:
                 asyncio.get_running_loop().run_in_executor(_RESOLVER, self.policy.addresses, host, port),
                 RESOLVE_TIMEOUT_S)
         except TimeoutError:
-            self.unreachable.append(f"{what}: host {host!r} did not resolve within {RESOLVE_TIMEOUT_S:g} s")
-            return
+            return await self._unreachable(writer, method, f"{what}: host {host!r} did not resolve within "
+                                                           f"{RESOLVE_TIMEOUT_S:g} s")
         except UnresolvableHostError as exc:
-            self.unreachable.append(f"{what}: {exc}")
-            return
+            return await self._unreachable(writer, method, f"{what}: {exc}")
         except UnsafeTargetError as exc:
             self.refused.append(f"{what}: {exc}")
             if method == "CONNECT":
                 await _answer(writer, 403, "Forbidden", f"stepforge refused this request: {exc}")
-            return
+            return None
         try:
             upstream_reader, upstream_writer = await _connect(addresses, port)
         except OSError as exc:
-            self.unreachable.append(f"{what}: {_connect_error(exc, host, port)}")
-            if method == "CONNECT":
-                await _answer(writer, 502, "Bad Gateway", f"stepforge could not reach {host}:{port}")
-            return
+            return await self._unreachable(writer, method, f"{what}: {_connect_error(exc, host, port)}")
         try:
             if parsed is None:
                 writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
@@ -149,6 +145,12 @@ class GuardSession:
                 await _exchange(reader, writer, upstream_reader, upstream_writer, length)
         finally:
             upstream_writer.close()
+
+    async def _unreachable(self, writer: asyncio.StreamWriter, method: str, record: str) -> None:
+        """Record a server that cannot be reached; a CONNECT hears 502, a plain request a closed connection."""
+        self.unreachable.append(record)
+        if method == "CONNECT":
+            await _answer(writer, 502, "Bad Gateway", f"stepforge could not reach it: {reason_of(record)}")
 
     async def _close(self) -> None:
         self._closed = True

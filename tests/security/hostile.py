@@ -18,7 +18,7 @@ REFUSED_HOST = "127.0.0.2"
 REFUSED_NETWORK = f"{REFUSED_HOST}/32"
 
 # What the page asks of the refused address, one path each (the test finds each in the guard's refusals).
-PAGE_ATTEMPTS = ("img", "fetch", "frame", "ws", "events", "form", "refresh", "webrtc", "popup")
+PAGE_ATTEMPTS = ("img", "mapped", "fetch", "frame", "ws", "events", "form", "refresh", "webrtc", "popup")
 
 
 @dataclass
@@ -78,11 +78,13 @@ def hostile_page(refused: str) -> str:
     """A page that tries every kind of request to `refused` at once and counts the attempts that ended in
     window.__ended (the popup and the form's frame end as pages of their own)."""
     ws = refused.replace("http://", "ws://")
+    mapped = refused.replace(REFUSED_HOST, f"[::ffff:{REFUSED_HOST}]")  # the same address in an IPv6 form
     return f"""<!doctype html><html><head><title>Welcome</title>
 <script>window.__ended = new Set(); function ended(what) {{ window.__ended.add(what); }}</script></head><body>
 <h1>Welcome</h1>
 <p id="status">Loaded</p>
 <img src="{refused}/img" onerror="ended('img')" onload="ended('img')">
+<img src="{mapped}/mapped" onerror="ended('mapped')" onload="ended('mapped')">
 <iframe src="{refused}/frame" onload="ended('frame')"></iframe>
 <iframe name="sink" onload="if (this.dataset.posted) ended('form')"></iframe>
 <form id="post" method="post" action="{refused}/form" target="sink"><input name="q" value="1"></form>

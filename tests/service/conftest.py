@@ -251,3 +251,18 @@ def new_project(client: TestClient, base_url: str, **fields: object) -> ProjectA
     assert response.status_code == 201, response.text
     body = response.json()
     return ProjectAccess(body["project"]["id"], body["api_key"], body["webhook_secret"])
+
+
+def new_job(client: TestClient, settings: ServiceSettings, base_url: str) -> tuple[ProjectAccess, int, int]:
+    """A new project with a batch of one scenario (OWN-1), made straight in the database: (the project, the
+    batch's id, its one job's id)."""
+    from shared.models import Project
+    from shared.scenarios import Scenario as ScenarioDefinition
+    from shared.store import create_batch, engine_for, jobs_of, upsert_scenario, writing
+
+    project = new_project(client, base_url)
+    with writing(engine_for(settings.database_url)) as session:
+        row, _ = upsert_scenario(session, project.id, ScenarioDefinition(id="OWN-1", title="t", steps=["Go to /"]))
+        batch, _ = create_batch(session, session.get(Project, project.id), idempotency_key=uuid.uuid4().hex,
+                                fingerprint="f", scenarios=[row], base_url=base_url, brain="builtin", grounding="hte")
+        return project, batch.id, jobs_of(session, batch.id)[0].id

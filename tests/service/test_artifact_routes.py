@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from shared.models import Project
-from shared.scenarios import Scenario as ScenarioDefinition
-from shared.store import claim_job, create_batch, engine_for, jobs_of, upsert_scenario, writing
-from tests.service.conftest import new_project
+from shared.store import claim_job, engine_for
+from tests.service.conftest import new_job
 from workers.service_run import claim_store
 
 RUN = "OWN-1/attempt-1/run.json"
@@ -17,16 +13,10 @@ RUN = "OWN-1/attempt-1/run.json"
 
 @pytest.fixture(scope="module")
 def job(client, settings, petclinic):
-    project = new_project(client, petclinic)
-    engine = engine_for(settings.database_url)
-    with writing(engine) as session:
-        row, _ = upsert_scenario(session, project.id, ScenarioDefinition(id="OWN-1", title="t", steps=["Go to /"]))
-        batch, _ = create_batch(session, session.get(Project, project.id), idempotency_key=uuid.uuid4().hex,
-                                fingerprint="f", scenarios=[row], base_url=petclinic, brain="builtin", grounding="hte")
-        job_id = jobs_of(session, batch.id)[0].id
-    claim_store(client.app.state.services.store(), claim_job(engine, job_id, "worker-a", lease_s=60)).put_bytes(
-        RUN, b"{}", "application/json")
-    return project, f"/v1/batches/{batch.id}/jobs/{job_id}/artifacts"
+    project, batch_id, job_id = new_job(client, settings, petclinic)
+    claim = claim_job(engine_for(settings.database_url), job_id, "worker-a", lease_s=60)
+    claim_store(client.app.state.services.store(), claim).put_bytes(RUN, b"{}", "application/json")
+    return project, f"/v1/batches/{batch_id}/jobs/{job_id}/artifacts"
 
 
 @pytest.mark.parametrize(("key", "status"), [

@@ -5,26 +5,21 @@ artifacts listing shows the attempt that finished the job."""
 from __future__ import annotations
 
 import time
-import uuid
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
 
-from shared.models import Job, Project, utcnow
-from shared.scenarios import Scenario as ScenarioDefinition
+from shared.models import Job, utcnow
 from shared.store import (
     Verdict,
     claim_job,
-    create_batch,
     engine_for,
     finish_job,
-    jobs_of,
     reading,
-    upsert_scenario,
     writing,
 )
-from tests.service.conftest import new_project
+from tests.service.conftest import new_job
 from workers.service_run import LeaseLost, claim_store
 from workers.tasks import LeaseKeeper
 
@@ -32,13 +27,8 @@ RUN = "OWN-1/attempt-1/run.json"  # the pipeline's key for generation attempt 1,
 
 
 def test_a_taken_over_job_keeps_each_claims_artifacts_apart_and_lists_the_finishing_one(client, settings, petclinic):
-    project = new_project(client, petclinic)
+    project, batch_id, job_id = new_job(client, settings, petclinic)
     engine = engine_for(settings.database_url)
-    with writing(engine) as session:
-        row, _ = upsert_scenario(session, project.id, ScenarioDefinition(id="OWN-1", title="t", steps=["Go to /"]))
-        batch, _ = create_batch(session, session.get(Project, project.id), idempotency_key=uuid.uuid4().hex,
-                                fingerprint="f", scenarios=[row], base_url=petclinic, brain="builtin", grounding="hte")
-        job_id = jobs_of(session, batch.id)[0].id
     store = client.app.state.services.store()
 
     # Worker A claims the job and writes; then stalls (no renewal) until its lease runs out.
@@ -71,9 +61,9 @@ def test_a_taken_over_job_keeps_each_claims_artifacts_apart_and_lists_the_finish
         job = session.get(Job, job_id)
         assert (job.state, job.result_prefix) == ("passed", new_run.prefix)
 
-    listing = client.get(f"/v1/batches/{batch.id}/jobs/{job_id}/artifacts", headers=project.headers).json()
+    listing = client.get(f"/v1/batches/{batch_id}/jobs/{job_id}/artifacts", headers=project.headers).json()
     assert listing["prefix"] == new_run.prefix
     assert sorted(a["key"] for a in listing["artifacts"]) == ["OWN-1/attempt-1/run.json", "report.json"]
-    one = client.get(f"/v1/batches/{batch.id}/jobs/{job_id}/artifacts/{RUN}", headers=project.headers)
+    one = client.get(f"/v1/batches/{batch_id}/jobs/{job_id}/artifacts/{RUN}", headers=project.headers)
     assert one.status_code == 200 and one.content == b"run of worker b"
     assert store.get_bytes(old_run.prefix + RUN) == b"run of worker a"  # neither run overwrote the other
