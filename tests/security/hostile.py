@@ -18,7 +18,7 @@ REFUSED_HOST = "127.0.0.2"
 REFUSED_NETWORK = f"{REFUSED_HOST}/32"
 
 # What the page asks of the refused address, one path each (the test finds each in the guard's refusals).
-PAGE_ATTEMPTS = ("img", "mapped", "fetch", "frame", "ws", "events", "form", "refresh", "webrtc", "popup")
+PAGE_ATTEMPTS = ("img", "mapped", "redirected", "fetch", "frame", "ws", "events", "form", "refresh", "webrtc", "popup")
 
 
 @dataclass
@@ -85,6 +85,7 @@ def hostile_page(refused: str) -> str:
 <p id="status">Loaded</p>
 <img src="{refused}/img" onerror="ended('img')" onload="ended('img')">
 <img src="{mapped}/mapped" onerror="ended('mapped')" onload="ended('mapped')">
+<img src="/hops/3" onerror="ended('redirected')" onload="ended('redirected')">
 <iframe src="{refused}/frame" onload="ended('frame')"></iframe>
 <iframe name="sink" onload="if (this.dataset.posted) ended('form')"></iframe>
 <form id="post" method="post" action="{refused}/form" target="sink"><input name="q" value="1"></form>

@@ -61,7 +61,7 @@ def test_every_kind_of_request_of_a_page_is_refused_before_any_connection(site, 
     address = listener.origin.removeprefix("http://")
     ours = [r for r in refused if address in r or "[::ffff:7f00:2]" in r]
     # Chromium tunnels some requests (CONNECT host:port, the path unseen) and sends others whole.
-    for attempt in ("frame", "form", "refresh", "popup"):
+    for attempt in ("hop", "frame", "form", "refresh", "popup"):  # hop: the redirected image's last hop
         assert any(f"{address}/{attempt}:" in r for r in ours), (attempt, refused)
     assert len(ours) >= len(PAGE_ATTEMPTS) - 1  # all but WebRTC, which never reaches the proxy
     assert all("is in a refused network (127.0.0.2/32" in r for r in ours)
