@@ -27,7 +27,7 @@ Celery (nothing mocked):
    surplus waits a moment for a connection and every request is answered 200 (checked).
 3. Warm pool against cold launch (workers/pool.py, in a spawned child process): a job's start, the time from
    `pool.session()` until a fresh context exists as every scenario gets one (BrowserSession.new_context:
-   viewport, timeouts, request guard, tracing started), (a) leasing the warm browser of a BrowserPool, 100 ms
+   viewport, timeouts, egress guard session, tracing started), (a) leasing the warm browser of a BrowserPool, 100 ms
    after the previous job (the real worker's browser idles longer: see part 4), and again right after the
    previous job's context closed; (b) a browser launched for the job on a pool whose Playwright already runs (a
    pool with max_jobs=1 recycles its browser after every job); (c) a new BrowserPool, Playwright's driver
@@ -665,7 +665,7 @@ def pool_child(samples: int, out) -> None:
     """In a spawned process (Playwright's sync API stays out of everything else): the timings of a job's start.
 
     A job's start is what it waits for before its first page: the pool's lease and a fresh context made as every
-    scenario gets one (BrowserSession.new_context: viewport, timeouts, request guard, tracing on). The page that
+    scenario gets one (BrowserSession.new_context: viewport, timeouts, egress guard session, tracing on). The page that
     follows costs the same whether the browser was warm or just launched; it is timed on its own."""
     try:
         from shared.logging import configure_logging

@@ -107,7 +107,7 @@ def test_a_click_that_posts_to_an_api_on_another_port_settles_once_the_page_is_s
             return tab.page.inner_text("#out"), tab.events.page_errors, tab.events.stalled
 
     out, errors, stalled = in_thread(work)
-    # The page fetched localhost:<api port> from a document the request guard fulfilled: Chromium's Local
+    # The page fetched localhost:<api port>, every request through the egress guard on loopback: Chromium's Local
     # Network Access check would refuse it ("Failed to fetch") unless the context may reach local addresses.
     assert out == "Saved", errors
     assert stalled and "theme.css" in stalled[0]
