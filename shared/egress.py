@@ -70,6 +70,11 @@ def reason_of(record: str) -> str:
     return record.split(": ", 1)[-1]
 
 
+def first_and_count(records: list[str]) -> str:
+    """The first record, and how many more there are: "<request>: <why> and 2 more"."""
+    return records[0] + (f" and {len(records) - 1} more" if len(records) > 1 else "")
+
+
 @dataclass
 class GuardSession:
     """One guarded run's port on the proxy: point a browser or client at `url`. `refused` lists what the policy

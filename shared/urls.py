@@ -151,7 +151,7 @@ class TargetPolicy:
 
     @classmethod
     def of(cls, settings: Any) -> TargetPolicy:
-        return cls(settings.allow_private_targets, tuple(getattr(settings, "refused_networks", ())))
+        return cls(settings.allow_private_targets, tuple(settings.refused_networks))
 
     def check_url(self, url: str) -> str:
         """Return the URL unchanged if it may be visited, else raise UnsafeTargetError (UnresolvableHostError for

@@ -19,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
+from shared.egress import first_and_count
 from shared.records import Candidate, Intent, Locator, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
 from shared.scenarios import Scenario
 from shared.settings import Settings
@@ -208,10 +209,9 @@ def with_refusals(verdict: Verdict, refused: list[str], step_started: int) -> Ve
     if not refused or verdict.status == "passed":
         return verdict
     during = refused[step_started:]
-    named = during or refused
-    more = f" and {len(named) - 1} more" if len(named) > 1 else ""
     when = "during this step" if during else "before this step"
-    reason = f"{verdict.reason} (the target policy refused a request of the page {when}: {named[0]}{more})"
+    named = first_and_count(during or refused)
+    reason = f"{verdict.reason} (the target policy refused a request of the page {when}: {named})"
     return verdict.model_copy(update={"reason": reason})
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from shared.egress import GuardSession, egress_guard
+from shared.egress import GuardSession, egress_guard, first_and_count
 from shared.records import ReplayResult
 from shared.settings import Settings
 from shared.urls import NO_EGRESS, TargetPolicy
@@ -121,9 +121,8 @@ class ReplayEgress:
                 continue
             result.refused = refused
             if not result.passed:
-                more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
                 result.error = (f"{result.error or 'failed'}\n(the target policy refused a request of the page: "
-                                f"{refused[0]}{more})")
+                                f"{first_and_count(refused)})")
         return results
 
     def close(self) -> None:
