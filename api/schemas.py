@@ -12,7 +12,11 @@ from shared.scenarios import (
     FILLED_TEXT_PATTERN,
     ID_PATTERN,
     ONE_LINE_PATTERN,
+    START_MAX,
+    STEP_MAX,
+    TEXT_MAX,
     TEXT_PATTERN,
+    TITLE_MAX,
     Scenario,
     ScenarioStep,
     check_text,
@@ -132,7 +136,7 @@ def _step_kind(value: Any) -> str:
 
 
 # A sentence, or an {action, expected} pair; one error for a bad step, not one per alternative.
-Sentence = Annotated[str, Field(min_length=1, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})]
+Sentence = Annotated[str, Field(min_length=1, max_length=STEP_MAX, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})]
 Step = Annotated[Annotated[Sentence, Tag("sentence")] | Annotated[ScenarioStep, Tag("pair")], Discriminator(_step_kind)]
 
 
@@ -149,10 +153,10 @@ class ScenarioBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=STEPS_OR_TEXT)
 
-    title: str = Field(min_length=1, max_length=500, json_schema_extra={"pattern": TEXT_PATTERN})
-    start: str = Field(default="/", json_schema_extra={"pattern": TEXT_PATTERN})
+    title: str = Field(min_length=1, max_length=TITLE_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
+    start: str = Field(default="/", max_length=START_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
     steps: list[Step] = Field(default_factory=list, description="Sentences or {action, expected}")
-    text: str | None = Field(default=None, description="Free text instead of steps",
+    text: str | None = Field(default=None, max_length=TEXT_MAX, description="Free text instead of steps",
                              json_schema_extra={"pattern": TEXT_PATTERN})
     data: list[dict[str, Any]] = Field(default_factory=list, description="Rows of the Examples table",
                                        json_schema_extra=data_rows_schema)
@@ -163,6 +167,20 @@ class ScenarioPublic(BaseModel):
     version: int
     created: bool = Field(description="False when the definition was unchanged (no new version)")
     definition: dict
+
+
+class StoredScenario(BaseModel):
+    external_id: str
+    version: int = Field(description="The version shown: the latest unless one was asked for")
+    latest_version: int
+    created_at: datetime = Field(description="When this version was stored")
+    definition: dict = Field(description="The scenario as it was given (title, steps or text, data, ...)")
+
+
+class ScenarioPage(BaseModel):
+    scenarios: list[StoredScenario] = Field(description="Latest versions, in natural order of their ids "
+                                                        "(OWN-2 before OWN-10); deleted scenarios are left out")
+    next: str | None = Field(description="The next page's URL (its `after` is this page's last id), or null")
 
 
 class InlineScenario(Scenario):

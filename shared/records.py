@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, Field, StrictInt, field_validator
 
 # The name of an action kind ("click", "fill", "assert_text", ...). What each kind means, how it runs and how it
 # is written lives in one module per kind: workers/agent/actions/kinds/<name>.py.
@@ -208,11 +208,28 @@ class Operation(BaseModel):
 FailureKind = Literal["action", "expectation", "unsupported", "error"]
 
 
+REASON_MAX = 2_000  # characters of a verdict's reason kept; a longer one (it quotes long texts) is cut
+
+
+def cut_reason(reason: str, limit: int = REASON_MAX) -> str:
+    """The reason, or its first characters and how long it was: a verdict stays readable and bounded whatever
+    texts it quotes (a scenario step, a page's text, a runner's output)."""
+    if len(reason) <= limit:
+        return reason
+    marker = f" ... (cut: {len(reason)} characters in all)"
+    return reason[:limit - len(marker)] + marker
+
+
 class Verdict(BaseModel):
     status: Literal["passed", "failed"]
     step: int | None = None  # 1-based scenario step that failed
     kind: FailureKind | None = None
     reason: str = ""
+
+    @field_validator("reason")
+    @classmethod
+    def _bounded(cls, value: str) -> str:
+        return cut_reason(value)
 
     @classmethod
     def passed(cls) -> Verdict:

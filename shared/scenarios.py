@@ -61,6 +61,13 @@ FILLED_TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\
 ID_PATTERN = r"^[A-Za-z0-9_.:\-]*[A-Za-z0-9][A-Za-z0-9_.:\-]*$"
 FEATURE_PATTERN = r"^[^\x00-\x1f\x7f]*[A-Za-z0-9][^\x00-\x1f\x7f]*$"
 
+# Longest texts a scenario may hold, in characters: a step (its action, its expected result), a free text, a start
+# path, a title. A longer one is refused naming its field, so no verdict, status or report repeats an unbounded text.
+STEP_MAX = 2_000
+TEXT_MAX = 20_000
+START_MAX = 2_048
+TITLE_MAX = 500
+
 
 def _id_schema(schema: dict[str, Any]) -> None:
     """An id is a tag-like string, or a number written as one (YAML reads `id: 123` as a number)."""
@@ -70,20 +77,34 @@ def _id_schema(schema: dict[str, Any]) -> None:
 
 def _steps_schema(schema: dict[str, Any]) -> None:
     """A step is a sentence, or an {action, expected} pair."""
-    schema["items"] = {"anyOf": [{"type": "string", "minLength": 1, "pattern": FILLED_TEXT_PATTERN},
+    schema["items"] = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": STEP_MAX,
+                                  "pattern": FILLED_TEXT_PATTERN},
                                  schema["items"]]}
 
 
 def data_rows_schema(schema: dict[str, Any]) -> None:
     """Rows of name -> value; a value may be written as a number, a boolean or null (it is read as text)."""
     schema["items"] = {"type": "object", "propertyNames": {"pattern": ONE_LINE_PATTERN},
-                       "additionalProperties": {"anyOf": [{"type": "string", "pattern": TEXT_PATTERN},
+                       "additionalProperties": {"anyOf": [{"type": "string", "maxLength": STEP_MAX, "pattern": TEXT_PATTERN},
                                                           {"type": ["number", "boolean", "null"]}]}}
 
 
 class ScenarioStep(BaseModel):
-    action: str = Field(min_length=1, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})
-    expected: str | None = Field(default=None, json_schema_extra={"pattern": TEXT_PATTERN})
+    action: str = Field(min_length=1, max_length=STEP_MAX, json_schema_extra={"pattern": FILLED_TEXT_PATTERN})
+    expected: str | None = Field(default=None, max_length=STEP_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_a_sentence_read_as_a_mapping(cls, value: Any) -> Any:
+        """`- Verify the page shows "Status: open"` unquoted is, to YAML, the mapping {'Verify ... "Status': 'open"'}:
+        said as such, rather than as a missing 'action'."""
+        if isinstance(value, dict) and len(value) == 1 and not {"action", "expected"} & set(value):
+            (key, rest), = value.items()
+            if isinstance(key, str) and isinstance(rest, str | int | float | bool | None):
+                text = f"{key}: {'' if rest is None else rest}".rstrip()
+                raise ValueError(f"the step {text!r} holds ': ', so YAML read it as a mapping; put the whole step "
+                                 f"in quotes")
+        return value
 
     @field_validator("action")
     @classmethod
@@ -122,10 +143,10 @@ def split_sentences(text: str) -> list[str]:
 
 class Scenario(BaseModel):
     id: str = Field(min_length=1, max_length=200, json_schema_extra=_id_schema)
-    title: str = Field(min_length=1, max_length=500, json_schema_extra={"pattern": TEXT_PATTERN})
-    start: str = Field(default="/", json_schema_extra={"pattern": TEXT_PATTERN})
+    title: str = Field(min_length=1, max_length=TITLE_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
+    start: str = Field(default="/", max_length=START_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
     steps: list[ScenarioStep] = Field(default_factory=list, json_schema_extra=_steps_schema)
-    text: str | None = Field(default=None, json_schema_extra={"pattern": TEXT_PATTERN})
+    text: str | None = Field(default=None, max_length=TEXT_MAX, json_schema_extra={"pattern": TEXT_PATTERN})
     data: list[dict[str, str]] = Field(default_factory=list, json_schema_extra=data_rows_schema)
     # The feature (and .feature file) this scenario belongs to; None: the scenarios file's own feature.
     feature: str | None = Field(default=None, min_length=1, max_length=200,
@@ -188,6 +209,8 @@ class Scenario(BaseModel):
                     check_text(cell)
                 except ValueError as error:
                     raise ValueError(f"row {number}, column {column!r}: {error}") from None
+                if len(cell) > STEP_MAX:
+                    raise ValueError(f"row {number}, column {column!r}: longer than {STEP_MAX} characters")
         return rows
 
     @model_validator(mode="after")
@@ -198,7 +221,12 @@ class Scenario(BaseModel):
         if not self.steps:
             if not self.text or not self.text.strip():
                 raise ValueError("needs 'steps' (a list) or 'text' (free text)")
-            self.steps = [ScenarioStep(action=s) for s in split_sentences(self.text)]
+            sentences = split_sentences(self.text)
+            too_long = next((s for s in sentences if len(s) > STEP_MAX), None)
+            if too_long is not None:
+                raise ValueError(f"the text's sentence {too_long[:60]!r}... is longer than a step may be "
+                                 f"({STEP_MAX} characters)")
+            self.steps = [ScenarioStep(action=s) for s in sentences]
         if self.data:
             columns = list(self.data[0])
             for number, row in enumerate(self.data, start=1):

@@ -22,6 +22,7 @@ from shared.models import (
     as_utc,
     utcnow,
 )
+from shared.records import cut_reason
 from shared.store.batches import attempt_artifact_prefix, verified
 from shared.store.outbox import batch_summary, new_event_id
 from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, Conflict, reading, writing
@@ -122,6 +123,10 @@ class Verdict:
     script: list | None = None
     triage: str | None = None  # a regeneration's class (shared/triage.py)
     triage_detail: dict | None = None
+
+    def __post_init__(self) -> None:
+        if self.reason is not None:
+            self.reason = cut_reason(self.reason)
 
 
 @dataclass

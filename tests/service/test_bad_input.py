@@ -51,6 +51,18 @@ def inline(**fields: object) -> dict:
     ({"scenarios": [inline(steps=["Type <a> into Name"], data=[{"a": "x\x00"}])]},
      "scenarios[0].data: row 1, column 'a': holds a control character (U+0000)"),
     ({"scenarios": [inline()], "base_url": "http://127.0.0.1:9/\x00"}, "base_url: holds a control character"),
+    ({"scenarios": [inline(steps=["Type x" * 1_000])]},
+     "scenarios[0].steps[0].action: String should have at most 2000 characters"),
+    ({"scenarios": [inline(steps=[{"action": "Go to /", "expected": "x" * 2001}])]},
+     "scenarios[0].steps[0].expected: String should have at most 2000 characters"),
+    ({"scenarios": [inline(title="t" * 501)]}, "scenarios[0].title: String should have at most 500 characters"),
+    ({"scenarios": [{"id": "A", "title": "t", "text": "Go to /. " * 3000}]},
+     "scenarios[0].text: String should have at most 20000 characters"),
+    ({"scenarios": [inline(steps=["Type <a> into Name"], data=[{"a": "x" * 2001}])]},
+     "scenarios[0].data: row 1, column 'a': longer than 2000 characters"),
+    ({"scenarios": [inline(steps=["Go to /", {'Verify the page shows "Status': 'open"'}])]},
+     "scenarios[0].steps[1]: the step 'Verify the page shows \"Status: open\"' holds ': ', so YAML read it as a "
+     "mapping; put the whole step in quotes"),
 ])
 def test_out_of_range_numbers_and_control_characters_in_a_batch_are_422(api, body, field):
     chosen, project = api

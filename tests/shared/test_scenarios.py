@@ -3,6 +3,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from shared.records import REASON_MAX, Verdict
 from shared.scenarios import Scenario, ScenarioFile, ScenarioFileError, parse_scenarios, split_sentences
 
 
@@ -56,6 +57,13 @@ def test_a_bare_list_and_json_are_accepted():
         ("scenarios: [{id: A, title: t, steps: [x], data: [{a: 1}, {b: 2}]}]", "data row 2 has columns ['b'], expected ['a']"),
         ("scenarios: [{id: A, title: t, steps: [x]}, {id: A, title: u, steps: [y]}]", "scenario id 'A' appears twice"),
         ("scenarios: [{id: A, title: t, steps: ['  ']}]", "scenarios[0] (id A).steps[0].action"),
+        ('scenarios:\n- id: A\n  title: t\n  steps:\n  - Open /\n  - Verify the page shows "Status: open"\n',
+         "s.yaml: scenarios[0] (id A).steps[1]: Value error, the step 'Verify the page shows \"Status: open\"' "
+         "holds ': ', so YAML read it as a mapping; put the whole step in quotes"),
+        (f"scenarios: [{{id: A, title: t, steps: ['{'x' * 2001}']}}]",
+         "scenarios[0] (id A).steps[0].action: String should have at most 2000 characters"),
+        (f"scenarios: [{{id: A, title: t, text: '{'x' * 2001}. Click Save'}}]",
+         "the text's sentence 'xxxx"),
     ],
 )
 def test_bad_files_name_the_problem(text, message):
@@ -98,3 +106,9 @@ def test_a_hash_inside_a_quoted_step_or_after_a_closed_quote_is_kept():
             "      - Click \"Save\"  # the form's button\n")
     steps = parse_scenarios(text, "cases.yaml").scenarios[0].steps
     assert [getattr(s, "action", s) for s in steps] == ['Type "Fix #4" in the box', 'Click "Save"']
+
+
+def test_a_long_reason_is_cut_and_says_how_long_it_was():
+    verdict = Verdict.failed(3, "action", "no element matches " + "x" * 100_000)
+    assert len(verdict.reason) == REASON_MAX and verdict.reason.endswith("(cut: 100019 characters in all)")
+    assert Verdict.failed(3, "action", "short").reason == "short"
