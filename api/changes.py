@@ -7,7 +7,8 @@
   cost: per class, the scenarios, their model calls and their seconds;
 - app_changed: the scenario generated afresh beside its kept script (the candidate): its verdict, and when it
   passed, the diff and the route that accepts it;
-- added: scenarios never verified before this batch; removed: scenarios deleted since the previous batch;
+- added: scenarios this batch verified that no earlier batch had (they joined the suite); removed: scenarios
+  deleted since the previous batch;
 - flakiness: the scenarios that were a flake in some regeneration up to this batch, how often.
 """
 
@@ -56,7 +57,7 @@ def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job
                    if (count := sum(1 for entry in triaged if entry["triage"] == name))},
         "triaged": triaged,
         "cost": cost,
-        "added": [job.external_id for job in jobs if job.external_id not in verified],
+        "added": [job.external_id for job in jobs if job.external_id not in verified and job.state == "passed"],
         "removed": removed,
         "flakiness": [{"external_id": external_id, "flakes": flakes, "regenerations": total}
                       for external_id, (flakes, total) in sorted((flakiness or {}).items(),

@@ -278,7 +278,8 @@ class BatchProgress(BaseModel):
     grounding: str
     previous_batch_id: int | None = Field(description="The batch the what-changed report compares with: for a full regeneration "
                                                   "(kind regenerate or nightly) the project's latest finished full "
-                                                  "regeneration, else its latest finished batch of any kind")
+                                                  "regeneration, else (or when there is none) its latest finished "
+                                                  "batch of any kind")
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
@@ -395,8 +396,9 @@ class AcceptedScript(BaseModel):
 class Changes(BaseModel):
     batch_id: int
     previous_batch_id: int | None = Field(description="For a full regeneration (kind regenerate or nightly) the "
-                                                  "project's latest finished full regeneration, else its latest "
-                                                  "finished batch of any kind: the batch `removed` counts from")
+                                                  "project's latest finished full regeneration, else (or when there "
+                                                  "is none) its latest finished batch of any kind: the batch "
+                                                  "`removed` counts from")
     verdicts: list[VerdictChange] = Field(description="Scenarios whose verdict differs from their latest earlier "
                                                       "job's, whatever batch ran it")
     locators: list[LocatorChange] = Field(description="Steps whose locators differ from the scenario's latest "
@@ -404,7 +406,8 @@ class Changes(BaseModel):
     triage: dict[str, int] = Field(description="A regeneration's scenarios per triage class")
     triaged: list[TriageView] = Field(description="A regeneration's scenarios, each with what its triage found")
     cost: dict[str, TriageCost] = Field(default_factory=dict, description="A regeneration's cost per triage class")
-    added: list[str] = Field(description="Scenarios no earlier batch had verified")
+    added: list[str] = Field(description="Scenarios this batch verified that no earlier batch had verified: "
+                                         "they joined the suite")
     removed: list[str] = Field(description="Scenarios deleted since the previous batch")
     flakiness: list[Flakiness] = Field(default_factory=list, description="The batch's scenarios that were a flake "
                                                                          "in any regeneration up to this one")

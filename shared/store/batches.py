@@ -119,13 +119,16 @@ def create_batch(
 def previous_batch_id(session: Session, project_id: int, kind: str) -> int | None:
     """The batch a new one of `kind` is compared with in the what-changed report: for a full regeneration
     (regenerate, nightly) the project's latest finished full regeneration, so that "removed" and "added" mean
-    the suite changed, not that an on-demand batch held a few scenarios; for any other batch, the project's latest
-    finished batch. A batch still running is never the reference (its verdicts are not known yet)."""
+    the suite changed, not that an on-demand batch held a few scenarios (the first one: the latest finished batch
+    of any kind); for any other batch, the project's latest finished batch. A batch still running is never the
+    reference (its verdicts are not known yet)."""
     query = select(Batch.id).where(Batch.project_id == project_id, Batch.state == "finished")
+    latest = query.order_by(col(Batch.finished_at).desc(), col(Batch.id).desc()).limit(1)
     if kind in FULL_REGENERATION_KINDS:
-        query = query.where(col(Batch.kind).in_(FULL_REGENERATION_KINDS))
-    query = query.order_by(col(Batch.finished_at).desc(), col(Batch.id).desc()).limit(1)
-    return session.exec(query).first()
+        found = session.exec(latest.where(col(Batch.kind).in_(FULL_REGENERATION_KINDS))).first()
+        if found is not None:
+            return found
+    return session.exec(latest).first()
 
 
 def jobs_of(session: Session, batch_id: int) -> list[Job]:

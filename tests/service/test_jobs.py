@@ -238,7 +238,7 @@ def test_the_sweep_finds_jobs_and_events_whose_messages_were_lost(service_db):
     assert never_tried not in undelivered_events(engine, older_than_s=3600)
 
 
-def test_the_previous_batch_is_the_latest_finished_one_and_a_full_regeneration_for_a_regeneration(service_db):
+def test_the_previous_batch_is_the_latest_finished_one_and_a_full_regeneration_for_a_regeneration_once_one_ran(service_db):
     engine = engine_for(service_db)
     with writing(engine) as session:
         project, _key = create_project(session, name="previous", base_url="http://127.0.0.1:9")
@@ -257,7 +257,10 @@ def test_the_previous_batch_is_the_latest_finished_one_and_a_full_regeneration_f
             finish_job(engine, job_id, "w", PASSED)
         return made
 
+    first = batch("on_demand")
     nightly = batch("nightly")
+    # The first full regeneration is compared with the batch that ran before it, whatever its kind.
+    assert nightly.previous_batch_id == first.id
     partial = batch("on_demand", scenarios=rows[:1])  # finished later, holding one scenario only
     running = batch("regenerate", finish=False)  # still running: its verdicts are not known
     assert running.previous_batch_id == nightly.id

@@ -110,10 +110,12 @@ def test_changes_lists_moved_locators_new_failures_and_added_scenarios_in_natura
     earlier = {**verified, "OWN-2": job("OWN-2")}
     report = changes(
         [job("OWN-10", script=[moved]), job("OWN-2", "failed", failed_step=2, failure_kind="action", reason="gone"),
-         job("NEW-1")], earlier, verified, ["OLD-1"])
+         job("NEW-1"), job("NEW-2", "failed", failed_step=1, failure_kind="action", reason="no such button")],
+        earlier, verified, ["OLD-1"])
     assert report["locators"] == [{"external_id": "OWN-10", "step": "When I click Find Owner",
                                    "before": ["id=find"], "after": ["role[button]=Find Owner"]}]
     assert [(c["external_id"], c["after"]["failed_step"]) for c in report["verdicts"]] == [("OWN-2", 2)]
+    # NEW-2 failed: it joined no suite, so it is not "added".
     assert report["added"] == ["NEW-1"] and report["removed"] == ["OLD-1"]
     assert (report["triage"], report["triaged"]) == ({}, [])  # not a regeneration
 
