@@ -101,6 +101,11 @@ class Services:
             raise ApiError(422, "brain: the openai brain needs a model endpoint on the service "
                                 "(STEPFORGE_MODEL_BASE_URL); use builtin")
 
+    def check_step_writer(self, field: str, step_writer: str | None) -> None:
+        if step_writer == "model" and not self.settings.model_base_url:
+            raise ApiError(422, f"{field}: the model step writer needs a model endpoint on the service "
+                                "(STEPFORGE_MODEL_BASE_URL); use builtin")
+
     def close(self) -> None:
         """Nothing of the API's own to close (engines are shared per URL)."""
 

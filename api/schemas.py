@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StrictBool, Tag
 
 from shared.scenarios import (
+    FEATURE_PATTERN,
     FILLED_TEXT_PATTERN,
     ID_PATTERN,
     ONE_LINE_PATTERN,
@@ -19,6 +20,7 @@ from shared.scenarios import (
     TITLE_MAX,
     Scenario,
     ScenarioStep,
+    check_feature_title,
     check_text,
     data_rows_schema,
 )
@@ -41,6 +43,11 @@ def _no_whitespace(value: str) -> str:
 
 Brain = Literal["builtin", "openai"]
 Grounding = Literal["hte", "som"]
+SuiteFormat = Literal["cucumber-js", "playwright-bdd"]
+StepWriter = Literal["builtin", "model"]
+FeatureTitle = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": FEATURE_PATTERN},
+                                    description="The feature (and .feature file) of scenarios that name none"),
+                         AfterValidator(check_feature_title)]
 # Stored strings refuse control characters (NUL among them: PostgreSQL cannot store it) at validation.
 # "target-url": an http(s) URL whose host resolves to addresses the service may visit (README, "Targets"); the
 # API refuses any other with a 422 naming the field.
@@ -83,6 +90,11 @@ class ProjectCreate(BaseModel):
     base_url: Url = Field(description="The application under test, e.g. https://staging.example.com")
     default_brain: Brain = "builtin"
     default_grounding: Grounding = "hte"
+    default_feature: FeatureTitle | None = Field(default=None, description="Default: named after the project")
+    default_format: SuiteFormat = Field(default="cucumber-js", description="The project a batch's suite.zip holds")
+    default_step_writer: StepWriter | None = Field(default=None, description="Who groups and words the steps; "
+                                                                             "default: model with the openai "
+                                                                             "brain, else builtin")
     webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
     nightly_hour_utc: Hour | None = Field(default=None,
                                          description="Regenerate the whole suite every night at this hour (UTC)")
@@ -96,6 +108,10 @@ class ProjectUpdate(BaseModel):
     base_url: Url = None  # type: ignore[assignment]
     default_brain: Brain = None  # type: ignore[assignment]
     default_grounding: Grounding = None  # type: ignore[assignment]
+    default_feature: FeatureTitle | None = Field(default=None, description="null: named after the project")
+    default_format: SuiteFormat = None  # type: ignore[assignment]
+    default_step_writer: StepWriter | None = Field(default=None, description="null: model with the openai brain, "
+                                                                             "else builtin")
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
     nightly_hour_utc: Hour | None = None
@@ -108,6 +124,9 @@ class ProjectPublic(BaseModel):
     base_url: str
     default_brain: str
     default_grounding: str
+    default_feature: str | None
+    default_format: str
+    default_step_writer: str | None
     webhook_url: str | None
     webhook_disabled_at: datetime | None = Field(
         default=None, description="Set when the receiver answered HTTP 410 Gone: no webhook is sent until webhook_url is "
@@ -218,6 +237,13 @@ class BatchCreate(BaseModel):
     base_url: Url | None = Field(default=None, description="Default: the project's base_url")
     brain: Brain | None = None
     grounding: Grounding | None = None
+    feature: FeatureTitle | None = Field(default=None, description="Default: the project's default_feature")
+    format: SuiteFormat | None = Field(default=None, description="The project suite.zip holds: cucumber-js, or "
+                                                                 "playwright-bdd (Playwright Test); default: the "
+                                                                 "project's default_format")
+    step_writer: StepWriter | None = Field(default=None, description="Who groups and words the steps; default: "
+                                                                     "the project's, else model with the openai "
+                                                                     "brain, else builtin")
 
 
 class RegenerateRequest(BaseModel):
@@ -226,6 +252,13 @@ class RegenerateRequest(BaseModel):
     base_url: Url | None = None
     brain: Brain | None = None
     grounding: Grounding | None = None
+    feature: FeatureTitle | None = Field(default=None, description="Default: the project's default_feature")
+    format: SuiteFormat | None = Field(default=None, description="The project suite.zip holds: cucumber-js, or "
+                                                                 "playwright-bdd (Playwright Test); default: the "
+                                                                 "project's default_format")
+    step_writer: StepWriter | None = Field(default=None, description="Who groups and words the steps; default: "
+                                                                     "the project's, else model with the openai "
+                                                                     "brain, else builtin")
 
 
 # --- batches ----------------------------------------------------------------------------------------------------
@@ -276,6 +309,9 @@ class BatchProgress(BaseModel):
     base_url: str
     brain: str
     grounding: str
+    feature: str = Field(description="The feature of its scenarios that name none")
+    format: str = Field(validation_alias="suite_format", description="The project suite.zip holds")
+    step_writer: str
     previous_batch_id: int | None = Field(description="The batch the what-changed report compares with: for a full regeneration "
                                                   "(kind regenerate or nightly) the project's latest finished full "
                                                   "regeneration, else (or when there is none) its latest finished "

@@ -27,6 +27,8 @@ BATCH_STATES = ("queued", "running", "finished")
 # on_demand: POST /v1/batches; regenerate: POST /v1/projects/me/regenerate; nightly: beat's nightly run. The last
 # two are full regenerations (every scenario's latest version) and are compared with each other (previous_batch_id).
 BATCH_KINDS = ("on_demand", "regenerate", "nightly")
+SUITE_FORMATS = ("cucumber-js", "playwright-bdd")  # the projects a suite can be written as
+STEP_WRITERS = ("builtin", "model")  # who groups and words the steps: the builtin rules, or the model
 FULL_REGENERATION_KINDS = ("regenerate", "nightly")
 
 # Named constraints, so that migrations can refer to them on PostgreSQL and SQLite alike.
@@ -84,6 +86,12 @@ class Project(ServiceTable, table=True):
     base_url: str = Field(sa_column=Column(String(2048), nullable=False))
     default_brain: str = Field(default="builtin", sa_column=Column(String(16), nullable=False))
     default_grounding: str = Field(default="hte", sa_column=Column(String(16), nullable=False))
+    # What a batch that names none gets: the feature of its scenarios without a `feature:` (None: named after the
+    # project), the project its suite.zip holds, who words its steps (None: the model with the openai brain).
+    default_feature: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
+    default_format: str = Field(default="cucumber-js", sa_column=Column(String(16), nullable=False,
+                                                                          server_default="cucumber-js"))
+    default_step_writer: str | None = Field(default=None, sa_column=Column(String(16), nullable=True))
     webhook_url: str | None = Field(default=None, sa_column=Column(String(2048), nullable=True))
     webhook_secret: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
     # Set when the receiver answered 410 Gone (it asks never to be called again): no webhook is sent until the
@@ -127,6 +135,14 @@ class Batch(ServiceTable, table=True):
     base_url: str = Field(sa_column=Column(String(2048), nullable=False))
     brain: str = Field(sa_column=Column(String(16), nullable=False))
     grounding: str = Field(sa_column=Column(String(16), nullable=False))
+    # Its suite: the feature of scenarios without a `feature:`, the project it is written as (SUITE_FORMATS), who
+    # words its steps (STEP_WRITERS); chosen when the batch is made (the request, else the project's defaults).
+    feature: str = Field(default="Scenarios", sa_column=Column(String(200), nullable=False,
+                                                               server_default="Scenarios"))
+    suite_format: str = Field(default="cucumber-js", sa_column=Column(String(16), nullable=False,
+                                                                       server_default="cucumber-js"))
+    step_writer: str = Field(default="builtin", sa_column=Column(String(16), nullable=False,
+                                                                 server_default="builtin"))
     jobs_total: int = Field(default=0, sa_column=Column(Integer, nullable=False))
     jobs_passed: int = Field(default=0, sa_column=Column(Integer, nullable=False))
     jobs_failed: int = Field(default=0, sa_column=Column(Integer, nullable=False))

@@ -40,7 +40,7 @@ def check_text(value: str, *, one_line: bool = False) -> str:
     raise ValueError(f"holds a control character (U+{ord(char):04X}) at position {found.start()}")
 
 
-def _feature_title(value: str) -> str:
+def check_feature_title(value: str) -> str:
     value = " ".join(check_text(value, one_line=True).split())
     if not re.search(r"[A-Za-z0-9]", value):
         raise ValueError("must hold a letter or digit (it names a .feature file)")
@@ -49,8 +49,15 @@ def _feature_title(value: str) -> str:
 
 def feature_title_of(path: str | Path) -> str:
     """A feature title from a scenarios file's name: "checkout-flows.yaml" -> "Checkout flows"."""
-    words = " ".join(re.split(r"[-_.\s]+", Path(path).stem)).strip()
-    return (words[:1].upper() + words[1:]) if words else "Scenarios"
+    return feature_title_of_name(Path(path).stem)
+
+
+def feature_title_of_name(name: str) -> str:
+    """A feature title from a name (a file's stem, a project's name): "checkout-flows" -> "Checkout flows"."""
+    words = " ".join(re.split(r"[-_.\s]+", name)).strip()
+    if not re.search(r"[A-Za-z0-9]", words):
+        return "Scenarios"
+    return check_feature_title(words[:1].upper() + words[1:])
 
 
 # What the checks below accept, for JSON Schema (the API's OpenAPI document): text without control characters
@@ -85,7 +92,8 @@ def _steps_schema(schema: dict[str, Any]) -> None:
 def data_rows_schema(schema: dict[str, Any]) -> None:
     """Rows of name -> value; a value may be written as a number, a boolean or null (it is read as text)."""
     schema["items"] = {"type": "object", "propertyNames": {"pattern": ONE_LINE_PATTERN},
-                       "additionalProperties": {"anyOf": [{"type": "string", "maxLength": STEP_MAX, "pattern": TEXT_PATTERN},
+                       "additionalProperties": {"anyOf": [{"type": "string", "maxLength": STEP_MAX,
+                                                           "pattern": TEXT_PATTERN},
                                                           {"type": ["number", "boolean", "null"]}]}}
 
 
@@ -173,7 +181,7 @@ class Scenario(BaseModel):
     @field_validator("feature")
     @classmethod
     def _one_line_feature(cls, value: str | None) -> str | None:
-        return None if value is None else _feature_title(value)
+        return None if value is None else check_feature_title(value)
 
     @field_validator("steps", mode="before")
     @classmethod
@@ -256,7 +264,7 @@ class ScenarioFile(BaseModel):
     @field_validator("feature")
     @classmethod
     def _one_line_feature(cls, value: str | None) -> str | None:
-        return None if value is None else _feature_title(value)
+        return None if value is None else check_feature_title(value)
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ScenarioFile:

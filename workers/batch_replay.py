@@ -70,7 +70,7 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
             out.red.extend(claimed[i][0].id for chunk_left in chunks[number:] for i in chunk_left)  # run on their own
             break
         part = [runs[i] for i in chunk]
-        suite, _problem = build_with_registry(part, registry, origin)
+        suite, _problem = build_with_registry(part, registry, origin, feature=batch.feature)
         with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
             folder = Path(work) / "suite"
             suite.write(folder, base_url=batch.base_url)

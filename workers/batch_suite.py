@@ -1,10 +1,12 @@
-"""A finished batch's one suite: built from its passed jobs' run records, replayed as a whole with cucumber-js, and
+"""A finished batch's one suite: built from its passed jobs' run records as the batch chose (its feature, its step
+writer, its format), replayed as a whole with cucumber-js (or Playwright's runner for a playwright-bdd suite), and
 stored beside the batch as suite.zip with its replay report (suite-replay.json). The API only serves the bytes.
 
 The script phase is a pure function of the run records; the step registry gives each step the wording and code the
 jobs registered, so a step several jobs share is defined once. A scenario red in the combined replay stays in the
 suite and is named in the batch's status (suite_failed), never dropped silently. The zip carries the batch's base
-URL in stepforge.json, so `npm install && npx cucumber-js` runs it as it is (STEPFORGE_BASE_URL still overrides it).
+URL in stepforge.json, so `npm install && npx cucumber-js` (playwright-bdd: `npm install && npx bddgen && npx
+playwright test`) runs it as it is (STEPFORGE_BASE_URL still overrides it).
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from shared.settings import Settings
 from shared.step_registry import StepRegistry, origin_of
 from shared.store import batch_prefix, job_run_record_key
 from shared.triage import FAILING_TAG
+from workers.agent.choice import open_agent
 from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import Suite, build_with_registry
+from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
 from workers.batch_replay import FIRST_PASS
 
@@ -66,17 +70,26 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
     # An accepted one's script is its regenerated one, which passed: not failing.
     failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs
                if job.triage == "app_changed" and job.accepted_at is None}
-    suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), tags=failing)
+    agent = open_agent(settings, "builtin", None, batch.step_writer)  # only its step writer is used here
+    try:
+        suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), feature=batch.feature,
+                                              tags=failing, writer=agent.writer)
+    finally:
+        agent.close()
     with tempfile.TemporaryDirectory(prefix="stepforge-batch-suite-") as work:
         folder = Path(work) / SUITE_FOLDER
-        suite.write(folder, base_url=batch.base_url)
+        suite.write(folder, base_url=batch.base_url, suite_format=batch.suite_format)
         data = zip_folder(folder)  # before the replay: its reports and runtime link are not the suite's
         replayed = [scenario.id for scenario, _ in runs if scenario.id not in failing]
-        results = first_pass_results(store, batch, suite, replayed)
-        if results is not None:
-            log.info("build_suite.first_pass_reused", batch_id=batch.id, scenarios=len(results))
+        results = None
+        if batch.suite_format == "playwright-bdd":
+            results = replay_playwright_bdd(folder, replayed, batch.base_url, settings) if replayed else {}
         else:
-            results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
+            results = first_pass_results(store, batch, suite, replayed)
+            if results is not None:
+                log.info("build_suite.first_pass_reused", batch_id=batch.id, scenarios=len(results))
+            else:
+                results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
     failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
               if not result.passed}
     report = {scenario_id: result.model_dump(mode="json") for scenario_id, result in sorted(results.items())}

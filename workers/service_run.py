@@ -86,14 +86,14 @@ def generate(scenario: Scenario, claim: Claim, settings: Settings, session: Brow
     """The scenario through the agent, its run records and suite/ in job_store."""
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
-    agent = open_agent(settings, batch.brain, batch.grounding)
+    agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)
     try:
         with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
             suite_dir = Path(work) / "suite"
-            result = generate_suite(ScenarioFile(scenarios=[scenario]), base_url=batch.base_url, out_dir=suite_dir,
-                                    settings=settings, store=job_store, registry=registry,
+            result = generate_suite(ScenarioFile(scenarios=[scenario], feature=batch.feature), base_url=batch.base_url,
+                                    out_dir=suite_dir, settings=settings, store=job_store, registry=registry,
                                     project=registry_project(project), agent=agent, session=session,
-                                    register_steps=register_steps)
+                                    suite_format=batch.suite_format, register_steps=register_steps)
             for path in sorted(suite_dir.rglob("*")):
                 if path.is_file():
                     job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
@@ -127,14 +127,14 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         # already its second try.
         retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
         run = Triager([script], batch.base_url, settings, job_store, staging, registry=registry, origin=origin,
-                      flake_retries=retries).run(session)
+                      feature=batch.feature, flake_retries=retries).run(session)
         triage, kept = run.triage[scenario.id], run.records[scenario.id]
         kept = kept.model_copy(update={"attempt": 1})
         # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
         put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
         if triage.triage == "broken_environment":
             raise BrokenEnvironment(triage.environment or "the environment is broken")
-        suite, _problem = build_with_registry([(scenario, kept)], registry, origin)
+        suite, _problem = build_with_registry([(scenario, kept)], registry, origin, feature=batch.feature)
         suite.write(staging)
         for path in sorted(staging.rglob("*")):
             if path.is_file() and "reports" not in path.relative_to(staging).parts:

@@ -66,10 +66,12 @@ def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: Service
             return accepted(existing, response, replayed=True)
         base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
         services.check_brain(body.brain)
+        services.check_step_writer("step_writer", body.step_writer)
         rows = scenario_rows(session, project, body.scenarios)
         batch, created = create_batch(session, project, idempotency_key=idempotency_key, fingerprint=fingerprint,
                                       scenarios=rows, base_url=base_url, brain=body.brain or project.default_brain,
-                                      grounding=body.grounding or project.default_grounding)
+                                      grounding=body.grounding or project.default_grounding, feature=body.feature,
+                                      suite_format=body.format, step_writer=body.step_writer)
         if created:
             background.add_task(start, services, batch.id)
         return accepted(batch, response, replayed=not created)
@@ -115,11 +117,13 @@ def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
             raise ApiError(409, "project: has no scenarios yet; store some with PUT /v1/scenarios/{external_id}")
         base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
         services.check_brain(body.brain)
+        services.check_step_writer("step_writer", body.step_writer)
         batch, created = create_batch(
             session, project, idempotency_key=idempotency_key or f"regenerate-{uuid.uuid4().hex}",
             fingerprint=request_hash({"regenerate": body.model_dump(mode="json")}), scenarios=scenarios,
             base_url=base_url, brain=body.brain or project.default_brain,
-            grounding=body.grounding or project.default_grounding, kind="regenerate",
+            grounding=body.grounding or project.default_grounding, kind="regenerate", feature=body.feature,
+            suite_format=body.format, step_writer=body.step_writer,
         )
         if created:
             background.add_task(start, services, batch.id)

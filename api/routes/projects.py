@@ -26,6 +26,7 @@ def create_project_route(body: schemas.ProjectCreate, services: ServicesDep) -> 
         if body.webhook_url:
             services.check_url("webhook_url", body.webhook_url)
         services.check_brain(body.default_brain)
+        services.check_step_writer("default_step_writer", body.default_step_writer)
         secret = new_secret()
         project, api_key = create_project(session, webhook_secret=secret, **body.model_dump())
         log.info("project.created", project_id=project.id)
@@ -48,6 +49,7 @@ def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: Ser
         if updates.get("webhook_url"):
             services.check_url("webhook_url", updates["webhook_url"])
         services.check_brain(updates.get("default_brain"))
+        services.check_step_writer("default_step_writer", updates.get("default_step_writer"))
         for field, value in updates.items():
             setattr(project, field, value)
         if "webhook_url" in updates:  # a webhook disabled by a 410 Gone is enabled again by setting its URL

@@ -19,6 +19,7 @@ from shared.models import (
     Scenario,
 )
 from shared.records import attempt_prefix
+from shared.scenarios import feature_title_of_name
 from shared.store.sessions import Conflict
 
 
@@ -84,15 +85,25 @@ def create_batch(
     brain: str,
     grounding: str,
     kind: str = "on_demand",
+    feature: str | None = None,
+    suite_format: str | None = None,
+    step_writer: str | None = None,
 ) -> tuple[Batch, bool]:
     """The batch for this Idempotency-Key: the existing one (created False), else a new one with a queued job per
-    scenario, committed. The same key with another request (fingerprint) raises Conflict."""
+    scenario, committed. The same key with another request (fingerprint) raises Conflict.
+
+    The suite's choices not given are the project's defaults: the feature named after the project, cucumber-js,
+    and the model step writer with the openai brain (the builtin rules otherwise), as the command line chooses."""
     existing = batch_by_key(session, project.id, idempotency_key)
     if existing is None:
         previous = previous_batch_id(session, project.id, kind)
         batch = Batch(project_id=project.id, idempotency_key=idempotency_key, request_hash=fingerprint, kind=kind,
                       base_url=base_url, brain=brain, grounding=grounding, jobs_total=len(scenarios),
-                      previous_batch_id=previous)
+                      previous_batch_id=previous,
+                      feature=feature or project.default_feature or feature_title_of_name(project.name),
+                      suite_format=suite_format or project.default_format or "cucumber-js",
+                      step_writer=step_writer or project.default_step_writer
+                      or ("model" if brain == "openai" else "builtin"))
         try:
             with session.begin_nested():
                 session.add(batch)
@@ -144,7 +155,8 @@ JOB_PROGRESS_COLUMNS = (Job.id, Job.external_id, Job.scenario_version, Job.state
 
 # What a batch's progress shows of the batch itself, labelled "batch_<column>" beside the job columns.
 BATCH_PROGRESS_COLUMNS = tuple(column.label(f"batch_{column.key}") for column in (
-    Batch.id, Batch.kind, Batch.state, Batch.base_url, Batch.brain, Batch.grounding, Batch.previous_batch_id,
+    Batch.id, Batch.kind, Batch.state, Batch.base_url, Batch.brain, Batch.grounding, Batch.feature,
+    Batch.suite_format, Batch.step_writer, Batch.previous_batch_id,
     Batch.created_at, Batch.started_at, Batch.finished_at, Batch.suite_state, Batch.suite_failed))
 
 

@@ -17,6 +17,8 @@ ROUTES = [
     ("GET", "/v1/projects/me", None),
     ("PATCH", "/v1/projects/me", {"name": "renamed"}),
     ("PUT", "/v1/scenarios/AUTH-1", {"title": "t", "steps": ["Go to /"]}),
+    ("GET", "/v1/scenarios", None),
+    ("GET", "/v1/scenarios/AUTH-1", None),
     ("DELETE", "/v1/scenarios/AUTH-1", None),
     ("POST", "/v1/batches", {"scenarios": [{"external_id": "AUTH-1"}]}),
     ("POST", "/v1/projects/me/regenerate", None),
@@ -287,7 +289,7 @@ def test_more_requests_at_once_than_database_connections_are_all_answered(settin
 
 @pytest.mark.parametrize(("method", "path", "allowed"), [
     ("DELETE", "/v1/projects/me", "GET, PATCH"),  # two routes on one path: Starlette alone said "GET"
-    ("POST", "/v1/scenarios/X", "DELETE, PUT"),
+    ("POST", "/v1/scenarios/X", "DELETE, GET, PUT"),
     ("PUT", "/v1/batches/1", "GET"),
     ("GET", "/v1/batches", "POST"),
     ("POST", "/healthz", "GET"),

@@ -6,6 +6,9 @@
              (step grouping, wording and parameter names; the builtin rules when its answer does not
              hold), one ModelClient per job so that its calls, tokens, cost and budget are the job's
 
+The step writer goes with the brain unless chosen apart (a batch's `step_writer`): the builtin brain with the
+model writer asks the model only to word the steps.
+
 The choice is made per job: the command line (or a batch) first, then the scenario file's `brain` /
 `grounding`, then the project default (STEPFORGE_BRAIN / STEPFORGE_GROUNDING), then `openai` when a
 model endpoint is configured, else `builtin`.
@@ -41,9 +44,10 @@ class Agent:
     client: ModelClient | None = None
     grounder: Grounder = field(default_factory=TextGrounder)
     writer: StepWriter | None = None  # None: the builtin rules name and group the steps
+    brain_client: bool = True  # False: the client serves the step writer only; the brain is the builtin one
 
     def brain_for(self, scenario: Scenario) -> Brain:
-        if self.client is None:
+        if self.client is None or not self.brain_client:
             return BuiltinBrain(row=scenario.first_row())
         return ModelBrain(self.client, scenario)
 
@@ -63,18 +67,24 @@ class Agent:
             self.client.close()
 
 
-def open_agent(settings: Settings, brain: str | None = None, grounding: str | None = None) -> Agent:
-    """The job's agent: `brain` / `grounding` override the settings when given."""
+def open_agent(settings: Settings, brain: str | None = None, grounding: str | None = None,
+               step_writer: str | None = None) -> Agent:
+    """The job's agent: `brain` / `grounding` override the settings when given; `step_writer` ("builtin" or
+    "model") who groups and words the steps (None: the model with the openai brain, the builtin rules else)."""
     chosen = brain or settings.chosen_brain()
     if chosen not in ("builtin", "openai"):
         raise AgentChoiceError(f"unknown brain {chosen!r}: use builtin or openai")
     ground = grounding or settings.grounding
     if ground not in ("hte", "som"):
         raise AgentChoiceError(f"unknown grounding {ground!r}: use hte or som")
-    if chosen == "builtin":
+    writer = step_writer or ("model" if chosen == "openai" else "builtin")
+    if writer not in ("builtin", "model"):
+        raise AgentChoiceError(f"unknown step writer {writer!r}: use builtin or model")
+    if chosen == "builtin" and writer == "builtin":
         return Agent()
     if not settings.model_base_url:
-        raise AgentChoiceError("the openai brain needs a model endpoint: set STEPFORGE_MODEL_BASE_URL "
+        needs = "the openai brain" if chosen == "openai" else "the model step writer"
+        raise AgentChoiceError(f"{needs} needs a model endpoint: set STEPFORGE_MODEL_BASE_URL "
                                "(and STEPFORGE_MODEL_API_KEY, STEPFORGE_MODEL_NAME)")
     client = ModelClient(
         settings.model_base_url,
@@ -87,8 +97,11 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
         budget_calls=settings.model_budget_calls,
         budget_cost=settings.model_budget_cost,
     )
+    step_writer_of = ModelStepWriter(client) if writer == "model" else None
+    if chosen == "builtin":  # the builtin brain and grounding; only the steps' wording asks the model
+        return Agent(client=client, writer=step_writer_of, brain_client=False)
     return Agent(brain="openai", grounding=ground, client=client,  # type: ignore[arg-type]
-                 grounder=model_grounder(ground, client), writer=ModelStepWriter(client))
+                 grounder=model_grounder(ground, client), writer=step_writer_of)
 
 
 def model_grounder(grounding: str, client: ModelClient) -> Grounder:

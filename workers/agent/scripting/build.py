@@ -133,14 +133,15 @@ def build_suite(
 
 def build_with_registry(runs: Sequence[tuple[Scenario, RunRecord]], registry: StepRegistry | None,
                         origin: str | None, feature: str = DEFAULT_FEATURE,
-                        tags: Mapping[str, Sequence[str]] | None = None) -> tuple[Suite, str | None]:
+                        tags: Mapping[str, Sequence[str]] | None = None,
+                        writer: StepWriter | None = None) -> tuple[Suite, str | None]:
     """build_suite with the registry's steps for `origin`; when the registry cannot be reached, without them, and
     why (else None)."""
     if registry is not None:
         try:
-            return build_suite(runs, registry, origin, feature=feature, tags=tags), None
+            return build_suite(runs, registry, origin, writer=writer, feature=feature, tags=tags), None
         except RegistryError as exc:
             log.warning("registry.lookup_failed", error=str(exc))
-            return (build_suite(runs, feature=feature, tags=tags),
+            return (build_suite(runs, writer=writer, feature=feature, tags=tags),
                     f"known steps could not be looked up, none were reused: {exc}")
-    return build_suite(runs, feature=feature, tags=tags), None
+    return build_suite(runs, writer=writer, feature=feature, tags=tags), None

@@ -1,0 +1,78 @@
+"""A batch chooses what the command line lets a user choose: its feature title, the project its suite.zip holds
+(cucumber-js or playwright-bdd) and who words its steps; a project's defaults fill in what a batch leaves out."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import uuid
+import zipfile
+from pathlib import Path
+
+from tests.e2e.test_generate_examples import installed_copy
+from tests.service.conftest import new_project
+from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
+
+
+def submit(client, project, **choices: object):
+    return client.post("/v1/batches", json={"scenarios": [{"id": "A", "title": "t", "steps": ["Go to /"]}], **choices},
+                       headers={**project.headers, "Idempotency-Key": uuid.uuid4().hex})
+
+
+def test_a_batch_takes_the_project_s_defaults_and_its_own_choices(client, petclinic):
+    project = new_project(client, petclinic, name="checkout-flows team")
+    chosen = client.get(f"/v1/batches/{submit(client, project).json()['id']}", headers=project.headers).json()
+    assert (chosen["feature"], chosen["format"], chosen["step_writer"]) == ("Checkout flows team", "cucumber-js",
+                                                                           "builtin")
+    changed = client.patch("/v1/projects/me", json={"default_feature": "Owners", "default_format": "playwright-bdd"},
+                           headers=project.headers)
+    assert changed.status_code == 200 and changed.json()["project"]["default_format"] == "playwright-bdd"
+    batch = submit(client, project).json()["id"]
+    chosen = client.get(f"/v1/batches/{batch}", headers=project.headers).json()
+    assert (chosen["feature"], chosen["format"]) == ("Owners", "playwright-bdd")
+    batch = submit(client, project, feature="Vets", format="cucumber-js").json()["id"]
+    chosen = client.get(f"/v1/batches/{batch}", headers=project.headers).json()
+    assert (chosen["feature"], chosen["format"]) == ("Vets", "cucumber-js")
+
+
+def test_bad_choices_are_422_naming_the_field(client, petclinic):
+    project = new_project(client, petclinic)
+    for choices, field in (({"format": "jest"}, "format"), ({"step_writer": "poet"}, "step_writer"),
+                           ({"feature": "..."}, "feature"), ({"feature": "a\nb"}, "feature"),
+                           ({"step_writer": "model"}, "step_writer: the model step writer needs a model endpoint")):
+        response = submit(client, project, **choices)
+        assert response.status_code == 422 and response.json()["detail"].startswith(field), response.text
+    refused = client.patch("/v1/projects/me", json={"default_step_writer": "model"}, headers=project.headers)
+    assert refused.status_code == 422 and refused.json()["detail"].startswith("default_step_writer"), refused.text
+
+
+def test_a_playwright_bdd_batch_s_suite_zip_runs_with_bddgen_and_playwright_test(client, worker, petclinic, settings,
+                                                                                  tmp_path: Path):
+    project = new_project(client, petclinic)
+    ids = ("OWN-1", "VET-20")
+    response = client.post("/v1/batches", json={"scenarios": demo_scenarios(*ids), "format": "playwright-bdd",
+                                                "feature": "Owners and vets"},
+                           headers={**project.headers, "Idempotency-Key": uuid.uuid4().hex})
+    assert response.status_code == 202, response.text
+    batch_id = response.json()["id"]
+    assert wait_finished(client, project.headers, batch_id)[-1]["counts"]["passed"] == len(ids)
+    built = wait_suite(client, project.headers, batch_id)
+    assert built["suite_state"] == "ready" and built["suite_failed"] is None, built
+    data = client.get(f"/v1/batches/{batch_id}/suite.zip", headers=project.headers).content
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(tmp_path / "zip")
+    suite = tmp_path / "zip" / "suite"
+    assert (suite / "playwright.config.js").is_file() and (suite / "steps/steps.js").is_file()
+    assert not (suite / "cucumber.js").exists()
+    feature = (suite / "features/owners-and-vets.feature").read_text()
+    assert feature.startswith("Feature: Owners and vets") and "@OWN-1" in feature and "@VET-20" in feature
+
+    # As a team on Playwright Test runs it: npm install && npx bddgen && npx playwright test, the zip's base URL.
+    copy = installed_copy(suite, tmp_path)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("STEPFORGE_")}
+    env.update(STEPFORGE_BROWSER_PATH=settings.browser_path, NO_COLOR="1")
+    ran = subprocess.run("npx bddgen && npx playwright test", shell=True, cwd=copy, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
+    assert f"{len(ids)} passed" in ran.stdout
