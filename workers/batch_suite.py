@@ -24,12 +24,12 @@ from shared.models import Batch, Job
 from shared.records import ReplayResult, RunRecord
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
-from shared.step_registry import StepRegistry, origin_of
+from shared.step_registry import RegistryError, StepRegistry, origin_of
 from shared.store import batch_prefix, job_run_record_key
 from shared.triage import FAILING_TAG
 from workers.agent.choice import open_agent
 from workers.agent.pipeline import suite_digest
-from workers.agent.scripting.build import Suite, build_with_registry
+from workers.agent.scripting.build import Suite, build_with_registry, new_steps
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
 from workers.batch_replay import FIRST_PASS
@@ -48,10 +48,12 @@ def suite_key(batch: Batch) -> str:
 
 
 def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStore, registry: StepRegistry | None,
-             settings: Settings) -> BatchSuite:
+             settings: Settings, registry_project: str | None = None) -> BatchSuite:
     """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
     regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known), unless a
-    person accepted their regenerated script."""
+    person accepted their regenerated script. Then the new steps of the scenarios green in that replay join the
+    registry for `registry_project`: the batch's jobs register none, so the suite is the same whatever order they
+    finished in (no job's step reached the registry before another's script was grouped)."""
     if not jobs:
         return BatchSuite("empty")
     jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
@@ -92,11 +94,26 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
                 results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
     failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
               if not result.passed}
+    if registry is not None and registry_project is not None:
+        register_green(suite, [i for i, result in results.items() if result.passed], registry, registry_project,
+                       origin_of(batch.base_url))
     report = {scenario_id: result.model_dump(mode="json") for scenario_id, result in sorted(results.items())}
     prefix = batch_prefix(batch.project_id, batch.id)
     store.put_bytes(prefix + "suite-replay.json", json.dumps(report, indent=2).encode(), "application/json")
     store.put_bytes(suite_key(batch), data, "application/zip")
     return BatchSuite("ready", failed)
+
+
+def register_green(suite: Suite, green: list[str], registry: StepRegistry, project: str, origin: str) -> None:
+    """The suite's new steps that a green scenario uses join the registry (idempotent: built again, nothing new)."""
+    used = {step.signature for script in suite.scripts if script.scenario_id in green for step in script.steps}
+    fresh = [definition for definition in suite.new_definitions if definition.signature in used]
+    if not fresh:
+        return
+    try:
+        registry.register(project, origin, new_steps(fresh))
+    except RegistryError as error:  # the suite stands; only sharing its steps failed
+        log.warning("build_suite.register_failed", error=str(error))
 
 
 def zip_folder(folder: Path) -> bytes:

@@ -82,8 +82,9 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
 
 
 def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
-             registry: StepRegistry | None, register_steps: bool = True) -> SuiteResult:
-    """The scenario through the agent, its run records and suite/ in job_store."""
+             registry: StepRegistry | None) -> SuiteResult:
+    """The scenario through the agent, its run records and suite/ in job_store. Its steps are not registered: the
+    batch's suite registers them once built (batch_suite.assemble), so no job's steps change another's grouping."""
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
     agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)
@@ -93,7 +94,7 @@ def generate(scenario: Scenario, claim: Claim, settings: Settings, session: Brow
             result = generate_suite(ScenarioFile(scenarios=[scenario], feature=batch.feature), base_url=batch.base_url,
                                     out_dir=suite_dir, settings=settings, store=job_store, registry=registry,
                                     project=registry_project(project), agent=agent, session=session,
-                                    suite_format=batch.suite_format, register_steps=register_steps)
+                                    suite_format=batch.suite_format, register_steps=False)
             for path in sorted(suite_dir.rglob("*")):
                 if path.is_file():
                     job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
@@ -171,7 +172,7 @@ def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, sett
     under candidate/: the script a person may accept. Its model usage is the job's."""
     store = PrefixedStore(job_store, CANDIDATE)
     try:  # its steps are not registered: nobody has accepted it
-        result = generate(scenario, claim, settings, session, store, registry, register_steps=False)
+        result = generate(scenario, claim, settings, session, store, registry)
     except (RunStopped, SoftTimeLimitExceeded, BrowserCrashedError):
         raise  # the job stops (or is retried on a fresh browser), as any job
     except Exception as exc:  # noqa: BLE001 - the app_changed verdict stands; the candidate is only missing

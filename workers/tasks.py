@@ -51,6 +51,7 @@ from shared.store import (
     latest_verified_job,
     queued_job_ids,
     reading,
+    registry_project,
     release_job,
     renew_lease,
     request_hash,
@@ -257,9 +258,11 @@ def build_batch_suite(self, batch_id: int) -> str:
         if batch is None or batch.suite_state != "building":
             return "nothing to build"
         jobs = suite_jobs(session, batch_id)
+        project = session.get(Project, batch.project_id)
     try:
         with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
-            built = assemble(batch, jobs, resources.store(), resources.registry(), settings)
+            built = assemble(batch, jobs, resources.store(), resources.registry(), settings,
+                             registry_project(project) if project is not None else None)
     except Exception as error:
         if self.request.retries < SUITE_BUILD_RETRIES:
             bound.warning("build_suite.retry", error=f"{type(error).__name__}: {error}", exc_info=True)
