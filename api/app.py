@@ -70,14 +70,20 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
 
 
 def _document_limits(app: FastAPI, settings: ServiceSettings) -> None:
-    """The OpenAPI document states this deployment's batch size limit (a bigger batch is a 422)."""
+    """The OpenAPI document states this deployment's batch size limit (a bigger batch is a 422) and the names of
+    its reset commands (another name is a 422)."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             document = generate()
-            scenarios = document["components"]["schemas"]["BatchCreate"]["properties"]["scenarios"]
-            scenarios["maxItems"] = settings.max_batch_scenarios
+            schemas = document["components"]["schemas"]
+            schemas["BatchCreate"]["properties"]["scenarios"]["maxItems"] = settings.max_batch_scenarios
+            for body in ("ProjectCreate", "ProjectUpdate"):
+                reset = schemas[body]["properties"]["reset_command"]
+                named = [{**branch, "enum": sorted(settings.reset_commands)} for branch in reset["anyOf"]
+                         if branch.get("type") == "string" and settings.reset_commands]
+                reset["anyOf"] = [*named, *(b for b in reset["anyOf"] if b.get("type") != "string")]
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -101,6 +101,18 @@ class Services:
             raise ApiError(422, "brain: the openai brain needs a model endpoint on the service "
                                 "(STEPFORGE_MODEL_BASE_URL); use builtin")
 
+    def check_reset(self, reset_url: str | None, reset_command: str | None) -> None:
+        """A project resets by a request or by a named command, not both; the name is one the operator
+        configured."""
+        if reset_url and reset_command:
+            raise ApiError(422, "reset_url: give reset_url or reset_command, not both")
+        if reset_url:
+            self.check_url("reset_url", reset_url)
+        if reset_command and reset_command not in self.settings.reset_commands:
+            known = ", ".join(sorted(self.settings.reset_commands)) or "none"
+            raise ApiError(422, f"reset_command: no reset command named {reset_command!r} is configured on the "
+                                f"service (STEPFORGE_RESET_COMMANDS names: {known})")
+
     def check_step_writer(self, field: str, step_writer: str | None) -> None:
         if step_writer == "model" and not self.settings.model_base_url:
             raise ApiError(422, f"{field}: the model step writer needs a model endpoint on the service "

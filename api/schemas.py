@@ -45,6 +45,9 @@ Brain = Literal["builtin", "openai"]
 Grounding = Literal["hte", "som"]
 SuiteFormat = Literal["cucumber-js", "playwright-bdd"]
 StepWriter = Literal["builtin", "model"]
+ResetName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$",
+                                 description="The name of a reset command the service's operator configured "
+                                             "(STEPFORGE_RESET_COMMANDS)")]
 FeatureTitle = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": FEATURE_PATTERN},
                                     description="The feature (and .feature file) of scenarios that name none"),
                          AfterValidator(check_feature_title)]
@@ -83,8 +86,13 @@ class ErrorBody(BaseModel):
 # --- projects ---------------------------------------------------------------------------------------------------
 
 
+# A project resets by a request or by a named command: a body never sets both.
+ONE_RESET = {"not": {"required": ["reset_url", "reset_command"],
+                     "properties": {"reset_url": {"type": "string"}, "reset_command": {"type": "string"}}}}
+
+
 class ProjectCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=ONE_RESET)
 
     name: Name
     base_url: Url = Field(description="The application under test, e.g. https://staging.example.com")
@@ -95,13 +103,16 @@ class ProjectCreate(BaseModel):
     default_step_writer: StepWriter | None = Field(default=None, description="Who groups and words the steps; "
                                                                              "default: model with the openai "
                                                                              "brain, else builtin")
+    reset_url: Url | None = Field(default=None, description="POSTed before each scenario to reset the "
+                                                            "application (a 2xx answer is a reset)")
+    reset_command: ResetName | None = None
     webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
     nightly_hour_utc: Hour | None = Field(default=None,
                                          description="Regenerate the whole suite every night at this hour (UTC)")
 
 
 class ProjectUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=ONE_RESET)
 
     # Optional but never null (the document says so: leave a field out to keep it).
     name: Name = None  # type: ignore[assignment]
@@ -112,6 +123,9 @@ class ProjectUpdate(BaseModel):
     default_format: SuiteFormat = None  # type: ignore[assignment]
     default_step_writer: StepWriter | None = Field(default=None, description="null: model with the openai brain, "
                                                                              "else builtin")
+    reset_url: Url | None = Field(default=None, description="Replaces the reset command; null: no reset request")
+    reset_command: ResetName | None = Field(default=None, description="Replaces the reset request; null: no reset "
+                                                                      "command")
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
     nightly_hour_utc: Hour | None = None
@@ -127,6 +141,8 @@ class ProjectPublic(BaseModel):
     default_feature: str | None
     default_format: str
     default_step_writer: str | None
+    reset_url: str | None
+    reset_command: str | None
     webhook_url: str | None
     webhook_disabled_at: datetime | None = Field(
         default=None, description="Set when the receiver answered HTTP 410 Gone: no webhook is sent until webhook_url is "

@@ -92,6 +92,10 @@ class Project(ServiceTable, table=True):
     default_format: str = Field(default="cucumber-js", sa_column=Column(String(16), nullable=False,
                                                                           server_default="cucumber-js"))
     default_step_writer: str | None = Field(default=None, sa_column=Column(String(16), nullable=True))
+    # Before each scenario the application is reset: a POST to reset_url, or the operator's reset command of that
+    # name (ServiceSettings.reset_commands); neither: no reset.
+    reset_url: str | None = Field(default=None, sa_column=Column(String(2048), nullable=True))
+    reset_command: str | None = Field(default=None, sa_column=Column(String(100), nullable=True))
     webhook_url: str | None = Field(default=None, sa_column=Column(String(2048), nullable=True))
     webhook_secret: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
     # Set when the receiver answered 410 Gone (it asks never to be called again): no webhook is sent until the

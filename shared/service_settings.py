@@ -39,6 +39,9 @@ class ServiceSettings(Settings):
     # How often beat sweeps: nightly regenerations that are due, jobs whose worker died, messages a broker lost.
     # A sweep is a few indexed queries and one broker round trip.
     nightly_check_interval_s: int = Field(default=10, ge=5)
+    # Reset commands an operator offers projects, by name (STEPFORGE_RESET_COMMANDS='{"petclinic": "..."}'): a
+    # project names one (reset_command); an API client never sends a shell command.
+    reset_commands: dict[str, str] = Field(default_factory=dict)
     max_batch_scenarios: int = Field(default=200, ge=1)
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     webhook_timeout_s: float = Field(default=15.0, gt=0)

@@ -49,7 +49,8 @@ class ReplayFirst:
 
 
 def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], store: ArtifactStore,
-                 registry: StepRegistry | None, settings: Settings, deadline: float) -> ReplayFirst:
+                 registry: StepRegistry | None, settings: Settings, deadline: float,
+                 reset: str | None = None) -> ReplayFirst:
     """Replay the claimed jobs' verified scripts (job, its scenario version, its latest passed job) in runs of CHUNK
     scenarios; the green ones' verdicts, with their run records stored in their claims' folders, and the ids of the
     others: red, unreadable, or left for lack of time before `deadline` (time.monotonic()) to run on their own."""
@@ -74,7 +75,8 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
         with tempfile.TemporaryDirectory(prefix="stepforge-replay-first-") as work:
             folder = Path(work) / "suite"
             suite.write(folder, base_url=batch.base_url)
-            results = replay_scenarios(folder, [scenario.id for scenario, _ in part], batch.base_url, settings)
+            results = replay_scenarios(folder, [scenario.id for scenario, _ in part], batch.base_url, settings,
+                                       reset)
         if len(chunks) == 1:  # the batch's suite, when it holds exactly these scripts, reuses this replay
             put_json(store, batch_prefix(batch.project_id, batch.id) + FIRST_PASS, {
                 "digest": suite_digest(suite), "results": {i: r.model_dump(mode="json") for i, r in results.items()}})

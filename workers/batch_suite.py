@@ -48,10 +48,10 @@ def suite_key(batch: Batch) -> str:
 
 
 def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStore, registry: StepRegistry | None,
-             settings: Settings, registry_project: str | None = None) -> BatchSuite:
+             settings: Settings, registry_project: str | None = None, reset: str | None = None) -> BatchSuite:
     """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
     regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known), unless a
-    person accepted their regenerated script. Then the new steps of the scenarios green in that replay join the
+    person accepted their regenerated script; `reset` runs before each scenario of the replay. Then the new steps of the scenarios green in that replay join the
     registry for `registry_project`: the batch's jobs register none, so the suite is the same whatever order they
     finished in (no job's step reached the registry before another's script was grouped)."""
     if not jobs:
@@ -85,13 +85,13 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
         replayed = [scenario.id for scenario, _ in runs if scenario.id not in failing]
         results = None
         if batch.suite_format == "playwright-bdd":
-            results = replay_playwright_bdd(folder, replayed, batch.base_url, settings) if replayed else {}
+            results = replay_playwright_bdd(folder, replayed, batch.base_url, settings, reset) if replayed else {}
         else:
             results = first_pass_results(store, batch, suite, replayed)
             if results is not None:
                 log.info("build_suite.first_pass_reused", batch_id=batch.id, scenarios=len(results))
             else:
-                results = replay_scenarios(folder, replayed, batch.base_url, settings) if replayed else {}
+                results = replay_scenarios(folder, replayed, batch.base_url, settings, reset) if replayed else {}
     failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
               if not result.passed}
     if registry is not None and registry_project is not None:

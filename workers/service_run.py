@@ -15,8 +15,9 @@ from pydantic import ValidationError
 from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_model
 from shared.artifacts.prefixed import PrefixedStore
 from shared.logging import log
-from shared.models import FULL_REGENERATION_KINDS, Job
+from shared.models import FULL_REGENERATION_KINDS, Job, Project
 from shared.records import RunRecord, attempt_prefix, locator_text
+from shared.reset_request import reset_command
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import StepRegistry, origin_of
@@ -29,7 +30,7 @@ from shared.store import (
     scenario_from_row,
 )
 from shared.triage import CandidateScript, VerifiedScript
-from shared.urls import TargetPolicy
+from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
@@ -53,6 +54,25 @@ class TimeLimitReached(RunStopped):
     job's fence checks the same limit at every artifact write, so the run still stops there."""
 
 
+class ResetNotConfigured(ValueError):
+    """The project names a reset command this worker's deployment does not configure."""
+
+
+def project_reset(project: Project, settings: Settings) -> str | None:
+    """The reset command run before each of the project's scenarios (generation and every replay): its reset
+    request as the command that POSTs it (shared/reset_request.py), or the operator's command it names
+    (STEPFORGE_RESET_COMMANDS); None when the project has no reset."""
+    if project.reset_url:
+        return reset_command(project.reset_url, TargetPolicy.of(settings))
+    if project.reset_command:
+        command = getattr(settings, "reset_commands", {}).get(project.reset_command)
+        if command is None:
+            raise ResetNotConfigured(f"the project's reset command {project.reset_command!r} is not configured on "
+                                     "this worker (STEPFORGE_RESET_COMMANDS)")
+        return command
+    return None
+
+
 def claim_store(store: ArtifactStore, claim: Claim, fence: Callable[[], None] | None = None) -> PrefixedStore:
     """The claim's view of the store: its own attempt folder, so two claims of one job never write the same keys."""
     assert claim.job is not None
@@ -68,12 +88,16 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     scenario = scenario_from_row(claim.scenario)
     # Checked again here: the name may resolve elsewhere now than when the batch was accepted.
     TargetPolicy.of(settings).check_url(batch.base_url)
+    try:
+        reset = project_reset(project, settings)
+    except (ResetNotConfigured, UnsafeTargetError) as error:
+        return Verdict(state="failed", failure_kind="error", reason=f"not generated: {error}", generation_attempts=0)
     job_store = claim_store(store, claim, fence)
     if claim.verified is not None:  # a regeneration of a scenario version verified before: replay it first
         record = verified_record(store, claim.verified)
         if record is not None:
-            return replay_job(claim, scenario, record, settings, session, job_store, registry)
-    result = generate(scenario, claim, settings, session, job_store, registry)
+            return replay_job(claim, scenario, record, settings, session, job_store, registry, reset)
+    result = generate(scenario, claim, settings, session, job_store, registry, reset)
     job_store.put_bytes("report.json", result.report_json().encode(), "application/json")
     verdict = verdict_of(result)
     if batch.kind in FULL_REGENERATION_KINDS:  # a new scenario version, or one never verified: generated afresh
@@ -82,8 +106,8 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
 
 
 def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
-             registry: StepRegistry | None) -> SuiteResult:
-    """The scenario through the agent, its run records and suite/ in job_store. Its steps are not registered: the
+             registry: StepRegistry | None, reset: str | None = None) -> SuiteResult:
+    """The scenario through the agent (`reset` run before each scenario run and replay), its run records and suite/ in job_store. Its steps are not registered: the
     batch's suite registers them once built (batch_suite.assemble), so no job's steps change another's grouping."""
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
@@ -92,7 +116,8 @@ def generate(scenario: Scenario, claim: Claim, settings: Settings, session: Brow
         with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
             suite_dir = Path(work) / "suite"
             result = generate_suite(ScenarioFile(scenarios=[scenario], feature=batch.feature), base_url=batch.base_url,
-                                    out_dir=suite_dir, settings=settings, store=job_store, registry=registry,
+                                    out_dir=suite_dir, settings=settings, store=job_store, reset_command=reset,
+                                    registry=registry,
                                     project=registry_project(project), agent=agent, session=session,
                                     suite_format=batch.suite_format, register_steps=False)
             for path in sorted(suite_dir.rglob("*")):
@@ -114,7 +139,7 @@ def verified_record(store: ArtifactStore, verified: Job) -> RunRecord | None:
 
 
 def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Settings, session: BrowserSession,
-               job_store: ArtifactStore, registry: StepRegistry | None) -> Verdict:
+               job_store: ArtifactStore, registry: StepRegistry | None, reset: str | None = None) -> Verdict:
     """Replay the scenario version's verified script and triage a red replay (workers/agent/regeneration/triage.py),
     no agent and no model. The script kept (the verified one; the healed one for drift) is the job's run record, so
     the batch's suite and the next regeneration build on it. A broken environment concludes nothing: raised."""
@@ -127,8 +152,8 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is
         # already its second try.
         retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
-        run = Triager([script], batch.base_url, settings, job_store, staging, registry=registry, origin=origin,
-                      feature=batch.feature, flake_retries=retries).run(session)
+        run = Triager([script], batch.base_url, settings, job_store, staging, reset_command=reset, registry=registry,
+                      origin=origin, feature=batch.feature, flake_retries=retries).run(session)
         triage, kept = run.triage[scenario.id], run.records[scenario.id]
         kept = kept.model_copy(update={"attempt": 1})
         # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
@@ -145,7 +170,8 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
     usage, seconds = None, triage.seconds
     if triage.triage == "app_changed":
         started = time.perf_counter()
-        candidate, usage = regenerate_candidate(scenario, claim, suite, settings, session, job_store, registry)
+        candidate, usage = regenerate_candidate(scenario, claim, suite, settings, session, job_store, registry,
+                                                reset)
         detail["candidate"] = candidate.model_dump(mode="json")
         seconds = round(seconds + time.perf_counter() - started, 2)
     passed = triage.verdict.status == "passed"
@@ -166,13 +192,13 @@ CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in
 
 
 def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, settings: Settings,
-                         session: BrowserSession, job_store: ArtifactStore, registry: StepRegistry | None
-                         ) -> tuple[CandidateScript, dict | None]:
+                         session: BrowserSession, job_store: ArtifactStore, registry: StepRegistry | None,
+                         reset: str | None = None) -> tuple[CandidateScript, dict | None]:
     """Generate the app_changed scenario afresh beside its verified script (workers/agent/regeneration/candidate.py),
     under candidate/: the script a person may accept. Its model usage is the job's."""
     store = PrefixedStore(job_store, CANDIDATE)
     try:  # its steps are not registered: nobody has accepted it
-        result = generate(scenario, claim, settings, session, store, registry)
+        result = generate(scenario, claim, settings, session, store, registry, reset)
     except (RunStopped, SoftTimeLimitExceeded, BrowserCrashedError):
         raise  # the job stops (or is retried on a fresh browser), as any job
     except Exception as exc:  # noqa: BLE001 - the app_changed verdict stands; the candidate is only missing

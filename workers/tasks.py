@@ -67,7 +67,15 @@ from workers.batch_replay import replay_first
 from workers.batch_suite import BatchSuite, assemble
 from workers.celery_app import app, resources
 from workers.pool import BrowserCrashedError
-from workers.service_run import BrokenEnvironment, LeaseLost, TimeLimitReached, claim_store, run_job
+from workers.service_run import (
+    BrokenEnvironment,
+    LeaseLost,
+    ResetNotConfigured,
+    TimeLimitReached,
+    claim_store,
+    project_reset,
+    run_job,
+)
 
 BROWSER_CRASH_RETRIES = 2
 ENVIRONMENT_RETRY_S = 30  # a regeneration that found the environment broken tries again this much later
@@ -205,12 +213,14 @@ def replay_batch(self, batch_id: int) -> str:
             return "missing"
         pending = [(job, session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
                    for job in jobs_of(session, batch_id) if job.state == "queued"]
+        project = session.get(Project, batch.project_id)
     fresh = [job.id for job, _row, verified in pending if verified is None]
     try:  # checked again, as a job does: the name may resolve elsewhere now than when the batch was accepted
         TargetPolicy.of(settings).check_url(batch.base_url)
-    except UnsafeTargetError:
+        reset = project_reset(project, settings) if project is not None else None
+    except (UnsafeTargetError, ResetNotConfigured):
         fresh = [job.id for job, _row, _verified in pending]  # each job fails saying why
-        pending = []
+        pending, reset = [], None
     claimed = []
     for job, row, verified in pending:
         if verified is None:
@@ -228,7 +238,8 @@ def replay_batch(self, batch_id: int) -> str:
             with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id), \
                     LeaseKeeper(engine, held, owner, settings.job_lease_s):
                 deadline = started + settings.task_soft_time_limit_s - 60
-                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings, deadline)
+                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings, deadline,
+                                     reset)
             settled, unsettled = first.settled, first.red
     except Exception:  # noqa: BLE001 - the jobs are still there: each runs on its own
         bound.exception("replay_batch.failed")
@@ -262,7 +273,8 @@ def build_batch_suite(self, batch_id: int) -> str:
     try:
         with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
             built = assemble(batch, jobs, resources.store(), resources.registry(), settings,
-                             registry_project(project) if project is not None else None)
+                             registry_project(project) if project is not None else None,
+                             project_reset(project, settings) if project is not None else None)
     except Exception as error:
         if self.request.retries < SUITE_BUILD_RETRIES:
             bound.warning("build_suite.retry", error=f"{type(error).__name__}: {error}", exc_info=True)

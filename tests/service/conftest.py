@@ -9,6 +9,7 @@ STEPFORGE_TEST_DATABASE_URL names the PostgreSQL admin connection (default postg
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -146,6 +147,8 @@ def settings(service_db: str, broker_url: str, s3_endpoint: str, tmp_path_factor
         s3_access_key_id="testing",
         s3_secret_access_key="testing",
         artifacts_dir=tmp_path_factory.mktemp("service-artifacts"),
+        # A named reset command (projects choose it by name): it appends a line per reset to resets.log.
+        reset_commands={"count": f"echo reset >> {tmp_path_factory.mktemp('resets') / 'resets.log'}"},
         max_batch_scenarios=10,
         max_body_bytes=64 * 1024,
         job_lease_s=10,  # a killed worker's job is taken over 10 s later
@@ -168,6 +171,7 @@ def worker_environment(settings: ServiceSettings) -> dict[str, str]:
         STEPFORGE_S3_SECRET_ACCESS_KEY="testing",
         STEPFORGE_JOB_LEASE_S=str(settings.job_lease_s),
         STEPFORGE_LOG_JSON="true",
+        STEPFORGE_RESET_COMMANDS=json.dumps(settings.reset_commands),
         PYTHONPATH=str(ROOT),
     )
     return env
