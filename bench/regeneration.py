@@ -40,7 +40,7 @@ from tests.apps.petclinic import serve_in_thread  # noqa: E402
 from tests.apps.petclinic.changes import switch  # noqa: E402
 from tests.model.fake_openai import FakeOpenAI  # noqa: E402
 from tests.model.recorded_tester import recorded_tester  # noqa: E402
-from workers.agent.regeneration.verified import read_verified  # noqa: E402
+from workers.agent.scripting.verified import read_verified  # noqa: E402
 
 SCENARIOS = REPO / "examples" / "petclinic.yaml"
 SPEEDUP_TARGET = 5.0

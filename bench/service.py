@@ -25,7 +25,7 @@ Celery (nothing mocked):
    Then 64 status requests sent at once on new connections, more than the API's database connections (pool 10 +
    overflow 10): each request checks its key and does its work on one connection in one pool thread, so the
    surplus waits a moment for a connection and every request is answered 200 (checked).
-3. Warm pool against cold launch (workers/pool.py, in a spawned child process): a job's start, the time from
+3. Warm pool against cold launch (workers/service/pool.py, in a spawned child process): a job's start, the time from
    `pool.session()` until a fresh context exists as every scenario gets one (BrowserSession.new_context:
    viewport, timeouts, egress guard session, tracing started), (a) leasing the warm browser of a BrowserPool, 100 ms
    after the previous job (the real worker's browser idles longer: see part 4), and again right after the
@@ -34,7 +34,7 @@ Celery (nothing mocked):
    started too. Target (b)/(a) >= 10x. The job's first page, timed apart, costs the same after a warm lease as
    after a launch (a renderer process); the ratio with it counted on both sides is printed too. Medians of 10
    (5 with --quick).
-4. Generation throughput: a real Celery worker (`celery -A workers.celery_app worker --pool=prefork
+4. Generation throughput: a real Celery worker (`celery -A workers.service.celery_app worker --pool=prefork
    --concurrency=N`, environment as tests/service/conftest.py sets it: its own queue, the broker, the database,
    a local artifacts folder, private targets allowed, builtin brain) against the demo app
    (tests.apps.petclinic.serve_in_thread), for N=1 then N=2, each on a fresh database (so the second run gets no
@@ -280,7 +280,7 @@ class Resources:
     def worker(self, name: str, concurrency: int, env: dict[str, str]) -> subprocess.Popen:
         log_path = self.workdir / f"{name}.log"
         queues = f"{env['STEPFORGE_QUEUE']},{env['STEPFORGE_WEBHOOK_QUEUE']}"  # jobs, and webhooks and the sweep
-        command = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--pool=prefork",
+        command = [sys.executable, "-m", "celery", "-A", "workers.service.celery_app", "worker", "--pool=prefork",
                    f"--concurrency={concurrency}", "-Q", queues, "-n", f"{name}-{uuid.uuid4().hex[:6]}@%h",
                    "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         with log_path.open("wb") as out:
@@ -671,7 +671,7 @@ def pool_child(samples: int, out) -> None:
         from shared.logging import configure_logging
         from shared.settings import Settings
         from workers.agent.execution.browser import PageEvents
-        from workers.pool import BrowserPool
+        from workers.service.pool import BrowserPool
 
         settings = Settings()
         configure_logging(settings)  # warnings only

@@ -32,7 +32,7 @@ REPLAY_BATCH = "stepforge.replay_batch"
 
 def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celery:
     """The configured Celery app. The API's sends tasks by name and loads no task code (include empty); the
-    worker's includes workers.tasks."""
+    worker's includes workers.service.tasks."""
     celery = Celery("stepforge", broker=settings.broker_url, include=list(include))
     # Above the hard limit: a message a worker still runs must not be handed to another one by Redis. ETA
     # messages (webhook retries, up to an hour away) also wait unacked in the worker, so above those too.

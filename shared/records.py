@@ -96,7 +96,7 @@ class Intent(BaseModel):
     # The value as the step wrote it when a placeholder is only part of it ("... your query: <query>"): each
     # Examples row's value is this with the row's values put in.
     template: str | None = None
-    # Where the target is (see workers.agent.brains.phrases.Place): a text of the row, list item or card holding
+    # Where the target is (see workers.agent.language.phrases.Place): a text of the row, list item or card holding
     # it, a heading above it, its order among the elements that fit (0-based; -1: the last).
     anchor: str | None = None
     section: str | None = None

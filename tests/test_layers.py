@@ -1,6 +1,11 @@
 """The layers, as rules on imports (each module's own import statements, read with ast):
 
 - api/ is HTTP only: it imports no workers/, no Playwright, no openai (and loading it loads none of them);
+- workers/ holds three things: the agent (workers/agent/, the library), the service's worker side
+  (workers/service/: Celery app, tasks, browser pool, batch suite) and the command line (workers/cli/); the agent
+  imports nothing of the product but itself and shared/, and the service and the command line never import each
+  other; shared/ imports neither workers/ nor api/;
+- no import cycle, between modules or between the agent's parts (an import inside a function counts);
 - the agent (workers/agent/) imports no Celery and no SQL;
 - the emitters load no browser (tests/agent/actions/test_registry.py checks it, kind modules included);
 - only the adapters import boto3 (the S3 artifact store) and openai (the model client).
@@ -9,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import graphlib
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +69,67 @@ def test_only_the_adapters_import_boto3_and_openai() -> None:
              for path, names in modules(folder).items()
              if any(n.split(".")[0] in ("boto3", "botocore", "openai") for n in names)}
     assert users == {"shared/artifacts/s3.py", "workers/agent/model/client.py"}
+
+
+def test_the_agent_imports_nothing_of_the_product_but_itself_and_shared() -> None:
+    assert breaking("workers/agent", ("workers", "api", "bench", "tests"), allowed=("workers.agent",)) == {}
+
+
+def test_the_service_and_the_command_line_do_not_import_each_other_and_shared_imports_neither() -> None:
+    assert breaking("workers/service", ("workers.cli", "api")) == {}
+    assert breaking("workers/cli", ("workers.service", "api")) == {}
+    assert breaking("shared", ("workers", "api")) == {}
+    assert sorted(p.name for p in (ROOT / "workers").iterdir() if p.suffix == ".py" or
+                  (p.is_dir() and (p / "__init__.py").exists())) == ["__init__.py", "agent", "cli", "service"]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the product's modules it imports (`from a import b` imports a, and a.b when b is a module)."""
+    paths = {module_name(p): p for folder in ("api", "shared", "workers") for p in (ROOT / folder).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level:  # relative: from .x import y
+                base = name.split(".")[:len(name.split(".")) - node.level + (path.name == "__init__.py")]
+                module = ".".join(base + ([node.module] if node.module else []))
+                found.add(module)
+                found.update(f"{module}.{alias.name}" for alias in node.names)
+        # A package's own modules are not its imports' cycle: importing a.b runs a/__init__ first by design.
+        graph[name] = {m for m in found if m in paths and m != name and not name.startswith(m + ".")}
+    return graph
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str]:
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return error.args[1]
+    return []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    assert cycle(import_graph()) == []
+
+
+def test_the_agent_s_parts_import_each_other_one_way_only() -> None:
+    """workers.agent.actions and workers.agent.brains, say: one may use the other, never both."""
+    def part(module: str) -> str:
+        return ".".join(module.split(".")[:3])
+
+    parts: dict[str, set[str]] = {}
+    for module, imported in import_graph().items():
+        if module.startswith("workers.agent."):
+            parts.setdefault(part(module), set()).update(
+                part(m) for m in imported if m.startswith("workers.agent.") and part(m) != part(module))
+    assert cycle(parts) == []

@@ -11,7 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from shared.scenarios import Scenario
-from workers.agent.brains.phrases import Sentence
+from workers.agent.language.phrases import Sentence
 
 
 @dataclass(frozen=True)

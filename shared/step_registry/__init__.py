@@ -7,22 +7,18 @@ same origin share steps; other origins never see them.
 - `shared.step_registry.http.HttpStepRegistry` (workers, over HTTP to the registry service, with timeouts
   and retries) and
 - the in-process registry of embedded mode (`shared.registry.local.LocalStepRegistry`, SQL)
-both implement `StepRegistry`; `open_step_registry(settings)` picks one.
+both implement `StepRegistry`; `open_step_registry(settings)` (factory.py) picks one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
 from shared.records import StepDefinition
-
-if TYPE_CHECKING:
-    from shared.settings import Settings
 
 
 class NewStep(BaseModel):
@@ -77,17 +73,3 @@ def origin_of(url: str) -> str:
     default = {"http": 80, "https": 443}[parts.scheme]
     port = f":{parts.port}" if parts.port and parts.port != default else ""
     return f"{parts.scheme}://{parts.hostname.lower()}{port}"
-
-
-def open_step_registry(settings: Settings) -> StepRegistry:
-    """The registry service when STEPFORGE_REGISTRY_URL is set, else the embedded one in the database."""
-    if settings.registry_url:
-        from shared.step_registry.http import HttpStepRegistry
-
-        token = settings.registry_token.get_secret_value() if settings.registry_token else ""
-        return HttpStepRegistry(settings.registry_url, token, timeout_s=settings.registry_timeout_s)
-    from shared.registry.local import LocalStepRegistry
-
-    if settings.database_url.startswith("sqlite:///"):
-        Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return LocalStepRegistry(settings.database_url)

@@ -189,19 +189,19 @@ def _seconds(duration: str | int) -> float:
 
 
 def celery_hard_time_limit_from_code() -> float | None:
-    """workers.celery_app's hard time limit, when that module exists (being written alongside these files)."""
+    """workers.service.celery_app's hard time limit, when that module exists (being written alongside these files)."""
     if not (ROOT / "workers" / "celery_app.py").exists() and not (ROOT / "workers" / "celery_app").is_dir():
         return None
     from celery import Celery
 
-    module = importlib.import_module("workers.celery_app")
+    module = importlib.import_module("workers.service.celery_app")
     for value in vars(module).values():
         if isinstance(value, Celery) and value.conf.task_time_limit:
             return float(value.conf.task_time_limit)
     for name in ("TASK_HARD_TIME_LIMIT_S", "HARD_TIME_LIMIT_S", "TASK_TIME_LIMIT_S", "TASK_TIME_LIMIT"):
         if isinstance(getattr(module, name, None), (int, float)):
             return float(getattr(module, name))
-    pytest.fail("workers/celery_app.py exists but sets no task_time_limit: the worker grace period cannot be checked")
+    pytest.fail("workers/service/celery_app.py exists but sets no task_time_limit: the worker grace period cannot be checked")
 
 
 # ---------------------------------------------------------------- schemas
@@ -293,7 +293,7 @@ def test_worker_grace_period_exceeds_the_celery_hard_time_limit():
     assert grace > limit, f"terminationGracePeriodSeconds {grace} must exceed the hard time limit {limit}"
     assert grace == 960
     (container,) = _containers(worker)
-    assert container["args"][:5] == ["celery", "-A", "workers.celery_app", "worker", "--concurrency=2"]
+    assert container["args"][:5] == ["celery", "-A", "workers.service.celery_app", "worker", "--concurrency=2"]
     assert worker_queues(container["args"]) == expected_worker_queues()
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in worker["spec"]["template"]["spec"]["volumes"]}
@@ -306,7 +306,7 @@ def test_beat_runs_exactly_once():
     beat = _one("Deployment", "stepforge-beat")
     assert beat["spec"]["replicas"] == 1
     assert beat["spec"]["strategy"]["type"] == "Recreate"
-    assert _containers(beat)[0]["args"][:4] == ["celery", "-A", "workers.celery_app", "beat"]
+    assert _containers(beat)[0]["args"][:4] == ["celery", "-A", "workers.service.celery_app", "beat"]
 
 
 def test_disruption_budgets_cover_workers_and_api():
@@ -443,7 +443,7 @@ def test_compose_worker_outlives_the_hard_time_limit():
     assert _seconds(worker["stop_grace_period"]) > limit
     assert _seconds(worker["stop_grace_period"]) == 960
     assert worker["shm_size"]
-    assert worker["command"][:6] == ["celery", "-A", "workers.celery_app", "worker", "--concurrency=2",
+    assert worker["command"][:6] == ["celery", "-A", "workers.service.celery_app", "worker", "--concurrency=2",
                                      "--loglevel=INFO"]
     assert worker_queues(worker["command"]) == expected_worker_queues()
 

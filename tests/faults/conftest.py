@@ -154,7 +154,7 @@ class Service:
     def _start(self, name: str, arguments: list[str], ready: str) -> Process:
         log = self.folder / f"{name}-{uuid.uuid4().hex[:6]}.log"
         with log.open("wb") as out:
-            process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "workers.celery_app", *arguments],
+            process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "workers.service.celery_app", *arguments],
                                        cwd=ROOT, env=environment(self.settings), stdout=out, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, start_new_session=True)
         running = Process(process, log)

@@ -37,7 +37,8 @@ GUARDED = {
     "workers/agent/scripting/templates/world.js",  # the cucumber-js replay: the launch and every context
     "workers/agent/scripting/templates/playwright.config.js",  # the playwright-bdd replay's launch
     "shared/webhooks.py",  # webhook delivery
-    "workers/cli.py",  # the CLI's reachability check of the base URL
+    "workers/cli/common.py",  # the CLI's reachability check of the base URL
+    "shared/reset_request.py",  # a project's reset request
 }
 
 

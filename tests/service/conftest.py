@@ -199,9 +199,9 @@ class Worker:
 
 @pytest.fixture(scope="session")
 def worker(settings: ServiceSettings, tmp_path_factory: pytest.TempPathFactory) -> Worker:
-    """A real Celery worker (prefork, one child), as deployed: `celery -A workers.celery_app worker -Q <jobs>,<webhooks>`."""
+    """A real Celery worker (prefork, one child), as deployed: `celery -A workers.service.celery_app worker -Q <jobs>,<webhooks>`."""
     log = tmp_path_factory.mktemp("worker") / "worker.log"
-    command = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--pool=prefork",
+    command = [sys.executable, "-m", "celery", "-A", "workers.service.celery_app", "worker", "--pool=prefork",
                "--concurrency=1", "-Q", f"{settings.queue},{settings.webhook_queue}", "-n",
                f"test-{uuid.uuid4().hex[:6]}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle",
                "--without-heartbeat"]

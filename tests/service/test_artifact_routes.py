@@ -6,7 +6,7 @@ import pytest
 
 from shared.store import claim_job, engine_for
 from tests.service.conftest import new_job
-from workers.service_run import claim_store
+from workers.service.scenario_job import claim_store
 
 RUN = "OWN-1/attempt-1/run.json"
 

@@ -20,8 +20,8 @@ from shared.store import (
     writing,
 )
 from tests.service.conftest import new_job
-from workers.service_run import LeaseLost, claim_store
-from workers.tasks import LeaseKeeper
+from workers.service.scenario_job import LeaseLost, claim_store
+from workers.service.tasks import LeaseKeeper
 
 RUN = "OWN-1/attempt-1/run.json"  # the pipeline's key for generation attempt 1, the same in every claim
 

@@ -19,7 +19,7 @@ from shared.job_queue import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, make_celery, 
 from shared.models import Job, utcnow
 from shared.store import UNSENT_GRACE_S, engine_for, reading
 from tests.service.conftest import new_project
-from workers.tasks import sweep_once
+from workers.service.tasks import sweep_once
 
 SCENARIOS = 50
 

@@ -12,7 +12,7 @@ from shared.models import Batch, Job
 from shared.store import engine_for, reading, writing
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
-from workers.tasks import enqueue_nightly
+from workers.service.tasks import enqueue_nightly
 
 
 def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client, worker, petclinic,

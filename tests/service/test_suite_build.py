@@ -6,7 +6,7 @@ from __future__ import annotations
 from shared.models import Batch, Outbox
 from shared.store import claim_job, engine_for, finish_job, reading
 from tests.service.test_jobs import PASSED, make_batch
-from workers import tasks
+from workers.service import tasks
 
 
 def test_a_suite_that_cannot_be_built_ends_as_error_and_its_event_is_sent(settings, monkeypatch):

@@ -27,7 +27,7 @@ from shared.store import (
     writing,
 )
 from tests.service.test_jobs import make_batch
-from workers.tasks import enqueue_nightly, nightly_due, sweep_once
+from workers.service.tasks import enqueue_nightly, nightly_due, sweep_once
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ def test_a_job_past_its_soft_time_limit_fails_saying_so(settings, tmp_path):
     env.update(STEPFORGE_TASK_SOFT_TIME_LIMIT_S=str(SOFT_S), STEPFORGE_TASK_HARD_TIME_LIMIT_S=str(HARD_S),
                STEPFORGE_NAVIGATION_TIMEOUT_MS="60000")  # the page load outlasts the soft limit
     log = tmp_path / "worker.log"
-    command = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--pool=prefork",
+    command = [sys.executable, "-m", "celery", "-A", "workers.service.celery_app", "worker", "--pool=prefork",
                "--concurrency=1", "-Q", f"{own.queue},{own.webhook_queue}", "-n", f"limit-{uuid.uuid4().hex[:6]}@%h",
                "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
     with log.open("wb") as out:

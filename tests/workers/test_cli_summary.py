@@ -12,7 +12,8 @@ from rich.progress import Progress
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario
 from workers.agent.pipeline import Outcome, SuiteResult
-from workers.cli import ClockColumn, one_line, print_summary
+from workers.cli.common import ClockColumn, one_line
+from workers.cli.generate import print_summary
 
 CALL_LOG = ("the generated script failed its replay at 'When Click \"Save\"': TimeoutError: locator.click: "
             "Timeout 10000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Save' })\n"

@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from shared.settings import Settings
-from workers.pool import BrowserCrashedError, BrowserPool
+from workers.service.pool import BrowserCrashedError, BrowserPool
 
 PAGE_URL = "http://pool.test/"
 

@@ -33,10 +33,10 @@ from workers.agent.execution.browser import (
     BrowserUnavailableError,
     RendererCrashedError,
 )
-from workers.agent.regeneration.verified import write_verified
 from workers.agent.scenario_run import run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.steps import is_assertion_step
+from workers.agent.scripting.verified import write_verified
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.agent.verify.replay import replay_scenarios

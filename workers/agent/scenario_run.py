@@ -20,6 +20,7 @@ from playwright.sync_api import Page
 
 from shared.artifacts import ArtifactStore, put_model
 from shared.egress import first_and_count
+from shared.lifetime import bound_to_this_process
 from shared.records import Candidate, Intent, Locator, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
 from shared.scenarios import Scenario
 from shared.settings import Settings
@@ -41,11 +42,16 @@ from workers.agent.execution.executor import (
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
-from workers.agent.grounding.places import (listed_texts, names_nothing, narrow, one_per_element, to_the_words,
-                                            words_pattern)
+from workers.agent.grounding.places import (
+    listed_texts,
+    names_nothing,
+    narrow,
+    one_per_element,
+    to_the_words,
+    words_pattern,
+)
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
-from workers.lifetime import bound_to_this_process
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3

@@ -12,7 +12,7 @@ import workers.agent.actions as actions
 from shared.records import Locator, Operation, ScriptOp
 from shared.scenarios import ScenarioStep
 from workers.agent.actions import UnknownAction, action, all_actions
-from workers.agent.brains import BuiltinBrain, grammar, phrases
+from workers.agent.brains import BuiltinBrain, clauses, grammar
 from workers.agent.brains.model_brain import answer_schema, guidance
 from workers.agent.scripting.javascript import statement
 from workers.agent.scripting.steps import describe
@@ -56,7 +56,7 @@ def extra_kind(tmp_path, monkeypatch):
     folder.mkdir()
     (folder / "scroll_to.py").write_text(textwrap.dedent('''
         from workers.agent.actions.base import Action, Rule
-        from workers.agent.brains.phrases import Op, target_phrase
+        from workers.agent.language.phrases import Op, target_phrase
 
         class ScrollTo(Action):
             name = "scroll_to"
@@ -85,12 +85,12 @@ def extra_kind(tmp_path, monkeypatch):
 
     monkeypatch.setattr(kinds, "__path__", [*kinds.__path__, str(folder)])
     monkeypatch.setattr(actions, "_ACTIONS", {})
-    for cached in (grammar._rules, grammar._statements, phrases.verbs, phrases._split, answer_schema, guidance):
+    for cached in (grammar._rules, grammar._statements, clauses.verbs, clauses._split, answer_schema, guidance):
         cached.cache_clear()
     yield
     sys.modules.pop("workers.agent.actions.kinds.scroll_to", None)
     monkeypatch.setattr(actions, "_ACTIONS", {})
-    for cached in (grammar._rules, grammar._statements, phrases.verbs, phrases._split, answer_schema, guidance):
+    for cached in (grammar._rules, grammar._statements, clauses.verbs, clauses._split, answer_schema, guidance):
         cached.cache_clear()
 
 

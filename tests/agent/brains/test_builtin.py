@@ -9,8 +9,9 @@ import pytest
 from shared.records import ActionKind, Decision, Intent, Node, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
 from workers.agent.brains import Brain, BuiltinBrain
-from workers.agent.brains.phrases import Sentence, parse_key, split_clauses
+from workers.agent.brains.clauses import split_clauses
 from workers.agent.brains.values import is_placeholder_option, sample_from_pattern, value_for
+from workers.agent.language.phrases import Sentence, parse_key
 
 EMPTY = PageSnapshot(url="http://app/", title="", nodes=[Node(id=0, tag="body")])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shared.scenarios import ScenarioStep
-from workers.agent.brains.counts import count_of
+from workers.agent.language.counts import count_of
 from workers.agent.brains import BuiltinBrain
 
 
@@ -53,7 +53,7 @@ def test_count_words_start_with_the_number():
 
 
 def test_the_number_words_are_the_same_in_generation_and_in_the_page_script():
-    from workers.agent.brains.counts import NUMBER_WORDS
+    from workers.agent.language.counts import NUMBER_WORDS
     from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 
     for word, number in NUMBER_WORDS.items():

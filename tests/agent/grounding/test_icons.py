@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shared.records import Node
-from workers.agent.grounding.icons import glyph_purpose, icon_words
+from workers.agent.language.icons import glyph_purpose, icon_words
 
 
 def control(**fields) -> Node:

@@ -9,7 +9,7 @@ import pytest
 from shared.records import RunRecord
 from shared.scenarios import Scenario, natural_key
 from shared.triage import VerifiedScript
-from workers.agent.regeneration.verified import (
+from workers.agent.scripting.verified import (
     RECORDS_DIR,
     NoVerifiedScripts,
     read_feature,

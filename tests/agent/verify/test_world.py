@@ -14,7 +14,8 @@ from shared.records import ActionKind, Locator, Node, Operation
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from tests.agent.scripting.example import RUNS
-from workers.agent.execution.executor import absolute_url, shown_text_pattern
+from workers.agent.actions.shown import shown_text_pattern
+from workers.agent.execution.executor import absolute_url
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps
 from workers.agent.scripting.steps import build_scripts

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from workers.agent.actions.base import Action, CheckFailed
-from workers.agent.brains.phrases import Unsupported
+from workers.agent.language.phrases import Unsupported
 
 _SORT_MARKS = "▲▼△▽↑↓⬆⬇▴▾⌃⌄"
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from workers.agent.actions.base import Rule
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+from workers.agent.language.phrases import TOKEN, Op, Unsupported
 
 # What a tester calls a part of the page -> what settle.js `part` looks for.
 NOUNS = {"form": "form", "dialog": "dialog", "dialog box": "dialog", "modal": "dialog", "popup": "dialog",

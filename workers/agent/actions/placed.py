@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+from workers.agent.language.phrases import PICKS, TOKEN, Op, Unsupported
 
 # The kinds of part a person places a text by: their CSS, or their ARIA role when they are named by a text.
 _PART_CSS = {
@@ -42,8 +42,6 @@ TEXTS = r"\x01\d+\x02(?:(?:\s*,\s*|\s+and\s+|,\s*and\s+)\x01\d+\x02)*"
 def shows_statement(relation_words: str, kind: str, order: int = 135) -> Rule:
     """'(The entry opens and) shows "A" and "B" beneath "Orders"': the texts said after the verb, placed by the part."""
     def read(m, s):
-        from workers.agent.brains.checks import PICKS
-
         if m["subj"] and PICKS.search(m["subj"]):
             raise Unsupported(f"{s.show(m['subj'])!r}: which part of the page shows the text cannot be checked here")
         target, role = _part(m["y"], s)

@@ -20,10 +20,10 @@ from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
+from workers.agent.language.phrases import Op, Place, Unsupported
 
 from . import forms
 from .grammar import Item, Macro, parse_text
-from .phrases import Op, Place, Unsupported
 
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
 

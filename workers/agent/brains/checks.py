@@ -20,8 +20,7 @@ from collections.abc import Callable
 
 from workers.agent.actions.kinds.assert_in_row import LABELLED_NUMBER, ROW_NUMBER, number_in_row
 from workers.agent.actions.kinds.assert_state import STATE_WORDS
-
-from .phrases import PART_NOUNS, TOKEN, Op, Sentence, Unsupported, split_role
+from workers.agent.language.phrases import PART_NOUNS, PICKS, SAYS_MORE, TOKEN, Op, Sentence, Unsupported, split_role
 
 # Predicates that say a text is shown, and negations that say it is not.
 _SHOWN = re.compile(
@@ -31,13 +30,6 @@ _SHOWN = re.compile(
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|hidden|gone|disappears?|disappeared|removed|deleted|absent|"
                        r"missing|longer)\b|n't\b", re.I)
 
-# Words that say more than shown / not shown: an order, a count, a state, a look, a comparison.
-SAYS_MORE = _SAYS_MORE = frozenset("""first second third fourth fifth last only every each all none empty blank disabled
-    enabled ticked unticked checked unchecked selected highlighted bold italic underlined red green blue grey gray
-    greyed sorted ascending descending indented collapsed expanded once twice times count exactly
-    less fewer greater increased decreased dark light background icon without set focused active inactive
-    open closed same different one two three four five six seven eight nine ten zero instead rather unless until
-    except excluding replaced replaces replace leaving least most up""".split())
 # Where on the page: more than "shown", but a text not shown anywhere is not shown there either.
 _POSITION = frozenset("above below beneath underneath before after between next left right top bottom".split())
 
@@ -69,10 +61,6 @@ _KIND_WORDS = 3  # words just before a text that name what it is: 'the group hea
 
 # A field's name that holds an order word ('first name "Walter"', 'the First name field'): no pick.
 FIELD_NAMES = re.compile(r"\b(?:first|last|middle)\s+name(?=\s+\x01|\s+(?:field|box|input|column)\b)", re.I)
-# Words that pick one part of many ('the top row', 'the latest entry', 'row 1'): more than "the page shows".
-PICKS = re.compile(r"\b(?:first|second|third|fourth|fifth|last|only|every|each|all|latest|newest|oldest|"
-                   r"\d+(?:st|nd|rd|th)|(?:top|bottom)\s+(?:row|entry|item|line|result|record)|"
-                   r"(?:row|entry|item|line|result|record)\s+\d+)\b", re.I)
 
 
 def described_checks(masked: str, s: Sentence, statement: Callable[[str], list[Op]] | None = None) -> list[Op]:
@@ -474,7 +462,7 @@ def _refuse_more(part: str, s: Sentence, shown: bool, in_row: bool = False) -> N
             continue
         if word in _POSITION and i < _first_predicate(words):
             continue  # where the subject is, to look at it: 'the panel on the right shows ...'
-        if word in _SAYS_MORE or word in _POSITION:
+        if word in SAYS_MORE or word in _POSITION:
             raise Unsupported(f"{word!r} in {s.show(part)!r}: only which texts are shown, or not, can be checked "
                               "here, not an order, a place, a state, a count or a look")
         if in_row and i in after_number:

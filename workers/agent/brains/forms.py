@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from shared.records import Node, PageSnapshot
+from workers.agent.language.phrases import Op, Unsupported
 
-from .phrases import Op, Unsupported
 from .values import control_words, is_placeholder_option, option_for, value_for, words
 
 _NOT_FILLABLE = {"hidden", "submit", "button", "reset", "image", "file"}

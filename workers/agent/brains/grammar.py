@@ -16,28 +16,24 @@ from functools import lru_cache
 
 from workers.agent.actions import Rule, action, all_actions
 from workers.agent.actions.kinds.clear import HELD
-
-from .checks import ELLIPTIC, ROW, described_checks, shown_said
-from .counts import take_counts
-from .phrases import (
+from workers.agent.brains.clauses import loose_split, normalise, split_clauses, ungap, verbs
+from workers.agent.language.counts import take_counts
+from workers.agent.language.phrases import (
     _ARTICLE,
     ABSENCE_UNCLEAR,
     NAMED_MENU,
     NEGATIVE,
-    NotUnderstood,
     TOKEN,
+    NotUnderstood,
     Op,
     Place,
     Sentence,
     Unsupported,
     describes_value,
     literal_value,
-    loose_split,
-    normalise,
-    split_clauses,
-    ungap,
-    verbs,
 )
+
+from .checks import ELLIPTIC, ROW, described_checks, shown_said
 
 
 @dataclass
@@ -443,7 +439,7 @@ def parse_text(text: str, *, expected: bool = False, it: str | None = None) -> l
 
     Raises `Unsupported` whose `clause` is the clause that could not be understood.
     """
-    s = Sentence(text, expected=expected)
+    s = Sentence(text, expected=expected, statements=statement)
     if not s.masked:
         raise Unsupported("it is empty")
     if it is not None and _PLACED_BY_IT.search(s.masked):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from shared.settings import Settings
 from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.actions import ActionFailed, CheckFailed, action
 from workers.agent.actions.kinds.goto import absolute_url
+from workers.agent.actions.shown import shown_text_pattern
 from workers.agent.execution.browser import PageEvents, Tab, first_line
 
 __all__ = ["ActionFailed", "CheckFailed", "absolute_url"]
@@ -266,14 +266,6 @@ def observe(page: Page, before: PageState, events: PageEvents, status: int | Non
         new_pages=happened.new_pages,
         page_errors=happened.page_errors,
     )
-
-
-def shown_text_pattern(text: str) -> re.Pattern[str]:
-    """The text as whole words, any case, any run of spaces between words: "1 owner" is not shown by
-    "11 owners". world.js builds the same pattern."""
-    # Escape exactly what world.js escapes: the pattern runs in the browser as a JavaScript RegExp.
-    words = [re.sub(r"[.*+?^${}()|[\]\\]", lambda m: "\\" + m.group(0), word) for word in text.split()]
-    return re.compile(r"(?<![\w])" + r"\s+".join(words) + r"(?![\w])", re.IGNORECASE)
 
 
 def text_is_shown(page: Page, text: str, timeout_ms: int) -> bool:

@@ -20,8 +20,8 @@ import re
 
 from shared.records import Candidate, Intent, Node, PageSnapshot
 from shared.scenarios import list_items
+from workers.agent.language.icons import fits_picture, named_purpose, pictured
 
-from .icons import fits_picture, named_purpose, pictured
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
 

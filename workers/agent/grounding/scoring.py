@@ -44,8 +44,7 @@ from functools import lru_cache
 from shared.records import Intent, Node, PageSnapshot
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_buttonish, is_checkable, is_combo, is_file_input, is_textbox
-
-from .icons import glyph_purpose, icon_words
+from workers.agent.language.icons import glyph_purpose, icon_words
 
 __all__ = [
     "THRESHOLD",

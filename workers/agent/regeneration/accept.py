@@ -16,7 +16,8 @@ from pathlib import Path
 from shared.scenarios import ID_PATTERN, natural_key
 from shared.step_registry import RegistryError, StepRegistry, origin_of
 from shared.triage import FAILING_TAG
-from workers.agent.regeneration.verified import (
+from workers.agent.scripting.build import DEFAULT_FEATURE, build_with_registry, new_steps
+from workers.agent.scripting.verified import (
     CANDIDATES_DIR,
     read_candidate,
     read_failing,
@@ -24,7 +25,6 @@ from workers.agent.regeneration.verified import (
     read_verified,
     write_verified,
 )
-from workers.agent.scripting.build import DEFAULT_FEATURE, build_with_registry, new_steps
 
 
 class NothingToAccept(ValueError):

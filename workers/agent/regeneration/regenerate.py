@@ -35,8 +35,8 @@ from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
 from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import triage_scripts
-from workers.agent.regeneration.verified import clear_candidates, read_verified, write_candidate, write_verified
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry, new_steps
+from workers.agent.scripting.verified import clear_candidates, read_verified, write_candidate, write_verified
 
 
 @dataclass

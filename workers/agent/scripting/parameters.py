@@ -13,7 +13,6 @@ from workers.agent.actions import action
 from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text
 
 
-
 @dataclass(frozen=True)
 class Parameter:
     name: str  # Examples column and <placeholder>

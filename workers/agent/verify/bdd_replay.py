@@ -10,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from shared.lifetime import bound_to_this_process
 from shared.records import ReplayResult
 from shared.settings import Settings
 from workers.agent.verify.node_runtime import ensure_runtime
@@ -22,7 +23,6 @@ from workers.agent.verify.replay import (
     run_to_end,
     target_resolved,
 )
-from workers.lifetime import bound_to_this_process
 
 
 def tags_pattern(scenario_ids: list[str]) -> str:

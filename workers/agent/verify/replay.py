@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from shared.egress import GuardSession, egress_guard, first_and_count
+from shared.lifetime import bound_to_this_process
 from shared.records import ReplayResult
 from shared.settings import Settings
 from shared.urls import NO_EGRESS, TargetPolicy
 from workers.agent.verify.node_runtime import ensure_runtime
-from workers.lifetime import bound_to_this_process
 
 ERROR_LINES = 6
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

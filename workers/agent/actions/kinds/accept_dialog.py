@@ -7,7 +7,7 @@ kind `arms`), and the step fails when no dialog came. Without such a sentence ev
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule
-from workers.agent.brains.phrases import Op, literal_value
+from workers.agent.language.phrases import Op, literal_value
 
 # The dialog may be named by its quoted text, before or after the word: 'the "Remove this label?" confirmation'.
 DIALOG = r"(?:the\s+|this\s+|that\s+)?(?:\x01\d+\x02\s+)?(?:confirmation(?:\s+(?:dialog|box|prompt|message|popup))?|" \

@@ -7,7 +7,7 @@ import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
 from workers.agent.actions.kinds.assert_text import texts
-from workers.agent.brains.phrases import TOKEN, VISIBLE, WHERE, Op, Unsupported, split_role
+from workers.agent.language.phrases import TOKEN, VISIBLE, WHERE, Op, Unsupported, split_role
 
 _ROLES = {"button": "button", "link": "link", "field": "textbox", "checkbox": "checkbox", "radio": "radio",
           "dropdown": "combobox", "tab": "tab", "menuitem": "menuitem", "option": "option"}

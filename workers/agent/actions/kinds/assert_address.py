@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Rule
 from workers.agent.actions.kinds.assert_page import PageCheck
-from workers.agent.brains.phrases import Op, Unsupported
+from workers.agent.language.phrases import Op, Unsupported
 
 _ADDRESS = (r"(?:the\s+)?(?:(?:page|browser|current|web)(?:['’]s)?\s+)?(?:url|(?:web\s+)?address(?:\s+bar)?)"
             r"(?:\s+(?:of\s+the\s+page|in\s+the\s+(?:address|url|location)\s+bar))?")

@@ -12,7 +12,7 @@ import re
 
 from workers.agent.actions.base import CheckFailed, Rule
 from workers.agent.actions.columns import ColumnCheck
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+from workers.agent.language.phrases import TOKEN, Op, Unsupported
 
 _ROWS = (r"(?:(?:every|each)\s+(?:row|result|record|entry|line|issue|item)|all\s+(?:the\s+)?(?:rows|results|records|"
          r"entries|lines|issues|items))(?:\s+(?:of|in)\s+the\s+(?:[\w-]+\s+){0,2}?(?:results?|table|list|grid))?")

@@ -1,6 +1,6 @@
 """Check how many records a list holds: the list that holds a quoted text ('Four modules are listed, including
 "node-red-dashboard"', 'Only "node-red-node-sqlite" is left in the list', '"tiny-logger" is the only dependency
-listed', 'three rules: "high", "normal" and "otherwise"'; the sentences are read by brains/counts.py).
+listed', 'three rules: "high", "normal" and "otherwise"'; the sentences are read by language/counts.py).
 
 The records are the table rows, list items, options, tree items, tabs or menu items alike beside the one that holds
 the text, else the smallest boxes around it with boxes alike stacked with it (settle.js `counted`, the same in
@@ -11,8 +11,8 @@ generation and in the suite); only visible ones count. The value is the count as
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, CheckFailed
-from workers.agent.brains.counts import count_of
-from workers.agent.brains.phrases import Unsupported
+from workers.agent.language.counts import count_of
+from workers.agent.language.phrases import Unsupported
 
 
 class AssertCount(Action):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Rule
 from workers.agent.actions.placed import SHOWN_OR_IN, Placed
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported
+from workers.agent.language.phrases import TOKEN, Op, Unsupported
 
 _COLUMN = r"(?P<y>\x01\d+\x02|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)"
 

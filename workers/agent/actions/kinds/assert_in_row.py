@@ -8,7 +8,7 @@ import re
 
 from workers.agent.actions.base import Rule
 from workers.agent.actions.placed import Placed, statement
-from workers.agent.brains.phrases import Op, Unsupported
+from workers.agent.language.phrases import Op, Unsupported
 
 # 'a usage count of 0', 'the priority of 2': a number said with what it counts or measures
 LABELLED_NUMBER = re.compile(r"\b(?:an?|the|its)\s+(?P<label>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+of\s+"

@@ -9,7 +9,7 @@ import re
 from shared.scenarios import list_items
 from workers.agent.actions.base import Rule
 from workers.agent.actions.placed import SHOWN_OR_IN, TEXTS, Placed, statement
-from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op
+from workers.agent.language.phrases import NEGATIVE, TOKEN, Op
 
 # A quoted title ('under "On budget"'); a kind of part ('under the form') is a place below it (assert_below).
 _TITLE = r"(?:the\s+)?\x01\d+\x02"

@@ -10,7 +10,7 @@ import json
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.brains.phrases import Op, Unsupported
+from workers.agent.language.phrases import Op, Unsupported
 
 # How a page is called: "page", "screen", "view" ("web page", "home page").
 _NOUN = r"(?:web\s*)?(?:page|screen|view)"

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.brains.phrases import NEGATIVE, TOKEN, Op, Place, Unsupported
+from workers.agent.actions.shown import shown_text_pattern
+from workers.agent.language.phrases import NEGATIVE, TOKEN, Op, Place, Unsupported
 
 _ORDERS = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "bottom": -1}
 _WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", 5: "sixth", 6: "seventh", 7: "eighth",
@@ -108,8 +109,6 @@ class AssertRowAt(Action):
         return Locator(strategy="css", value=ROWS, nth=intent.ordinal)
 
     def check(self, act):
-        from workers.agent.execution.executor import shown_text_pattern
-
         text = act.value or ""
         if act.target is None or not text:
             raise CheckFailed("nothing to look for")

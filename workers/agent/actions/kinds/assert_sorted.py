@@ -11,7 +11,7 @@ import json
 
 from workers.agent.actions.base import CheckFailed, Rule
 from workers.agent.actions.columns import ColumnCheck
-from workers.agent.brains.phrases import Op, Unsupported
+from workers.agent.language.phrases import Op, Unsupported
 
 _SUBJECT = (r"(?:the\s+|its\s+)?(?:(?:[\w-]+\s+){0,2}?(?:rows|results|table|list|entries|records|lines|items|issues|"
             r"tickets|posts|packages|transactions)|it|they)")

@@ -14,7 +14,7 @@ import re
 from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.elements import is_checkable, is_textbox
 from workers.agent.actions.naming import element_name, field_label, noun, the_element, the_field
-from workers.agent.brains.phrases import PAGE_LIKE, PRONOUN, TOKEN, Op, Unsupported, target_phrase
+from workers.agent.language.phrases import PAGE_LIKE, PRONOUN, TOKEN, Op, Unsupported, target_phrase
 
 # The words a tester writes for a state -> the state settle.js reads.
 STATE_WORDS = {

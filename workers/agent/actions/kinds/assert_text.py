@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
-from workers.agent.actions.base import Action, CheckFailed, Rule
 from shared.scenarios import PLACEHOLDER, list_items
-from workers.agent.brains.checks import PICKS, SAYS_MORE
-from workers.agent.brains.phrases import (
+from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.language.phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
+    PICKS,
     PRONOUN,
+    SAYS_MORE,
     SEVERAL,
     SHOWN_WHERE,
     TEXT_PREFIX,

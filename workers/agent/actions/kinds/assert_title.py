@@ -3,11 +3,9 @@ contains Budget", "Verify the page heading reads "Custom Query"" (settle.js `pag
 
 from __future__ import annotations
 
-import re
-
 from workers.agent.actions.base import Rule
 from workers.agent.actions.kinds.assert_page import PageCheck
-from workers.agent.brains.phrases import Op, Unsupported
+from workers.agent.language.phrases import Op, Unsupported
 
 # The page's title as a tester says it: its title in the browser, or the big heading on it.
 _TITLE = (r"(?:the\s+)?(?:(?:page|browser|browser\s+tab|tab|window|document|site)(?:['’]s)?\s+(?:main\s+)?"

@@ -7,12 +7,11 @@ import re
 from workers.agent.actions.base import Action, CheckFailed, Rule
 from workers.agent.actions.elements import is_checkable, is_combo, is_headerish, is_textbox
 from workers.agent.actions.naming import field_label
-from workers.agent.brains.phrases import (
-    target_phrase,
+from workers.agent.language.phrases import (
     ON_SCREEN,
     PAGE_LIKE,
-    PART_NOUNS,
     PAGE_PROPERTY,
+    PART_NOUNS,
     PRONOUN,
     STATES,
     VALUE_QUALIFIER,
@@ -20,9 +19,9 @@ from workers.agent.brains.phrases import (
     Unsupported,
     is_description,
     split_role,
+    target_phrase,
     value_phrase,
 )
-
 
 _IN_PART = re.compile(rf"(?P<thing>(?:[Tt]he\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:on|in|inside|within)\s+the\s+"
                       rf"(?:[a-z]+\s+)?{PART_NOUNS}")

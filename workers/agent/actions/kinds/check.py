@@ -7,8 +7,7 @@ import re
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_checkable
 from workers.agent.actions.naming import field_label, noun, the_element, the_field
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported, target_phrase
-
+from workers.agent.language.phrases import TOKEN, Op, Unsupported, target_phrase
 
 # A sentence that says something is shown is a check, whether or not it can be read
 _SAYS_SHOWN = re.compile(r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|"
@@ -18,12 +17,10 @@ _SAYS_SHOWN = re.compile(r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|are|be)\s+(?:now\s
 def toggle(kind: str):
     def handler(m, s):
         if kind == "check" and m["verb"].lower() == "check" and s.token_list(m["t"]) is None:
-            from workers.agent.brains.grammar import statement
-
             # "Check the Email field shows user@example.com": a check of the page, not a checkbox; never 'Tick
             # "Remember me"' or 'Check "Remember me"', which name a box to tick
             try:
-                return list(statement(m["t"], s))
+                return list(s.statement(m["t"]))
             except Unsupported:
                 if _SAYS_SHOWN.search(TOKEN.sub(" ", m["t"])):
                     raise  # 'Check the description "X" is shown below the heading': a check, never a box to tick

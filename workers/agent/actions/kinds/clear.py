@@ -6,7 +6,7 @@ from __future__ import annotations
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import field_label, the_element, the_field
-from workers.agent.brains.phrases import Op, target_phrase
+from workers.agent.language.phrases import Op, target_phrase
 
 
 def _clear(m, s):

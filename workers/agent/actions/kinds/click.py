@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from shared.scenarios import PLACEHOLDER
 from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import element_name, noun, placed, the_container, where
-from shared.scenarios import PLACEHOLDER
-from workers.agent.brains.phrases import ON_SCREEN, Op, Place, Target, Unsupported, split_role, target_phrase
+from workers.agent.language.phrases import ON_SCREEN, Op, Place, Target, Unsupported, split_role, target_phrase
 
 # Where on the screen the part is, said after it: 'the welcome notification in the bottom right corner'
 _SPOT = (r"\s+(?:at|in|on)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower)[\s-]+(?:left|right)(?:[\s-]+(?:corner|side))?"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule
 from workers.agent.actions.kinds.accept_dialog import DIALOG
-from workers.agent.brains.phrases import Op
+from workers.agent.language.phrases import Op
 
 
 class DismissDialog(Action):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Rule, pointer_javascript, thing
 from workers.agent.actions.kinds.click import Click
-from workers.agent.brains.phrases import Op, target_phrase
+from workers.agent.language.phrases import Op, target_phrase
 
 
 def _double_click(m, s):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import ActionFailed, Rule, thing
 from workers.agent.actions.kinds.click import Click
-from workers.agent.brains.phrases import Op, target_phrase
+from workers.agent.language.phrases import Op, target_phrase
 
 _TOGGLE_JS = "e => window.__stepforge ? window.__stepforge.toggleOf(e) : e"
 # A link with its own address that says nothing of expanding (no aria-expanded, aria-controls or collapse toggle)

@@ -7,8 +7,7 @@ import re
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_native_select, is_textbox
 from workers.agent.actions.naming import field_label, the_element, the_field
-from workers.agent.brains.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
-
+from workers.agent.language.phrases import TOKEN, Op, Unsupported, literal_value, target_phrase
 
 _AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"  # between one field's value and the next field
 # 'Set Type to "enhancement" and Priority to "minor"': one more field and its quoted value, after the first value

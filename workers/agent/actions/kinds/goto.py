@@ -7,7 +7,7 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from workers.agent.actions.base import Action, Rule
-from workers.agent.brains.phrases import Op, Unsupported, is_location, target_phrase
+from workers.agent.language.phrases import Op, Unsupported, is_location, target_phrase
 
 HISTORY_WORDS = ("previous", "prior", "last", "earlier", "former", "original")
 _VAGUE_PLACE = re.compile(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
-from workers.agent.brains.phrases import Op
+from workers.agent.language.phrases import Op
 
 _WORDS = {"back": "Go back", "forward": "Go forward", "reload": "Reload the page"}
 

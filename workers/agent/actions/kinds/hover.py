@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, Rule, pointer_javascript, thing
 from workers.agent.actions.naming import element_name, placed, where
-from workers.agent.brains.phrases import Op, target_phrase
+from workers.agent.language.phrases import Op, target_phrase
 
 
 def _hover(m, s):

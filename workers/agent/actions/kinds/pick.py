@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
-from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value
+from workers.agent.language.phrases import NAMED_MENU, Op, Unsupported, literal_value
 
 LIST = (r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:list\s+of\s+)?(?:suggestions?|suggested\s+\w+|auto-?complete(?:\s+list)?|"
         r"completions?|matches|(?:search\s+)?results|options|menu|list\s*box|drop-?down\s+list|list)"

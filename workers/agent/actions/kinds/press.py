@@ -7,7 +7,7 @@ import json
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.naming import field_label
-from workers.agent.brains.phrases import Op, parse_key, target_phrase
+from workers.agent.language.phrases import Op, parse_key, target_phrase
 
 
 def _press(m, s):

@@ -12,7 +12,7 @@ import re
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.actions.naming import element_name, placed, where
-from workers.agent.brains.phrases import Op, Unsupported, target_phrase
+from workers.agent.language.phrases import Op, Unsupported, target_phrase
 
 _PAGE = r"(?:the\s+)?(?:(?:web\s*)?page|screen|window|site|document)"
 _ENDS = {"bottom": "bottom", "end": "bottom", "foot": "bottom", "top": "top", "start": "top", "beginning": "top"}

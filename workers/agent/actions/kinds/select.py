@@ -7,8 +7,7 @@ import re
 from workers.agent.actions.base import Action, ActionFailed, Rule, thing
 from workers.agent.actions.elements import is_combo, is_native_select
 from workers.agent.actions.naming import field_label, where
-from workers.agent.brains.phrases import NAMED_MENU, Op, Unsupported, literal_value, split_role, target_phrase
-
+from workers.agent.language.phrases import NAMED_MENU, Op, Unsupported, literal_value, split_role, target_phrase
 
 # A part of the page every app has, said where a dropdown would be: 'Select "Cash Wallet" in the sidebar' is a click
 _LANDMARK = re.compile(r"(?:the\s+)?(?:(?:left|right|top|main)\s+)?(?:sidebar|side\s+bar|navigation|nav\s*bar|menu\s*bar|"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
-from workers.agent.brains.phrases import Op
+from workers.agent.language.phrases import Op
 
 TAB = r"(?:tab|window|popup|pop-up|browser\s+tab|browser\s+window)"
 _WORDS = {"new": "Switch to the new tab", "first": "Switch back to the first tab", "close": "Close the tab"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from workers.agent.actions.base import Action, Rule, thing
 from workers.agent.actions.elements import is_file_input
 from workers.agent.actions.naming import field_label, where
-from workers.agent.brains.phrases import Op, Unsupported, literal_value, target_phrase
+from workers.agent.language.phrases import Op, Unsupported, literal_value, target_phrase
 
 
 def _upload(m, s):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.actions.kinds.assert_text import texts
-from workers.agent.brains.phrases import VISIBLE, Unsupported
+from workers.agent.language.phrases import VISIBLE, Unsupported
 
 _UNTIL = r"wait(?:\s+(?:until|till|for))?\s+"
 GONE = r"(?:disappears?|vanishes|goes\s+away|is\s+gone|(?:is|are)\s+(?:no\s+longer|not)\s+" + VISIBLE + r"|" \

@@ -32,7 +32,7 @@ from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import Suite, build_with_registry, new_steps
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
-from workers.batch_replay import FIRST_PASS
+from workers.service.batch_replay import FIRST_PASS
 
 SUITE_FOLDER = "suite"  # the zip's top folder: unzip, cd suite, npm install && npx cucumber-js
 

@@ -28,7 +28,7 @@ from shared.store import Verdict, batch_prefix, scenario_from_row
 from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import build_with_registry
 from workers.agent.verify.replay import replay_scenarios
-from workers.service_run import claim_store, script_summary, verified_record
+from workers.service.scenario_job import claim_store, script_summary, verified_record
 
 CHUNK = 50  # scenarios per cucumber-js run of the first pass
 SECONDS_PER_SCENARIO = 10  # a chunk is started only when this much time per scenario is left before the deadline

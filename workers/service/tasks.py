@@ -63,11 +63,11 @@ from shared.store import (
 )
 from shared.urls import TargetPolicy, UnsafeTargetError
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
-from workers.batch_replay import replay_first
-from workers.batch_suite import BatchSuite, assemble
-from workers.celery_app import app, resources
-from workers.pool import BrowserCrashedError
-from workers.service_run import (
+from workers.service.batch_replay import replay_first
+from workers.service.batch_suite import BatchSuite, assemble
+from workers.service.celery_app import app, resources
+from workers.service.pool import BrowserCrashedError
+from workers.service.scenario_job import (
     BrokenEnvironment,
     LeaseLost,
     ResetNotConfigured,
@@ -199,7 +199,7 @@ def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, att
 
 @app.task(bind=True, name=REPLAY_BATCH, max_retries=0)
 def replay_batch(self, batch_id: int) -> str:
-    """A regeneration's first pass (workers/batch_replay.py): the batch's verified scripts replayed in one run, the
+    """A regeneration's first pass (workers/service/batch_replay.py): the batch's verified scripts replayed in one run, the
     green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails, its
     worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran out."""
     started = monotonic()
@@ -257,7 +257,7 @@ def replay_batch(self, batch_id: int) -> str:
 
 @app.task(bind=True, name=BUILD_SUITE, max_retries=SUITE_BUILD_RETRIES)
 def build_batch_suite(self, batch_id: int) -> str:
-    """Build the finished batch's one suite, replay it as a whole, store it (workers/batch_suite.py), then send the
+    """Build the finished batch's one suite, replay it as a whole, store it (workers/service/batch_suite.py), then send the
     batch's webhook event, which names the suite's state. Running twice is harmless: the second finds it built, or
     builds the same bytes again. A build that fails is tried again; after SUITE_BUILD_RETRIES the suite is "error"
     (the log line says why) and the event goes all the same."""

@@ -1,7 +1,6 @@
 """`stepforge regenerate SUITE_DIR`: the suite folder's verified scripts replayed first, every red one triaged
 (flake, drift healed, app_changed kept and tagged @failing and generated afresh beside, broken_environment), changed
-scenarios generated again; the triage table printed, the report written (see workers/agent/regeneration/).
-`stepforge accept SUITE_DIR ID...`: app_changed scenarios' regenerated scripts accepted."""
+scenarios generated again; the triage table printed, the report written (see workers/agent/regeneration/)."""
 
 from __future__ import annotations
 
@@ -15,16 +14,15 @@ from rich.table import Table
 
 from shared.artifacts import open_artifact_store
 from shared.scenarios import load_scenarios
-from shared.step_registry import open_step_registry
+from shared.step_registry.factory import open_step_registry
 from shared.triage import Triage
 from workers.agent.choice import open_agent
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents
-from workers.agent.regeneration.accept import accept_candidates
 from workers.agent.regeneration.regenerate import Regeneration, regenerate_suite
-from workers.agent.regeneration.verified import read_feature, read_verified
 from workers.agent.scripting.build import DEFAULT_FEATURE
+from workers.agent.scripting.verified import read_feature, read_verified
 from workers.agent.verify.node_runtime import ensure_runtime
-from workers.cli import (
+from workers.cli.common import (
     EXIT_ALL_PASSED,
     EXIT_SOME_FAILED,
     ClockColumn,
@@ -81,27 +79,6 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
     print_triage(Console(soft_wrap=True), result, suite_dir, artifacts, report_path)
     settled = all(t.verdict.status == "passed" for t in result.triage)
     return EXIT_ALL_PASSED if settled else EXIT_SOME_FAILED
-
-
-def accept(args: argparse.Namespace, console: Console) -> int:
-    """`stepforge accept SUITE_DIR ID...`: see workers/agent/regeneration/accept.py."""
-    suite_dir: Path = args.suite.resolve()
-    if not suite_dir.is_dir() or not (suite_dir / SUITE_MARKER).exists():
-        raise UsageError(f"{suite_dir} is not a suite folder written by stepforge (no {SUITE_MARKER})")
-    args.headed, args.artifacts = False, None
-    settings = load_settings(args, suite_dir, suite_dir / "files")
-    registry = open_step_registry(settings)
-    try:
-        accepted = accept_candidates(suite_dir, args.ids, registry=registry, project=project_name(args, suite_dir.name),
-                                     files_dir=settings.files_dir)
-    finally:
-        registry.close()
-    out = Console(soft_wrap=True, highlight=False)
-    for item in accepted:
-        out.print(escape(item.diff), end="")
-        out.print(f"[green]accepted[/] {item.scenario_id}: its regenerated script is its verified one now")
-    out.print(f"suite: {suite_dir}")
-    return EXIT_ALL_PASSED
 
 
 def shown(triage: Triage) -> str:

@@ -1,4 +1,4 @@
-"""The Celery application of the service: `celery -A workers.celery_app worker --pool=prefork -Q celery,stepforge.webhooks`
+"""The Celery application of the service: `celery -A workers.service.celery_app worker --pool=prefork -Q celery,stepforge.webhooks`
 (and `beat`).
 
 Jobs are long (a browser, several replays) and at-least-once: every task tolerates running twice, and the
@@ -13,14 +13,14 @@ from celery.signals import worker_process_init, worker_process_shutdown
 
 from shared.artifacts import ArtifactStore, open_artifact_store
 from shared.job_queue import make_celery
+from shared.lifetime import die_with_parent
 from shared.logging import configure_logging, log
 from shared.service_settings import get_service_settings
 from shared.step_registry import StepRegistry
 from shared.store import dispose_engines
-from workers.lifetime import die_with_parent
-from workers.pool import BrowserPool
+from workers.service.pool import BrowserPool
 
-app = make_celery(get_service_settings(), include=["workers.tasks"])
+app = make_celery(get_service_settings(), include=["workers.service.tasks"])
 
 
 class WorkerResources:
@@ -43,7 +43,7 @@ class WorkerResources:
 
     def registry(self) -> StepRegistry:
         if self._registry is None:
-            from shared.step_registry import open_step_registry
+            from shared.step_registry.factory import open_step_registry
 
             self._registry = open_step_registry(get_service_settings())
         return self._registry
