@@ -2,13 +2,12 @@
 
 `pytest -m "not e2e and not service"` is the fast tier for development (well under a minute): what drives a real
 Chromium or cucumber-js is marked e2e, what needs PostgreSQL, Redis, an S3 server or service processes is marked
-service, here by folder. `.ci/run` runs everything.
+service, each test file saying so itself (`pytestmark`). `.ci/run` runs everything.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -61,18 +60,22 @@ def s3_endpoint() -> str:
     server.stop()
 
 
-TESTS = Path(__file__).resolve().parent
-SERVICE = ("service/", "faults/", "registry/", "shared/test_s3_artifacts.py")
-BROWSER = ("e2e/", "agent/verify/", "agent/execution/", "agent/grounding/test_grounding.py",
-           "agent/grounding/test_model_hte.py", "agent/grounding/test_places.py", "agent/grounding/test_som.py",
-           "security/", "apps/", "workers/test_pool.py", "agent/scripting/test_model_writer.py", "agent/test_real_page_patterns.py")
+# A test's tier is declared in its file (`pytestmark = pytest.mark.e2e` / `pytest.mark.service`); a test that takes
+# one of these fixtures and is not so marked is a collection error, so the fast tier never starts a browser or a
+# service by mistake.
+TIER_FIXTURES = {
+    "e2e": {"browser", "page", "reset_command", "examples_run"},
+    "service": {"service_db", "broker_url", "worker", "webhook_receiver", "s3_endpoint"},
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Markers by folder."""
+    unmarked = []
     for item in items:
-        where = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
-        if where.startswith(SERVICE):
-            item.add_marker(pytest.mark.service)
-        if where.startswith(BROWSER):
-            item.add_marker(pytest.mark.e2e)
+        for tier, fixtures in TIER_FIXTURES.items():
+            used = fixtures & set(getattr(item, "fixturenames", ()))
+            if used and item.get_closest_marker(tier) is None:
+                unmarked.append(f"{item.nodeid} uses {', '.join(sorted(used))} but is not marked {tier}")
+    if unmarked:
+        raise pytest.UsageError("tests without their tier's marker (add pytestmark to the file):\n"
+                                + "\n".join(unmarked[:20]))

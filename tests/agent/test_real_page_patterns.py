@@ -9,6 +9,8 @@ import pytest
 
 from tests.agent.pages_site import assert_failed_at, assert_green, assert_passed, done, generate_on_page, run_on_page
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 MOVER = """<!doctype html><html><body>
 <h2>Publishing</h2>
 <div class="toolbar">
@@ -2045,8 +2047,8 @@ def test_a_value_in_the_same_row_but_of_another_label_is_not_the_label_s_value(t
 
 def test_every_page_of_this_module_has_a_name_of_its_own():
     # a page defined twice under one name silently replaces the first one's tests' page
-    from pathlib import Path
     import re
+    from pathlib import Path
 
     names = re.findall(r"^([A-Z][A-Z0-9_]*) = ", Path(__file__).read_text(), re.M)
     assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})

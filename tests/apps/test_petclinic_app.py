@@ -10,6 +10,8 @@ import pytest
 
 from tests.apps.petclinic import create_app, reset
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 NEW_OWNER = {"firstName": "Ada", "lastName": "Lovelace", "address": "12 Analytical Row",
              "city": "London", "telephone": "0123456789"}
 

@@ -13,6 +13,8 @@ import pytest
 
 from tests.apps.teamtasks import serve_in_thread
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 FAST = "50,100"  # the API's delay range for these tests (ms); the app's own default is 300-1000
 
 

@@ -15,6 +15,8 @@ from tests.http_site import SiteHandler
 
 from .conftest import ROOT, generate
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 GOOD = "scenarios: [{id: A, title: t, steps: ['Go to the Find Owners page']}]\n"
 
 

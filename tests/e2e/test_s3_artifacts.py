@@ -9,7 +9,7 @@ import pytest
 
 from .conftest import generate
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.service]  # Chromium, and an S3 server
 
 SCENARIO = """
 scenarios:

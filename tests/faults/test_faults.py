@@ -29,7 +29,7 @@ OUTAGE_S = 10  # how long the broker is down
 RECOVERED_WITHIN_S = 60  # what a broker outage may add to a batch
 JOB_S = 120  # the longest one demo job may take on a busy 2-core machine
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.service]
 
 
 def claimed(process, job_id: int, timeout_s: float) -> float:  # noqa: ANN001

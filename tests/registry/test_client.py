@@ -13,6 +13,8 @@ from shared.step_registry import RegistryError
 from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import free_port, new_step
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 ORIGIN = "http://app.test"
 SIGNATURE = "0123456789abcdef"
 

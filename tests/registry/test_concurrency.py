@@ -6,12 +6,15 @@ import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
+import pytest
 from sqlalchemy import func, select
 
 from shared.db import make_engine
 from shared.registry.models import step_table, usage_table
 from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import TOKEN, new_step, register_in_process
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def _rows(database_url: str, origin: str, signature: str) -> tuple[int, dict[str, int]]:

@@ -8,6 +8,8 @@ from shared.registry.local import LocalStepRegistry
 from shared.step_registry import RegistryError, StepRegistry
 from tests.registry.helpers import new_step
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def local(request, tmp_path):

@@ -9,6 +9,8 @@ from shared.step_registry import RegistryError
 from shared.step_registry.http import HttpStepRegistry
 from tests.registry.helpers import TOKEN, new_step
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 

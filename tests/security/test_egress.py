@@ -15,12 +15,14 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from shared.records import RunRecord
-from tests.agent.pages_site import in_thread
 from shared.settings import Settings
+from tests.agent.pages_site import in_thread
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.execution.executor import ActionFailed, open_url
 
 from .hostile import PAGE_ATTEMPTS, REFUSED_NETWORK, hostile_site, refused_listener
+
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 

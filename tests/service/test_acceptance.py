@@ -28,6 +28,8 @@ from shared.store import (
 )
 from tests.service.test_jobs import make_batch
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 CANDIDATE = {"passed": True, "run_record": "candidate/S-0/attempt-1/run.json", "diff": "candidate/script.diff",
              "script": [{"step": "When Search for Davis", "pattern": "Search for {string}", "locators": ["x"]}]}
 

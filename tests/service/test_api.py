@@ -12,6 +12,8 @@ from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import create_batch, engine_for, jobs_of, new_event_id, upsert_scenario, writing
 from tests.service.conftest import ADMIN_TOKEN, new_project
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 # Every /v1 route with a body good enough to get past validation; {batch}, {job} and {event} are filled in.
 ROUTES = [
     ("GET", "/v1/projects/me", None),

@@ -8,6 +8,8 @@ from shared.store import claim_job, engine_for
 from tests.service.conftest import new_job
 from workers.service.scenario_job import claim_store
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 RUN = "OWN-1/attempt-1/run.json"
 
 

@@ -23,6 +23,8 @@ from tests.service.conftest import new_job
 from workers.service.scenario_job import LeaseLost, claim_store
 from workers.service.tasks import LeaseKeeper
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 RUN = "OWN-1/attempt-1/run.json"  # the pipeline's key for generation attempt 1, the same in every claim
 
 

@@ -15,6 +15,8 @@ from api.deps import ServicesDep
 from shared.migrate import upgrade
 from tests.service.conftest import ADMIN_TOKEN, new_project
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 

@@ -10,9 +10,13 @@ import uuid
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_generate_examples import installed_copy
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def submit(client, project, **choices: object):

@@ -26,6 +26,8 @@ from tests.service.conftest import ROOT, new_project
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import cucumber_command, replay_scenarios
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 # Ten of the demo's scenarios (OWN-4 written as free text), as one batch: its suite shares steps between jobs.
 SCENARIO_IDS = ("OWN-1", "OWN-2", "OWN-3", "OWN-4", "OWN-5", "OWN-10", "OWN-11", "PET-14", "VET-20", "ERR-21")
 TOTAL = len(SCENARIO_IDS)

@@ -14,6 +14,8 @@ from tests.security.hostile import hostile_site, refused_listener
 from tests.service.conftest import new_project
 from tests.service.test_batches import wait_finished, wait_suite
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 SCENARIO = {"id": "HOST-1", "title": "The welcome page greets", "start": "/",
             "steps": [{"action": "Look at the page", "expected": "Welcome is shown"}]}
 

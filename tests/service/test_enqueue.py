@@ -21,6 +21,8 @@ from shared.store import UNSENT_GRACE_S, engine_for, reading
 from tests.service.conftest import new_project
 from workers.service.tasks import sweep_once
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 SCENARIOS = 50
 
 

@@ -36,6 +36,8 @@ from shared.store import (
 )
 from shared.webhooks import DeliveryAttempt, new_secret
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 PASSED = Verdict("passed", generation_attempts=1, timings={"seconds": 1.0})
 
 

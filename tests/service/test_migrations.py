@@ -5,9 +5,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from alembic import command
 
 from shared.migrate import alembic_config, main
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def test_the_migrated_postgresql_schema_matches_the_models(service_db):

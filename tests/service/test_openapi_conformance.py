@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from api.app import create_app
 from tests.conformance import failures, schemathesis
 from tests.registry.helpers import ServerThread
 from tests.service.conftest import new_project
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def test_the_service_api_accepts_what_its_openapi_document_allows(settings, client, petclinic, tmp_path: Path) -> None:

@@ -7,9 +7,12 @@ import signal
 import time
 
 import psutil
+import pytest
 
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def test_a_job_whose_worker_process_is_killed_runs_again(client, worker, petclinic, webhook_receiver, settings):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+import pytest
 from sqlmodel import select
 
 from api.changes import changes
@@ -13,6 +14,8 @@ from shared.store import engine_for, reading, writing
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 from workers.service.tasks import enqueue_nightly
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client, worker, petclinic,

@@ -15,6 +15,8 @@ from tests.apps.petclinic.changes import switch
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 SCENARIOS = ("OWN-1", "OWN-5", "VET-20")
 
 

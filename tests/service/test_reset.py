@@ -15,6 +15,8 @@ import pytest
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def reset_server() -> Iterator[tuple[str, list[str]]]:

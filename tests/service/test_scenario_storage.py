@@ -3,9 +3,13 @@ steps again, never text and steps side by side (which the scenario model refuses
 
 from __future__ import annotations
 
+import pytest
+
 from shared.models import Scenario
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import definition_of, scenario_from_row
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 TEXT = "Go to the Find Owners page. Type McTavish into the last name field and press Enter. Verify \"2387 S. Fair Way\" is shown."
 

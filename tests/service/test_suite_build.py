@@ -3,10 +3,14 @@ batch's webhook event goes all the same, saying so (never held back for ever by 
 
 from __future__ import annotations
 
+import pytest
+
 from shared.models import Batch, Outbox
 from shared.store import claim_job, engine_for, finish_job, reading
 from tests.service.test_jobs import PASSED, make_batch
 from workers.service import tasks
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def test_a_suite_that_cannot_be_built_ends_as_error_and_its_event_is_sent(settings, monkeypatch):

@@ -29,6 +29,8 @@ from shared.store import (
 from tests.service.test_jobs import make_batch
 from workers.service.tasks import enqueue_nightly, nightly_due, sweep_once
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 
 @pytest.fixture
 def private_queues(settings):

@@ -10,10 +10,13 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
 from tests.service.conftest import ROOT, WORKER_START_TIMEOUT_S, Worker, _stop, new_project, worker_environment
+
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 SOFT_S, HARD_S = 10, 25
 

@@ -27,6 +27,8 @@ from tests.apps import petclinic, teamtasks
 from tests.service.conftest import ROOT, new_project
 from tests.service.test_batches import wait_finished, wait_suite
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 
 def petclinic_app() -> tuple[str, Callable[[], None]]:
     return petclinic.serve_in_thread()

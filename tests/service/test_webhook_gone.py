@@ -27,6 +27,8 @@ from shared.webhooks import deliver_once
 from tests.service.conftest import new_project
 from tests.service.test_jobs import PASSED
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 
 @pytest.fixture
 def gone_receiver():

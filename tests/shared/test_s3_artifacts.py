@@ -30,6 +30,8 @@ from shared.artifacts.local import LocalArtifactStore
 from shared.artifacts.s3 import S3ArtifactStore
 from shared.settings import Settings
 
+pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
+
 CREDENTIALS = {"access_key_id": "testing", "secret_access_key": "testing"}
 
 

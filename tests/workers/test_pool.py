@@ -23,6 +23,8 @@ import pytest
 from shared.settings import Settings
 from workers.service.pool import BrowserCrashedError, BrowserPool
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 PAGE_URL = "http://pool.test/"
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from shared.scenarios import ScenarioStep
-from workers.agent.language.counts import count_of
 from workers.agent.brains import BuiltinBrain
+from workers.agent.language.counts import count_of
 
 
 def intents(expected: str, action: str = "Look at the list") -> list[tuple[str, str | None, str | None]]:
@@ -53,8 +53,8 @@ def test_count_words_start_with_the_number():
 
 
 def test_the_number_words_are_the_same_in_generation_and_in_the_page_script():
-    from workers.agent.language.counts import NUMBER_WORDS
     from workers.agent.execution.page_scripts import SETTLE_SCRIPT
+    from workers.agent.language.counts import NUMBER_WORDS
 
     for word, number in NUMBER_WORDS.items():
         assert f" {word}: {number}," in SETTLE_SCRIPT or f" {word}: {number} }}" in SETTLE_SCRIPT, word

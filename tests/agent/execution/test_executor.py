@@ -3,10 +3,12 @@ import time
 import pytest
 
 from shared.records import Node
-from workers.agent.execution.browser import first_line
 from workers.agent.actions.kinds.assert_value import shown_value
+from workers.agent.execution.browser import first_line
 from workers.agent.execution.executor import absolute_url, is_redundant, text_is_shown
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
+
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
 PAGE = """<p>11 owners</p>
 <h2 style="text-transform: uppercase">Owner

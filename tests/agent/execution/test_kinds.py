@@ -14,6 +14,8 @@ from workers.agent.grounding.tree import snapshot
 
 from .test_waiting import in_thread
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 HOME = """<!doctype html><html><head><style>
   .items { display: none } .menu:hover .items { display: block }
 </style></head><body>

@@ -15,6 +15,8 @@ from tests.http_site import SiteHandler, serve
 from workers.agent.execution.browser import BrowserSession, PageEvents
 from workers.agent.execution.executor import ActionFailed, open_url
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 class Site(SiteHandler):
     def do_GET(self) -> None:  # noqa: N802

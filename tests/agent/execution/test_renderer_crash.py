@@ -28,6 +28,8 @@ from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserSession, RendererCrashedError, Tab
 from workers.agent.scenario_run import run_scenario
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 T = TypeVar("T")
 
 

@@ -7,9 +7,7 @@ Playwright may already run in the main thread.
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections.abc import Callable
 from typing import TypeVar
 
 import pytest
@@ -26,6 +24,8 @@ from workers.agent.execution.browser import BrowserSession
 from workers.agent.execution.executor import perform, settle, wait_for_change
 from workers.agent.grounding.tree import snapshot
 from workers.agent.scenario_run import run_scenario
+
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
 T = TypeVar("T")
 API_DELAY_S = 0.6

@@ -10,6 +10,8 @@ from workers.agent.grounding.tree import element_handle, snapshot
 
 from . import pages
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 def load(page, html: str) -> PageSnapshot:
     page.set_content(html)

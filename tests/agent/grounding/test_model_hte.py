@@ -21,6 +21,8 @@ from workers.agent.model import ModelRequestRejected
 from . import model_pages as pages
 from .conftest import LINE, pick, view_of
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 def node_by(view: PageView, **fields):
     return next(n for n in view.snapshot.nodes if all(getattr(n, k) == v for k, v in fields.items()))

@@ -11,6 +11,8 @@ from workers.agent.grounding.locators import best_locator
 from workers.agent.grounding.places import listed_texts, names_nothing, narrow
 from workers.agent.grounding.tree import snapshot
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 def load(page, html: str) -> PageSnapshot:
     """The page served from an address, with the script generation installs in every document."""

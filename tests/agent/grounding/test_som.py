@@ -16,6 +16,8 @@ from workers.agent.grounding.som import SomGrounder
 from . import model_pages as pages
 from .conftest import LINE, view_of
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 ADD = Intent(kind="click", description="Click Add Owner", target="Add Owner", role_hint="button")
 
 

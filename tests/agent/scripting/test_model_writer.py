@@ -30,6 +30,8 @@ from workers.agent.scripting.model_writer import PHASE, SCHEMA, ModelStepWriter
 from workers.agent.scripting.steps import expression_regex
 from workers.agent.scripting.writer import WritingRequest
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 ORIGIN = origin_of("http://app.test:8080/")
 PROJECT = "petclinic-e2e"
 

@@ -12,6 +12,8 @@ from shared.settings import Settings
 from workers.agent.scripting.dependencies import runtime_dependencies
 from workers.agent.verify.node_runtime import ensure_runtime
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 def test_installed_runtime_is_reused_quickly(settings: Settings, node_modules: Path) -> None:
     started = time.monotonic()

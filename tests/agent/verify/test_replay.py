@@ -20,6 +20,8 @@ from workers.agent.scripting.suite import write_suite
 from workers.agent.verify import replay as replay_module
 from workers.agent.verify.replay import cucumber_command, replay, replay_environment
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 
 def make_suite(out: Path, change=None) -> list[ScenarioScript]:
     scripts, defs = build_scripts(RUNS)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from shared.records import ReplayResult
 from shared.settings import Settings
 from workers.agent.verify.replay import replay_egress
+
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
 
 def test_each_scenario_gets_its_own_session_and_its_own_refusals():

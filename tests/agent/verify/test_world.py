@@ -22,6 +22,8 @@ from workers.agent.scripting.steps import build_scripts
 from workers.agent.scripting.suite import template, write_suite
 from workers.agent.verify.replay import replay, replay_scenarios
 
+pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
+
 FAST = Settings(assertion_timeout_ms=1000)
 
 
