@@ -245,11 +245,11 @@ BatchScenario = Annotated[
 ]
 
 
-class BatchCreate(BaseModel):
+class SuiteChoices(BaseModel):
+    """What a batch chooses of its run and its suite; each left out is the project's."""
+
     model_config = ConfigDict(extra="forbid")
 
-    scenarios: list[BatchScenario] = Field(min_length=1, description="Inline scenarios ({id, title, steps...}) or "
-                                                                     "references ({external_id, version?})")
     base_url: Url | None = Field(default=None, description="Default: the project's base_url")
     brain: Brain | None = None
     grounding: Grounding | None = None
@@ -262,19 +262,13 @@ class BatchCreate(BaseModel):
                                                                      "brain, else builtin")
 
 
-class RegenerateRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BatchCreate(SuiteChoices):
+    scenarios: list[BatchScenario] = Field(min_length=1, description="Inline scenarios ({id, title, steps...}) or "
+                                                                     "references ({external_id, version?})")
 
-    base_url: Url | None = None
-    brain: Brain | None = None
-    grounding: Grounding | None = None
-    feature: FeatureTitle | None = Field(default=None, description="Default: the project's default_feature")
-    format: SuiteFormat | None = Field(default=None, description="The project suite.zip holds: cucumber-js, or "
-                                                                 "playwright-bdd (Playwright Test); default: the "
-                                                                 "project's default_format")
-    step_writer: StepWriter | None = Field(default=None, description="Who groups and words the steps; default: "
-                                                                     "the project's, else model with the openai "
-                                                                     "brain, else builtin")
+
+class RegenerateRequest(SuiteChoices):
+    """The whole suite regenerated; the same choices as a batch."""
 
 
 # --- batches ----------------------------------------------------------------------------------------------------
