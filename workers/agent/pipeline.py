@@ -69,6 +69,12 @@ class Outcome:
     steps: int = 0  # Gherkin steps between the opening Given and the assertions
     seconds: float = 0.0
 
+    def timings(self) -> dict:
+        """Where its time went and what its script holds, as the report and the service's job row show it."""
+        return {"operations": self.operations, "steps": self.steps, "seconds": round(self.seconds, 2),
+                "generation_ms": self.record.timings_ms.get("generation"),
+                "replay_seconds": self.replay.seconds if self.replay else None}
+
 
 @dataclass
 class SuiteResult:
@@ -117,11 +123,7 @@ class SuiteResult:
                     "failure_kind": o.verdict.kind,
                     "reason": o.verdict.reason,
                     "attempts": o.attempts,
-                    "operations": o.operations,
-                    "steps": o.steps,
-                    "seconds": round(o.seconds, 2),
-                    "generation_ms": o.record.timings_ms.get("generation"),
-                    "replay_seconds": o.replay.seconds if o.replay else None,
+                    **o.timings(),
                     "replays": o.replay.replays if o.replay else 0,
                     "stalled_requests": o.record.stalled_requests,
                     "model_calls": o.record.model_calls,

@@ -219,8 +219,8 @@ def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, sett
 
 
 def verdict_of(result: SuiteResult) -> Verdict:
+    """The job row's verdict of a one-scenario run: its outcome, as the run report gives it (Outcome.timings)."""
     outcome = result.outcomes[0]
-    entry = result.report()["scenarios"][outcome.scenario.id]
     passed = outcome.verdict.status == "passed"
     return Verdict(
         state="passed" if passed else "failed",
@@ -228,9 +228,7 @@ def verdict_of(result: SuiteResult) -> Verdict:
         failure_kind=None if passed else outcome.verdict.kind,
         reason=None if passed else outcome.verdict.reason,
         generation_attempts=outcome.attempts,
-        timings={"seconds": entry["seconds"], "generation_ms": entry["generation_ms"],
-                 "replay_seconds": entry["replay_seconds"], "operations": entry["operations"],
-                 "steps": entry["steps"]},
+        timings=outcome.timings(),
         model_usage=result.model_usage or None,
         script=script_summary(result.suite, outcome.scenario.id) if passed else None,
     )
