@@ -79,11 +79,10 @@ def _document_limits(app: FastAPI, settings: ServiceSettings) -> None:
             document = generate()
             schemas = document["components"]["schemas"]
             schemas["BatchCreate"]["properties"]["scenarios"]["maxItems"] = settings.max_batch_scenarios
-            for body in ("ProjectCreate", "ProjectUpdate"):
-                reset = schemas[body]["properties"]["reset_command"]
-                named = [{**branch, "enum": sorted(settings.reset_commands)} for branch in reset["anyOf"]
-                         if branch.get("type") == "string" and settings.reset_commands]
-                reset["anyOf"] = [*named, *(b for b in reset["anyOf"] if b.get("type") != "string")]
+            reset = schemas["ProjectCreate"]["properties"]["reset_command"]
+            named = [{**branch, "enum": sorted(settings.reset_commands)} for branch in reset["anyOf"]
+                     if branch.get("type") == "string" and settings.reset_commands]
+            reset["anyOf"] = [*named, *(b for b in reset["anyOf"] if b.get("type") != "string")]
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -105,14 +105,16 @@ class ProjectCreate(BaseModel):
                                                                              "brain, else builtin")
     reset_url: Url | None = Field(default=None, description="POSTed before each scenario to reset the "
                                                             "application (a 2xx answer is a reset)")
-    reset_command: ResetName | None = None
+    reset_command: ResetName | None = Field(default=None, description="One of the operator's reset commands "
+                                                                      "(STEPFORGE_RESET_COMMANDS), by name: only "
+                                                                      "the admin token creates projects")
     webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
     nightly_hour_utc: Hour | None = Field(default=None,
                                          description="Regenerate the whole suite every night at this hour (UTC)")
 
 
 class ProjectUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=ONE_RESET)
+    model_config = ConfigDict(extra="forbid")
 
     # Optional but never null (the document says so: leave a field out to keep it).
     name: Name = None  # type: ignore[assignment]
@@ -123,9 +125,9 @@ class ProjectUpdate(BaseModel):
     default_format: SuiteFormat = None  # type: ignore[assignment]
     default_step_writer: StepWriter | None = Field(default=None, description="null: model with the openai brain, "
                                                                              "else builtin")
-    reset_url: Url | None = Field(default=None, description="Replaces the reset command; null: no reset request")
-    reset_command: ResetName | None = Field(default=None, description="Replaces the reset request; null: no reset "
-                                                                      "command")
+    reset_url: Url | None = Field(default=None, description="Replaces a reset command; null: no reset request. "
+                                                            "A named reset command is set only when the project "
+                                                            "is created (the operator's admin token)")
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
     nightly_hour_utc: Hour | None = None

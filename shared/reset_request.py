@@ -26,10 +26,25 @@ TIMEOUT_S = 30.0  # the reset's own time limit (the caller's reset_timeout_s bou
 USER_AGENT = "stepforge-reset/1"
 
 
-def reset_command(url: str, policy: TargetPolicy) -> str:
+class LabelledReset(str):
+    """A reset command that a failure names by `label`, never by its text: the text of an operator's command may
+    hold a secret, and a reset request's command holds the worker's paths and the cluster's networks. The end of
+    its output is shown only with `show_output` (a reset request's is one line of ours)."""
+
+    label: str
+    show_output: bool
+
+    def __new__(cls, command: str, label: str, show_output: bool = False) -> LabelledReset:
+        made = super().__new__(cls, command)
+        made.label, made.show_output = label, show_output
+        return made
+
+
+def reset_command(url: str, policy: TargetPolicy) -> LabelledReset:
     """The shell command that POSTs to url under policy (see the module's doc)."""
     rules = {"allow_private": policy.allow_private, "refused_networks": [str(n) for n in policy.refused_networks]}
-    return shlex.join([sys.executable, "-m", "shared.reset_request", url, "--policy", json.dumps(rules)])
+    command = shlex.join([sys.executable, "-m", "shared.reset_request", url, "--policy", json.dumps(rules)])
+    return LabelledReset(command, f"the reset request to {url}", show_output=True)
 
 
 def post_reset(url: str, policy: TargetPolicy, timeout_s: float = TIMEOUT_S) -> str | None:

@@ -51,14 +51,11 @@ def update_project(body: schemas.ProjectUpdate, caller: CallerDep, services: Ser
             services.check_url("webhook_url", updates["webhook_url"])
         services.check_brain(updates.get("default_brain"))
         services.check_step_writer("default_step_writer", updates.get("default_step_writer"))
-        services.check_reset(updates.get("reset_url"), updates.get("reset_command"))
+        services.check_reset(updates.get("reset_url"), None)
         for field, value in updates.items():
             setattr(project, field, value)
-        # A project has one reset: setting a request replaces its command, and the other way round.
-        if updates.get("reset_url"):
+        if updates.get("reset_url"):  # a project has one reset: a request replaces the operator's command
             project.reset_command = None
-        if updates.get("reset_command"):
-            project.reset_url = None
         if "webhook_url" in updates:  # a webhook disabled by a 410 Gone is enabled again by setting its URL
             project.webhook_disabled_at = project.webhook_disabled_reason = None
         secret = new_secret() if body.rotate_webhook_secret else None

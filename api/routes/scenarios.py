@@ -16,11 +16,11 @@ from api.deps import (
 )
 from api.routes.common import v1, validated_scenario
 from shared.models import Scenario
-from shared.scenarios import ID_PATTERN, natural_key
+from shared.scenarios import ID_PATTERN
 from shared.store import (
     delete_scenario,
     latest_scenario,
-    latest_scenarios,
+    scenario_page,
     upsert_scenario,
 )
 
@@ -41,11 +41,7 @@ def list_scenarios(caller: CallerDep,
                                                       description="Start after this id (the previous page's last)")
                                     ] = None) -> schemas.ScenarioPage:
     with caller.project_session() as (project, session):
-        rows = latest_scenarios(session, project.id)
-        if after is not None:
-            cursor = natural_key(after)
-            rows = [row for row in rows if natural_key(row.external_id) > cursor]
-        page, more = rows[:limit], len(rows) > limit
+        page, more = scenario_page(session, project.id, limit, after)
         return schemas.ScenarioPage(
             scenarios=[_stored(row, row.version) for row in page],
             next=f"/v1/scenarios?{urlencode({'limit': limit, 'after': page[-1].external_id})}" if more else None)

@@ -70,6 +70,7 @@ from shared.store.scenarios import (  # noqa: F401
     latest_scenario,
     latest_scenarios,
     scenario_from_row,
+    scenario_page,
     upsert_scenario,
     upsert_scenarios,
 )

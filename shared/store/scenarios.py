@@ -110,6 +110,24 @@ def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[s
     return sorted(session.exec(query).all(), key=lambda row: natural_key(row.external_id))
 
 
+def scenario_page(session: Session, project_id: int, limit: int, after: str | None = None) -> tuple[list[Scenario], bool]:
+    """A page of the project's scenarios (latest versions, deleted ones left out) in natural order of their ids, ties
+    broken by the id itself (OWN-2, own-2 and OWN-02 read alike): the `limit` after `after`, and whether more
+    follow. Only the ids are read for the whole project; the definitions, for the page's scenarios only."""
+    newest = select(Scenario.external_id, func.max(Scenario.version).label("version")).where(
+        Scenario.project_id == project_id).group_by(Scenario.external_id).subquery()
+    live = select(Scenario.external_id).join(newest, and_(Scenario.external_id == newest.c.external_id,
+                                                          Scenario.version == newest.c.version)).where(
+        Scenario.project_id == project_id, col(Scenario.deleted_at).is_(None))
+    order = sorted(session.exec(live).all(), key=lambda external_id: (natural_key(external_id), external_id))
+    if after is not None:
+        cursor = (natural_key(after), after)
+        order = [external_id for external_id in order if (natural_key(external_id), external_id) > cursor]
+    page = order[:limit]
+    rows = {row.external_id: row for row in latest_scenarios(session, project_id, page)} if page else {}
+    return [rows[external_id] for external_id in page if external_id in rows], len(order) > limit
+
+
 def delete_scenario(session: Session, project_id: int, external_id: str) -> bool:
     """Mark the scenario deleted (its latest version); False when there is none, or it is deleted already.
     Commits."""

@@ -188,10 +188,8 @@ def _seconds(duration: str | int) -> float:
     return sum(float(number) * units[unit] for number, unit in parts)
 
 
-def celery_hard_time_limit_from_code() -> float | None:
-    """workers.service.celery_app's hard time limit, when that module exists (being written alongside these files)."""
-    if not (ROOT / "workers" / "celery_app.py").exists() and not (ROOT / "workers" / "celery_app").is_dir():
-        return None
+def celery_hard_time_limit_from_code() -> float:
+    """workers.service.celery_app's hard time limit (the module the manifests start)."""
     from celery import Celery
 
     module = importlib.import_module("workers.service.celery_app")

@@ -47,6 +47,22 @@ def test_malformed_scenario_files(tmp_path, petclinic, content, message):
     assert_clear_error(stepforge(str(path), "--base-url", petclinic), message)
 
 
+def test_a_step_yaml_reads_as_a_mapping_says_to_quote_it(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text('scenarios:\n  - id: A\n    title: t\n    steps:\n      - Go to the Find Owners page\n'
+                    '      - Verify the page shows "Status: open"\n')
+    assert_clear_error(stepforge(str(path), "--base-url", petclinic),
+                       "scenarios[0] (id A).steps[1]: Value error, the step 'Verify the page shows \"Status: open\"' "
+                       "holds ': ', so YAML read it as a mapping; put the whole step in quotes")
+
+
+def test_the_model_step_writer_without_an_endpoint(tmp_path, petclinic):
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD)
+    done = stepforge(str(path), "--base-url", petclinic, "--step-writer", "model", env={"STEPFORGE_MODEL_BASE_URL": ""})
+    assert_clear_error(done, "the model step writer needs a model endpoint: set STEPFORGE_MODEL_BASE_URL")
+
+
 def test_only_an_unknown_scenario_id(tmp_path, petclinic):
     path = tmp_path / "s.yaml"
     path.write_text(GOOD)

@@ -148,7 +148,9 @@ def settings(service_db: str, broker_url: str, s3_endpoint: str, tmp_path_factor
         s3_secret_access_key="testing",
         artifacts_dir=tmp_path_factory.mktemp("service-artifacts"),
         # A named reset command (projects choose it by name): it appends a line per reset to resets.log.
-        reset_commands={"count": f"echo reset >> {tmp_path_factory.mktemp('resets') / 'resets.log'}"},
+        # "fails" fails, printing what must never reach a verdict.
+        reset_commands={"count": f"echo reset >> {tmp_path_factory.mktemp('resets') / 'resets.log'}",
+                        "fails": "echo secret-token-123; exit 3"},
         max_batch_scenarios=10,
         max_body_bytes=64 * 1024,
         job_lease_s=10,  # a killed worker's job is taken over 10 s later

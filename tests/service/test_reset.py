@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.conftest import new_project
+from tests.service.conftest import ADMIN_TOKEN, new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 
 pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
@@ -53,21 +53,27 @@ def test_a_project_s_reset_is_a_request_or_a_configured_command_never_a_shell_co
     base, _asked = reset_server
     project = new_project(client, petclinic, reset_url=f"{base}/reset")
     assert client.get("/v1/projects/me", headers=project.headers).json()["reset_url"] == f"{base}/reset"
-    for update, detail in (
+    refused = client.patch("/v1/projects/me", json={"reset_url": "http://169.254.169.254/reset"},
+                           headers=project.headers)
+    assert refused.status_code == 422 and refused.json()["detail"].startswith(
+        "reset_url: 'http://169.254.169.254/reset': "), refused.text
+    # A named command is the operator's to give, when the project is made (admin token); a project's own key
+    # cannot choose one (it could reset another tenant's environment).
+    own = client.patch("/v1/projects/me", json={"reset_command": "count"}, headers=project.headers)
+    assert own.status_code == 422 and "reset_command" in own.json()["detail"], own.text
+    for fields, detail in (
             ({"reset_command": "rm -rf /"}, "reset_command: String should match pattern"),
-            ({"reset_command": "nosuch", "reset_url": None},
+            ({"reset_command": "nosuch"},
              "reset_command: no reset command named 'nosuch' is configured on the service (STEPFORGE_RESET_COMMANDS "
-             "names: count)"),
+             "names: count, fails)"),
             ({"reset_command": "count", "reset_url": f"{base}/reset"},
-             "reset_url: give reset_url or reset_command, not both"),
-            ({"reset_url": "http://169.254.169.254/reset"}, "reset_url: 'http://169.254.169.254/reset': ")):
-        response = client.patch("/v1/projects/me", json=update, headers=project.headers)
+             "reset_url: give reset_url or reset_command, not both")):
+        response = client.post("/v1/projects", json={"name": "p", "base_url": petclinic, **fields},
+                               headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
         assert response.status_code == 422 and response.json()["detail"].startswith(detail), response.text
-    # A project has one reset: setting the command replaces the request, and the other way round.
-    switched = client.patch("/v1/projects/me", json={"reset_command": "count"}, headers=project.headers)
-    assert switched.status_code == 200, switched.text
-    assert (switched.json()["project"]["reset_url"], switched.json()["project"]["reset_command"]) == (None, "count")
-    back = client.patch("/v1/projects/me", json={"reset_url": f"{base}/reset"}, headers=project.headers).json()
+    named = new_project(client, petclinic, reset_command="count")
+    # A project has one reset: a request set later replaces the operator's command.
+    back = client.patch("/v1/projects/me", json={"reset_url": f"{base}/reset"}, headers=named.headers).json()
     assert (back["project"]["reset_url"], back["project"]["reset_command"]) == (f"{base}/reset", None)
 
 
@@ -87,7 +93,10 @@ def test_a_reset_that_fails_fails_the_scenario_saying_so(client, worker, petclin
     built = run_batch(client, project, ("OWN-1",))
     job = built["jobs"][0]
     assert job["state"] == "failed", built
-    assert f"the reset request to {base}/broken answered HTTP 500" in job["verdict"]["reason"], job
+    reason = job["verdict"]["reason"]
+    assert f"the reset request to {base}/broken failed: the reset request to {base}/broken answered HTTP 500" \
+        in reason, job
+    assert "python" not in reason and "--policy" not in reason  # the command behind it is never shown
 
 
 def test_the_worker_runs_the_operator_s_named_command(client, worker, petclinic, settings):
@@ -97,3 +106,11 @@ def test_the_worker_runs_the_operator_s_named_command(client, worker, petclinic,
     built = run_batch(client, project, ("OWN-1",))
     assert built["counts"]["passed"] == 1, built
     assert len(log.read_text().splitlines()) - before >= 3
+
+
+def test_a_named_command_that_fails_is_named_never_shown(client, worker, petclinic):
+    project = new_project(client, petclinic, reset_command="fails")
+    built = run_batch(client, project, ("OWN-1",))
+    reason = built["jobs"][0]["verdict"]["reason"]
+    assert "the reset command 'fails' exited with 3" in reason, reason
+    assert "secret-token" not in reason and "echo" not in reason

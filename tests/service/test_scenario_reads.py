@@ -21,6 +21,7 @@ def test_the_scenarios_are_listed_in_natural_order_a_page_at_a_time(client, petc
     project, other = new_project(client, petclinic), new_project(client, petclinic)
     for number in (10, 2, 1, 30, 3):
         put(client, project, f"OWN-{number}", f"Scenario {number}")
+    put(client, project, "own-2", "Scenario 2, lower case")  # reads as OWN-2 in natural order: a tie on a page edge
     put(client, project, "OWN-2", "Scenario 2, changed")
     put(client, other, "OWN-99", "not this project's")
     assert client.delete("/v1/scenarios/OWN-30", headers=project.headers).status_code == 204
@@ -33,8 +34,8 @@ def test_the_scenarios_are_listed_in_natural_order_a_page_at_a_time(client, petc
         assert len(body["scenarios"]) <= 2
         seen += [(s["external_id"], s["version"], s["definition"]["title"]) for s in body["scenarios"]]
         url = body["next"]
-    assert seen == [("OWN-1", 1, "Scenario 1"), ("OWN-2", 2, "Scenario 2, changed"), ("OWN-3", 1, "Scenario 3"),
-                    ("OWN-10", 1, "Scenario 10")]
+    assert seen == [("OWN-1", 1, "Scenario 1"), ("OWN-2", 2, "Scenario 2, changed"), ("own-2", 1, "Scenario 2, lower case"),
+                    ("OWN-3", 1, "Scenario 3"), ("OWN-10", 1, "Scenario 10")]
     assert client.get("/v1/scenarios", headers=other.headers).json()["scenarios"][0]["external_id"] == "OWN-99"
 
 

@@ -21,7 +21,20 @@ from playwright.sync_api import Page
 from shared.artifacts import ArtifactStore, put_model
 from shared.egress import first_and_count
 from shared.lifetime import bound_to_this_process
-from shared.records import Candidate, Intent, Locator, Node, Operation, PageSnapshot, RunRecord, Verdict, attempt_prefix
+from shared.records import (
+    REASON_MAX,
+    Candidate,
+    Intent,
+    Locator,
+    Node,
+    Operation,
+    PageSnapshot,
+    RunRecord,
+    Verdict,
+    attempt_prefix,
+    cut_reason,
+)
+from shared.reset_request import LabelledReset
 from shared.scenarios import Scenario
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
@@ -80,11 +93,19 @@ def run_reset_command(command: str | None, settings: Settings) -> None:
             os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
         if isinstance(exc, subprocess.TimeoutExpired):
-            raise ResetFailed(f"reset command {command!r} did not finish within {settings.reset_timeout_s:g} s") from None
+            raise ResetFailed(f"{reset_name(command)} did not finish within {settings.reset_timeout_s:g} s") from None
         raise
     if process.returncode != 0:
         tail = output.strip().splitlines()[-1:] or ["no output"]
+        if isinstance(command, LabelledReset):
+            raise ResetFailed(f"{command.label} failed: {tail[0]}" if command.show_output
+                              else f"{command.label} exited with {process.returncode}")
         raise ResetFailed(f"reset command {command!r} exited with {process.returncode}: {tail[0]}")
+
+
+def reset_name(command: str) -> str:
+    """How a failure names the reset: a labelled one by its label, one the user typed by its text."""
+    return command.label if isinstance(command, LabelledReset) else f"reset command {command!r}"
 
 
 class StepFailed(Exception):
@@ -217,8 +238,9 @@ def with_refusals(verdict: Verdict, refused: list[str], step_started: int) -> Ve
     during = refused[step_started:]
     when = "during this step" if during else "before this step"
     named = first_and_count(during or refused)
-    reason = f"{verdict.reason} (the target policy refused a request of the page {when}: {named})"
-    return verdict.model_copy(update={"reason": reason})
+    said = f" (the target policy refused a request of the page {when}: {named})"
+    # The cause is kept whole: the reason before it is what gets cut.
+    return verdict.model_copy(update={"reason": cut_reason(verdict.reason, REASON_MAX - len(said)) + said})
 
 
 def open_start_page(run: ScenarioRun) -> None:

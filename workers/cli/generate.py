@@ -61,7 +61,8 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     store = open_artifact_store(settings)  # S3 when STEPFORGE_S3_BUCKET is set, else the artifacts folder
     ensure_runtime(settings)  # fail now, not after generating, when npm cannot install cucumber-js
     project = project_name(args, args.scenarios.stem)
-    agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding)
+    agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding,
+                       args.step_writer)
     registry = open_step_registry(settings)
     try:
         with Progress(

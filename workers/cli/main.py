@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--grounding", choices=("hte", "som"),
                           help="how the openai brain finds elements (default: the file's grounding, "
                                "STEPFORGE_GROUNDING, else hte)")
+    generate.add_argument("--step-writer", choices=("builtin", "model"), dest="step_writer",
+                          help="who groups and words the steps (default: model with the openai brain, else builtin)")
     regenerate = commands.add_parser(
         "regenerate", help="replay a suite folder's verified scripts first, triage the red ones, heal drift")
     regenerate.add_argument("suite", type=Path, help="suite folder written by stepforge generate")

@@ -21,7 +21,7 @@ from pathlib import Path
 from shared.artifacts import ArtifactNotFoundError, ArtifactStore
 from shared.logging import log
 from shared.models import Batch, Job
-from shared.records import ReplayResult, RunRecord
+from shared.records import ReplayResult, RunRecord, cut_reason
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
@@ -92,7 +92,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
                 log.info("build_suite.first_pass_reused", batch_id=batch.id, scenarios=len(results))
             else:
                 results = replay_scenarios(folder, replayed, batch.base_url, settings, reset) if replayed else {}
-    failed = {scenario_id: result.error or "failed" for scenario_id, result in sorted(results.items())
+    failed = {scenario_id: cut_reason(result.error or "failed") for scenario_id, result in sorted(results.items())
               if not result.passed}
     if registry is not None and registry_project is not None:
         register_green(suite, [i for i, result in results.items() if result.passed], registry, registry_project,

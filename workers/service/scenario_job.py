@@ -17,7 +17,7 @@ from shared.artifacts.prefixed import PrefixedStore
 from shared.logging import log
 from shared.models import FULL_REGENERATION_KINDS, Job, Project
 from shared.records import RunRecord, attempt_prefix, locator_text
-from shared.reset_request import reset_command
+from shared.reset_request import LabelledReset, reset_command
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import StepRegistry, origin_of
@@ -58,7 +58,7 @@ class ResetNotConfigured(ValueError):
     """The project names a reset command this worker's deployment does not configure."""
 
 
-def project_reset(project: Project, settings: Settings) -> str | None:
+def project_reset(project: Project, settings: Settings) -> LabelledReset | None:
     """The reset command run before each of the project's scenarios (generation and every replay): its reset
     request as the command that POSTs it (shared/reset_request.py), or the operator's command it names
     (STEPFORGE_RESET_COMMANDS); None when the project has no reset."""
@@ -69,7 +69,8 @@ def project_reset(project: Project, settings: Settings) -> str | None:
         if command is None:
             raise ResetNotConfigured(f"the project's reset command {project.reset_command!r} is not configured on "
                                      "this worker (STEPFORGE_RESET_COMMANDS)")
-        return command
+        # Named, never shown: an operator's command may hold a secret, and its output is the operator's to read.
+        return LabelledReset(command, f"the reset command {project.reset_command!r}")
     return None
 
 
@@ -85,11 +86,17 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     stops the run with LeaseLost at its next artifact write once another worker has taken the job over."""
     job, batch, project = claim.job, claim.batch, claim.project
     assert job is not None and batch is not None and project is not None and claim.scenario is not None
-    scenario = scenario_from_row(claim.scenario)
     # Checked again here: the name may resolve elsewhere now than when the batch was accepted.
     TargetPolicy.of(settings).check_url(batch.base_url)
     try:
+        scenario = scenario_from_row(claim.scenario)
         reset = project_reset(project, settings)
+    except ValidationError as error:  # stored before a rule it breaks: say which, never retry for ever
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        return Verdict(state="failed", failure_kind="error", generation_attempts=0,
+                       reason=f"not generated: the stored scenario no longer validates ({where}: {problem['msg']}); "
+                              "store it again with PUT /v1/scenarios/{external_id}")
     except (ResetNotConfigured, UnsafeTargetError) as error:
         return Verdict(state="failed", failure_kind="error", reason=f"not generated: {error}", generation_attempts=0)
     job_store = claim_store(store, claim, fence)

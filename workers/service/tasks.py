@@ -268,9 +268,11 @@ def build_batch_suite(self, batch_id: int) -> str:
         batch = session.get(Batch, batch_id)
         if batch is None or batch.suite_state != "building":
             return "nothing to build"
-        jobs = suite_jobs(session, batch_id)
         project = session.get(Project, batch.project_id)
+    jobs: list = []
     try:
+        with reading(engine) as session:  # a stored scenario that no longer reads is this build's error, not a loop
+            jobs = suite_jobs(session, batch_id)
         with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id):
             built = assemble(batch, jobs, resources.store(), resources.registry(), settings,
                              registry_project(project) if project is not None else None,

@@ -502,7 +502,7 @@
     return Array.from(record.parentElement.children)
       .filter((c) => alike(c, record) && visible(c) && !headerRow(c)).length;
   }
-  // The number a count's words start with ("four modules", "12 rows"): the words of brains/counts.py NUMBER_WORDS.
+  // The number a count's words start with ("four modules", "12 rows"): the words of language/counts.py NUMBER_WORDS.
   const NUMBER_WORDS = { no: 0, zero: 0, one: 1, a: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6,
     seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
   const numberOf = (words) => {

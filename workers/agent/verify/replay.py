@@ -16,6 +16,7 @@ from pathlib import Path
 from shared.egress import GuardSession, egress_guard, first_and_count
 from shared.lifetime import bound_to_this_process
 from shared.records import ReplayResult
+from shared.reset_request import LabelledReset
 from shared.settings import Settings
 from shared.urls import NO_EGRESS, TargetPolicy
 from workers.agent.verify.node_runtime import ensure_runtime
@@ -80,12 +81,16 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
         FORCE_COLOR="0",
         NO_COLOR="1",
     )
-    for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_HEADED", "STEPFORGE_EGRESS_PROXY",
+    for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_RESET_LABEL",
+                 "STEPFORGE_RESET_OUTPUT", "STEPFORGE_HEADED", "STEPFORGE_EGRESS_PROXY",
                  "STEPFORGE_EGRESS_PROXIES"):
         env.pop(name, None)
     if reset_command:
-        env["STEPFORGE_RESET_COMMAND"] = reset_command
+        env["STEPFORGE_RESET_COMMAND"] = str(reset_command)
         env["STEPFORGE_RESET_TIMEOUT_MS"] = str(int(settings.reset_timeout_s * 1000))
+        if isinstance(reset_command, LabelledReset):  # a failure names it by its label, never by its text
+            env["STEPFORGE_RESET_LABEL"] = reset_command.label
+            env["STEPFORGE_RESET_OUTPUT"] = "1" if reset_command.show_output else "0"
     if not settings.headless:
         env["STEPFORGE_HEADED"] = "1"
     return env

@@ -42,6 +42,9 @@ const VIEWPORT = {
 };
 
 const RESET_COMMAND = process.env.STEPFORGE_RESET_COMMAND || "";
+// Set by the service: how a failure names the reset (never by its command's text), and whether its output shows.
+const RESET_LABEL = process.env.STEPFORGE_RESET_LABEL || "";
+const RESET_OUTPUT = process.env.STEPFORGE_RESET_OUTPUT !== "0";
 
 // The egress guard stepforge's service runs the suite behind (its shared/egress.py): the browser's own traffic
 // goes to STEPFORGE_EGRESS_PROXY, each scenario's context to its entry in STEPFORGE_EGRESS_PROXIES (a JSON map
@@ -211,6 +214,10 @@ function resetApp() {
   } catch (error) {
     const output = `${error.stdout || ""}${error.stderr || ""}`.trim();
     const why = error.status != null ? `exit status ${error.status}` : String(error.message || error).split("\n")[0];
+    if (RESET_LABEL) {
+      const last = output.split("\n").pop();
+      throw new Error(RESET_OUTPUT && last ? `${RESET_LABEL} failed: ${last}` : `${RESET_LABEL} failed (${why})`);
+    }
     throw new Error(`the reset command failed (${why}): ${RESET_COMMAND}${output ? "\n" + output : ""}`);
   }
 }
