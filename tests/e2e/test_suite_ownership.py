@@ -17,7 +17,7 @@ import pytest
 
 from shared.scenarios import Scenario, load_scenarios
 from shared.settings import Settings
-from workers.agent.scripting.steps import _FUNCTION_WORDS
+from workers.agent.scripting.step_book import _FUNCTION_WORDS
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import cucumber_command
 

@@ -35,7 +35,7 @@ from workers.agent.execution.browser import (
 )
 from workers.agent.scenario_run import run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
-from workers.agent.scripting.steps import is_assertion_step
+from workers.agent.scripting.expressions import is_assertion_step
 from workers.agent.scripting.verified import write_verified
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.node_runtime import NodeRuntimeError

@@ -15,7 +15,7 @@ from workers.agent.actions import UnknownAction, action, all_actions
 from workers.agent.brains import BuiltinBrain, clauses, grammar
 from workers.agent.brains.model_brain import answer_schema, guidance
 from workers.agent.scripting.javascript import statement
-from workers.agent.scripting.steps import describe
+from workers.agent.scripting.wording import describe
 
 CORE = {"click", "fill", "type", "select", "check", "uncheck", "press", "goto", "assert_text", "assert_value"}
 NEW = {"assert_absent", "history", "accept_dialog", "dismiss_dialog", "pick", "hover", "upload", "switch_tab",

@@ -6,15 +6,10 @@ import itertools
 
 from shared.records import Locator, Node, Operation, ScenarioScript, StepUse
 from shared.scenarios import Scenario
+from workers.agent.scripting.expressions import escape_expression, expression_regex, pattern_text, unescape_expression
 from workers.agent.scripting.gherkin import render_feature
 from workers.agent.scripting.javascript import render_steps
-from workers.agent.scripting.steps import (
-    build_scripts,
-    escape_expression,
-    expression_regex,
-    pattern_text,
-    unescape_expression,
-)
+from workers.agent.scripting.steps import build_scripts
 
 
 def click(index: int, text: str, locator: Locator, context: str | None = None, step: int = 0) -> Operation:

@@ -25,9 +25,9 @@ from tests.agent.verify.conftest import node_modules, settings, site  # noqa: F4
 from tests.model.fake_openai import FakeOpenAI, prompt_text, reply, schema_name, status
 from workers.agent.model.client import ModelClient
 from workers.agent.scripting.build import Suite, build_suite, new_steps
+from workers.agent.scripting.expressions import expression_regex
 from workers.agent.scripting.javascript import render_definition
 from workers.agent.scripting.model_writer import PHASE, SCHEMA, ModelStepWriter
-from workers.agent.scripting.steps import expression_regex
 from workers.agent.scripting.writer import WritingRequest
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)

@@ -2,15 +2,12 @@ from __future__ import annotations
 
 from shared.records import ActionKind, Locator, Node, Observation, Operation
 from shared.scenarios import Scenario
+from workers.agent.scripting.expressions import definition_for_step, is_assertion_step
 from workers.agent.scripting.gherkin import render_feature
-from workers.agent.scripting.steps import (
-    build_scripts,
-    definition_for_step,
-    form_name,
-    group_operations,
-    is_assertion_step,
-    signature_of,
-)
+from workers.agent.scripting.grouping import group_operations
+from workers.agent.scripting.signatures import signature_of
+from workers.agent.scripting.steps import build_scripts
+from workers.agent.scripting.wording import form_name
 
 
 def node(node_id: int, form: int | None = None, **attrs) -> Node:

@@ -21,9 +21,10 @@ from shared.records import Locator, RunRecord, ScenarioScript, StepDefinition
 from shared.scenarios import Scenario
 from shared.step_registry import NewStep, RegistryError, StepRegistry
 from workers.agent.actions import action
+from workers.agent.scripting.expressions import definition_for_step
 from workers.agent.scripting.gherkin import render_features
 from workers.agent.scripting.javascript import PLAYWRIGHT_BDD_HEADER, render_definition, render_steps
-from workers.agent.scripting.steps import definition_for_step, generate_scripts
+from workers.agent.scripting.steps import generate_scripts
 from workers.agent.scripting.suite import write_suite
 from workers.agent.scripting.writer import StepWriter
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from workers.agent.model.client import ModelClient
 from workers.agent.model.errors import BudgetExhausted, ModelError
-from workers.agent.scripting.steps import readable_pattern
+from workers.agent.scripting.expressions import readable_pattern
 from workers.agent.scripting.writer import (
     MAX_STEP_OPERATIONS,
     OperationBrief,

@@ -2,19 +2,18 @@
 # Uses Mezzanine's own model APIs only (no fixtures).
 import io
 import os
-from datetime import datetime, timezone as dt_tz
+from datetime import datetime
+from datetime import timezone as dt_tz
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sites.models import Site
-from django.core.files.base import ContentFile
-
 from mezzanine.blog.models import BlogCategory, BlogPost
 from mezzanine.forms import fields as ftypes
 from mezzanine.forms.models import Field, Form
 from mezzanine.galleries.models import Gallery, GalleryImage
 from mezzanine.generic.models import ThreadedComment
-from mezzanine.pages.models import Link, RichTextPage
+from mezzanine.pages.models import RichTextPage
 
 port = os.environ.get("MZ_PORT", "8000")
 site = Site.objects.get(id=settings.SITE_ID)
@@ -135,5 +134,6 @@ print("seeded: %d pages, %d posts, %d comments" % (
 
 # Site title and tagline through Mezzanine's editable settings (admin "Settings" page)
 from mezzanine.conf.models import Setting
+
 Setting.objects.create(name="SITE_TITLE", value="Harbor Town Library", site=site)
 Setting.objects.create(name="SITE_TAGLINE", value="Books, rooms and stories by the sea", site=site)
