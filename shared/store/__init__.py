@@ -31,8 +31,8 @@ from shared.store.batches import (  # noqa: F401
 from shared.store.jobs import (  # noqa: F401
     Claim,
     Finished,
+    JobResult,
     SuiteBusy,
-    Verdict,
     accept_candidate,
     claim_job,
     finish_job,

@@ -110,8 +110,9 @@ def release_job(engine: Engine, job_id: int, owner: str) -> bool:
 
 
 @dataclass
-class Verdict:
-    """A job's result as the job row stores it."""
+class JobResult:
+    """A job's result as the job row stores it: the verdict (state, failed step, kind, reason; records.Verdict as the
+    agent gives it) with its attempts, timings, model usage, script and triage."""
 
     state: str  # passed | failed
     failed_step: int | None = None
@@ -135,7 +136,7 @@ class Finished:
     event_id: str | None = None  # the batch.completed event, when this job was the batch's last
 
 
-def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: Verdict, attempt: int | None = None
+def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: JobResult, attempt: int | None = None
                ) -> Finished:
     """Write the verdict; when it is the batch's last job, finish the batch and write the outbox event, all in one
     transaction. `owner` None: finish an abandoned job (queued, or running on an expired lease).

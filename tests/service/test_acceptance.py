@@ -12,8 +12,8 @@ from shared.models import Batch, Job, Project
 from shared.models import Scenario as ScenarioRow
 from shared.store import (
     Conflict,
+    JobResult,
     SuiteBusy,
-    Verdict,
     accept_candidate,
     claim_job,
     create_batch,
@@ -34,14 +34,14 @@ CANDIDATE = {"passed": True, "run_record": "candidate/S-0/attempt-1/run.json", "
              "script": [{"step": "When Search for Davis", "pattern": "Search for {string}", "locators": ["x"]}]}
 
 
-def finish(engine, job_id: int, verdict: Verdict) -> None:
+def finish(engine, job_id: int, verdict: JobResult) -> None:
     claim = claim_job(engine, job_id, "worker", lease_s=60)
     assert claim.status == "claimed"
     assert finish_job(engine, job_id, "worker", verdict).owned
 
 
-def app_changed(candidate: dict) -> Verdict:
-    return Verdict("failed", failed_step=2, failure_kind="action", reason="gone", generation_attempts=1,
+def app_changed(candidate: dict) -> JobResult:
+    return JobResult("failed", failed_step=2, failure_kind="action", reason="gone", generation_attempts=1,
                    triage="app_changed", triage_detail={"replays": 2, "candidate": candidate},
                    script=[{"step": "When Click Find Owner", "pattern": "Click Find Owner", "locators": ["y"]}])
 
@@ -58,7 +58,7 @@ def test_an_accepted_script_becomes_the_verified_one_and_rebuilds_the_suite(serv
     finish(engine, changed_id, app_changed(CANDIDATE))
     with pytest.raises(Conflict, match=f"batch {batch_id} is running: accept once it has finished"):
         accept_candidate(engine, *project_and_batch(engine, batch_id), changed_id)
-    finish(engine, passed_id, Verdict("passed", generation_attempts=1, triage="passed"))
+    finish(engine, passed_id, JobResult("passed", generation_attempts=1, triage="passed"))
     with reading(engine) as session:
         changed = session.get(Job, changed_id)
         assert latest_verified_job(session, changed.scenario_id) is None  # app_changed: not verified by itself
@@ -96,7 +96,7 @@ def test_flakiness_counts_each_scenario_over_the_regenerations_up_to_a_batch(ser
     for classes in (("flake", "passed"), ("passed", "passed"), ("flake", "generated")):
         batch_id, job_ids = make_batch(engine)
         for job_id, triage in zip(job_ids, classes, strict=True):
-            finish(engine, job_id, Verdict("passed", generation_attempts=1, triage=triage))
+            finish(engine, job_id, JobResult("passed", generation_attempts=1, triage=triage))
         nights.append(batch_id)
     # make_batch makes a project per batch: put the three nights in the first one's project
     project_id = project_and_batch(engine, nights[0])[0]

@@ -12,7 +12,7 @@ from sqlalchemy import update
 
 from shared.models import Job, utcnow
 from shared.store import (
-    Verdict,
+    JobResult,
     claim_job,
     engine_for,
     finish_job,
@@ -57,8 +57,8 @@ def test_a_taken_over_job_keeps_each_claims_artifacts_apart_and_lists_the_finish
     new_run.put_bytes(RUN, b"run of worker b", "application/json")
     new_run.put_bytes("report.json", b"{}", "application/json")
 
-    assert not finish_job(engine, job_id, "worker-a", Verdict("failed", reason="late"), attempt=1).owned  # dropped
-    assert finish_job(engine, job_id, "worker-b", Verdict("passed", generation_attempts=1), attempt=2).owned
+    assert not finish_job(engine, job_id, "worker-a", JobResult("failed", reason="late"), attempt=1).owned  # dropped
+    assert finish_job(engine, job_id, "worker-b", JobResult("passed", generation_attempts=1), attempt=2).owned
     with reading(engine) as session:
         job = session.get(Job, job_id)
         assert (job.state, job.result_prefix) == ("passed", new_run.prefix)

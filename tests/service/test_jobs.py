@@ -14,7 +14,7 @@ from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import (
     MAX_CLAIMS,
     UNSENT_GRACE_S,
-    Verdict,
+    JobResult,
     claim_job,
     create_batch,
     create_project,
@@ -38,7 +38,7 @@ from shared.webhooks import DeliveryAttempt, new_secret
 
 pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
-PASSED = Verdict("passed", generation_attempts=1, timings={"seconds": 1.0})
+PASSED = JobResult("passed", generation_attempts=1, timings={"seconds": 1.0})
 
 
 def make_batch(engine, size: int = 2) -> tuple[int, list[int]]:
@@ -90,7 +90,7 @@ def test_the_last_job_finishes_the_batch_with_exactly_one_event(service_db):
         assert claim_job(engine, job_id, f"w-{job_id}", lease_s=60).status == "claimed"
     done_first = finish_job(engine, first, f"w-{first}", PASSED)
     assert done_first.owned and done_first.event_id is None
-    done_second = finish_job(engine, second, f"w-{second}", Verdict("failed", 2, "expectation", "not shown"))
+    done_second = finish_job(engine, second, f"w-{second}", JobResult("failed", 2, "expectation", "not shown"))
     assert done_second.owned and done_second.event_id is not None
     assert not finish_job(engine, second, f"w-{second}", PASSED).owned  # twice: nothing more
     assert outbox_count(engine, batch_id) == 1
@@ -107,7 +107,7 @@ def test_a_job_started_too_often_is_failed_and_still_finishes_its_batch(service_
         assert claim_job(engine, job_id, f"w{n}", lease_s=60).status == "claimed"
         expire_lease(engine, job_id)  # killed each time
     assert claim_job(engine, job_id, "w-last", lease_s=60).status == "abandoned"
-    finished = finish_job(engine, job_id, None, Verdict("failed", failure_kind="error", reason="started 3 times"))
+    finished = finish_job(engine, job_id, None, JobResult("failed", failure_kind="error", reason="started 3 times"))
     assert finished.owned and finished.event_id is not None
     assert outbox_count(engine, batch_id) == 1
 

@@ -24,7 +24,7 @@ from shared.records import attempt_prefix
 from shared.scenarios import natural_key
 from shared.settings import Settings
 from shared.step_registry import StepRegistry, origin_of
-from shared.store import Verdict, batch_prefix, scenario_from_row
+from shared.store import JobResult, batch_prefix, scenario_from_row
 from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import build_with_registry
 from workers.agent.verify.replay import replay_scenarios
@@ -38,7 +38,7 @@ FIRST_PASS = "replay-first.json"  # beside the batch's suite: the first pass's s
 @dataclass
 class Settled:
     job_id: int
-    verdict: Verdict
+    verdict: JobResult
     attempt: int
 
 
@@ -91,7 +91,7 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], stor
             put_model(job_store, "replay.json", result)
             detail = {"source": "replayed", "replays": 1, "drift": [], "app_change": None,
                       "seconds": round(result.seconds, 2)}
-            out.settled.append(Settled(job.id, Verdict(
+            out.settled.append(Settled(job.id, JobResult(
                 state="passed", generation_attempts=1, timings={"seconds": round(result.seconds, 2), "replays": 1},
                 script=script_summary(suite, scenario.id), triage="passed", triage_detail=detail), job.attempt))
     return out

@@ -23,7 +23,7 @@ from shared.settings import Settings
 from shared.step_registry import StepRegistry, origin_of
 from shared.store import (
     Claim,
-    Verdict,
+    JobResult,
     attempt_artifact_prefix,
     job_run_record_key,
     registry_project,
@@ -81,7 +81,7 @@ def claim_store(store: ArtifactStore, claim: Claim, fence: Callable[[], None] | 
 
 
 def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: ArtifactStore,
-            registry: StepRegistry | None, fence: Callable[[], None] | None = None) -> Verdict:
+            registry: StepRegistry | None, fence: Callable[[], None] | None = None) -> JobResult:
     """Generate and verify the job's scenario; the verdict to write on the job row. `fence` (LeaseKeeper.check)
     stops the run with LeaseLost at its next artifact write once another worker has taken the job over."""
     job, batch, project = claim.job, claim.batch, claim.project
@@ -94,11 +94,11 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
     except ValidationError as error:  # stored before a rule it breaks: say which, never retry for ever
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
-        return Verdict(state="failed", failure_kind="error", generation_attempts=0,
+        return JobResult(state="failed", failure_kind="error", generation_attempts=0,
                        reason=f"not generated: the stored scenario no longer validates ({where}: {problem['msg']}); "
                               "store it again with PUT /v1/scenarios/{external_id}")
     except (ResetNotConfigured, UnsafeTargetError) as error:
-        return Verdict(state="failed", failure_kind="error", reason=f"not generated: {error}", generation_attempts=0)
+        return JobResult(state="failed", failure_kind="error", reason=f"not generated: {error}", generation_attempts=0)
     job_store = claim_store(store, claim, fence)
     if claim.verified is not None:  # a regeneration of a scenario version verified before: replay it first
         record = verified_record(store, claim.verified)
@@ -146,7 +146,7 @@ def verified_record(store: ArtifactStore, verified: Job) -> RunRecord | None:
 
 
 def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Settings, session: BrowserSession,
-               job_store: ArtifactStore, registry: StepRegistry | None, reset: str | None = None) -> Verdict:
+               job_store: ArtifactStore, registry: StepRegistry | None, reset: str | None = None) -> JobResult:
     """Replay the scenario version's verified script and triage a red replay (workers/agent/regeneration/triage.py),
     no agent and no model. The script kept (the verified one; the healed one for drift) is the job's run record, so
     the batch's suite and the next regeneration build on it. A broken environment concludes nothing: raised."""
@@ -182,7 +182,7 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         detail["candidate"] = candidate.model_dump(mode="json")
         seconds = round(seconds + time.perf_counter() - started, 2)
     passed = triage.verdict.status == "passed"
-    return Verdict(
+    return JobResult(
         state="passed" if passed else "failed",
         failed_step=triage.verdict.step, failure_kind=triage.verdict.kind,
         reason=triage.verdict.reason or None,
@@ -225,11 +225,11 @@ def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, sett
                            script=script_summary(result.suite, scenario.id)), usage
 
 
-def verdict_of(result: SuiteResult) -> Verdict:
+def verdict_of(result: SuiteResult) -> JobResult:
     """The job row's verdict of a one-scenario run: its outcome, as the run report gives it (Outcome.timings)."""
     outcome = result.outcomes[0]
     passed = outcome.verdict.status == "passed"
-    return Verdict(
+    return JobResult(
         state="passed" if passed else "failed",
         failed_step=None if passed else outcome.verdict.step,
         failure_kind=None if passed else outcome.verdict.kind,

@@ -37,7 +37,7 @@ from shared.models import Scenario as ScenarioRow
 from shared.service_settings import ServiceSettings, get_service_settings
 from shared.store import (
     MAX_CLAIMS,
-    Verdict,
+    JobResult,
     batch_by_key,
     claim_job,
     create_batch,
@@ -113,7 +113,7 @@ def generate_job(self, job_id: int) -> str:
         bound.info("generate_job.busy", retry_in_s=round(claim.retry_in_s))
         raise self.retry(countdown=claim.retry_in_s)
     if claim.status == "abandoned":
-        verdict = Verdict("failed", failure_kind="error",
+        verdict = JobResult("failed", failure_kind="error",
                           reason=f"the job was started {claim.job.attempt} times and never finished "
                                  "(worker killed or time limit exceeded)")
         _finish(engine, job_id, None, verdict, bound, batch_id=claim.job.batch_id)
@@ -146,15 +146,15 @@ def generate_job(self, job_id: int) -> str:
             bound.warning("generate_job.browser_crashed" if crashed else "generate_job.broken_environment",
                           error=str(error))
             raise self.retry(countdown=1 if crashed else ENVIRONMENT_RETRY_S) from None
-        verdict = Verdict("failed", failure_kind="error",
+        verdict = JobResult("failed", failure_kind="error",
                           reason=f"the browser crashed: {error}" if crashed else f"the environment is broken: {error}",
                           triage=crash_triage(claim))
     except (SoftTimeLimitExceeded, TimeLimitReached):
-        verdict = Verdict("failed", failure_kind="error",
+        verdict = JobResult("failed", failure_kind="error",
                           reason=f"time limit exceeded ({settings.task_soft_time_limit_s} s)")
     except Exception as error:  # noqa: BLE001 - the batch must finish whatever happens to one job
         bound.exception("generate_job.crashed")
-        verdict = Verdict("failed", failure_kind="error",
+        verdict = JobResult("failed", failure_kind="error",
                           reason=internal_error(error, claim_store(resources.store(), claim), traceback.format_exc()))
     _finish(engine, job_id, owner, verdict, bound, attempt, batch_id=claim.job.batch_id)
     return verdict.state
@@ -181,7 +181,7 @@ def internal_error(error: Exception, job_store: ArtifactStore, details: str) -> 
     return f"{reason}; details in error.txt"
 
 
-def _finish(engine, job_id: int, owner: str | None, verdict: Verdict, bound, attempt: int | None = None, *,
+def _finish(engine, job_id: int, owner: str | None, verdict: JobResult, bound, attempt: int | None = None, *,
             batch_id: int) -> None:
     finished = finish_job(engine, job_id, owner, verdict, attempt)
     if not finished.owned:
