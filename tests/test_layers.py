@@ -22,13 +22,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, module: str | None = None) -> set[str]:
+    """What the file's import statements name, in functions too: `from a import b` names a, and a.b (b may be a
+    module); given the file's module name, relative imports (`from .x import y`) as well."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and (node.level == 0 and node.module or node.level and module):
+            base = node.module
+            if node.level:
+                parts = module.split(".")
+                kept = parts[:len(parts) - node.level + (path.name == "__init__.py")]
+                base = ".".join(kept + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
 
@@ -93,18 +101,7 @@ def import_graph() -> dict[str, set[str]]:
     paths = {module_name(p): p for folder in ("api", "shared", "workers") for p in (ROOT / folder).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
-                found.update(f"{node.module}.{alias.name}" for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level:  # relative: from .x import y
-                base = name.split(".")[:len(name.split(".")) - node.level + (path.name == "__init__.py")]
-                module = ".".join(base + ([node.module] if node.module else []))
-                found.add(module)
-                found.update(f"{module}.{alias.name}" for alias in node.names)
+        found = imports(path, name)
         # A package's own modules are not its imports' cycle: importing a.b runs a/__init__ first by design.
         graph[name] = {m for m in found if m in paths and m != name and not name.startswith(m + ".")}
     return graph

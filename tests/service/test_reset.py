@@ -4,14 +4,13 @@ command the operator configured and a project names. An API client never sends a
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from tests.http_site import SiteHandler, serve
 from tests.service.conftest import ADMIN_TOKEN, new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 
@@ -23,21 +22,14 @@ def reset_server() -> Iterator[tuple[str, list[str]]]:
     """POST /reset answers 204, POST /broken 500; the paths asked, in order."""
     asked: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(SiteHandler):
         def do_POST(self) -> None:
             asked.append(self.path)
-            self.send_response(204 if self.path == "/reset" else 500)
-            self.send_header("content-length", "0")
-            self.end_headers()
+            self.send(b"", 204 if self.path == "/reset" else 500)
 
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}", asked
-    server.shutdown()
-    server.server_close()
+    base, stop = serve(Handler)
+    yield base, asked
+    stop()
 
 
 def run_batch(client, project, ids: tuple[str, ...]) -> dict:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import subprocess
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from shared.reset_request import post_reset, reset_command
 from shared.urls import TargetPolicy
+from tests.http_site import SiteHandler, serve
 
 LOCAL = TargetPolicy(allow_private=True)
 
@@ -21,24 +20,15 @@ def app() -> Iterator[tuple[str, list[str]]]:
     """A server answering POST /ok with 204, POST /broken with 500 and /moved with a redirect; the paths asked."""
     asked: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(SiteHandler):
         def do_POST(self) -> None:
             asked.append(f"{self.command} {self.path} {self.headers.get('user-agent')}")
             status = {"/ok": 204, "/broken": 500, "/moved": 307}.get(self.path, 404)
-            self.send_response(status)
-            if status == 307:
-                self.send_header("location", "/ok")
-            self.send_header("content-length", "0")
-            self.end_headers()
+            self.send(b"", status, headers={"location": "/ok"} if status == 307 else None)
 
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}", asked
-    server.shutdown()
-    server.server_close()
+    base, stop = serve(Handler)
+    yield base, asked
+    stop()
 
 
 def test_a_2xx_answer_is_a_reset_and_anything_else_says_what_it_was(app):
