@@ -44,10 +44,9 @@ class Agent:
     client: ModelClient | None = None
     grounder: Grounder = field(default_factory=TextGrounder)
     writer: StepWriter | None = None  # None: the builtin rules name and group the steps
-    brain_client: bool = True  # False: the client serves the step writer only; the brain is the builtin one
 
     def brain_for(self, scenario: Scenario) -> Brain:
-        if self.client is None or not self.brain_client:
+        if self.client is None or self.brain == "builtin":  # a client of the builtin brain serves the writer only
             return BuiltinBrain(row=scenario.first_row())
         return ModelBrain(self.client, scenario)
 
@@ -99,7 +98,7 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
     )
     step_writer_of = ModelStepWriter(client) if writer == "model" else None
     if chosen == "builtin":  # the builtin brain and grounding; only the steps' wording asks the model
-        return Agent(client=client, writer=step_writer_of, brain_client=False)
+        return Agent(client=client, writer=step_writer_of)
     return Agent(brain="openai", grounding=ground, client=client,  # type: ignore[arg-type]
                  grounder=model_grounder(ground, client), writer=step_writer_of)
 
