@@ -110,7 +110,8 @@ def latest_scenarios(session: Session, project_id: int, external_ids: Sequence[s
     return sorted(session.exec(query).all(), key=lambda row: natural_key(row.external_id))
 
 
-def scenario_page(session: Session, project_id: int, limit: int, after: str | None = None) -> tuple[list[Scenario], bool]:
+def scenario_page(session: Session, project_id: int, limit: int, after: str | None = None
+                  ) -> tuple[list[Scenario], bool]:
     """A page of the project's scenarios (latest versions, deleted ones left out) in natural order of their ids, ties
     broken by the id itself (OWN-2, own-2 and OWN-02 read alike): the `limit` after `after`, and whether more
     follow. Only the ids are read for the whole project; the definitions, for the page's scenarios only."""

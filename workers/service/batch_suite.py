@@ -2,8 +2,9 @@
 writer, its format), replayed as a whole with cucumber-js (or Playwright's runner for a playwright-bdd suite), and
 stored beside the batch as suite.zip with its replay report (suite-replay.json). The API only serves the bytes.
 
-The script phase is a pure function of the run records; the step registry gives each step the wording and code the
-jobs registered, so a step several jobs share is defined once. A scenario red in the combined replay stays in the
+The script phase is a pure function of the run records and the steps the registry knew before (the batch's own
+jobs register none; its new steps join the registry once it is built), so a step several jobs share is defined
+once, whatever order they finished in. A scenario red in the combined replay stays in the
 suite and is named in the batch's status (suite_failed), never dropped silently. The zip carries the batch's base
 URL in stepforge.json, so `npm install && npx cucumber-js` (playwright-bdd: `npm install && npx bddgen && npx
 playwright test`) runs it as it is (STEPFORGE_BASE_URL still overrides it).
@@ -51,9 +52,10 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
              settings: Settings, registry_project: str | None = None, reset: str | None = None) -> BatchSuite:
     """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
     regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known), unless a
-    person accepted their regenerated script; `reset` runs before each scenario of the replay. Then the new steps of the scenarios green in that replay join the
-    registry for `registry_project`: the batch's jobs register none, so the suite is the same whatever order they
-    finished in (no job's step reached the registry before another's script was grouped)."""
+    person accepted their regenerated script; `reset` runs before each scenario of the replay. Then the new steps of
+    the scenarios green in that replay join the registry for `registry_project`: the batch's jobs register none, so
+    the suite is the same whatever order they finished in (no job's step reached the registry before another's
+    script was grouped)."""
     if not jobs:
         return BatchSuite("empty")
     jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
@@ -83,7 +85,6 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
         suite.write(folder, base_url=batch.base_url, suite_format=batch.suite_format)
         data = zip_folder(folder)  # before the replay: its reports and runtime link are not the suite's
         replayed = [scenario.id for scenario, _ in runs if scenario.id not in failing]
-        results = None
         if batch.suite_format == "playwright-bdd":
             results = replay_playwright_bdd(folder, replayed, batch.base_url, settings, reset) if replayed else {}
         else:
