@@ -206,6 +206,7 @@ class SuiteJob:
     records: dict[str, RunRecord] = field(default_factory=dict)
     replays: dict[str, ReplayResult] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    model_calls: dict[str, int] = field(default_factory=dict)  # per scenario, over its attempts
     avoid: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     # Scenario id -> digest of the suite text its passing replay ran against.
     verified: dict[str, str] = field(default_factory=dict)
@@ -283,6 +284,10 @@ class SuiteJob:
         for scenario in scenarios:
             self.record_replay(scenario, results[scenario.id], suite, replays=2 if scenario in retry else 1)
 
+    def calls(self, scenario_id: str) -> int:
+        """The model calls made generating the scenario, over all its attempts."""
+        return self.model_calls.get(scenario_id, 0)
+
     def attempts(self, scenario: Scenario) -> int:
         record = self.records.get(scenario.id)
         return record.attempt if record is not None else 0
@@ -319,6 +324,7 @@ class SuiteJob:
             bound.error("scenario.crashed", error=str(exc))
         self.records[scenario.id] = record
         self.seconds[scenario.id] = self.seconds.get(scenario.id, 0.0) + time.perf_counter() - started
+        self.model_calls[scenario.id] = self.model_calls.get(scenario.id, 0) + record.model_calls
         bound.info("scenario.generated", verdict=record.verdict.status if record.verdict else None)
 
     def run_on_fresh_context(self, scenario: Scenario, attempt: int, session: BrowserSession) -> RunRecord:

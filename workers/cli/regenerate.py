@@ -1,10 +1,21 @@
-"""`stepforge regenerate SUITE_DIR`: the suite folder's verified scripts replayed first, every red one triaged
-(flake, drift healed, app_changed kept and tagged @failing and generated afresh beside, broken_environment), changed
-scenarios generated again; the triage table printed, the report written (see workers/agent/regeneration/)."""
+"""`stepforge regenerate SUITE_DIR [--scenarios FILE]`: the suite folder's verified scripts replayed first, every red
+one triaged (flake, drift healed, app_changed kept and tagged @failing and generated afresh beside,
+broken_environment), changed scenarios generated again (the job: workers/agent/regeneration/regenerate.py); the
+folder written again, the triage table printed, the report written.
+
+A scenario whose definition in FILE differs from the one its script was verified for, or that FILE adds, is generated
+from scratch; one FILE no longer has leaves the suite. The folder then holds: the kept scripts (passed, flake,
+broken_environment), the healed ones (drift), the generated ones that passed, and the app_changed ones as they were,
+tagged @failing; an app_changed scenario's candidate that passed waits, with its diff, in .stepforge/candidates/ for
+`stepforge accept`. The report (regeneration.json) gives every scenario's class, what changed, and the model calls
+and seconds per class.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -12,15 +23,26 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from shared.artifacts import open_artifact_store
-from shared.scenarios import load_scenarios
+from shared.artifacts import ArtifactStore, open_artifact_store
+from shared.artifacts.prefixed import PrefixedStore
+from shared.logging import log
+from shared.scenarios import Scenario, load_scenarios, natural_key
+from shared.settings import Settings
+from shared.step_registry import RegistryError, StepRegistry, origin_of
 from shared.step_registry.factory import open_step_registry
-from shared.triage import Triage
-from workers.agent.choice import open_agent
+from shared.triage import FAILING_TAG, Triage, VerifiedScript
+from workers.agent.choice import Agent, open_agent
+from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import SUITE_MARKER, PipelineEvents
-from workers.agent.regeneration.regenerate import Regeneration, regenerate_suite
-from workers.agent.scripting.build import DEFAULT_FEATURE
-from workers.agent.scripting.verified import read_feature, read_verified
+from workers.agent.regeneration.regenerate import Regeneration, regenerate_scenarios
+from workers.agent.scripting.build import DEFAULT_FEATURE, build_with_registry, new_steps
+from workers.agent.scripting.verified import (
+    clear_candidates,
+    read_feature,
+    read_verified,
+    write_candidate,
+    write_verified,
+)
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.cli.common import (
     EXIT_ALL_PASSED,
@@ -65,7 +87,7 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
                 on_phase=lambda text: bar.update(task, description=text),
                 on_scenario=lambda scenario_id, attempt: bar.update(
                     task, description=f"generating {scenario_id} (attempt {attempt})"))
-            result = regenerate_suite(
+            result = regenerate_folder(
                 suite_dir, base_url=base_url, settings=settings, store=store,
                 scenarios=scenario_file.scenarios if scenario_file else None,
                 feature=(scenario_file.feature if scenario_file and scenario_file.feature
@@ -79,6 +101,47 @@ def regenerate(args: argparse.Namespace, console: Console) -> int:
     print_triage(Console(soft_wrap=True), result, suite_dir, artifacts, report_path)
     settled = all(t.verdict.status == "passed" for t in result.triage)
     return EXIT_ALL_PASSED if settled else EXIT_SOME_FAILED
+
+
+def regenerate_folder(suite_dir: Path, *, base_url: str, settings: Settings, store: ArtifactStore,
+                      scenarios: list[Scenario] | None, feature: str, reset_command: str | None,
+                      events: PipelineEvents, registry: StepRegistry | None, project: str, agent: Agent
+                      ) -> Regeneration:
+    """The regeneration of the suite folder's scenarios (those of `scenarios` when given), written back to it."""
+    started = time.perf_counter()
+    verified = {script.scenario.id: script for script in read_verified(suite_dir)}
+    wanted = list(scenarios) if scenarios is not None else [script.scenario for script in verified.values()]
+    unchanged = [verified[s.id] for s in wanted if s.id in verified and verified[s.id].scenario == s]
+    changed = [s for s in wanted if not (s.id in verified and verified[s.id].scenario == s)]
+    removed = sorted((i for i in verified if i not in {s.id for s in wanted}), key=natural_key)
+    with BrowserSession(settings) as session:
+        done = regenerate_scenarios(unchanged, changed, session, base_url=base_url, settings=settings, store=store,
+                          candidate_store=PrefixedStore(store, "candidates/"), agent=agent,
+                          reset_command=reset_command, events=events, registry=registry, project=project,
+                          feature=feature, work_dir=suite_dir.resolve().parent)
+    clear_candidates(suite_dir)
+    for scenario_id, candidate in done.candidates.items():
+        run_record = diff = None
+        if candidate.passed:
+            assert candidate.record is not None
+            run_record, diff = write_candidate(suite_dir, VerifiedScript(scenario=candidate.scenario,
+                                                                         record=candidate.record), candidate.diff)
+        done.triage[scenario_id].candidate = candidate.script(run_record, diff)
+    runs = done.kept_runs()
+    failing = {s.id: [FAILING_TAG] for s, _ in runs if done.triage[s.id].triage == "app_changed"}
+    origin = origin_of(base_url) if registry is not None else None
+    suite, problem = build_with_registry(runs, registry, origin, feature, failing)
+    events.on_phase("writing the suite")
+    suite.write(suite_dir, files_dir=settings.files_dir)
+    (suite_dir / SUITE_MARKER).write_text("written by stepforge; its next run may overwrite this folder\n")
+    write_verified(suite_dir, [VerifiedScript(scenario=s, record=r) for s, r in runs], feature, failing=list(failing))
+    if registry is not None and suite.new_definitions and origin is not None:
+        with contextlib.suppress(RegistryError):
+            registry.register(project, origin, new_steps(suite.new_definitions))
+    result = Regeneration(base_url, [done.triage[i] for i in sorted(done.triage, key=natural_key)], suite, removed,
+                          problem or done.registry_problem, time.perf_counter() - started)
+    log.info("regeneration.done", **result.counts(), seconds=round(result.seconds, 2))
+    return result
 
 
 def shown(triage: Triage) -> str:

@@ -5,11 +5,9 @@ attempt), its outcome as a job-row verdict."""
 from __future__ import annotations
 
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from celery.exceptions import SoftTimeLimitExceeded
 from pydantic import ValidationError
 
 from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_model
@@ -29,13 +27,13 @@ from shared.store import (
     registry_project,
     scenario_from_row,
 )
-from shared.triage import CandidateScript, VerifiedScript
+from shared.triage import VerifiedScript
 from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import open_agent
-from workers.agent.execution.browser import BrowserCrashedError, BrowserSession
+from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
-from workers.agent.regeneration.candidate import script_diff
-from workers.agent.regeneration.triage import FLAKE_RETRIES, Triager
+from workers.agent.regeneration.regenerate import regenerate_scenarios
+from workers.agent.regeneration.triage import FLAKE_RETRIES
 from workers.agent.scripting.build import Suite, build_with_registry
 
 
@@ -110,8 +108,9 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
 
 def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
              registry: StepRegistry | None, reset: str | None = None) -> SuiteResult:
-    """The scenario through the agent (`reset` run before each scenario run and replay), its run records and suite/ in job_store. Its steps are not registered: the
-    batch's suite registers them once built (batch_suite.assemble), so no job's steps change another's grouping."""
+    """The scenario through the agent (`reset` run before each scenario run and replay), its run records and suite/
+    in job_store. Its steps are not registered: the batch's suite registers them once built (batch_suite.assemble),
+    so no job's steps change another's grouping."""
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
     agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)
@@ -143,48 +142,56 @@ def verified_record(store: ArtifactStore, verified: Job) -> RunRecord | None:
 
 def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Settings, session: BrowserSession,
                job_store: ArtifactStore, registry: StepRegistry | None, reset: str | None = None) -> JobResult:
-    """Replay the scenario version's verified script and triage a red replay (workers/agent/regeneration/triage.py),
-    no agent and no model. The script kept (the verified one; the healed one for drift) is the job's run record, so
-    the batch's suite and the next regeneration build on it. A broken environment concludes nothing: raised."""
-    batch = claim.batch
-    assert batch is not None
-    script = VerifiedScript(scenario=scenario, record=record)
+    """The regeneration of the scenario version's verified script (workers/agent/regeneration/regenerate.py):
+    replayed, a red replay triaged, an app_changed one generated afresh as a candidate under candidate/. The script
+    kept (the verified one; the healed one for drift) is the job's run record, so the batch's suite and the next
+    regeneration build on it. A broken environment concludes nothing: raised."""
+    batch, project = claim.batch, claim.project
+    assert batch is not None and project is not None
+    # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is already its
+    # second try.
+    retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
+    agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)  # used only for a candidate
+    try:
+        done = regenerate_scenarios(
+            [VerifiedScript(scenario=scenario, record=record)], [], session, base_url=batch.base_url,
+            settings=settings, store=job_store, candidate_store=PrefixedStore(job_store, CANDIDATE), agent=agent,
+            reset_command=reset, registry=registry, project=registry_project(project), feature=batch.feature,
+            flake_retries=retries, suite_format=batch.suite_format)
+        usage = agent.usage() or None
+    finally:
+        agent.close()
+    triage = done.triage[scenario.id]
+    kept = done.kept[scenario.id][1].model_copy(update={"attempt": 1})
+    # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
+    put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
+    if triage.triage == "broken_environment":
+        raise BrokenEnvironment(triage.environment or "the environment is broken")
     origin = origin_of(batch.base_url) if registry is not None else None
-    with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
-        staging = Path(work) / "suite"
-        # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is
-        # already its second try.
-        retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
-        run = Triager([script], batch.base_url, settings, job_store, staging, reset_command=reset, registry=registry,
-                      origin=origin, feature=batch.feature, flake_retries=retries).run(session)
-        triage, kept = run.triage[scenario.id], run.records[scenario.id]
-        kept = kept.model_copy(update={"attempt": 1})
-        # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
-        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
-        if triage.triage == "broken_environment":
-            raise BrokenEnvironment(triage.environment or "the environment is broken")
-        suite, _problem = build_with_registry([(scenario, kept)], registry, origin, feature=batch.feature)
-        suite.write(staging)
-        for path in sorted(staging.rglob("*")):
-            if path.is_file() and "reports" not in path.relative_to(staging).parts:
-                job_store.put_file(f"suite/{path.relative_to(staging).as_posix()}", path, _content_type(path))
+    suite, _problem = build_with_registry([(scenario, kept)], registry, origin, feature=batch.feature)
+    store_suite(job_store, "suite/", suite)
+    candidate = done.candidates.get(scenario.id)
+    if candidate is not None:
+        store = PrefixedStore(job_store, CANDIDATE)
+        run_record = diff = None
+        if candidate.passed and candidate.record is not None:
+            store.put_bytes("script.diff", candidate.diff.encode(), "text/x-diff")
+            store_suite(store, "suite/", candidate.regenerated)
+            run_record = f"{CANDIDATE}{attempt_prefix(scenario.id, candidate.record.attempt)}/run.json"
+            diff = f"{CANDIDATE}script.diff"
+        triage.candidate = candidate.script(run_record, diff, script_summary(candidate.regenerated, scenario.id))
     job_store.put_bytes("report.json", triage.model_dump_json(indent=2).encode(), "application/json")
     detail = triage.model_dump(mode="json", include={"source", "replays", "drift", "app_change", "seconds"})
-    usage, seconds = None, triage.seconds
-    if triage.triage == "app_changed":
-        started = time.perf_counter()
-        candidate, usage = regenerate_candidate(scenario, claim, suite, settings, session, job_store, registry,
-                                                reset)
-        detail["candidate"] = candidate.model_dump(mode="json")
-        seconds = round(seconds + time.perf_counter() - started, 2)
+    if triage.candidate is not None:
+        detail["candidate"] = triage.candidate.model_dump(mode="json")
     passed = triage.verdict.status == "passed"
     return JobResult(
         state="passed" if passed else "failed",
         failed_step=triage.verdict.step, failure_kind=triage.verdict.kind,
         reason=triage.verdict.reason or None,
         generation_attempts=1,
-        timings={"seconds": seconds, "replays": triage.replays},
-        model_usage=usage,
+        timings={"seconds": triage.seconds, "replays": triage.replays},
+        model_usage=usage if candidate is not None else None,
         script=script_summary(suite, scenario.id),
         triage=triage.triage,
         triage_detail=detail,
@@ -194,31 +201,16 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
 CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in its attempt folder
 
 
-def regenerate_candidate(scenario: Scenario, claim: Claim, verified: Suite, settings: Settings,
-                         session: BrowserSession, job_store: ArtifactStore, registry: StepRegistry | None,
-                         reset: str | None = None) -> tuple[CandidateScript, dict | None]:
-    """Generate the app_changed scenario afresh beside its verified script (workers/agent/regeneration/candidate.py),
-    under candidate/: the script a person may accept. Its model usage is the job's."""
-    store = PrefixedStore(job_store, CANDIDATE)
-    try:  # its steps are not registered: nobody has accepted it
-        result = generate(scenario, claim, settings, session, store, registry, reset)
-    except (RunStopped, SoftTimeLimitExceeded, BrowserCrashedError):
-        raise  # the job stops (or is retried on a fresh browser), as any job
-    except Exception as exc:  # noqa: BLE001 - the app_changed verdict stands; the candidate is only missing
-        error = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
-        log.warning("regeneration.candidate_failed", scenario_id=scenario.id, error=error)
-        return CandidateScript(passed=False, failure_kind="error", reason=f"it could not be generated: {error}"), None
-    store.put_bytes("report.json", result.report_json().encode(), "application/json")
-    outcome = result.outcomes[0]
-    usage = result.model_usage or None
-    calls = int(((usage or {}).get("total") or {}).get("calls", 0))
-    if outcome.verdict.status != "passed" or result.suite is None:
-        return CandidateScript(passed=False, failed_step=outcome.verdict.step, failure_kind=outcome.verdict.kind,
-                               reason=outcome.verdict.reason or None, model_calls=calls), usage
-    store.put_bytes("script.diff", script_diff(verified, result.suite).encode(), "text/x-diff")
-    record = f"{CANDIDATE}{attempt_prefix(scenario.id, outcome.attempts)}/run.json"
-    return CandidateScript(passed=True, run_record=record, diff=f"{CANDIDATE}script.diff", model_calls=calls,
-                           script=script_summary(result.suite, scenario.id)), usage
+def store_suite(store: ArtifactStore, prefix: str, suite: Suite | None) -> None:
+    """The suite's files (as a folder would hold them, its runtime's reports aside) stored under prefix."""
+    if suite is None:
+        return
+    with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
+        folder = Path(work) / "suite"
+        suite.write(folder)
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "reports" not in path.relative_to(folder).parts:
+                store.put_file(f"{prefix}{path.relative_to(folder).as_posix()}", path, _content_type(path))
 
 
 def verdict_of(result: SuiteResult) -> JobResult:

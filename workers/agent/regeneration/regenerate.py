@@ -1,46 +1,193 @@
-"""Regenerating a suite folder stepforge wrote: replay first, triage the red, generate only what changed.
+"""A regeneration, the one job behind `stepforge regenerate` and the service's regeneration jobs: replay first,
+triage the red, generate only what changed, and generate every app_changed scenario afresh as a candidate.
 
-    stepforge regenerate SUITE_DIR --base-url URL [--scenarios FILE]
+    regenerate_scenarios(unchanged scripts, changed scenarios, session, ...) -> Regenerated (values, no folder)
 
-The folder's verified scripts (.stepforge/records/) are replayed first (triage.py). A scenario whose definition in
-FILE differs from the one its script was verified for, or that FILE adds, is generated from scratch; one FILE no
-longer has leaves the suite. The folder then holds: the kept scripts (passed, flake, broken_environment), the healed
-ones (drift), the generated ones that passed, and the app_changed ones as they were, tagged @failing. Each
-app_changed scenario is generated afresh beside its kept script; when that passes, its script and the diff wait in
-.stepforge/candidates/ for `stepforge accept` (accept.py). The report (regeneration.json) gives every scenario's
-class, what changed, and the model calls and seconds per class.
+A verified script whose scenario did not change is replayed and triaged (triage.py): passed, flake, drift (healed),
+app_changed (kept as it was) or broken_environment. A scenario that changed, or that was never verified, is generated
+from scratch (the pipeline's SuiteJob). Each app_changed scenario is generated afresh beside its kept script: a
+candidate (candidate.py), never applied; when it passes, the diff against the kept script says what it would change.
+
+The drivers put the values where their users expect them: the CLI writes the suite folder, its verified scripts and
+.stepforge/candidates/ (workers/cli/regenerate.py); a service job stores the kept script, the triage and the
+candidate in its attempt folder (workers/service/scenario_job.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import shutil
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from shared.artifacts import ArtifactStore
-from shared.artifacts.prefixed import PrefixedStore
 from shared.logging import log
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario, natural_key
 from shared.settings import Settings
-from shared.step_registry import RegistryError, StepRegistry, origin_of
-from shared.triage import FAILING_TAG, TRIAGE_ORDER, CandidateScript, Triage, VerifiedScript
+from shared.step_registry import StepRegistry, origin_of
+from shared.triage import TRIAGE_ORDER, CandidateScript, Triage, VerifiedScript
 from workers.agent.choice import Agent
-from workers.agent.execution.browser import BrowserSession
-from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, SuiteJob
+from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
+from workers.agent.pipeline import PipelineEvents, RunStopped, SuiteJob
 from workers.agent.regeneration.candidate import script_diff
-from workers.agent.regeneration.triage import triage_scripts
-from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry, new_steps
-from workers.agent.scripting.verified import clear_candidates, read_verified, write_candidate, write_verified
+from workers.agent.regeneration.triage import FLAKE_RETRIES, TriageRun, triage_scripts
+from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry
+from workers.agent.verify.node_runtime import NodeRuntimeError
+
+
+@dataclass
+class Candidate:
+    """An app_changed scenario generated afresh: its last run record and verdict; when it passed, its script's
+    suite and the diff against the kept script."""
+
+    scenario: Scenario
+    verdict: Verdict
+    record: RunRecord | None = None
+    regenerated: Suite | None = None  # the suite of its script, when it passed
+    diff: str = ""
+    model_calls: int = 0
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.regenerated is not None
+
+    def script(self, run_record: str | None = None, diff: str | None = None,
+               summary: list[dict] | None = None) -> CandidateScript:
+        """As the triage reports it, with where its driver put its run record and diff."""
+        if not self.passed:
+            return CandidateScript(passed=False, failed_step=self.verdict.step, failure_kind=self.verdict.kind,
+                                   reason=self.verdict.reason or None, model_calls=self.model_calls)
+        return CandidateScript(passed=True, run_record=run_record, diff=diff, model_calls=self.model_calls,
+                               script=summary)
+
+
+@dataclass
+class Regenerated:
+    """What a regeneration concluded. `triage` holds every scenario's class (an app_changed one's candidate counted
+    in its model calls and seconds, its `candidate` left for the driver to fill in with where it put it); `kept` the
+    script each scenario keeps: the verified one, the healed one for drift, the generated one that passed."""
+
+    triage: dict[str, Triage]
+    kept: dict[str, tuple[Scenario, RunRecord]]
+    candidates: dict[str, Candidate] = field(default_factory=dict)
+    registry_problem: str | None = None
+
+    def kept_runs(self) -> list[tuple[Scenario, RunRecord]]:
+        return [self.kept[i] for i in sorted(self.kept, key=natural_key)]
+
+
+def regenerate_scenarios(
+    unchanged: Sequence[VerifiedScript],
+    changed: Sequence[Scenario],
+    session: BrowserSession,
+    *,
+    base_url: str,
+    settings: Settings,
+    store: ArtifactStore,
+    candidate_store: ArtifactStore,
+    agent: Agent,
+    reset_command: str | None = None,
+    events: PipelineEvents | None = None,
+    registry: StepRegistry | None = None,
+    project: str = "default",
+    feature: str = DEFAULT_FEATURE,
+    flake_retries: int = FLAKE_RETRIES,
+    suite_format: str = "cucumber-js",
+    work_dir: Path | None = None,
+) -> Regenerated:
+    """See the module's doc. `store` takes the replays' and the generations' artifacts, `candidate_store` the
+    candidates'; `flake_retries` is 0 where the scripts were red in a replay just before (the service's first pass);
+    `work_dir` holds the staging folders (a temporary folder of the system when None)."""
+    events = events or PipelineEvents()
+    origin = origin_of(base_url) if registry is not None else None
+
+    def job(scenarios: Sequence[Scenario], artifacts: ArtifactStore) -> SuiteJob:
+        return SuiteJob(list(scenarios), base_url, settings, artifacts, reset_command, events, registry, project,
+                        agent, feature=feature, suite_format=suite_format)
+
+    with tempfile.TemporaryDirectory(prefix="stepforge-regenerate-", dir=work_dir) as work:
+        staging = Path(work)
+        triaged = triage_scripts(unchanged, session, base_url=base_url, settings=settings, store=store,
+                                 staging=staging / "replayed", reset_command=reset_command, registry=registry,
+                                 origin=origin, feature=feature, events=events, flake_retries=flake_retries
+                                 ) if unchanged else TriageRun({}, {})
+        done = Regenerated(dict(triaged.triage), {s.scenario.id: (s.scenario, triaged.records[s.scenario.id])
+                                                  for s in unchanged})
+        generation = job(changed, store)
+        if changed:
+            generation.generate_and_verify(session, staging / "generated")
+        for scenario in changed:
+            verdict, passed = settled_verdict(generation, scenario, "its generated script failed its replay")
+            record = generation.records[scenario.id]
+            done.triage[scenario.id] = Triage(
+                scenario_id=scenario.id, triage="generated", source="generated", verdict=verdict,
+                replays=record.replay.replays if record.replay else 0, model_calls=generation.calls(scenario.id),
+                seconds=round(generation.seconds.get(scenario.id, 0.0), 2))
+            if passed:
+                done.kept[scenario.id] = (scenario, record)
+        done.registry_problem = generation.registry_problem
+        app_changed = [done.kept[i][0] for i, t in sorted(done.triage.items(), key=lambda item: natural_key(item[0]))
+                       if t.triage == "app_changed"]
+        if app_changed:
+            done.candidates = generate_candidates(app_changed, done, job(app_changed, candidate_store), session,
+                                                  staging / "candidates", registry, origin, feature)
+    for scenario_id, candidate in done.candidates.items():
+        triage = done.triage[scenario_id]
+        done.triage[scenario_id] = triage.model_copy(update={
+            "model_calls": triage.model_calls + candidate.model_calls,
+            "seconds": round(triage.seconds + candidate.seconds, 2)})
+    return done
+
+
+def generate_candidates(scenarios: list[Scenario], done: Regenerated, job: SuiteJob, session: BrowserSession,
+                        staging: Path, registry: StepRegistry | None, origin: str | None, feature: str
+                        ) -> dict[str, Candidate]:
+    """The app_changed scenarios generated afresh (`job`), each compared with the script it keeps. A failure of the
+    generation itself (not the machine's, not a stopped run) leaves the app_changed verdicts standing, each
+    candidate failed saying why."""
+    try:
+        job.generate_and_verify(session, staging)
+        if job.suite_format == "playwright-bdd":
+            job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
+    except (RunStopped, BrowserCrashedError, BrowserUnavailableError, NodeRuntimeError):
+        raise  # the job stops (or runs again on a fresh browser), as any job
+    except Exception as exc:  # noqa: BLE001 - the app_changed verdicts stand; only their candidates are missing
+        error = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+        log.warning("regeneration.candidate_failed", scenarios=[s.id for s in scenarios], error=error)
+        return {s.id: Candidate(s, Verdict.failed(None, "error", f"it could not be generated: {error}"))
+                for s in scenarios}
+    candidates = {}
+    for scenario in scenarios:
+        verdict, passed = settled_verdict(job, scenario, "its regenerated script failed its replay")
+        record = job.records[scenario.id]
+        candidate = Candidate(scenario, verdict, record, model_calls=job.calls(scenario.id),
+                              seconds=job.seconds.get(scenario.id, 0.0))
+        if passed:
+            kept = build_with_registry([done.kept[scenario.id]], registry, origin, feature)[0]
+            candidate.regenerated = build_with_registry([(scenario, record)], registry, origin, feature)[0]
+            candidate.diff = script_diff(kept, candidate.regenerated)
+        candidates[scenario.id] = candidate
+    return candidates
+
+
+def settled_verdict(job: SuiteJob, scenario: Scenario, red_reason: str) -> tuple[Verdict, bool]:
+    """A generated scenario's verdict, and whether its script was verified: one that ran through but whose script
+    did not pass its replay failed."""
+    record = job.records.get(scenario.id)
+    verdict = (record.verdict if record is not None else None) or Verdict.failed(None, "error", "not generated")
+    passed = scenario.id in job.verified
+    if not passed and verdict.status == "passed":
+        verdict = Verdict.failed(None, "action", red_reason)
+    return verdict, passed
 
 
 @dataclass
 class Regeneration:
+    """A regenerated suite folder's report: every scenario's class, what changed, what it cost."""
+
     base_url: str
     triage: list[Triage]  # in natural order of the scenario ids
     suite: Suite | None
@@ -71,112 +218,3 @@ class Regeneration:
 
     def report_json(self) -> str:
         return json.dumps(self.report(), indent=2) + "\n"
-
-
-def keep_candidate(suite_dir: Path, triage: Triage, scenario: Scenario, candidates: SuiteJob, kept: Suite,
-                   registry: StepRegistry | None, origin: str | None, feature: str) -> Triage:
-    """The app_changed scenario's triage with its candidate; a passed candidate's script and its diff against the
-    kept one written to .stepforge/candidates/, for `stepforge accept`."""
-    record = candidates.records[scenario.id]
-    verdict = record.verdict or Verdict.failed(None, "error", "not generated")
-    calls = record.model_calls
-    update = {"model_calls": triage.model_calls + calls,
-              "seconds": round(triage.seconds + candidates.seconds.get(scenario.id, 0.0), 2)}
-    if scenario.id not in candidates.verified:
-        if verdict.status == "passed":
-            verdict = Verdict.failed(None, "action", "its regenerated script failed its replay")
-        candidate = CandidateScript(passed=False, failed_step=verdict.step, failure_kind=verdict.kind,
-                                    reason=verdict.reason or None, model_calls=calls)
-        return triage.model_copy(update={**update, "candidate": candidate})
-    regenerated = build_with_registry([(scenario, record)], registry, origin, feature)[0]
-    script, diff = write_candidate(suite_dir, VerifiedScript(scenario=scenario, record=record),
-                                   script_diff(kept, regenerated))
-    candidate = CandidateScript(passed=True, run_record=script, diff=diff, model_calls=calls)
-    return triage.model_copy(update={**update, "candidate": candidate})
-
-
-def regenerate_suite(
-    suite_dir: Path,
-    *,
-    base_url: str,
-    settings: Settings,
-    store: ArtifactStore,
-    scenarios: Sequence[Scenario] | None = None,
-    feature: str = DEFAULT_FEATURE,
-    reset_command: str | None = None,
-    events: PipelineEvents | None = None,
-    registry: StepRegistry | None = None,
-    project: str = "default",
-    agent: Agent | None = None,
-) -> Regeneration:
-    """See the module's doc. Raises NoVerifiedScripts when suite_dir holds no verified script."""
-    started = time.perf_counter()
-    events = events or PipelineEvents()
-    verified = {script.scenario.id: script for script in read_verified(suite_dir)}
-    wanted = list(scenarios) if scenarios is not None else [script.scenario for script in verified.values()]
-    unchanged = [verified[s.id] for s in wanted if s.id in verified and verified[s.id].scenario == s]
-    changed = [s for s in wanted if not (s.id in verified and verified[s.id].scenario == s)]
-    removed = sorted((i for i in verified if i not in {s.id for s in wanted}), key=natural_key)
-    origin = origin_of(base_url) if registry is not None else None
-
-    staging = Path(tempfile.mkdtemp(prefix=".stepforge-regenerate-", dir=suite_dir.resolve().parent))
-    try:
-        with BrowserSession(settings) as session:
-            triaged = triage_scripts(unchanged, session, base_url=base_url, settings=settings, store=store,
-                                     staging=staging / "replayed", reset_command=reset_command, registry=registry,
-                                     origin=origin, feature=feature, events=events) if unchanged else None
-            job = SuiteJob(changed, base_url, settings, store, reset_command, events, registry, project,
-                           agent or Agent(), feature=feature)
-            if changed:
-                job.generate_and_verify(session, staging / "generated")
-            # Every app_changed scenario is generated afresh beside its kept script: a candidate, never applied.
-            app_changed = [verified[i].scenario for i, t in sorted(triaged.triage.items()) if t.triage == "app_changed"
-                           ] if triaged else []
-            candidates = SuiteJob(app_changed, base_url, settings, PrefixedStore(store, "candidates/"), reset_command,
-                                  events, registry, project, agent or Agent(), feature=feature)
-            if app_changed:
-                candidates.generate_and_verify(session, staging / "candidates")
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-    triage = dict(triaged.triage) if triaged else {}
-    keep: dict[str, tuple[Scenario, RunRecord]] = {}
-    for script in unchanged:
-        keep[script.scenario.id] = (script.scenario, triaged.records[script.scenario.id])  # type: ignore[union-attr]
-    for scenario in changed:
-        record = job.records[scenario.id]
-        passed = scenario.id in job.verified
-        verdict = record.verdict or Verdict.failed(None, "error", "not generated")
-        if not passed and verdict.status == "passed":
-            verdict = Verdict.failed(None, "action", "its generated script failed its replay")
-        triage[scenario.id] = Triage(
-            scenario_id=scenario.id, triage="generated", source="generated", verdict=verdict,
-            replays=record.replay.replays if record.replay else 0,
-            model_calls=record.model_calls,
-            seconds=round(job.seconds.get(scenario.id, 0.0), 2))
-        if passed:
-            keep[scenario.id] = (scenario, record)
-
-    clear_candidates(suite_dir)
-    for scenario in app_changed:
-        kept = build_with_registry([keep[scenario.id]], registry, origin, feature)[0]
-        triage[scenario.id] = keep_candidate(suite_dir, triage[scenario.id], scenario, candidates, kept, registry,
-                                             origin, feature)
-
-    order = sorted(keep, key=natural_key)
-    failing = {i: [FAILING_TAG] for i in order if triage[i].triage == "app_changed"}
-    runs = [keep[i] for i in order]
-    regeneration = Regeneration(base_url, [triage[i] for i in sorted(triage, key=natural_key)], None, removed)
-    suite, regeneration.registry_problem = build_with_registry(runs, registry, origin, feature, failing)
-    events.on_phase("writing the suite")
-    suite.write(suite_dir, files_dir=settings.files_dir)
-    (suite_dir / SUITE_MARKER).write_text("written by stepforge; its next run may overwrite this folder\n")
-    write_verified(suite_dir, [VerifiedScript(scenario=s, record=r) for s, r in runs], feature, failing=list(failing))
-    if registry is not None and suite.new_definitions and origin is not None:
-        with contextlib.suppress(RegistryError):
-            registry.register(project, origin, new_steps(suite.new_definitions))
-    regeneration.suite = suite
-    regeneration.seconds = time.perf_counter() - started
-    log.info("regeneration.done", **regeneration.counts(), seconds=round(regeneration.seconds, 2))
-    return regeneration
-

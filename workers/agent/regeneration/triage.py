@@ -162,11 +162,11 @@ class Triager:
 def triage_scripts(scripts: Sequence[VerifiedScript], session: BrowserSession, *, base_url: str, settings: Settings,
                    store: ArtifactStore, staging: Path, reset_command: str | None = None,
                    registry: StepRegistry | None = None, origin: str | None = None, feature: str = DEFAULT_FEATURE,
-                   events: PipelineEvents | None = None) -> TriageRun:
+                   events: PipelineEvents | None = None, flake_retries: int = FLAKE_RETRIES) -> TriageRun:
     """Replay the verified scripts first and triage the red ones (see the module's doc)."""
     started = time.perf_counter()
     run = Triager(scripts, base_url, settings, store, staging, reset_command, registry, origin, feature,
-                  events or PipelineEvents()).run(session)
+                  events or PipelineEvents(), flake_retries).run(session)
     log.info("regeneration.triaged", scenarios=len(scripts), seconds=round(time.perf_counter() - started, 2),
              classes={i: t.triage for i, t in run.triage.items()})
     return run
