@@ -3,11 +3,7 @@ another project's scenarios are never seen."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.service.conftest import new_project
-
-pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
 
 
 def put(client, project, external_id: str, title: str) -> int:
