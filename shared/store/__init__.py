@@ -1,5 +1,6 @@
-"""The service's data access, one module per aggregate: projects and their keys, versioned scenarios, batches and jobs
-(claim, lease, finish), the outbox and its delivery log. The API routes and the Celery tasks both call it.
+"""The service's data access, one module per aggregate: projects and their keys, versioned scenarios, batches, leases
+(claim, renew, release) and jobs' results, the outbox and its delivery log. The API routes and the Celery tasks both
+call it.
 
 Two rules hold everywhere:
 - a batch finishes in the transaction that finishes its last job, decided from the job rows (never from
@@ -29,13 +30,15 @@ from shared.store.batches import (  # noqa: F401
     request_hash,
 )
 from shared.store.jobs import (  # noqa: F401
-    Claim,
     Finished,
     JobResult,
     SuiteBusy,
     accept_candidate,
-    claim_job,
     finish_job,
+)
+from shared.store.leases import (  # noqa: F401
+    Claim,
+    claim_job,
     latest_verified_job,
     mark_jobs_sent,
     release_job,
