@@ -19,9 +19,9 @@ from kombu import Connection
 from sqlmodel import Session
 
 from shared.logging import log
-from shared.models import utcnow
+from shared.models import FULL_REGENERATION_KINDS, Batch, utcnow
 from shared.service_settings import ServiceSettings
-from shared.store import mark_events_sent, mark_jobs_sent, mark_suites_sent
+from shared.store import mark_events_sent, mark_jobs_sent, mark_suites_sent, queued_job_ids
 
 GENERATE_JOB = "stepforge.generate_job"
 DELIVER_WEBHOOK = "stepforge.deliver_webhook"
@@ -191,3 +191,14 @@ def send_regeneration(celery: Celery, session: Session, batch_id: int, job_ids: 
         return 0
     mark_jobs_sent(session, job_ids, moment)
     return len(job_ids)
+
+
+def send_batch(celery: Celery, session: Session, batch_id: int, *, budget_s: float) -> tuple[int, int]:
+    """Send a (committed) batch's queued jobs: a full regeneration's as one replay_batch message (its verified
+    scripts replayed first), any other's one generate_job each. (How many were sent, how many there are.)"""
+    job_ids = queued_job_ids(session, batch_id)
+    batch = session.get(Batch, batch_id)
+    if batch is not None and batch.kind in FULL_REGENERATION_KINDS:
+        return send_regeneration(celery, session, batch_id, job_ids, budget_s=budget_s), len(job_ids)
+    return send_jobs(celery, session, job_ids, budget_s=budget_s), len(job_ids)
+

@@ -14,6 +14,7 @@ from api.deps import (
     ApiError,
     CallerDep,
     IdPath,
+    Services,
     ServicesDep,
     not_found,
 )
@@ -24,10 +25,11 @@ from api.routes.common import (
     job_view,
     links,
     own_batch,
-    start,
     usage_total,
     v1,
 )
+from shared.job_queue import send_batch as send_batch_jobs
+from shared.logging import log
 from shared.models import JOB_STATES, Project
 from shared.models import Scenario as ScenarioRow
 from shared.store import (
@@ -73,7 +75,7 @@ def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: Service
                                       grounding=body.grounding or project.default_grounding, feature=body.feature,
                                       suite_format=body.format, step_writer=body.step_writer)
         if created:
-            background.add_task(start, services, batch.id)
+            background.add_task(send_batch, services, batch.id)
         return accepted(batch, response, replayed=not created)
 
 
@@ -126,7 +128,7 @@ def regenerate(caller: CallerDep, services: ServicesDep, response: Response,
             suite_format=body.format, step_writer=body.step_writer,
         )
         if created:
-            background.add_task(start, services, batch.id)
+            background.add_task(send_batch, services, batch.id)
         return accepted(batch, response, replayed=not created)
 
 
@@ -183,3 +185,14 @@ def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
                          accept=lambda job: f"/v1/batches/{batch.id}/jobs/{job.id}/accept",
                          flakiness=flakiness(session, project_id, batch.id, ids))
         return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)
+
+
+def send_batch(services: Services, batch_id: int) -> None:
+    """Send the batch's jobs once the 202 is on its way (a background task of the request): after the commit, so no
+    worker looks for a row that is not there yet, within STEPFORGE_BATCH_SEND_BUDGET_S (shared/job_queue.py).
+    Whatever the broker did not take, or a process that died before sending, is left to beat's sweep (jobs never
+    sent go after 30 s)."""
+    with services.session() as session:
+        budget_s = services.settings.batch_send_budget_s
+        sent, total = send_batch_jobs(services.celery, session, batch_id, budget_s=budget_s)
+    log.info("batch.sent", batch_id=batch_id, jobs=total, sent=sent, left_for_the_sweep=total - sent)

@@ -17,16 +17,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api import schemas
 from api.deps import (
     ApiError,
-    Services,
     not_found,
 )
 from api.http import field_name
-from shared.logging import log
-from shared.models import FULL_REGENERATION_KINDS, Batch, Job, Project
+from shared.models import Batch, Job, Project
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import (
     find_batch,
-    queued_job_ids,
 )
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -105,21 +102,6 @@ def own_job(session: Session, project_id: int, batch_id: int, job_id: int) -> Jo
     if job is None or job.batch_id != batch_id:
         raise not_found(f"job {job_id} of batch {batch_id}")
     return job
-
-
-def start(services: Services, batch_id: int) -> None:
-    """Send the batch's jobs once the 202 is on its way (a background task of the request): after the commit,
-    so no worker looks for a row that is not there yet, within STEPFORGE_BATCH_SEND_BUDGET_S. Whatever the broker did not
-    take, or a process that died before sending, is left to beat's sweep (jobs never sent go after 30 s)."""
-    with services.session() as session:
-        job_ids = queued_job_ids(session, batch_id)
-        budget_s = services.settings.batch_send_budget_s
-        batch = session.get(Batch, batch_id)
-        if batch is not None and batch.kind in FULL_REGENERATION_KINDS:  # verified scripts replayed first, as one
-            sent = services.send_regeneration(session, batch_id, job_ids, budget_s=budget_s)
-        else:
-            sent = services.send_jobs(session, job_ids, budget_s=budget_s)
-    log.info("batch.sent", batch_id=batch_id, jobs=len(job_ids), sent=sent, left_for_the_sweep=len(job_ids) - sent)
 
 
 def accepted(batch: Batch, response: Response, replayed: bool) -> schemas.BatchAccepted:
