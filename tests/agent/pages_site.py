@@ -14,7 +14,7 @@ from shared.settings import Settings
 from tests.http_site import SiteHandler, serve
 from workers.agent.brains.builtin import BuiltinBrain
 from workers.agent.execution.browser import BrowserSession
-from workers.agent.pipeline import SuiteResult, generate_suite
+from workers.agent.pipeline import GenerationResult, generate_suite
 from workers.agent.scenario_run import run_scenario
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ def serve_page(html: str) -> tuple[str, Callable[[], None]]:
     return serve(Page)
 
 
-def generate_on_page(html: str, steps: list, tmp_path: Path) -> SuiteResult:
+def generate_on_page(html: str, steps: list, tmp_path: Path) -> GenerationResult:
     """Generate, verify by a cucumber-js replay and write the suite of one scenario against a site serving `html`."""
     site, stop = serve_page(html)
     scenarios = ScenarioFile(scenarios=[Scenario(id="T-1", title="t", steps=steps)])
@@ -90,7 +90,7 @@ def assert_passed(record: RunRecord) -> None:
     assert record.verdict is not None and record.verdict.status == "passed", (record.verdict, done(record))
 
 
-def assert_green(result: SuiteResult) -> None:
+def assert_green(result: GenerationResult) -> None:
     """The one scenario generated, verified and replayed green by cucumber-js."""
     outcome = result.outcomes[0]
     assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))

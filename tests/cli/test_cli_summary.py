@@ -11,7 +11,7 @@ from rich.progress import Progress
 
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario
-from workers.agent.pipeline import Outcome, SuiteResult
+from workers.agent.pipeline import Outcome, GenerationResult
 from workers.cli.common import ClockColumn, one_line
 from workers.cli.generate import print_summary
 
@@ -27,7 +27,7 @@ def outcome(sid: str, verdict: Verdict) -> Outcome:
 
 
 def test_the_summary_shows_one_line_per_scenario(tmp_path: Path) -> None:
-    result = SuiteResult(base_url="http://app", suite=None, outcomes=[
+    result = GenerationResult(base_url="http://app", suite=None, outcomes=[
         outcome("OWN-1", Verdict(status="passed")),
         outcome("OWN-2", Verdict.failed(3, "action", CALL_LOG)),
         outcome("A-VERY-LONG-SCENARIO-ID-17", Verdict.failed(None, "error", "x" * 500)),

@@ -77,7 +77,10 @@ class Outcome:
 
 
 @dataclass
-class SuiteResult:
+class GenerationResult:
+    """What generating a scenarios file gave: each scenario's outcome, and the verified suite (None when no scenario
+    passed), as the report (report.json) and the service's job row show them."""
+
     base_url: str
     outcomes: list[Outcome]
     suite: Suite | None
@@ -153,7 +156,7 @@ def generate_suite(
     session: BrowserSession | None = None,
     suite_format: str = "cucumber-js",
     register_steps: bool = True,
-) -> SuiteResult:
+) -> GenerationResult:
     """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
 
     With a registry, steps already known for the application's origin are reused, and the verified
@@ -163,7 +166,7 @@ def generate_suite(
     With suite_format "playwright-bdd", the verified suite is written as a Playwright Test project and replayed
     once more by Playwright's runner; a scenario red there fails and is left out.
     """
-    job = SuiteJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
+    job = GenerationJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
                    registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE,
                    suite_format=suite_format)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -193,7 +196,10 @@ def suite_digest(suite: Suite) -> str:
 
 
 @dataclass
-class SuiteJob:
+class GenerationJob:
+    """The generation of some scenarios, under way: their run records, replays and verdicts as they come;
+    generate_and_verify() runs it to its verified suite."""
+
     scenarios: list[Scenario]
     base_url: str
     settings: Settings
@@ -413,7 +419,7 @@ class SuiteJob:
         suite.write(folder, files_dir=self.settings.files_dir, suite_format=suite_format)
         return suite
 
-    def result(self, suite: Suite) -> SuiteResult:
+    def result(self, suite: Suite) -> GenerationResult:
         outcomes = []
         for scenario in self.scenarios:
             record = self.records[scenario.id]
@@ -429,7 +435,7 @@ class SuiteJob:
                     steps=counts.steps if counts else 0, seconds=self.seconds.get(scenario.id, 0.0),
                 )
             )
-        return SuiteResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None,
+        return GenerationResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None,
                            project=self.project, registered=self.registered, registry_problem=self.registry_problem,
                            brain=self.agent.brain, grounding=self.agent.grounding_name,
                            model_usage=self.agent.usage())

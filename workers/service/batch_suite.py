@@ -39,7 +39,9 @@ SUITE_FOLDER = "suite"  # the zip's top folder: unzip, cd suite, npm install && 
 
 
 @dataclass
-class BatchSuite:
+class SuiteBuild:
+    """The outcome of building a finished batch's suite.zip (the batch's suite_state and suite_failed)."""
+
     state: str  # "ready" (suite.zip stored) or "empty" (no scenario passed)
     failed: dict[str, str] = field(default_factory=dict)  # scenario id -> why it is red in the combined replay
 
@@ -49,7 +51,7 @@ def suite_key(batch: Batch) -> str:
 
 
 def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStore, registry: StepRegistry | None,
-             settings: Settings, registry_project: str | None = None, reset: str | None = None) -> BatchSuite:
+             settings: Settings, registry_project: str | None = None, reset: str | None = None) -> SuiteBuild:
     """Build, replay and store the suite of these jobs (suite_jobs): scenarios in natural order of their ids, a
     regeneration's app_changed ones tagged @failing and left out of the replay (their failure is known), unless a
     person accepted their regenerated script; `reset` runs before each scenario of the replay. Then the new steps of
@@ -57,7 +59,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
     the suite is the same whatever order they finished in (no job's step reached the registry before another's
     script was grouped)."""
     if not jobs:
-        return BatchSuite("empty")
+        return SuiteBuild("empty")
     jobs = sorted(jobs, key=lambda pair: natural_key(pair[1].id))
     runs = []
     for job, scenario in jobs:
@@ -69,7 +71,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
             # A scenario the environment kept from running before it could keep its script: left out, not lost.
             log.warning("build_suite.no_kept_script", batch_id=batch.id, scenario_id=scenario.id)
     if not runs:
-        return BatchSuite("empty")
+        return SuiteBuild("empty")
     jobs = [(job, scenario) for job, scenario in jobs if scenario.id in {s.id for s, _ in runs}]
     # An accepted one's script is its regenerated one, which passed: not failing.
     failing = {scenario.id: [FAILING_TAG] for job, scenario in jobs
@@ -102,7 +104,7 @@ def assemble(batch: Batch, jobs: list[tuple[Job, Scenario]], store: ArtifactStor
     prefix = batch_prefix(batch.project_id, batch.id)
     store.put_bytes(prefix + "suite-replay.json", json.dumps(report, indent=2).encode(), "application/json")
     store.put_bytes(suite_key(batch), data, "application/zip")
-    return BatchSuite("ready", failed)
+    return SuiteBuild("ready", failed)
 
 
 def register_green(suite: Suite, green: list[str], registry: StepRegistry, project: str, origin: str) -> None:
@@ -126,7 +128,8 @@ def zip_folder(folder: Path) -> bytes:
     return buffer.getvalue()
 
 
-def first_pass_results(store: ArtifactStore, batch: Batch, suite: Suite, ids: list[str]) -> dict[str, ReplayResult] | None:
+def first_pass_results(store: ArtifactStore, batch: Batch, suite: Suite, ids: list[str]
+                       ) -> dict[str, ReplayResult] | None:
     """A regeneration's first pass replayed this very suite (the same text) green for every scenario in it: its
     results stand for the suite's replay. None otherwise (no pass, another text, a scenario red or settled later)."""
     try:

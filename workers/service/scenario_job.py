@@ -31,7 +31,7 @@ from shared.triage import VerifiedScript
 from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
-from workers.agent.pipeline import RunStopped, SuiteResult, generate_suite
+from workers.agent.pipeline import RunStopped, GenerationResult, generate_suite
 from workers.agent.regeneration.regenerate import regenerate_scenarios
 from workers.agent.regeneration.triage import FLAKE_RETRIES
 from workers.agent.scripting.build import Suite, build_with_registry
@@ -107,7 +107,7 @@ def run_job(claim: Claim, settings: Settings, session: BrowserSession, store: Ar
 
 
 def generate(scenario: Scenario, claim: Claim, settings: Settings, session: BrowserSession, job_store: ArtifactStore,
-             registry: StepRegistry | None, reset: str | None = None) -> SuiteResult:
+             registry: StepRegistry | None, reset: str | None = None) -> GenerationResult:
     """The scenario through the agent (`reset` run before each scenario run and replay), its run records and suite/
     in job_store. Its steps are not registered: the batch's suite registers them once built (batch_suite.assemble),
     so no job's steps change another's grouping."""
@@ -213,7 +213,7 @@ def store_suite(store: ArtifactStore, prefix: str, suite: Suite | None) -> None:
                 store.put_file(f"{prefix}{path.relative_to(folder).as_posix()}", path, _content_type(path))
 
 
-def verdict_of(result: SuiteResult) -> JobResult:
+def verdict_of(result: GenerationResult) -> JobResult:
     """The job row's verdict of a one-scenario run: its outcome, as the run report gives it (Outcome.timings)."""
     outcome = result.outcomes[0]
     passed = outcome.verdict.status == "passed"

@@ -64,7 +64,7 @@ from shared.store import (
 from shared.urls import TargetPolicy, UnsafeTargetError
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
 from workers.service.batch_replay import replay_first
-from workers.service.batch_suite import BatchSuite, assemble
+from workers.service.batch_suite import SuiteBuild, assemble
 from workers.service.celery_app import app, resources
 from workers.service.pool import BrowserCrashedError
 from workers.service.scenario_job import (
@@ -282,7 +282,7 @@ def build_batch_suite(self, batch_id: int) -> str:
             bound.warning("build_suite.retry", error=f"{type(error).__name__}: {error}", exc_info=True)
             raise self.retry(countdown=SUITE_BUILD_RETRY_S * 2**self.request.retries) from None
         bound.error("build_suite.failed", error=f"{type(error).__name__}: {error}", exc_info=True)
-        built = BatchSuite("error")
+        built = SuiteBuild("error")
     events = finish_suite(engine, batch_id, built.state, built.failed)
     bound.info("build_suite.done", state=built.state, scenarios=len(jobs), failed=sorted(built.failed))
     with writing(engine) as session:  # not sent (broker down): they stay unsent and the sweep sends them

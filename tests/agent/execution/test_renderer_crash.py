@@ -127,12 +127,12 @@ def test_a_step_failed_by_a_killed_renderer_raises_a_crash_not_a_verdict(site: s
         in_thread(work)
 
 
-def generate(site: str, tmp_path: Path, crashes: int) -> pipeline.SuiteResult:
+def generate(site: str, tmp_path: Path, crashes: int) -> pipeline.GenerationResult:
     scenarios = parse_scenarios(json.dumps({"scenarios": [{"id": "COUNT", "title": "Count twice", "steps": STEPS}]}),
                                 "s.json")
     settings = Settings()
 
-    def work() -> pipeline.SuiteResult:
+    def work() -> pipeline.GenerationResult:
         with WatchedSession(settings) as session:
             return pipeline.generate_suite(scenarios, base_url=site, out_dir=tmp_path / "suite", settings=settings,
                                            store=LocalArtifactStore(tmp_path / "artifacts"), session=session,

@@ -5,7 +5,7 @@ triage the red, generate only what changed, and generate every app_changed scena
 
 A verified script whose scenario did not change is replayed and triaged (triage.py): passed, flake, drift (healed),
 app_changed (kept as it was) or broken_environment. A scenario that changed, or that was never verified, is generated
-from scratch (the pipeline's SuiteJob). Each app_changed scenario is generated afresh beside its kept script: a
+from scratch (the pipeline's GenerationJob). Each app_changed scenario is generated afresh beside its kept script: a
 candidate (candidate.py), never applied; when it passes, the diff against the kept script says what it would change.
 
 The drivers put the values where their users expect them: the CLI writes the suite folder, its verified scripts and
@@ -30,7 +30,7 @@ from shared.step_registry import StepRegistry, origin_of
 from shared.triage import TRIAGE_ORDER, CandidateScript, Triage, VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
-from workers.agent.pipeline import PipelineEvents, RunStopped, SuiteJob
+from workers.agent.pipeline import PipelineEvents, RunStopped, GenerationJob
 from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import FLAKE_RETRIES, TriageRun, triage_scripts
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry
@@ -104,8 +104,8 @@ def regenerate_scenarios(
     events = events or PipelineEvents()
     origin = origin_of(base_url) if registry is not None else None
 
-    def job(scenarios: Sequence[Scenario], artifacts: ArtifactStore) -> SuiteJob:
-        return SuiteJob(list(scenarios), base_url, settings, artifacts, reset_command, events, registry, project,
+    def job(scenarios: Sequence[Scenario], artifacts: ArtifactStore) -> GenerationJob:
+        return GenerationJob(list(scenarios), base_url, settings, artifacts, reset_command, events, registry, project,
                         agent, feature=feature, suite_format=suite_format)
 
     with tempfile.TemporaryDirectory(prefix="stepforge-regenerate-", dir=work_dir) as work:
@@ -142,7 +142,7 @@ def regenerate_scenarios(
     return done
 
 
-def generate_candidates(scenarios: list[Scenario], done: Regenerated, job: SuiteJob, session: BrowserSession,
+def generate_candidates(scenarios: list[Scenario], done: Regenerated, job: GenerationJob, session: BrowserSession,
                         staging: Path, registry: StepRegistry | None, origin: str | None, feature: str
                         ) -> dict[str, Candidate]:
     """The app_changed scenarios generated afresh (`job`), each compared with the script it keeps. A failure of the
@@ -173,7 +173,7 @@ def generate_candidates(scenarios: list[Scenario], done: Regenerated, job: Suite
     return candidates
 
 
-def settled_verdict(job: SuiteJob, scenario: Scenario, red_reason: str) -> tuple[Verdict, bool]:
+def settled_verdict(job: GenerationJob, scenario: Scenario, red_reason: str) -> tuple[Verdict, bool]:
     """A generated scenario's verdict, and whether its script was verified: one that ran through but whose script
     did not pass its replay failed."""
     record = job.records.get(scenario.id)

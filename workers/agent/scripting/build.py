@@ -41,6 +41,10 @@ class ScenarioCounts:
 
 @dataclass
 class Suite:
+    """The suite itself, in memory: its feature files and step definitions, and the scripts and steps behind them.
+    write() puts it in a folder (a cucumber-js or playwright-bdd project); the service zips that folder as
+    suite.zip."""
+
     scripts: list[ScenarioScript]
     definitions: list[StepDefinition]
     features: dict[str, str]  # "features/<name>.feature" -> its text, in order
