@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import shutil
 import tempfile
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from shared.artifacts import ArtifactStore, put_model
 from shared.logging import log
@@ -91,6 +91,11 @@ class GenerationResult:
     grounding: str = "text"
     model_usage: dict = field(default_factory=dict)  # the job's model calls per phase and in total
 
+    def verified_scripts(self) -> list[VerifiedScript]:
+        """The scripts of the scenarios that passed, as the suite folder keeps them."""
+        return [VerifiedScript(scenario=o.scenario, record=o.record) for o in self.outcomes
+                if o.verdict.status == "passed"]
+
     @property
     def all_passed(self) -> bool:
         return all(o.verdict.status == "passed" for o in self.outcomes)
@@ -141,11 +146,10 @@ class GenerationResult:
         return json.dumps(self.report(), indent=2) + "\n"
 
 
-def generate_suite(
+def generate_scenarios(
     scenario_file: ScenarioFile,
     *,
     base_url: str,
-    out_dir: Path,
     settings: Settings,
     store: ArtifactStore,
     reset_command: str | None = None,
@@ -156,39 +160,47 @@ def generate_suite(
     session: BrowserSession | None = None,
     suite_format: str = "cucumber-js",
     register_steps: bool = True,
+    work_dir: Path | None = None,
 ) -> GenerationResult:
-    """Generate, verify and write the suite; out_dir receives only scenarios whose replay passed.
+    """The one generation job, behind `stepforge generate` and the service's generation jobs: every scenario
+    generated and verified; the result holds each outcome and the verified suite (in memory: its driver writes it
+    where its user expects it). Artifacts go to `store`, replays run in a staging folder under `work_dir`.
 
-    With a registry, steps already known for the application's origin are reused, and the verified
-    suite's new steps are registered for the project (unless register_steps is False: a candidate script that
-    a person has not accepted). With a session (a worker's pooled browser), the
-    scenarios run in it and it stays open; without one, a browser is launched for this call and closed.
-    With suite_format "playwright-bdd", the verified suite is written as a Playwright Test project and replayed
-    once more by Playwright's runner; a scenario red there fails and is left out.
+    With a registry, steps already known for the application's origin are reused, and the verified suite's new
+    steps are registered for the project (unless register_steps is False: a batch's jobs, whose suite registers
+    them once built). With a session (a worker's pooled browser), the scenarios run in it and it stays open; without
+    one, a browser is launched for this call and closed. With suite_format "playwright-bdd", the verified suite is
+    also replayed as a Playwright Test project by Playwright's runner; a scenario red there fails and is left out.
     """
     job = GenerationJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
-                   registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE,
-                   suite_format=suite_format)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    # Replays run in a staging folder beside out_dir: a crash mid-way never leaves unverified scenarios there.
-    staging = Path(tempfile.mkdtemp(prefix=".stepforge-staging-", dir=out_dir.parent))
-    staging_bdd = staging.with_name(staging.name + "-bdd")  # the same suite as a Playwright Test project
-    try:
+                        registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE,
+                        suite_format=suite_format)
+    with tempfile.TemporaryDirectory(prefix=".stepforge-staging-", dir=work_dir) as work:
+        staging = Path(work) / "suite"
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
             suite = job.generate_and_verify(browser, staging)
         if suite_format == "playwright-bdd":
-            suite = job.verify_with_playwright_bdd(staging_bdd)
-    finally:
-        shutil.rmtree(staging_bdd, ignore_errors=True)
-        shutil.rmtree(staging, ignore_errors=True)
-    job.events.on_phase("writing the suite")
-    suite.write(out_dir, files_dir=settings.files_dir, suite_format=suite_format)
-    (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
-    write_verified(out_dir, [VerifiedScript(scenario=s, record=job.records[s.id])
-                             for s in job.scenarios if s.id in job.verified], job.feature)
+            suite = job.verify_with_playwright_bdd(Path(work) / "suite-bdd")
     if register_steps:
         job.register(suite)
     return job.result(suite)
+
+
+def generate_suite(scenario_file: ScenarioFile, *, base_url: str, out_dir: Path, settings: Settings,
+                   store: ArtifactStore, suite_format: str = "cucumber-js", **options: Any) -> GenerationResult:
+    """generate_scenarios, its verified suite written to out_dir (only scenarios whose replay passed) with the
+    verified scripts kept beside it (.stepforge/), as `stepforge generate` leaves it. Replays run in a staging
+    folder beside out_dir: a crash mid-way never leaves unverified scenarios there."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    result = generate_scenarios(scenario_file, base_url=base_url, settings=settings, store=store,
+                                suite_format=suite_format, work_dir=out_dir.parent, **options)
+    feature = scenario_file.feature or DEFAULT_FEATURE
+    (options.get("events") or PipelineEvents()).on_phase("writing the suite")
+    suite = result.suite or build_suite([], feature=feature)
+    suite.write(out_dir, files_dir=settings.files_dir, suite_format=suite_format)
+    (out_dir / SUITE_MARKER).write_text("written by stepforge generate; its next run may overwrite this folder\n")
+    write_verified(out_dir, result.verified_scripts(), feature)
+    return result
 
 
 def suite_digest(suite: Suite) -> str:

@@ -31,7 +31,7 @@ from shared.triage import VerifiedScript
 from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import open_agent
 from workers.agent.execution.browser import BrowserSession
-from workers.agent.pipeline import RunStopped, GenerationResult, generate_suite
+from workers.agent.pipeline import GenerationResult, RunStopped, generate_scenarios
 from workers.agent.regeneration.regenerate import regenerate_scenarios
 from workers.agent.regeneration.triage import FLAKE_RETRIES
 from workers.agent.scripting.build import Suite, build_with_registry
@@ -115,18 +115,13 @@ def generate(scenario: Scenario, claim: Claim, settings: Settings, session: Brow
     assert batch is not None and project is not None
     agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)
     try:
-        with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
-            suite_dir = Path(work) / "suite"
-            result = generate_suite(ScenarioFile(scenarios=[scenario], feature=batch.feature), base_url=batch.base_url,
-                                    out_dir=suite_dir, settings=settings, store=job_store, reset_command=reset,
-                                    registry=registry,
+        result = generate_scenarios(ScenarioFile(scenarios=[scenario], feature=batch.feature), base_url=batch.base_url,
+                                    settings=settings, store=job_store, reset_command=reset, registry=registry,
                                     project=registry_project(project), agent=agent, session=session,
                                     suite_format=batch.suite_format, register_steps=False)
-            for path in sorted(suite_dir.rglob("*")):
-                if path.is_file():
-                    job_store.put_file(f"suite/{path.relative_to(suite_dir).as_posix()}", path, _content_type(path))
     finally:
         agent.close()
+    store_suite(job_store, "suite/", result.suite, batch.suite_format, settings.files_dir)
     return result
 
 
@@ -169,14 +164,14 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         raise BrokenEnvironment(triage.environment or "the environment is broken")
     origin = origin_of(batch.base_url) if registry is not None else None
     suite, _problem = build_with_registry([(scenario, kept)], registry, origin, feature=batch.feature)
-    store_suite(job_store, "suite/", suite)
+    store_suite(job_store, "suite/", suite, batch.suite_format, settings.files_dir)
     candidate = done.candidates.get(scenario.id)
     if candidate is not None:
         store = PrefixedStore(job_store, CANDIDATE)
         run_record = diff = None
         if candidate.passed and candidate.record is not None:
             store.put_bytes("script.diff", candidate.diff.encode(), "text/x-diff")
-            store_suite(store, "suite/", candidate.regenerated)
+            store_suite(store, "suite/", candidate.regenerated, batch.suite_format, settings.files_dir)
             run_record = f"{CANDIDATE}{attempt_prefix(scenario.id, candidate.record.attempt)}/run.json"
             diff = f"{CANDIDATE}script.diff"
         triage.candidate = candidate.script(run_record, diff, script_summary(candidate.regenerated, scenario.id))
@@ -201,15 +196,17 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
 CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in its attempt folder
 
 
-def store_suite(store: ArtifactStore, prefix: str, suite: Suite | None) -> None:
-    """The suite's files (as a folder would hold them, its runtime's reports aside) stored under prefix."""
+def store_suite(store: ArtifactStore, prefix: str, suite: Suite | None, suite_format: str = "cucumber-js",
+                files_dir: Path | None = None) -> None:
+    """The suite's files, as its folder holds them (a cucumber-js or playwright-bdd project, with the files its
+    scenarios upload from files_dir), stored under prefix."""
     if suite is None:
         return
     with tempfile.TemporaryDirectory(prefix="stepforge-job-") as work:
         folder = Path(work) / "suite"
-        suite.write(folder)
+        suite.write(folder, files_dir=files_dir, suite_format=suite_format)
         for path in sorted(folder.rglob("*")):
-            if path.is_file() and "reports" not in path.relative_to(folder).parts:
+            if path.is_file():
                 store.put_file(f"{prefix}{path.relative_to(folder).as_posix()}", path, _content_type(path))
 
 
