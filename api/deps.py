@@ -15,7 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from shared.artifacts import ArtifactStore, open_artifact_store
-from shared.job_queue import make_celery, send_events, send_regeneration, send_suites
+from shared.job_queue import make_celery, send_events, send_suites
 from shared.models import Project
 from shared.service_settings import ServiceSettings
 from shared.store import engine_for, hash_key, project_by_hash, project_id_by_hash
@@ -70,20 +70,14 @@ class Services:
             self._store = open_artifact_store(self.settings)
         return self._store
 
-    def send_regeneration(self, session: Session, batch_id: int, job_ids: list[int], budget_s: float | None = None
-                          ) -> int:
-        """A regeneration's jobs, replayed first as one (shared.job_queue.send_regeneration): one connection, one
-        try, STEPFORGE_ENQUEUE_BUDGET_S (or `budget_s`) for them all, so a broker that is down never holds the
-        request; what is not sent stays unsent and beat's sweep sends it. How many were sent."""
-        return send_regeneration(self.celery, session, batch_id, job_ids,
-                                 budget_s=budget_s or self.settings.enqueue_budget_s)
-
     def send_suites(self, session: Session, batch_ids: list[int]) -> int:
-        """Send the build of finished batches' suites, as send_regeneration sends."""
+        """Send the build of finished batches' suites: one connection, one try, STEPFORGE_ENQUEUE_BUDGET_S for them
+        all, so a broker that is down never holds the request; what is not sent stays unsent and beat's sweep sends
+        it. How many were sent."""
         return send_suites(self.celery, session, batch_ids, budget_s=self.settings.enqueue_budget_s)
 
     def send_events(self, session: Session, event_ids: list[str]) -> int:
-        """Send committed webhook events, as send_regeneration sends."""
+        """Send committed webhook events, as send_suites sends."""
         return send_events(self.celery, session, event_ids, budget_s=self.settings.enqueue_budget_s)
 
     def check_url(self, field: str, url: str) -> str:

@@ -60,8 +60,8 @@ def claim_job(engine: Engine, job_id: int, owner: str, lease_s: int) -> Claim:
         session.commit()
         batch = session.get(Batch, job.batch_id)
         verified = latest_verified_job(session, job.scenario_id) if batch.kind in FULL_REGENERATION_KINDS else None
-        return Claim("claimed", job, batch, session.get(Project, job.project_id), session.get(Scenario, job.scenario_id),
-                     verified=verified)
+        return Claim("claimed", job, batch, session.get(Project, job.project_id),
+                     session.get(Scenario, job.scenario_id), verified=verified)
 
 
 def latest_verified_job(session: Session, scenario_row_id: int) -> Job | None:

@@ -11,7 +11,7 @@ from rich.progress import Progress
 
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario
-from workers.agent.pipeline import Outcome, GenerationResult
+from workers.agent.pipeline import GenerationResult, Outcome
 from workers.cli.common import ClockColumn, one_line
 from workers.cli.generate import print_summary
 

@@ -1,5 +1,5 @@
-"""A batch chooses what the command line lets a user choose: its feature title, the project its suite.zip holds
-(cucumber-js or playwright-bdd) and who words its steps; a project's defaults fill in what a batch leaves out."""
+"""A playwright-bdd batch's suite.zip is a Playwright Test project that runs green with Playwright's runner. (The
+choices and a project's defaults as routes see them: tests/api/test_batch_choices.py.)"""
 
 from __future__ import annotations
 

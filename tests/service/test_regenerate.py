@@ -9,6 +9,7 @@ import pytest
 from sqlmodel import select
 
 from api.changes import changes
+from shared.job_queue import send_regeneration
 from shared.models import Batch, Job
 from shared.store import engine_for, reading, writing
 from tests.service.conftest import new_project
@@ -78,7 +79,7 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
 
     def send(batch_id, job_ids):
         with writing(engine) as session:
-            services.send_regeneration(session, batch_id, list(job_ids))
+            send_regeneration(services.celery, session, batch_id, list(job_ids), budget_s=5)
 
     made = enqueue_nightly(engine, now, send)
     assert enqueue_nightly(engine, now, send) == []

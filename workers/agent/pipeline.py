@@ -175,7 +175,7 @@ def generate_scenarios(
     job = GenerationJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
                         registry, project, agent or Agent(), feature=scenario_file.feature or DEFAULT_FEATURE,
                         suite_format=suite_format)
-    with tempfile.TemporaryDirectory(prefix=".stepforge-staging-", dir=work_dir) as work:
+    with tempfile.TemporaryDirectory(prefix=".stepforge-staging-", dir=work_dir, ignore_cleanup_errors=True) as work:
         staging = Path(work) / "suite"
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
             suite = job.generate_and_verify(browser, staging)
@@ -448,9 +448,9 @@ class GenerationJob:
                 )
             )
         return GenerationResult(base_url=self.base_url, outcomes=outcomes, suite=suite if self.verified else None,
-                           project=self.project, registered=self.registered, registry_problem=self.registry_problem,
-                           brain=self.agent.brain, grounding=self.agent.grounding_name,
-                           model_usage=self.agent.usage())
+                                project=self.project, registered=self.registered,
+                                registry_problem=self.registry_problem, brain=self.agent.brain,
+                                grounding=self.agent.grounding_name, model_usage=self.agent.usage())
 
 
 _RED = ReplayResult(passed=False, error="not replayed")

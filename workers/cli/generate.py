@@ -15,7 +15,7 @@ from shared.artifacts import open_artifact_store
 from shared.scenarios import ScenarioFile, load_scenarios
 from shared.step_registry.factory import open_step_registry
 from workers.agent.choice import open_agent
-from workers.agent.pipeline import SUITE_MARKER, PipelineEvents, GenerationResult, generate_suite
+from workers.agent.pipeline import SUITE_MARKER, GenerationResult, PipelineEvents, generate_suite
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.cli.common import (
     EXIT_ALL_PASSED,
@@ -100,7 +100,8 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
 
 
-def print_summary(console: Console, result: GenerationResult, out_dir: Path, artifacts: Path | str, report: Path) -> None:
+def print_summary(console: Console, result: GenerationResult, out_dir: Path, artifacts: Path | str, report: Path
+                  ) -> None:
     table = Table(title="stepforge: generation summary")
     widest_id = max((len(o.scenario.id) for o in result.outcomes), default=8)
     # What the other columns and the borders leave of the terminal (at least enough for a verdict's start).

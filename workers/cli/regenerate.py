@@ -116,9 +116,9 @@ def regenerate_folder(suite_dir: Path, *, base_url: str, settings: Settings, sto
     removed = sorted((i for i in verified if i not in {s.id for s in wanted}), key=natural_key)
     with BrowserSession(settings) as session:
         done = regenerate_scenarios(unchanged, changed, session, base_url=base_url, settings=settings, store=store,
-                          candidate_store=PrefixedStore(store, "candidates/"), agent=agent,
-                          reset_command=reset_command, events=events, registry=registry, project=project,
-                          feature=feature, work_dir=suite_dir.resolve().parent)
+                                    candidate_store=PrefixedStore(store, "candidates/"), agent=lambda: agent,
+                                    reset_command=reset_command, events=events, registry=registry, project=project,
+                                    feature=feature, work_dir=suite_dir.resolve().parent)
     clear_candidates(suite_dir)
     for scenario_id, candidate in done.candidates.items():
         run_record = diff = None

@@ -1,5 +1,5 @@
-"""The Celery application of the service: `celery -A workers.service.celery_app worker --pool=prefork -Q celery,stepforge.webhooks`
-(and `beat`).
+"""The Celery application of the service:
+`celery -A workers.service.celery_app worker --pool=prefork -Q celery,stepforge.webhooks` (and `beat`).
 
 Jobs are long (a browser, several replays) and at-least-once: every task tolerates running twice, and the
 state lives in the database (no result backend). Each worker process owns one BrowserPool, made after fork.

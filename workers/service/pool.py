@@ -34,7 +34,7 @@ so not with ``--pool threads``)::
         if pool is not None:
             pool.close()
 
-    # in a task (generate_suite still opens its own BrowserSession; it needs a way to be handed this one)
+    # in a task (the agent's jobs take it as their `session`)
     with pool.session() as session:
         ...  # session.tab(trace_path=...) as with a BrowserSession; BrowserCrashedError if Chromium dies meanwhile
 """

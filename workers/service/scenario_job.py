@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from celery.exceptions import SoftTimeLimitExceeded
 from pydantic import ValidationError
 
 from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_model
@@ -29,10 +30,10 @@ from shared.store import (
 )
 from shared.triage import VerifiedScript
 from shared.urls import TargetPolicy, UnsafeTargetError
-from workers.agent.choice import open_agent
+from workers.agent.choice import Agent, open_agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import GenerationResult, RunStopped, generate_scenarios
-from workers.agent.regeneration.regenerate import regenerate_scenarios
+from workers.agent.regeneration.regenerate import Regenerated, regenerate_scenarios
 from workers.agent.regeneration.triage import FLAKE_RETRIES
 from workers.agent.scripting.build import Suite, build_with_registry
 
@@ -146,22 +147,34 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
     # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is already its
     # second try.
     retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
-    agent = open_agent(settings, batch.brain, batch.grounding, batch.step_writer)  # used only for a candidate
+    opened: list[Agent] = []
+
+    def agent() -> Agent:  # opened only for a candidate: a replay makes no model call
+        if not opened:
+            opened.append(open_agent(settings, batch.brain, batch.grounding, batch.step_writer))
+        return opened[0]
+
+    def keep(done: Regenerated) -> None:
+        """The kept script is the job's run record whatever the class, stored before any candidate is generated: the
+        batch's suite takes a broken_environment scenario's script as it was."""
+        kept = done.kept[scenario.id][1].model_copy(update={"attempt": 1})
+        put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
+        if done.triage[scenario.id].triage == "broken_environment":
+            raise BrokenEnvironment(done.triage[scenario.id].environment or "the environment is broken")
+
     try:
         done = regenerate_scenarios(
             [VerifiedScript(scenario=scenario, record=record)], [], session, base_url=batch.base_url,
             settings=settings, store=job_store, candidate_store=PrefixedStore(job_store, CANDIDATE), agent=agent,
             reset_command=reset, registry=registry, project=registry_project(project), feature=batch.feature,
-            flake_retries=retries, suite_format=batch.suite_format)
-        usage = agent.usage() or None
+            flake_retries=retries, suite_format=batch.suite_format, on_settled=keep,
+            stop_on=(SoftTimeLimitExceeded,))
+        usage = (opened[0].usage() or None) if opened else None
     finally:
-        agent.close()
+        for one in opened:
+            one.close()
     triage = done.triage[scenario.id]
     kept = done.kept[scenario.id][1].model_copy(update={"attempt": 1})
-    # Kept whatever the class: the batch's suite takes a broken_environment scenario's script as it was.
-    put_model(job_store, f"{attempt_prefix(scenario.id, 1)}/run.json", kept)
-    if triage.triage == "broken_environment":
-        raise BrokenEnvironment(triage.environment or "the environment is broken")
     origin = origin_of(batch.base_url) if registry is not None else None
     suite, _problem = build_with_registry([(scenario, kept)], registry, origin, feature=batch.feature)
     store_suite(job_store, "suite/", suite, batch.suite_format, settings.files_dir)
@@ -186,7 +199,7 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
         reason=triage.verdict.reason or None,
         generation_attempts=1,
         timings={"seconds": triage.seconds, "replays": triage.replays},
-        model_usage=usage if candidate is not None else None,
+        model_usage=usage,
         script=script_summary(suite, scenario.id),
         triage=triage.triage,
         triage_detail=detail,

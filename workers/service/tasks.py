@@ -172,7 +172,8 @@ def internal_error(error: Exception, job_store: ArtifactStore, details: str) -> 
     """The one-line reason of a job's internal error; its traceback is kept as the attempt's error.txt (when the
     store can take it)."""
     first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
-    reason = f"internal error ({type(error).__name__}: {first[:200]})" if first else f"internal error ({type(error).__name__})"
+    kind = type(error).__name__
+    reason = f"internal error ({kind}: {first[:200]})" if first else f"internal error ({kind})"
     try:
         job_store.put_bytes("error.txt", details.encode(), "text/plain")
     except Exception as failure:  # noqa: BLE001 - the verdict is written whatever the store does
@@ -199,9 +200,10 @@ def _finish(engine, job_id: int, owner: str | None, verdict: JobResult, bound, a
 
 @app.task(bind=True, name=REPLAY_BATCH, max_retries=0)
 def replay_batch(self, batch_id: int) -> str:
-    """A regeneration's first pass (workers/service/batch_replay.py): the batch's verified scripts replayed in one run, the
-    green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails, its
-    worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran out."""
+    """A regeneration's first pass (workers/service/batch_replay.py): the batch's verified scripts replayed in one
+    run, the green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails,
+    its worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran
+    out."""
     started = monotonic()
     settings = get_service_settings()
     engine = _engine(settings)
@@ -257,9 +259,9 @@ def replay_batch(self, batch_id: int) -> str:
 
 @app.task(bind=True, name=BUILD_SUITE, max_retries=SUITE_BUILD_RETRIES)
 def build_batch_suite(self, batch_id: int) -> str:
-    """Build the finished batch's one suite, replay it as a whole, store it (workers/service/batch_suite.py), then send the
-    batch's webhook event, which names the suite's state. Running twice is harmless: the second finds it built, or
-    builds the same bytes again. A build that fails is tried again; after SUITE_BUILD_RETRIES the suite is "error"
+    """Build the finished batch's one suite, replay it as a whole, store it (workers/service/batch_suite.py), then
+    send the batch's webhook event, which names the suite's state. Running twice is harmless: the second finds it
+    built, or builds the same bytes again. A build that fails is tried again; after SUITE_BUILD_RETRIES the suite is "error"
     (the log line says why) and the event goes all the same."""
     settings = get_service_settings()
     engine = _engine(settings)

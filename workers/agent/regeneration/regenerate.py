@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from shared.step_registry import StepRegistry, origin_of
 from shared.triage import TRIAGE_ORDER, CandidateScript, Triage, VerifiedScript
 from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession, BrowserUnavailableError
-from workers.agent.pipeline import PipelineEvents, RunStopped, GenerationJob
+from workers.agent.pipeline import GenerationJob, PipelineEvents, RunStopped, usage_since
 from workers.agent.regeneration.candidate import script_diff
 from workers.agent.regeneration.triage import FLAKE_RETRIES, TriageRun, triage_scripts
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_with_registry
@@ -88,7 +89,7 @@ def regenerate_scenarios(
     settings: Settings,
     store: ArtifactStore,
     candidate_store: ArtifactStore,
-    agent: Agent,
+    agent: Callable[[], Agent],
     reset_command: str | None = None,
     events: PipelineEvents | None = None,
     registry: StepRegistry | None = None,
@@ -97,18 +98,25 @@ def regenerate_scenarios(
     flake_retries: int = FLAKE_RETRIES,
     suite_format: str = "cucumber-js",
     work_dir: Path | None = None,
+    on_settled: Callable[[Regenerated], None] | None = None,
+    stop_on: tuple[type[BaseException], ...] = (),
 ) -> Regenerated:
     """See the module's doc. `store` takes the replays' and the generations' artifacts, `candidate_store` the
-    candidates'; `flake_retries` is 0 where the scripts were red in a replay just before (the service's first pass);
-    `work_dir` holds the staging folders (a temporary folder of the system when None)."""
+    candidates'; `agent` gives the agent, called only when something is to be generated (a replay that stays green
+    opens none); `flake_retries` is 0 where the scripts were red in a replay just before (the service's first pass);
+    `work_dir` holds the staging folders (a temporary folder of the system when None). `on_settled` is called once
+    every script is triaged and every changed scenario generated, before the candidates: what is settled is kept
+    even if the candidates' generation is cut short. `stop_on`: more exceptions that stop the whole run wherever
+    they are raised (the service's time limit), never taken for a candidate's failure."""
     events = events or PipelineEvents()
     origin = origin_of(base_url) if registry is not None else None
 
     def job(scenarios: Sequence[Scenario], artifacts: ArtifactStore) -> GenerationJob:
         return GenerationJob(list(scenarios), base_url, settings, artifacts, reset_command, events, registry, project,
-                        agent, feature=feature, suite_format=suite_format)
+                             agent(), feature=feature, suite_format=suite_format)
 
-    with tempfile.TemporaryDirectory(prefix="stepforge-regenerate-", dir=work_dir) as work:
+    with tempfile.TemporaryDirectory(prefix=".stepforge-regenerate-", dir=work_dir,
+                                     ignore_cleanup_errors=True) as work:
         staging = Path(work)
         triaged = triage_scripts(unchanged, session, base_url=base_url, settings=settings, store=store,
                                  staging=staging / "replayed", reset_command=reset_command, registry=registry,
@@ -116,24 +124,28 @@ def regenerate_scenarios(
                                  ) if unchanged else TriageRun({}, {})
         done = Regenerated(dict(triaged.triage), {s.scenario.id: (s.scenario, triaged.records[s.scenario.id])
                                                   for s in unchanged})
-        generation = job(changed, store)
         if changed:
+            generation = job(changed, store)
             generation.generate_and_verify(session, staging / "generated")
-        for scenario in changed:
-            verdict, passed = settled_verdict(generation, scenario, "its generated script failed its replay")
-            record = generation.records[scenario.id]
-            done.triage[scenario.id] = Triage(
-                scenario_id=scenario.id, triage="generated", source="generated", verdict=verdict,
-                replays=record.replay.replays if record.replay else 0, model_calls=generation.calls(scenario.id),
-                seconds=round(generation.seconds.get(scenario.id, 0.0), 2))
-            if passed:
-                done.kept[scenario.id] = (scenario, record)
-        done.registry_problem = generation.registry_problem
+            if suite_format == "playwright-bdd":
+                generation.verify_with_playwright_bdd(staging / "generated-bdd")
+            for scenario in changed:
+                verdict, passed = settled_verdict(generation, scenario, "its generated script failed its replay")
+                record = generation.records[scenario.id]
+                done.triage[scenario.id] = Triage(
+                    scenario_id=scenario.id, triage="generated", source="generated", verdict=verdict,
+                    replays=record.replay.replays if record.replay else 0, model_calls=generation.calls(scenario.id),
+                    seconds=round(generation.seconds.get(scenario.id, 0.0), 2))
+                if passed:
+                    done.kept[scenario.id] = (scenario, record)
+            done.registry_problem = generation.registry_problem
+        if on_settled is not None:
+            on_settled(done)
         app_changed = [done.kept[i][0] for i, t in sorted(done.triage.items(), key=lambda item: natural_key(item[0]))
                        if t.triage == "app_changed"]
         if app_changed:
-            done.candidates = generate_candidates(app_changed, done, job(app_changed, candidate_store), session,
-                                                  staging / "candidates", registry, origin, feature)
+            done.candidates = generate_candidates(app_changed, done, lambda: job(app_changed, candidate_store),
+                                                  session, staging / "candidates", registry, origin, feature, stop_on)
     for scenario_id, candidate in done.candidates.items():
         triage = done.triage[scenario_id]
         done.triage[scenario_id] = triage.model_copy(update={
@@ -142,32 +154,39 @@ def regenerate_scenarios(
     return done
 
 
-def generate_candidates(scenarios: list[Scenario], done: Regenerated, job: GenerationJob, session: BrowserSession,
-                        staging: Path, registry: StepRegistry | None, origin: str | None, feature: str
-                        ) -> dict[str, Candidate]:
-    """The app_changed scenarios generated afresh (`job`), each compared with the script it keeps. A failure of the
-    generation itself (not the machine's, not a stopped run) leaves the app_changed verdicts standing, each
-    candidate failed saying why."""
+def generate_candidates(scenarios: list[Scenario], done: Regenerated, open_job: Callable[[], GenerationJob],
+                        session: BrowserSession, staging: Path, registry: StepRegistry | None, origin: str | None,
+                        feature: str, stop_on: tuple[type[BaseException], ...] = ()) -> dict[str, Candidate]:
+    """The app_changed scenarios generated afresh (open_job()), each compared with the script it keeps. A failure of
+    the generation itself (not the machine's, not a stopped run) leaves the app_changed verdicts standing, each
+    candidate failed saying why. One candidate alone is given its whole generation's model calls (the step writer's
+    included) and seconds, and the very suite its replay verified; several share none of that."""
+    started = time.perf_counter()
     try:
-        job.generate_and_verify(session, staging)
+        job = open_job()
+        before = job.agent.usage()
+        verified = job.generate_and_verify(session, staging)
         if job.suite_format == "playwright-bdd":
-            job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
-    except (RunStopped, BrowserCrashedError, BrowserUnavailableError, NodeRuntimeError):
+            verified = job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
+    except (RunStopped, BrowserCrashedError, BrowserUnavailableError, NodeRuntimeError, *stop_on):
         raise  # the job stops (or runs again on a fresh browser), as any job
     except Exception as exc:  # noqa: BLE001 - the app_changed verdicts stand; only their candidates are missing
         error = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
         log.warning("regeneration.candidate_failed", scenarios=[s.id for s in scenarios], error=error)
         return {s.id: Candidate(s, Verdict.failed(None, "error", f"it could not be generated: {error}"))
                 for s in scenarios}
+    alone = len(scenarios) == 1
+    calls = sum(int(phase.get("calls", 0)) for phase in usage_since(before, job.agent.usage()).values())
     candidates = {}
     for scenario in scenarios:
         verdict, passed = settled_verdict(job, scenario, "its regenerated script failed its replay")
         record = job.records[scenario.id]
-        candidate = Candidate(scenario, verdict, record, model_calls=job.calls(scenario.id),
-                              seconds=job.seconds.get(scenario.id, 0.0))
+        candidate = Candidate(scenario, verdict, record, model_calls=calls if alone else job.calls(scenario.id),
+                              seconds=time.perf_counter() - started if alone else job.seconds.get(scenario.id, 0.0))
         if passed:
             kept = build_with_registry([done.kept[scenario.id]], registry, origin, feature)[0]
-            candidate.regenerated = build_with_registry([(scenario, record)], registry, origin, feature)[0]
+            candidate.regenerated = verified if alone else build_with_registry([(scenario, record)], registry,
+                                                                                origin, feature)[0]
             candidate.diff = script_diff(kept, candidate.regenerated)
         candidates[scenario.id] = candidate
     return candidates
