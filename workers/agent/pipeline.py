@@ -179,8 +179,6 @@ def generate_scenarios(
         staging = Path(work) / "suite"
         with contextlib.nullcontext(session) if session is not None else BrowserSession(settings) as browser:
             suite = job.generate_and_verify(browser, staging)
-        if suite_format == "playwright-bdd":
-            suite = job.verify_with_playwright_bdd(Path(work) / "suite-bdd")
     if register_steps:
         job.register(suite)
     return job.result(suite)
@@ -254,13 +252,17 @@ class GenerationJob:
         """Every scenario generated and replayed, red ones generated again, until each is verified or has used its
         attempts; then the final suite, in which each verified scenario is replayed again if the suite's text
         changed since it passed. A scenario red there is replayed once more, then generated again while it has
-        attempts left: never dropped without a verdict."""
+        attempts left: never dropped without a verdict. A playwright-bdd job's verified suite is then replayed by
+        Playwright's runner too, in a folder beside staging (verify_with_playwright_bdd)."""
         pending = list(self.scenarios)
         while True:
             self.verify(session, staging, pending)
             suite, pending = self.settle_final_suite(staging)
             if not pending:
-                return suite
+                break
+        if self.suite_format == "playwright-bdd":
+            return self.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
+        return suite
 
     def verify(self, session: BrowserSession, staging: Path, pending: list[Scenario]) -> None:
         """Generate each pending scenario at its next attempt and replay the ones generated; repeat for the red."""

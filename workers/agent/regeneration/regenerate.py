@@ -127,8 +127,6 @@ def regenerate_scenarios(
         if changed:
             generation = job(changed, store)
             generation.generate_and_verify(session, staging / "generated")
-            if suite_format == "playwright-bdd":
-                generation.verify_with_playwright_bdd(staging / "generated-bdd")
             for scenario in changed:
                 verdict, passed = settled_verdict(generation, scenario, "its generated script failed its replay")
                 record = generation.records[scenario.id]
@@ -166,8 +164,6 @@ def generate_candidates(scenarios: list[Scenario], done: Regenerated, open_job: 
         job = open_job()
         before = job.agent.usage()
         verified = job.generate_and_verify(session, staging)
-        if job.suite_format == "playwright-bdd":
-            verified = job.verify_with_playwright_bdd(staging.with_name(staging.name + "-bdd"))
     except (RunStopped, BrowserCrashedError, BrowserUnavailableError, NodeRuntimeError, *stop_on):
         raise  # the job stops (or runs again on a fresh browser), as any job
     except Exception as exc:  # noqa: BLE001 - the app_changed verdicts stand; only their candidates are missing
