@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from shared.models import FULL_REGENERATION_KINDS, JOB_FINISHED, Batch, Job, Project, Scenario, as_utc, utcnow
 from shared.store.batches import verified
-from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, reading, writing
+from shared.store.sessions import MAX_CLAIMS, UNSENT_GRACE_S, mark_sent, reading, writing
 
 
 @dataclass
@@ -123,6 +123,4 @@ def stale_jobs(engine: Engine, requeue_after_s: int, *, now: datetime | None = N
 
 def mark_jobs_sent(session: Session, job_ids: Sequence[int], moment: datetime | None = None) -> None:
     """Record that these jobs' messages were handed to the broker now; commits."""
-    if job_ids:
-        session.execute(update(Job).where(col(Job.id).in_(list(job_ids))).values(sent_at=moment or utcnow()))
-        session.commit()
+    mark_sent(session, Job.sent_at, job_ids, moment)

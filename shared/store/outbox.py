@@ -20,7 +20,7 @@ from shared.models import (
     as_utc,
     utcnow,
 )
-from shared.store.sessions import UNSENT_GRACE_S, reading, writing
+from shared.store.sessions import UNSENT_GRACE_S, mark_sent, reading, writing
 from shared.webhooks import DeliveryAttempt
 
 
@@ -103,9 +103,7 @@ def undelivered_events(engine: Engine, older_than_s: int, *, now: datetime | Non
 
 def mark_events_sent(session: Session, event_ids: Sequence[str], moment: datetime | None = None) -> None:
     """Record that these events' deliver_webhook messages were handed to the broker now; commits."""
-    if event_ids:
-        session.execute(update(Outbox).where(col(Outbox.id).in_(list(event_ids))).values(sent_at=moment or utcnow()))
-        session.commit()
+    mark_sent(session, Outbox.sent_at, event_ids, moment)
 
 
 @dataclass

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlalchemy.orm import InstrumentedAttribute
+from sqlmodel import Session, col
 
 from shared.db import make_engine
+from shared.models import utcnow
 
 API_KEY_PREFIX = "sfk_"
 MAX_CLAIMS = 3  # a job started this many times without finishing (killed workers, time limits) fails
@@ -48,3 +52,12 @@ def writing(engine: Engine) -> Iterator[Session]:
 
 def reading(engine: Engine) -> Session:
     return Session(engine, expire_on_commit=False)
+
+
+def mark_sent(session: Session, sent_at: InstrumentedAttribute, ids: Sequence, moment: datetime | None = None) -> None:
+    """Record in the rows' `sent_at` column (Job.sent_at, Outbox.sent_at, Batch.suite_sent_at) that their messages
+    were handed to the broker at `moment` (now); commits."""
+    if ids:
+        table = sent_at.class_
+        session.execute(update(table).where(col(table.id).in_(list(ids))).values({sent_at.key: moment or utcnow()}))
+        session.commit()

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import and_, or_
 from sqlmodel import Session, col, select
 
 from shared.models import Batch, Job, Outbox, Scenario, utcnow
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store.outbox import suite_summary
 from shared.store.scenarios import scenario_from_row
-from shared.store.sessions import UNSENT_GRACE_S, reading, writing
+from shared.store.sessions import UNSENT_GRACE_S, mark_sent, reading, writing
 
 
 def suite_jobs(session: Session, batch_id: int) -> list[tuple[Job, ScenarioDefinition]]:
@@ -63,6 +63,4 @@ def unbuilt_suites(engine, requeue_after_s: int, *, now: datetime | None = None,
 
 def mark_suites_sent(session: Session, batch_ids: Sequence[int], moment: datetime | None = None) -> None:
     """Record that these batches' suite builds were handed to the broker now; commits."""
-    if batch_ids:
-        session.execute(update(Batch).where(col(Batch.id).in_(list(batch_ids))).values(suite_sent_at=moment or utcnow()))
-        session.commit()
+    mark_sent(session, Batch.suite_sent_at, batch_ids, moment)
