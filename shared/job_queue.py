@@ -10,6 +10,7 @@ at most about the budget, whatever the number of messages.
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
@@ -27,7 +28,15 @@ GENERATE_JOB = "stepforge.generate_job"
 DELIVER_WEBHOOK = "stepforge.deliver_webhook"
 SWEEP = "stepforge.sweep"
 BUILD_SUITE = "stepforge.build_suite"
-REPLAY_BATCH = "stepforge.replay_batch"
+REPLAY_CHUNK = "stepforge.replay_chunk"
+
+# A regeneration's first pass is split into chunks, replay_chunk tasks that any worker runs side by side.
+MIN_CHUNK = 10  # below this, a cucumber-js start and reading the batch's first-pass suite cost more than the replay
+MAX_CHUNK = 50  # a chunk's replay stays well within a task's time limit
+CHUNKS_PER_PROCESS = 2  # about two chunks per worker process: one slow chunk does not hold the batch's end
+# Priorities (Redis: 0 is served first). A chunk's is its position in its batch, so the first chunk of a batch sent
+# later goes before the tenth of one sent earlier: one project's 2,000-scenario night does not starve another's 20.
+PRIORITIES = 10
 
 
 def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celery:
@@ -47,7 +56,9 @@ def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celer
         # SoftTimeLimitExceeded first (the browser context closes, the trace is saved), then the process is killed.
         task_soft_time_limit=settings.task_soft_time_limit_s,
         task_time_limit=settings.task_hard_time_limit_s,
-        broker_transport_options={"visibility_timeout": visibility_timeout},
+        # priority_steps: one list per priority (Redis serves them in order), so chunks interleave across batches.
+        broker_transport_options={"visibility_timeout": visibility_timeout,
+                                  "priority_steps": list(range(PRIORITIES))},
         # A broker blip does not cancel the jobs running: each finishes and writes its verdict to the database. A
         # copy of its message delivered again meanwhile finds the job's lease held, then the job finished.
         worker_cancel_long_running_tasks_on_connection_loss=False,
@@ -59,7 +70,7 @@ def make_celery(settings: ServiceSettings, include: Sequence[str] = ()) -> Celer
         task_routes={
             GENERATE_JOB: {"queue": settings.queue},
             BUILD_SUITE: {"queue": settings.queue},  # a replay of the whole suite: minutes, like a job
-            REPLAY_BATCH: {"queue": settings.queue},  # a regeneration's verified scripts, replayed in one run
+            REPLAY_CHUNK: {"queue": settings.queue},  # a chunk of a regeneration's verified scripts, replayed
             DELIVER_WEBHOOK: {"queue": settings.webhook_queue},
             SWEEP: {"queue": settings.webhook_queue},
         },
@@ -121,10 +132,11 @@ def broker_life_start(celery: Celery, now: datetime, *, budget_s: float) -> date
 
 
 def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: float,
-            moment: datetime | None = None) -> int:
+            moment: datetime | None = None, priorities: Sequence[int] | None = None) -> int:
     """Send `task` once per argument tuple, in order, over one connection; stop at the first failure or when
     `budget_s` has passed. The number sent (always the first ones). The queue comes from the app's task_routes.
-    `moment` is the time the caller records the sends at (BROKER_LIFE_KEY, when missing, takes it).
+    `moment` is the time the caller records the sends at (BROKER_LIFE_KEY, when missing, takes it); `priorities`,
+    one per message, their priorities (default: the first, 0).
 
     Connecting is tried once (no kombu retry loop), and every socket operation times out after half the budget, so
     a broker that refuses, or accepts and never answers, costs at most about 1.5 x budget_s."""
@@ -138,12 +150,13 @@ def publish(celery: Celery, task: str, args_list: Sequence[tuple], *, budget_s: 
                 # These messages belong to the broker's current life (the mark is never set ahead of the clock).
                 _mark_life(client, min(moment or utcnow(), utcnow()))
             producer = celery.amqp.Producer(connection, auto_declare=False)
-            for args in args_list:
+            for number, args in enumerate(args_list):
                 if time.monotonic() > deadline:
                     log.warning("enqueue.budget_spent", task=task, sent=sent, left=len(args_list) - sent,
                                 budget_s=budget_s)
                     break
-                celery.send_task(task, args=args, producer=producer, retry=False)
+                priority = {"priority": priorities[number]} if priorities is not None else {}
+                celery.send_task(task, args=args, producer=producer, retry=False, **priority)
                 sent += 1
     except Exception as error:  # noqa: BLE001 - kombu and redis raise many kinds; the rows stay unsent
         log.warning("enqueue.failed", task=task, sent=sent, left=len(args_list) - sent,
@@ -181,24 +194,50 @@ def send_suites(celery: Celery, session: Session, batch_ids: Sequence[int], *, b
                           moment=moment)
 
 
+def chunk_size(jobs: int, fleet: int) -> int:
+    """Jobs per replay_chunk for a regeneration of `jobs` jobs on `fleet` worker processes: about CHUNKS_PER_PROCESS
+    chunks per process, within [MIN_CHUNK, MAX_CHUNK]."""
+    return max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(jobs / (max(fleet, 1) * CHUNKS_PER_PROCESS))))
+
+
+def fleet_processes(celery: Celery, settings: ServiceSettings) -> int:
+    """The worker processes of the fleet: settings.fleet_processes when set, else what the workers that answer
+    within a second say (their pools' sizes), else 1 (no worker up yet: the fewest, largest chunks)."""
+    if settings.fleet_processes:
+        return settings.fleet_processes
+    if not settings.broker_url.startswith(("redis://", "rediss://")):
+        return 1
+    try:
+        stats = celery.control.inspect(timeout=1.0).stats() or {}
+    except Exception as error:  # noqa: BLE001 - kombu and redis raise many kinds; the chunks are only larger
+        log.warning("fleet.unknown", error=(str(error).splitlines() or [type(error).__name__])[0])
+        return 1
+    return max(1, sum(int(stat.get("pool", {}).get("max-concurrency", 1) or 1) for stat in stats.values()))
+
+
 def send_regeneration(celery: Celery, session: Session, batch_id: int, job_ids: Sequence[int], *, budget_s: float,
-                      moment: datetime | None = None) -> int:
-    """A regeneration's (committed) jobs: one replay_batch message, which replays every verified script of the batch
-    in one cucumber-js run, settles the green ones and sends the others as generate_job. The jobs are recorded as
-    sent with it: when the message is lost, beat's sweep sends them one by one, as any job. How many it covers."""
+                      fleet: int, moment: datetime | None = None) -> int:
+    """A regeneration's (committed) jobs, in chunks of chunk_size(len(job_ids), fleet): one replay_chunk message
+    each, which replays the chunk's verified scripts, settles the green ones and sends the others as generate_job.
+    A chunk's jobs are recorded as sent with it: when its message is lost, beat's sweep sends them one by one, as
+    any job. How many jobs the messages sent cover."""
     moment = moment or utcnow()
-    if not job_ids or not publish(celery, REPLAY_BATCH, [(batch_id,)], budget_s=budget_s, moment=moment):
-        return 0
-    mark_jobs_sent(session, job_ids, moment)
-    return len(job_ids)
+    size = chunk_size(len(job_ids), fleet)
+    chunks = [list(job_ids[start:start + size]) for start in range(0, len(job_ids), size)]
+    sent = publish(celery, REPLAY_CHUNK, [(batch_id, chunk) for chunk in chunks], budget_s=budget_s, moment=moment,
+                   priorities=[min(number, PRIORITIES - 1) for number in range(len(chunks))])
+    covered = [job_id for chunk in chunks[:sent] for job_id in chunk]
+    mark_jobs_sent(session, covered, moment)
+    return len(covered)
 
 
-def send_batch(celery: Celery, session: Session, batch_id: int, *, budget_s: float) -> tuple[int, int]:
-    """Send a (committed) batch's queued jobs: a full regeneration's as one replay_batch message (its verified
-    scripts replayed first), any other's one generate_job each. (How many were sent, how many there are.)"""
+def send_batch(celery: Celery, session: Session, batch_id: int, *, budget_s: float,
+               settings: ServiceSettings) -> tuple[int, int]:
+    """Send a (committed) batch's queued jobs: a full regeneration's in replay_chunk messages (its verified scripts
+    replayed first, side by side), any other's one generate_job each. (How many were sent, how many there are.)"""
     job_ids = queued_job_ids(session, batch_id)
     batch = session.get(Batch, batch_id)
     if batch is not None and batch.kind in FULL_REGENERATION_KINDS:
-        return send_regeneration(celery, session, batch_id, job_ids, budget_s=budget_s), len(job_ids)
+        return send_regeneration(celery, session, batch_id, job_ids, budget_s=budget_s,
+                                 fleet=fleet_processes(celery, settings)), len(job_ids)
     return send_jobs(celery, session, job_ids, budget_s=budget_s), len(job_ids)
-

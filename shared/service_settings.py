@@ -42,6 +42,9 @@ class ServiceSettings(Settings):
     # Reset commands an operator offers projects, by name (STEPFORGE_RESET_COMMANDS='{"petclinic": "..."}'): a
     # project names one (reset_command); an API client never sends a shell command.
     reset_commands: dict[str, str] = Field(default_factory=dict)
+    # The worker processes of the fleet, which a regeneration's first pass is split for (shared/job_queue.py,
+    # chunk_size); 0: ask the workers (celery inspect, one second at most) each time a regeneration is sent.
+    fleet_processes: int = Field(default=0, ge=0, le=10_000)
     max_batch_scenarios: int = Field(default=200, ge=1)
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     webhook_timeout_s: float = Field(default=15.0, gt=0)

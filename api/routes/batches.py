@@ -194,5 +194,6 @@ def send_batch(services: Services, batch_id: int) -> None:
     sent go after 30 s)."""
     with services.session() as session:
         budget_s = services.settings.batch_send_budget_s
-        sent, total = send_batch_jobs(services.celery, session, batch_id, budget_s=budget_s)
+        sent, total = send_batch_jobs(services.celery, session, batch_id, budget_s=budget_s,
+                                      settings=services.settings)
     log.info("batch.sent", batch_id=batch_id, jobs=total, sent=sent, left_for_the_sweep=total - sent)

@@ -23,6 +23,7 @@ from shared.store.batches import (  # noqa: F401
     flakiness,
     job_artifacts_prefix,
     job_run_record_key,
+    jobs_in,
     jobs_of,
     previous_batch_id,
     queued_job_ids,

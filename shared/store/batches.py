@@ -146,6 +146,12 @@ def jobs_of(session: Session, batch_id: int) -> list[Job]:
     return list(session.exec(select(Job).where(Job.batch_id == batch_id).order_by(col(Job.id))).all())
 
 
+def jobs_in(session: Session, batch_id: int, job_ids: list[int]) -> list[Job]:
+    """These jobs of the batch (ids of another batch are ignored), in order of id."""
+    return list(session.exec(select(Job).where(Job.batch_id == batch_id, col(Job.id).in_(job_ids))
+                             .order_by(col(Job.id))).all())
+
+
 # What a batch's progress shows of each job: rows of these columns, not Job objects (the script, a passed job's
 # steps and locators, is the large part of a row and is not shown; building ORM objects costs more than the query).
 JOB_PROGRESS_COLUMNS = (Job.id, Job.external_id, Job.scenario_version, Job.state, Job.attempt, Job.failed_step,

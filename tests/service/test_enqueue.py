@@ -1,5 +1,6 @@
 """Handing messages to the broker: a batch is accepted at once even when the broker is down (the sweep sends its
-jobs later), and webhook deliveries travel on a queue of their own, never behind generation jobs."""
+jobs later), webhook deliveries travel on a queue of their own, never behind generation jobs, and a regeneration's
+chunks interleave across batches."""
 
 from __future__ import annotations
 
@@ -15,9 +16,17 @@ from fastapi.testclient import TestClient
 from sqlmodel import select
 
 from api.app import create_app
-from shared.job_queue import DELIVER_WEBHOOK, GENERATE_JOB, SWEEP, make_celery, publish
+from shared.job_queue import (
+    DELIVER_WEBHOOK,
+    GENERATE_JOB,
+    REPLAY_CHUNK,
+    SWEEP,
+    make_celery,
+    publish,
+    send_regeneration,
+)
 from shared.models import Job, utcnow
-from shared.store import UNSENT_GRACE_S, engine_for, reading
+from shared.store import UNSENT_GRACE_S, engine_for, reading, writing
 from tests.service.conftest import new_project
 from workers.service.tasks import sweep_once
 
@@ -114,3 +123,28 @@ def test_webhooks_and_the_sweep_have_their_own_queue(settings):
         client.close()
     with pytest.raises(ValueError, match="webhook_queue must differ"):
         type(settings)(**{**settings.model_dump(), "webhook_queue": settings.queue})
+
+
+def test_a_regeneration_is_sent_in_chunks_and_a_small_night_is_not_starved_by_a_large_one(settings):
+    """The worker takes messages as kombu's Redis transport gives them (basic_get: priority lists in order): the
+    first chunk of a batch sent later comes before the second chunk of a batch sent earlier."""
+    own = settings.model_copy(update={"queue": f"chunks-{uuid.uuid4().hex[:8]}",
+                                      "webhook_queue": f"chunks-hooks-{uuid.uuid4().hex[:8]}"})
+    celery = make_celery(own)
+    engine = engine_for(settings.database_url)
+    large, small = list(range(10**9, 10**9 + 120)), list(range(2 * 10**9, 2 * 10**9 + 20))  # no such jobs
+    with writing(engine) as session:
+        assert send_regeneration(celery, session, 1, large, budget_s=5, fleet=1) == 120
+        assert send_regeneration(celery, session, 2, small, budget_s=5, fleet=1) == 20
+    taken = []
+    with celery.connection_for_read() as connection:
+        channel = connection.default_channel
+        while (message := channel.basic_get(own.queue, no_ack=True)) is not None:
+            assert message.headers["task"] == REPLAY_CHUNK
+            batch_id, job_ids = json.loads(message.body)[0]
+            taken.append((batch_id, len(job_ids), job_ids[0]))
+        for priority in range(10):  # an empty list is no key in Redis; delete them all the same
+            channel.client.delete(channel._q_for_pri(own.queue, priority))
+    # 120 jobs: chunks of 50 (chunk_size for one process); 20 jobs: two of 10. Second chunks after first ones.
+    assert taken == [(1, 50, large[0]), (2, 10, small[0]), (1, 50, large[50]), (2, 10, small[10]),
+                     (1, 20, large[100])]

@@ -79,7 +79,7 @@ def test_regenerate_reports_what_changed_and_webhooks_can_be_redelivered(client,
 
     def send(batch_id, job_ids):
         with writing(engine) as session:
-            send_regeneration(services.celery, session, batch_id, list(job_ids), budget_s=5)
+            send_regeneration(services.celery, session, batch_id, list(job_ids), budget_s=5, fleet=1)
 
     made = enqueue_nightly(engine, now, send)
     assert enqueue_nightly(engine, now, send) == []

@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+from shared.job_queue import REPLAY_CHUNK, publish
 from tests.apps.petclinic.changes import switch
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
@@ -80,9 +81,14 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     assert (second_report["added"], second_report["removed"], second_report["verdicts"]) == ([], [], [])
     unchanged_feature = feature_of(client, project, second)
     # One run replayed the three scripts (the first pass) and settled every job; the suite reuses that replay.
-    line = worker.wait_for_line("replay_batch.done", f'"batch_id": {second["id"]}')
+    line = worker.wait_for_line("replay_chunk.done", f'"batch_id": {second["id"]}')
     assert '"green": 3' in line and '"red": 0' in line and '"generated": 0' in line, line
     worker.wait_for_line("build_suite.first_pass_reused", f'"batch_id": {second["id"]}')
+    # The chunk's message delivered again once it settled replays nothing: each claim finds its job finished.
+    jobs = [job["id"] for job in second["jobs"]]
+    assert publish(client.app.state.services.celery, REPLAY_CHUNK, [(second["id"], jobs)], budget_s=5) == 1
+    line = worker.wait_for_line("replay_chunk.done", f'"batch_id": {second["id"]}', '"green": 0')
+    assert '"red": 0' in line and '"generated": 0' in line, line
 
     # The last-name field's id renamed and the owner page's heading retitled.
     switch("renamed-id", "retitled-heading")

@@ -33,7 +33,7 @@ from workers.agent.pipeline import suite_digest
 from workers.agent.scripting.build import Suite, build_with_registry, new_steps
 from workers.agent.verify.bdd_replay import replay_playwright_bdd
 from workers.agent.verify.replay import replay_scenarios
-from workers.service.batch_replay import FIRST_PASS
+from workers.service.batch_replay import first_pass_results as chunk_results
 
 SUITE_FOLDER = "suite"  # the zip's top folder: unzip, cd suite, npm install && npx cucumber-js
 
@@ -130,14 +130,10 @@ def zip_folder(folder: Path) -> bytes:
 
 def first_pass_results(store: ArtifactStore, batch: Batch, suite: Suite, ids: list[str]
                        ) -> dict[str, ReplayResult] | None:
-    """A regeneration's first pass replayed this very suite (the same text) green for every scenario in it: its
-    results stand for the suite's replay. None otherwise (no pass, another text, a scenario red or settled later)."""
-    try:
-        first = json.loads(store.get_bytes(batch_prefix(batch.project_id, batch.id) + FIRST_PASS))
-    except (ArtifactNotFoundError, ValueError):
+    """A regeneration's first pass replayed this very suite (the same text, in its chunks) green for every scenario
+    in it: its results stand for the suite's replay. None otherwise (no pass, another text, a scenario red or
+    settled later)."""
+    results = chunk_results(store, batch, suite_digest(suite))
+    if not ids or not all(i in results and results[i].passed for i in ids):
         return None
-    results = {i: ReplayResult.model_validate(r) for i, r in first.get("results", {}).items()}
-    if first.get("digest") != suite_digest(suite) or set(results) != set(ids) \
-            or not all(r.passed for r in results.values()):
-        return None
-    return results
+    return {i: results[i] for i in ids}

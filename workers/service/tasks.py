@@ -23,16 +23,17 @@ from shared.job_queue import (
     BUILD_SUITE,
     DELIVER_WEBHOOK,
     GENERATE_JOB,
-    REPLAY_BATCH,
+    REPLAY_CHUNK,
     SWEEP,
     broker_life_start,
+    fleet_processes,
     send_events,
     send_jobs,
     send_regeneration,
     send_suites,
 )
 from shared.logging import log
-from shared.models import FULL_REGENERATION_KINDS, Batch, Outbox, Project
+from shared.models import FULL_REGENERATION_KINDS, JOB_FINISHED, Batch, Outbox, Project
 from shared.models import Scenario as ScenarioRow
 from shared.service_settings import ServiceSettings, get_service_settings
 from shared.store import (
@@ -46,6 +47,7 @@ from shared.store import (
     finish_job,
     finish_suite,
     give_up,
+    jobs_in,
     jobs_of,
     latest_scenarios,
     latest_verified_job,
@@ -55,6 +57,7 @@ from shared.store import (
     release_job,
     renew_lease,
     request_hash,
+    scenario_from_row,
     stale_jobs,
     suite_jobs,
     unbuilt_suites,
@@ -63,7 +66,7 @@ from shared.store import (
 )
 from shared.urls import TargetPolicy, UnsafeTargetError
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
-from workers.service.batch_replay import replay_first
+from workers.service.batch_replay import first_pass_suite, replay_first
 from workers.service.batch_suite import SuiteBuild, assemble
 from workers.service.celery_app import app, resources
 from workers.service.pool import BrowserCrashedError
@@ -75,6 +78,7 @@ from workers.service.scenario_job import (
     claim_store,
     project_reset,
     run_job,
+    verified_record,
 )
 
 BROWSER_CRASH_RETRIES = 2
@@ -195,16 +199,16 @@ def _finish(engine, job_id: int, owner: str | None, verdict: JobResult, bound, a
             send_suites(app, session, [batch_id], budget_s=EVENT_SEND_BUDGET_S)
 
 
-# --- replay_batch ---------------------------------------------------------------------------------------------
+# --- replay_chunk ---------------------------------------------------------------------------------------------
 
 
-@app.task(bind=True, name=REPLAY_BATCH, max_retries=0)
-def replay_batch(self, batch_id: int) -> str:
-    """A regeneration's first pass (workers/service/batch_replay.py): the batch's verified scripts replayed in one
-    run, the green jobs finished, the others sent as jobs of their own. Whatever this pass does not settle (it fails,
-    its worker dies) is a job like any other: released and sent now, or found by the sweep once its lease ran
-    out."""
-    started = monotonic()
+@app.task(bind=True, name=REPLAY_CHUNK, max_retries=0)
+def replay_chunk(self, batch_id: int, job_ids: list[int]) -> str:
+    """A chunk of a regeneration's first pass (workers/service/batch_replay.py): the chunk's verified scripts
+    replayed as their part of the batch's first-pass suite, the green jobs finished, the others sent as jobs of
+    their own. Whatever this chunk does not settle (it fails, its worker dies) is a job like any other: released and
+    sent now, or claimed again once its lease ran out (this message delivered again, or the sweep). A job settled
+    is never replayed again: its claim finds it finished."""
     settings = get_service_settings()
     engine = _engine(settings)
     owner = f"{socket.gethostname()}:{os.getpid()}:{self.request.id}"
@@ -214,7 +218,7 @@ def replay_batch(self, batch_id: int) -> str:
         if batch is None:
             return "missing"
         pending = [(job, session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
-                   for job in jobs_of(session, batch_id) if job.state == "queued"]
+                   for job in jobs_in(session, batch_id, job_ids) if job.state not in JOB_FINISHED]
         project = session.get(Project, batch.project_id)
     fresh = [job.id for job, _row, verified in pending if verified is None]
     try:  # checked again, as a job does: the name may resolve elsewhere now than when the batch was accepted
@@ -230,28 +234,40 @@ def replay_batch(self, batch_id: int) -> str:
         claim = claim_job(engine, job.id, owner, settings.job_lease_s)
         if claim.status == "claimed":
             claimed.append((claim.job, row, verified))
-    bound.info("replay_batch.claimed", replayed=len(claimed), generated=len(fresh))
+    bound.info("replay_chunk.claimed", replayed=len(claimed), generated=len(fresh))
     with writing(engine) as session:  # never verified: generated, as jobs of their own, at once
         send_jobs(app, session, fresh, budget_s=EVENT_SEND_BUDGET_S)
     held = [job.id for job, _row, _verified in claimed]
-    settled, unsettled = [], held  # what the pass does not settle runs as a job of its own
+    settled, unsettled = [], held  # what the chunk does not settle runs as a job of its own
     try:
-        if claimed:  # leases renewed as a job's are: a worker killed mid-pass loses its jobs within a lease
+        if claimed:  # leases renewed as a job's are: a worker killed mid-chunk loses its jobs within a lease
             with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id), \
                     LeaseKeeper(engine, held, owner, settings.job_lease_s):
-                deadline = started + settings.task_soft_time_limit_s - 60
-                first = replay_first(batch, claimed, resources.store(), resources.registry(), settings, deadline,
-                                     reset)
+                store = resources.store()
+                suite = first_pass_suite(batch, store, resources.registry(), lambda: batch_verified_scripts(engine,
+                                                                                                            batch_id))
+                first = replay_first(batch, claimed, suite, store, settings, reset)
             settled, unsettled = first.settled, first.red
     except Exception:  # noqa: BLE001 - the jobs are still there: each runs on its own
-        bound.exception("replay_batch.failed")
+        bound.exception("replay_chunk.failed")
     for done in settled:
         _finish(engine, done.job_id, owner, done.verdict, bound, done.attempt, batch_id=batch_id)
     released = [job_id for job_id in unsettled if release_job(engine, job_id, owner)]
     with writing(engine) as session:
         send_jobs(app, session, released, budget_s=EVENT_SEND_BUDGET_S)
-    bound.info("replay_batch.done", green=len(settled), red=len(released), generated=len(fresh))
+    bound.info("replay_chunk.done", green=len(settled), red=len(released), generated=len(fresh))
     return f"{len(settled)} green, {len(released)} to triage, {len(fresh)} to generate"
+
+
+def batch_verified_scripts(engine, batch_id: int) -> list[tuple]:  # noqa: ANN001 - (Scenario, RunRecord) pairs
+    """Every verified script of the batch's scenario versions, which its first-pass suite is built from."""
+    store = resources.store()
+    with reading(engine) as session:
+        pairs = [(session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
+                 for job in jobs_of(session, batch_id)]
+    scripts = [(scenario_from_row(row), verified_record(store, verified)) for row, verified in pairs
+               if row is not None and verified is not None]
+    return [(scenario, record) for scenario, record in scripts if record is not None]
 
 
 # --- build_suite ----------------------------------------------------------------------------------------------
@@ -380,9 +396,13 @@ def sweep_once(engine, settings: ServiceSettings, now: datetime, celery=None) ->
         with writing(engine) as session:
             send_jobs(celery, session, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
 
+    fleet: list[int] = []  # asked once a sweep, when a nightly batch is made
+
     def send_nightly(batch_id: int, job_ids: Sequence[int]) -> None:
+        fleet[:] = fleet or [fleet_processes(celery, settings)]
         with writing(engine) as session:
-            send_regeneration(celery, session, batch_id, job_ids, budget_s=SWEEP_SEND_BUDGET_S, moment=now)
+            send_regeneration(celery, session, batch_id, job_ids, budget_s=SWEEP_SEND_BUDGET_S, fleet=fleet[0],
+                              moment=now)
 
     nightly = enqueue_nightly(engine, now, send_nightly, window_s=nightly_window_s(settings))
     # A broker that lost its data (restarted without persistence) holds none of the messages sent before its
