@@ -149,7 +149,7 @@ def replay_generated(suite_dir: Path, ids: list[str], base_url: str, reset_comma
 
 
 def run_handwritten(base_url: str, node_modules: Path, settings: Settings) -> float:
-    env = {**os.environ, "NODE_PATH": str(node_modules), "STEPFORGE_BROWSER_PATH": settings.browser_path}
+    env = {**os.environ, "NODE_PATH": str(node_modules), "STEPFORGE_BROWSER_PATH": settings.replay_browser}
     started = time.perf_counter()
     done = subprocess.run(["node", str(FLOWS_JS), base_url], env=env, capture_output=True, text=True, timeout=600)
     seconds = time.perf_counter() - started

@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-if [ ! -x "${STEPFORGE_BROWSER_PATH:-/usr/bin/chromium}" ]; then
-  echo "== installing Debian's chromium"
+# chromium for generation; its headless shell for the suite's replays (shared/settings.py replay_browser_path).
+if [ ! -x "${STEPFORGE_BROWSER_PATH:-/usr/bin/chromium}" ] || [ ! -x /usr/bin/chromium-headless-shell ]; then
+  echo "== installing Debian's chromium and chromium-headless-shell"
   as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-headless-shell >/dev/null
 fi
 for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "== installing nodejs and npm"; as_root apt-get update -qq;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -34,10 +35,28 @@ CHROMIUM_ARGS = (
 )
 
 
+HEADLESS_SHELL = "chromium-headless-shell"  # Debian's package and executable of that name
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEPFORGE_", extra="ignore")
 
+    @property
+    def replay_browser(self) -> str:
+        """The executable replays launch: replay_browser_path, else (headless) the headless shell beside
+        browser_path, else browser_path."""
+        if self.replay_browser_path:
+            return self.replay_browser_path
+        if not self.headless:  # a replay a person watches needs the whole browser's window
+            return self.browser_path
+        shell = Path(self.browser_path).with_name(HEADLESS_SHELL)
+        return str(shell) if os.access(shell, os.X_OK) and shell.is_file() else self.browser_path
+
     browser_path: str = "/usr/bin/chromium"
+    # The browser the generated suite's replays launch (cucumber-js, Playwright's runner). Unset: the headless shell
+    # installed beside browser_path (Debian's chromium-headless-shell: the same engine without the full browser
+    # around it, about half the CPU per scenario, so replays side by side scale with the cores), else browser_path.
+    replay_browser_path: str | None = None
     headless: bool = True
     viewport_width: int = 1280
     viewport_height: int = 800

@@ -1,6 +1,6 @@
 """Faults an operator meets, against the service with its default timings: a main worker SIGKILLed, the broker
 restarted with its data gone, Chromium's renderer killed in the middle of a job, a worker process killed in the
-middle of a replay, an application that is down. Each batch completes, each job once in effect, with one signed
+middle of a replay or of a regeneration's chunk, an application that is down. Each batch completes, each job once in effect, with one signed
 webhook, within the README's recovery targets.
 
 STEPFORGE_FAULT_ROUNDS (default 1) repeats each fault; the timings measured are printed (pytest -s shows them).
@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 
 import psutil
@@ -183,6 +184,38 @@ def test_a_worker_process_sigkilled_mid_replay_takes_the_replay_and_its_browser_
     batch = wait_finished(service, project, batch_id, timeout_s=TAKEN_OVER_WITHIN_S + 2 * JOB_S)
     assert_done_once(service, project, webhook_receiver, batch)
     assert batch["jobs"][0]["attempt"] == 2, batch["jobs"][0]
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_a_worker_process_sigkilled_mid_chunk_loses_no_job_and_settles_each_once(
+        service: Service, petclinic: str, webhook_receiver, round_: int) -> None:
+    """A regeneration's chunk is killed while it replays: its jobs are claimed again once their leases run out
+    (the sweep), each replayed and settled once; the batch completes with its suite, as if nothing had happened."""
+    project = project_for(service, petclinic, webhook_receiver)
+    worker = service.worker(concurrency=1)
+    service.beat()
+    generated, _jobs = submit(service, project, "OWN-1", "OWN-5")
+    assert_done_once(service, project, webhook_receiver, wait_finished(service, project, generated, 2 * JOB_S))
+
+    accepted = service.client.post("/v1/projects/me/regenerate",
+                                   headers={**project.headers, "Idempotency-Key": uuid.uuid4().hex})
+    assert accepted.status_code == 202, accepted.text
+    batch_id = accepted.json()["id"]
+    worker.wait_for_line("replay_chunk.claimed", f'"batch_id": {batch_id}', '"replayed": 2', timeout_s=JOB_S)
+    deadline = time.monotonic() + JOB_S
+    while not replay_running(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (child,) = psutil.Process(worker.pid).children()
+    tree = [child, *child.children(recursive=True)]
+    assert any("cucumber" in " ".join(p.cmdline()) for p in tree[1:]), "no chunk replay was seen running"
+    child.send_signal(signal.SIGKILL)
+    killed_at = time.monotonic()
+
+    batch = wait_finished(service, project, batch_id, timeout_s=TAKEN_OVER_WITHIN_S + 2 * JOB_S)
+    print(f"\nworker process killed mid-chunk: the batch finished {time.monotonic() - killed_at:.1f} s later")
+    assert_done_once(service, project, webhook_receiver, batch)
+    # Each job: the killed chunk's claim, then one claim that settled it (none lost, none settled twice).
+    assert [(job["attempt"], job["triage"]) for job in batch["jobs"]] == [(2, "passed"), (2, "passed")], batch
 
 
 def test_an_application_that_is_down_fails_its_jobs_at_once_and_says_so(

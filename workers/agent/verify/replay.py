@@ -65,7 +65,7 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
     env = dict(os.environ)
     env.update(
         STEPFORGE_BASE_URL=base_url,
-        STEPFORGE_BROWSER_PATH=settings.browser_path,
+        STEPFORGE_BROWSER_PATH=settings.replay_browser,
         # The replay gets the time limits and the window the generation had, so it sees the same page and a step
         # that cannot act fails fast.
         STEPFORGE_ACTION_TIMEOUT_MS=str(settings.action_timeout_ms),
