@@ -17,10 +17,14 @@ cucumber-js and Chromium (nothing mocked):
    (claim_job; 15 database connections per process), renew its lease once and settle it (finish_job), for 20,000
    trivial jobs (4,000 with --quick) in
    20 batches of 4 projects. 0.5% of claims die on the spot (no renewal, no verdict): a sweep loop in this process
-   re-sends the jobs whose lease ran out (stale_jobs, 2 s leases), as beat's sweep does. Printed: jobs/s, p50/p99
-   claim latency, the CPU share of PostgreSQL and Redis (their processes' CPU time over the wall time and the
-   machine's cores), and the lost (never settled) and duplicated (settled by two claims) jobs, both 0 required.
-3. A projection of a 2,000-scenario night on 20 workers, from 1 and 2, with its assumptions printed.
+   re-sends the jobs whose lease ran out (stale_jobs, 2 s leases), as beat's sweep does; a job claimed 3 times
+   without a verdict is finished as failed (abandoned), as generate_job does. Printed: jobs/s, p50/p99 claim
+   latency (from the call to its answer: waiting for one of the process's connections, and for the interpreter,
+   counts), the CPU share of PostgreSQL and Redis (the CPU time of all the server's processes over the wall time
+   and the machine's cores: run it on an otherwise idle machine), and the lost (never settled) and duplicated
+   (settled by two claims) jobs, both 0 required.
+3. A projection of a 2,000-scenario night on 20 worker processes, from the run on one process, with its
+   assumptions printed.
 
 Settings as bench.service (STEPFORGE_BENCH_DATABASE_URL, STEPFORGE_BENCH_REDIS_URL). Everything started is
 stopped and every database dropped at the end, also on an error or Ctrl-C.
@@ -191,14 +195,15 @@ def loops_process(database_url: str, redis_url: str, queue: str, threads: int, s
     engine = engine_for(database_url, pool_size=LOOP_CONNECTIONS, max_overflow=0)
     stop_key = f"{queue}:stop"
     verdict = JobResult(state="passed", generation_attempts=1, timings={"seconds": 0})
-    results: dict[str, list] = {"claim_s": [], "settled": [], "died": []}
+    gave_up = JobResult(state="failed", failure_kind="error", reason="abandoned")
+    results: dict[str, list] = {"claim_s": [], "settled": [], "died": [], "abandoned": []}
     lock = threading.Lock()
 
     def loop(number: int) -> None:
         rng = random.Random(seed * 1000 + number)
         owner = f"sim-{os.getpid()}-{number}"
         client = redis.Redis.from_url(redis_url)
-        claim_s, settled, died = [], [], []
+        claim_s, settled, died, abandoned = [], [], [], []
         while True:
             item = client.brpop([queue], timeout=1)
             if item is None:
@@ -209,6 +214,11 @@ def loops_process(database_url: str, redis_url: str, queue: str, threads: int, s
             started = time.perf_counter()
             claim = claim_job(engine, job_id, owner, SIM_LEASE_S)
             claim_s.append(time.perf_counter() - started)
+            if claim.status == "abandoned":  # claimed MAX_CLAIMS times: finished as failed, as generate_job does
+                if finish_job(engine, job_id, None, gave_up).owned:
+                    settled.append(job_id)
+                    abandoned.append(job_id)
+                continue
             if claim.status != "claimed":
                 continue
             if rng.random() < CRASH_RATE:  # this loop's "process" dies: no renewal, no verdict
@@ -222,6 +232,7 @@ def loops_process(database_url: str, redis_url: str, queue: str, threads: int, s
             results["claim_s"] += claim_s
             results["settled"] += settled
             results["died"] += died
+            results["abandoned"] += abandoned
 
     workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
     with engine.connect():  # connected and imported before the clock starts
@@ -307,7 +318,7 @@ def bench_coordination(res: Resources, jobs: int, report: Report) -> None:
     cpu = {name: round((cpu_seconds(("postgres",) if name == "postgres" else ("redis-server",)) - before)
                        / (wall * cores), 3) for name, before in cpu_before.items()}
     client.set(f"{queue}:stop", "1")
-    results: dict[str, list] = {"claim_s": [], "settled": [], "died": []}
+    results: dict[str, list] = {"claim_s": [], "settled": [], "died": [], "abandoned": []}
     for _ in processes:
         for key, values in out.get(timeout=60).items():
             results[key] += values
@@ -328,7 +339,8 @@ def bench_coordination(res: Resources, jobs: int, report: Report) -> None:
                "jobs_per_s": round(total / wall, 1), "claims": len(claims),
                "claim_p50_ms": round(percentile(claims, 50) * 1000, 2),
                "claim_p99_ms": round(percentile(claims, 99) * 1000, 2), "died": len(results["died"]),
-               "resent_by_sweep": resent, "lost": lost, "duplicated": duplicated, "cpu_share": cpu,
+               "resent_by_sweep": resent, "abandoned": len(results["abandoned"]), "lost": lost,
+               "duplicated": duplicated, "cpu_share": cpu,
                "cores": cores}
     report.figures["coordination"] = figures
     say(f"coordination: {total} jobs in {wall:.1f} s ({figures['jobs_per_s']}/s), claim p50 "

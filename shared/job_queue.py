@@ -32,7 +32,9 @@ REPLAY_CHUNK = "stepforge.replay_chunk"
 
 # A regeneration's first pass is split into chunks, replay_chunk tasks that any worker runs side by side.
 MIN_CHUNK = 10  # below this, a cucumber-js start and reading the batch's first-pass suite cost more than the replay
-MAX_CHUNK = 50  # a chunk's replay stays well within a task's time limit
+# A chunk's replay stays within a task's time limit at up to 16 s per scenario (a red one waits its action timeout);
+# one that does not is stopped at the soft limit and its jobs, never settled, run as jobs of their own.
+MAX_CHUNK = 50
 CHUNKS_PER_PROCESS = 2  # about two chunks per worker process: one slow chunk does not hold the batch's end
 # Priorities (Redis: 0 is served first). A chunk's is its position in its batch, so the first chunk of a batch sent
 # later goes before the tenth of one sent earlier: one project's 2,000-scenario night does not starve another's 20.
@@ -200,19 +202,30 @@ def chunk_size(jobs: int, fleet: int) -> int:
     return max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(jobs / (max(fleet, 1) * CHUNKS_PER_PROCESS))))
 
 
-def fleet_processes(celery: Celery, settings: ServiceSettings) -> int:
+FLEET_KEPT_S = 60.0  # how long this process trusts what the workers said of the fleet
+_fleet_seen: dict[str, tuple[float, int]] = {}  # broker URL -> (when asked, processes)
+
+
+def fleet_processes(celery: Celery, settings: ServiceSettings, *, budget_s: float = 1.0) -> int:
     """The worker processes of the fleet: settings.fleet_processes when set, else what the workers that answer
-    within a second say (their pools' sizes), else 1 (no worker up yet: the fewest, largest chunks)."""
+    within `budget_s` say (their pools' sizes; asked at most once a minute per process, over a connection that gives
+    up after the budget as publish's does), else 1 (no worker up yet: the fewest, largest chunks)."""
     if settings.fleet_processes:
         return settings.fleet_processes
     if not settings.broker_url.startswith(("redis://", "rediss://")):
         return 1
+    asked, processes = _fleet_seen.get(settings.broker_url, (float("-inf"), 1))
+    if time.monotonic() - asked < FLEET_KEPT_S:
+        return processes
     try:
-        stats = celery.control.inspect(timeout=1.0).stats() or {}
+        with _broker(celery, budget_s) as connection:
+            stats = celery.control.inspect(timeout=budget_s, connection=connection).stats() or {}
+        processes = max(1, sum(int(stat.get("pool", {}).get("max-concurrency", 1) or 1) for stat in stats.values()))
     except Exception as error:  # noqa: BLE001 - kombu and redis raise many kinds; the chunks are only larger
         log.warning("fleet.unknown", error=(str(error).splitlines() or [type(error).__name__])[0])
-        return 1
-    return max(1, sum(int(stat.get("pool", {}).get("max-concurrency", 1) or 1) for stat in stats.values()))
+        processes = 1
+    _fleet_seen[settings.broker_url] = (time.monotonic(), processes)
+    return processes
 
 
 def send_regeneration(celery: Celery, session: Session, batch_id: int, job_ids: Sequence[int], *, budget_s: float,
@@ -238,6 +251,6 @@ def send_batch(celery: Celery, session: Session, batch_id: int, *, budget_s: flo
     job_ids = queued_job_ids(session, batch_id)
     batch = session.get(Batch, batch_id)
     if batch is not None and batch.kind in FULL_REGENERATION_KINDS:
-        return send_regeneration(celery, session, batch_id, job_ids, budget_s=budget_s,
-                                 fleet=fleet_processes(celery, settings)), len(job_ids)
+        fleet = fleet_processes(celery, settings, budget_s=min(1.0, budget_s))
+        return send_regeneration(celery, session, batch_id, job_ids, budget_s=budget_s, fleet=fleet), len(job_ids)
     return send_jobs(celery, session, job_ids, budget_s=budget_s), len(job_ids)

@@ -43,7 +43,7 @@ class ServiceSettings(Settings):
     # project names one (reset_command); an API client never sends a shell command.
     reset_commands: dict[str, str] = Field(default_factory=dict)
     # The worker processes of the fleet, which a regeneration's first pass is split for (shared/job_queue.py,
-    # chunk_size); 0: ask the workers (celery inspect, one second at most) each time a regeneration is sent.
+    # chunk_size); 0: ask the workers (celery inspect, one second at most, at most once a minute per process).
     fleet_processes: int = Field(default=0, ge=0, le=10_000)
     max_batch_scenarios: int = Field(default=200, ge=1)
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)

@@ -39,6 +39,7 @@ from shared.store.jobs import (  # noqa: F401
 )
 from shared.store.leases import (  # noqa: F401
     Claim,
+    batch_lock,
     claim_job,
     latest_verified_job,
     mark_jobs_sent,

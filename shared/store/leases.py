@@ -3,12 +3,15 @@ its browser crashed, found again when its message may be lost (its lease ran out
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import zlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import and_, exists, func, or_, text, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from shared.models import FULL_REGENERATION_KINDS, JOB_FINISHED, Batch, Job, Project, Scenario, as_utc, utcnow
@@ -84,12 +87,14 @@ def renew_lease(engine: Engine, job_id: int, owner: str, lease_s: int) -> bool:
         return bool(renewed)
 
 
-def release_job(engine: Engine, job_id: int, owner: str) -> bool:
-    """Hand a running job back to the queue (its browser crashed; a retry runs it afresh)."""
+def release_job(engine: Engine, job_id: int, owner: str, *, undo_claim: bool = False) -> bool:
+    """Hand a running job back to the queue (its browser crashed; a retry runs it afresh). `undo_claim`: the claim
+    did nothing with the job (a regeneration's chunk that never replayed it), so it does not count as an attempt."""
+    attempt = Job.attempt - 1 if undo_claim else Job.attempt
     with writing(engine) as session:
         released = session.execute(
             update(Job).where(Job.id == job_id, Job.state == "running", Job.lease_owner == owner)
-            .values(state="queued", lease_owner=None, lease_until=None)
+            .values(state="queued", lease_owner=None, lease_until=None, attempt=attempt)
         ).rowcount
         session.commit()
         return bool(released)
@@ -101,19 +106,29 @@ def stale_jobs(engine: Engine, requeue_after_s: int, *, now: datetime | None = N
     """Jobs whose message may be lost, by when it was last sent (job.sent_at), so that a job is re-sent at most
     once per `requeue_after_s` however often the sweep runs:
     - queued and never sent (the broker was down when it was accepted), once `unsent_grace_s` old;
-    - queued and not sent for `requeue_after_s`, or sent before `lost_before` (the broker lost every message sent
-      before then: it restarted without its data);
+    - queued and not sent for `requeue_after_s` while no job of its batch was taken or finished meanwhile (a job
+      waiting behind the others of a large batch is not lost), or sent before `lost_before` (the broker lost every
+      message sent before then: it restarted without its data);
     - running on a lease that expired (its worker died) and not sent since the lease ran out, or not for
       `requeue_after_s`.
     Mark what was sent with `mark_jobs_sent`."""
     now = now or utcnow()
-    resend_before = now - timedelta(seconds=requeue_after_s)
+    quiet_since = now - timedelta(seconds=requeue_after_s)
+    resend_before = quiet_since
     if lost_before is not None:
         resend_before = max(resend_before, min(lost_before, now))
     never_sent = and_(col(Job.sent_at).is_(None), col(Job.created_at) < now - timedelta(seconds=unsent_grace_s))
+    # A queued job of a batch whose jobs are being taken is waiting behind them in the queue (a large batch, a
+    # regeneration's later chunks), not lost: it is sent again once its batch has made no progress for
+    # requeue_after_s. One sent before the broker lost its data is sent again at once all the same.
+    other = aliased(Job)
+    progressing = exists().where(other.batch_id == Job.batch_id,
+                                 or_(col(other.started_at) >= quiet_since, col(other.finished_at) >= quiet_since))
+    waited_long = and_(col(Job.sent_at) < quiet_since, ~progressing)
+    lost = col(Job.sent_at) < min(lost_before, now) if lost_before is not None else None
     with reading(engine) as session:
         query = select(Job.id).where(or_(
-            and_(Job.state == "queued", or_(never_sent, col(Job.sent_at) < resend_before)),
+            and_(Job.state == "queued", or_(never_sent, waited_long, *([lost] if lost is not None else []))),
             and_(Job.state == "running", col(Job.lease_until) < now,
                  or_(col(Job.sent_at).is_(None), col(Job.sent_at) < col(Job.lease_until),
                      col(Job.sent_at) < resend_before)),
@@ -124,3 +139,21 @@ def stale_jobs(engine: Engine, requeue_after_s: int, *, now: datetime | None = N
 def mark_jobs_sent(session: Session, job_ids: Sequence[int], moment: datetime | None = None) -> None:
     """Record that these jobs' messages were handed to the broker now; commits."""
     mark_sent(session, Job.sent_at, job_ids, moment)
+
+
+@contextlib.contextmanager
+def batch_lock(engine: Engine, batch_id: int, purpose: str) -> Iterator[None]:
+    """Held by one process at a time for this batch and purpose (PostgreSQL: a session advisory lock, released
+    with the block or the connection); the embedded database serves one process: nothing to lock."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    key = zlib.crc32(purpose.encode()) & 0x7FFFFFFF
+    with engine.connect() as connection:
+        connection.execute(text("SELECT pg_advisory_lock(:key, :batch)"), {"key": key, "batch": batch_id})
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key, :batch)"), {"key": key, "batch": batch_id})
+            connection.commit()

@@ -93,6 +93,24 @@ def test_a_dead_workers_job_is_sent_again_once_its_lease_has_run_out(settings, p
     assert sent_job_ids().count(job_id) == 1
 
 
+def test_a_job_waiting_behind_its_batch_is_not_sent_again_while_the_batch_moves(settings):
+    """A large batch (or a regeneration's later chunks) keeps its jobs queued longer than requeue_after_s: they are
+    not lost while other jobs of the batch are being taken; once the batch has stood still that long they are sent
+    again; a broker that lost its data has them sent again at once."""
+    engine = engine_for(settings.database_url)
+    _batch_id, (waiting, taken) = make_batch(engine)
+    now = utcnow()
+    with writing(engine) as session:  # sent long ago, still queued
+        session.execute(update(Job).where(Job.id == waiting).values(
+            sent_at=now - timedelta(seconds=settings.requeue_after_s + 100)))
+        session.commit()
+    claim_job(engine, taken, "worker-a", lease_s=3600)  # the batch moves: one of its jobs was taken just now
+    assert waiting not in stale_jobs(engine, settings.requeue_after_s, now=now)
+    later = utcnow() + timedelta(seconds=settings.requeue_after_s + 1)  # nothing taken or finished since
+    assert waiting in stale_jobs(engine, settings.requeue_after_s, now=later)
+    assert waiting in stale_jobs(engine, settings.requeue_after_s, now=now, lost_before=now - timedelta(seconds=5))
+
+
 def _project_with_a_scenario(engine, hour: int) -> int:
     with writing(engine) as session:
         project, _key = create_project(session, name="nightly", base_url="http://127.0.0.1:9", nightly_hour_utc=hour)

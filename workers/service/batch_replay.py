@@ -9,8 +9,8 @@ as a job of its own, which replays it again and triages it (workers/agent/regene
 scenario version was never verified (generated). A job another worker holds is left to it.
 
 Every chunk replays its part of one text: the batch's first-pass suite, built once from all of the batch's verified
-scripts (by the first chunk to run; the others read it from the store). So the results of all chunks together are
-a replay of that suite, and the batch's suite build reuses them when it builds the same text
+scripts (by the first chunk to run, under a lock of the batch; the others read it from the store). So the results
+of all chunks together are a replay of that suite, and the batch's suite build reuses them when it builds the same text
 (batch_suite.first_pass_results) instead of replaying the whole suite again on one worker.
 
     first_pass_suite(batch, store, registry, verified_scripts) -> FirstPassSuite  (the text, built or read)
@@ -19,12 +19,14 @@ a replay of that suite, and the batch's suite build reuses them when it builds t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import tempfile
 import zipfile
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,7 +60,8 @@ class Settled:
 @dataclass
 class ReplayFirst:
     settled: list[Settled] = field(default_factory=list)  # green: verdicts to write
-    red: list[int] = field(default_factory=list)  # released: to send as jobs of their own
+    red: list[int] = field(default_factory=list)  # replayed red: to send as jobs of their own (their second try)
+    unreplayed: list[int] = field(default_factory=list)  # never replayed here: to send as jobs, their claim undone
 
 
 @dataclass
@@ -78,40 +81,50 @@ class FirstPassSuite:
 
 
 def fingerprint(record: RunRecord) -> str:
-    return hashlib.sha256(record.model_dump_json().encode()).hexdigest()
+    """The verified script's identity (its attempt number apart: a copy kept by a replay is attempt 1)."""
+    return hashlib.sha256(record.model_dump_json(exclude={"attempt"}).encode()).hexdigest()
 
 
 def first_pass_suite(batch: Batch, store: ArtifactStore, registry: StepRegistry | None,
-                     verified_scripts: Callable[[], list[tuple[Scenario, RunRecord]]]) -> FirstPassSuite | None:
+                     verified_scripts: Callable[[], list[tuple[Scenario, RunRecord]]],
+                     lock: Callable[[], AbstractContextManager] = contextlib.nullcontext) -> FirstPassSuite | None:
     """The batch's first-pass suite as stored, or built from `verified_scripts()` (every verified script of the
-    batch) and stored; None when the batch has none. Two chunks that find none build the same text from the same
-    scripts (a pure function of the scripts and the registry), each replays its own and the last one stored stays."""
+    batch) and stored; None when the batch has none. `lock` (shared.store.batch_lock) is held while it is looked for
+    again and built: the chunks that start together wait for the first one's suite instead of each building one."""
     key = batch_prefix(batch.project_id, batch.id) + SUITE_KEY
+    if (stored := _stored_suite(store, key)) is not None:
+        return stored
+    with lock():
+        if (stored := _stored_suite(store, key)) is not None:
+            return stored
+        runs = sorted(verified_scripts(), key=lambda run: natural_key(run[0].id))  # the order the batch's suite has
+        if not runs:
+            return None
+        suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), feature=batch.feature)
+        manifest = {"digest": suite_digest(suite),
+                    "scripts": {scenario.id: fingerprint(record) for scenario, record in runs},
+                    "summaries": {scenario.id: script_summary(suite, scenario.id) for scenario, _ in runs}}
+        buffer = io.BytesIO()
+        with tempfile.TemporaryDirectory(prefix="stepforge-first-pass-") as work:
+            folder = Path(work) / "suite"
+            suite.write(folder, base_url=batch.base_url)
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                archive.writestr(MANIFEST, json.dumps(manifest))
+                for path in sorted(folder.rglob("*")):
+                    if path.is_file():
+                        archive.write(path, f"suite/{path.relative_to(folder).as_posix()}")
+        store.put_bytes(key, buffer.getvalue(), "application/zip")
+    return FirstPassSuite(buffer.getvalue(), manifest["digest"], manifest["scripts"], manifest["summaries"])
+
+
+def _stored_suite(store: ArtifactStore, key: str) -> FirstPassSuite | None:
     try:
         data = store.get_bytes(key)
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             manifest = json.loads(archive.read(MANIFEST))
         return FirstPassSuite(data, manifest["digest"], manifest["scripts"], manifest["summaries"])
     except (ArtifactNotFoundError, KeyError, ValueError, zipfile.BadZipFile):
-        pass
-    runs = sorted(verified_scripts(), key=lambda run: natural_key(run[0].id))  # the order the batch's suite has
-    if not runs:
         return None
-    suite, _problem = build_with_registry(runs, registry, origin_of(batch.base_url), feature=batch.feature)
-    manifest = {"digest": suite_digest(suite),
-                "scripts": {scenario.id: fingerprint(record) for scenario, record in runs},
-                "summaries": {scenario.id: script_summary(suite, scenario.id) for scenario, _ in runs}}
-    buffer = io.BytesIO()
-    with tempfile.TemporaryDirectory(prefix="stepforge-first-pass-") as work:
-        folder = Path(work) / "suite"
-        suite.write(folder, base_url=batch.base_url)
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(MANIFEST, json.dumps(manifest))
-            for path in sorted(folder.rglob("*")):
-                if path.is_file():
-                    archive.write(path, f"suite/{path.relative_to(folder).as_posix()}")
-    store.put_bytes(key, buffer.getvalue(), "application/zip")
-    return FirstPassSuite(buffer.getvalue(), manifest["digest"], manifest["scripts"], manifest["summaries"])
 
 
 def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], suite: FirstPassSuite | None,
@@ -128,10 +141,10 @@ def replay_first(batch: Batch, claimed: list[tuple[Job, ScenarioRow, Job]], suit
     for job, row, _verified in claimed:
         scenario, record = scenario_from_row(row), records[job.id]
         if record is None:
-            out.red.append(job.id)  # generated on its own
+            out.unreplayed.append(job.id)  # generated on its own
         elif scripts.get(scenario.id) != fingerprint(record):  # verified again since the suite was built
             log.info("replay_first.not_in_suite", job_id=job.id, scenario_id=scenario.id)
-            out.red.append(job.id)  # replayed and triaged on its own
+            out.unreplayed.append(job.id)  # replayed and triaged on its own
         else:
             runs.append((job, scenario, record))
     if not runs or suite is None:
@@ -172,7 +185,8 @@ def store_results(store: ArtifactStore, batch: Batch, digest: str, chunk: int,
 
 
 def first_pass_results(store: ArtifactStore, batch: Batch, digest: str) -> dict[str, ReplayResult]:
-    """Every chunk's results for the first-pass suite of this digest, together."""
+    """Every chunk's results for the first-pass suite of this digest, together; a scenario replayed more than once
+    (a chunk run again after its worker died) is red when any of its replays was."""
     prefix = batch_prefix(batch.project_id, batch.id) + RESULTS_KEY
     merged: dict[str, ReplayResult] = {}
     for info in store.list(prefix):
@@ -180,8 +194,12 @@ def first_pass_results(store: ArtifactStore, batch: Batch, digest: str) -> dict[
             stored = json.loads(store.get_bytes(info.key))
         except (ArtifactNotFoundError, ValueError):
             continue
-        if stored.get("digest") == digest:
-            merged.update({i: ReplayResult.model_validate(r) for i, r in stored.get("results", {}).items()})
+        if stored.get("digest") != digest:
+            continue
+        for scenario_id, raw in stored.get("results", {}).items():
+            result = ReplayResult.model_validate(raw)
+            if scenario_id not in merged or not result.passed:
+                merged[scenario_id] = result
     return merged
 
 

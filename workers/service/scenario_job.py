@@ -145,7 +145,7 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
     batch, project = claim.batch, claim.project
     assert batch is not None and project is not None
     # A job claimed before was red in the batch's first pass (or its run was cut short): this replay is already its
-    # second try.
+    # second try. (A chunk that never replayed a job undoes its claim: that job still gets both tries.)
     retries = 0 if claim.job is not None and claim.job.attempt > 1 else FLAKE_RETRIES
     opened: list[Agent] = []
 

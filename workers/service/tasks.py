@@ -40,6 +40,7 @@ from shared.store import (
     MAX_CLAIMS,
     JobResult,
     batch_by_key,
+    batch_lock,
     claim_job,
     create_batch,
     deliver_event,
@@ -117,10 +118,7 @@ def generate_job(self, job_id: int) -> str:
         bound.info("generate_job.busy", retry_in_s=round(claim.retry_in_s))
         raise self.retry(countdown=claim.retry_in_s)
     if claim.status == "abandoned":
-        verdict = JobResult("failed", failure_kind="error",
-                          reason=f"the job was started {claim.job.attempt} times and never finished "
-                                 "(worker killed or time limit exceeded)")
-        _finish(engine, job_id, None, verdict, bound, batch_id=claim.job.batch_id)
+        _finish(engine, job_id, None, abandoned(claim), bound, batch_id=claim.job.batch_id)
         return "abandoned"
     ids = {"project_id": claim.job.project_id, "batch_id": claim.job.batch_id, "job_id": job_id}
     attempt = claim.job.attempt
@@ -162,6 +160,12 @@ def generate_job(self, job_id: int) -> str:
                           reason=internal_error(error, claim_store(resources.store(), claim), traceback.format_exc()))
     _finish(engine, job_id, owner, verdict, bound, attempt, batch_id=claim.job.batch_id)
     return verdict.state
+
+
+def abandoned(claim) -> JobResult:  # noqa: ANN001 - a Claim
+    """The verdict of a job started MAX_CLAIMS times that never finished."""
+    return JobResult("failed", failure_kind="error", reason=f"the job was started {claim.job.attempt} times and "
+                                                            "never finished (worker killed or time limit exceeded)")
 
 
 def crash_triage(claim) -> str | None:  # noqa: ANN001 - a Claim
@@ -220,12 +224,14 @@ def replay_chunk(self, batch_id: int, job_ids: list[int]) -> str:
         pending = [(job, session.get(ScenarioRow, job.scenario_id), latest_verified_job(session, job.scenario_id))
                    for job in jobs_in(session, batch_id, job_ids) if job.state not in JOB_FINISHED]
         project = session.get(Project, batch.project_id)
-    fresh = [job.id for job, _row, verified in pending if verified is None]
+    # Sent as jobs of their own at once: never verified (generated), or every job when the target or the reset is
+    # refused (each fails saying why). Only queued ones: a running one is another worker's (a chunk delivered again).
+    fresh = [job.id for job, _row, verified in pending if verified is None and job.state == "queued"]
     try:  # checked again, as a job does: the name may resolve elsewhere now than when the batch was accepted
         TargetPolicy.of(settings).check_url(batch.base_url)
         reset = project_reset(project, settings) if project is not None else None
     except (UnsafeTargetError, ResetNotConfigured):
-        fresh = [job.id for job, _row, _verified in pending]  # each job fails saying why
+        fresh = [job.id for job, _row, _verified in pending if job.state == "queued"]
         pending, reset = [], None
     claimed = []
     for job, row, verified in pending:
@@ -234,25 +240,31 @@ def replay_chunk(self, batch_id: int, job_ids: list[int]) -> str:
         claim = claim_job(engine, job.id, owner, settings.job_lease_s)
         if claim.status == "claimed":
             claimed.append((claim.job, row, verified))
+        elif claim.status == "abandoned":  # started MAX_CLAIMS times, never finished: as generate_job finishes it
+            _finish(engine, job.id, None, abandoned(claim), bound, batch_id=batch_id)
     bound.info("replay_chunk.claimed", replayed=len(claimed), generated=len(fresh))
     with writing(engine) as session:  # never verified: generated, as jobs of their own, at once
         send_jobs(app, session, fresh, budget_s=EVENT_SEND_BUDGET_S)
     held = [job.id for job, _row, _verified in claimed]
-    settled, unsettled = [], held  # what the chunk does not settle runs as a job of its own
+    # What the chunk does not settle runs as a job of its own: a red one's replay there is its second try; one never
+    # replayed here (the chunk failed or ran out of time) has its claim undone, so its own job tries it twice.
+    settled, red, unreplayed = [], [], held
     try:
         if claimed:  # leases renewed as a job's are: a worker killed mid-chunk loses its jobs within a lease
             with structlog.contextvars.bound_contextvars(project_id=batch.project_id, batch_id=batch_id), \
                     LeaseKeeper(engine, held, owner, settings.job_lease_s):
                 store = resources.store()
-                suite = first_pass_suite(batch, store, resources.registry(), lambda: batch_verified_scripts(engine,
-                                                                                                            batch_id))
+                suite = first_pass_suite(batch, store, resources.registry(),
+                                         lambda: batch_verified_scripts(engine, batch_id),
+                                         lambda: batch_lock(engine, batch_id, "first-pass suite"))
                 first = replay_first(batch, claimed, suite, store, settings, reset)
-            settled, unsettled = first.settled, first.red
+            settled, red, unreplayed = first.settled, first.red, first.unreplayed
     except Exception:  # noqa: BLE001 - the jobs are still there: each runs on its own
         bound.exception("replay_chunk.failed")
     for done in settled:
         _finish(engine, done.job_id, owner, done.verdict, bound, done.attempt, batch_id=batch_id)
-    released = [job_id for job_id in unsettled if release_job(engine, job_id, owner)]
+    released = [job_id for job_id in red if release_job(engine, job_id, owner)]
+    released += [job_id for job_id in unreplayed if release_job(engine, job_id, owner, undo_claim=True)]
     with writing(engine) as session:
         send_jobs(app, session, released, budget_s=EVENT_SEND_BUDGET_S)
     bound.info("replay_chunk.done", green=len(settled), red=len(released), generated=len(fresh))
