@@ -13,6 +13,8 @@ if [ ! -x "${STEPFORGE_BROWSER_PATH:-/usr/bin/chromium}" ] || [ ! -x /usr/bin/ch
   as_root apt-get update -qq
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-headless-shell >/dev/null
 fi
+command -v curl >/dev/null || { echo "== installing curl (the benchmark's reset command)"; as_root apt-get update -qq;
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq curl >/dev/null; }
 for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "== installing nodejs and npm"; as_root apt-get update -qq;
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nodejs npm >/dev/null; break; }
