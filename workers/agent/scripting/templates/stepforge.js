@@ -222,12 +222,14 @@ function resetApp() {
   }
 }
 
-// A context as the generation had it: time limits, the settling script, stalled third-party hosts cut off, and
-// every alert, confirm and prompt accepted unless a step said how to answer the next one (`answers`, shared
-// with the world); unhandled, Playwright would dismiss them. Popups are pages of the context too.
+// A context as the generation had it: time limits, the settling script, stalled third-party hosts cut off, a copy
+// button's clipboard, and every alert, confirm and prompt accepted unless a step said how to answer the next one
+// (`answers`, shared with the world); unhandled, Playwright would dismiss them. Popups are pages of the context too.
 async function prepareContext(context, url, answers) {
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+  // navigator.clipboard works as it does for a person (a browser that does not know the permissions goes without).
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
   await context.addInitScript({ content: SETTLE_SCRIPT });
   await guardThirdParty(context, appHosts(url));
   const answer = (dialog) => {
