@@ -1,7 +1,7 @@
 """Faults an operator meets, against the service with its default timings: a main worker SIGKILLed, the broker
 restarted with its data gone, Chromium's renderer killed in the middle of a job, a worker process killed in the
-middle of a replay or of a regeneration's chunk, an application that is down. Each batch completes, each job once in effect, with one signed
-webhook, within the README's recovery targets.
+middle of a replay or of a regeneration's chunk, an application that is down. Each batch completes, each job once
+in effect, with one signed webhook, within the README's recovery targets.
 
 STEPFORGE_FAULT_ROUNDS (default 1) repeats each fault; the timings measured are printed (pytest -s shows them).
 """
@@ -159,6 +159,19 @@ def replay_running(worker) -> bool:  # noqa: ANN001
     return False
 
 
+def kill_mid_replay(worker) -> tuple[list, float]:  # noqa: ANN001
+    """SIGKILL the worker's (only) child once a cucumber-js replay runs under it, as the OOM killer or the hard time
+    limit would; the child's process tree as it was, and when."""
+    deadline = time.monotonic() + JOB_S
+    while not replay_running(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (child,) = psutil.Process(worker.pid).children()
+    tree = [child, *child.children(recursive=True)]
+    assert any("cucumber" in " ".join(p.cmdline()) for p in tree[1:]), "no replay was seen running"
+    child.send_signal(signal.SIGKILL)
+    return tree, time.monotonic()
+
+
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_a_worker_process_sigkilled_mid_replay_takes_the_replay_and_its_browser_along(
         service: Service, petclinic: str, webhook_receiver, round_: int) -> None:
@@ -166,15 +179,7 @@ def test_a_worker_process_sigkilled_mid_replay_takes_the_replay_and_its_browser_
     worker = service.worker(concurrency=1)
     batch_id, (job_id,) = submit(service, project, "OWN-1")
     claimed(worker, job_id, JOB_S)
-    deadline = time.monotonic() + JOB_S
-    while not replay_running(worker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    (child,) = psutil.Process(worker.pid).children()
-    tree = [child, *child.children(recursive=True)]
-    assert any("cucumber" in " ".join(p.cmdline()) for p in tree[1:]), "no replay was seen running"
-
-    child.send_signal(signal.SIGKILL)  # as the OOM killer or the hard time limit would
-    killed_at = time.monotonic()
+    tree, killed_at = kill_mid_replay(worker)
     while [p for p in tree if alive(p)] and time.monotonic() < killed_at + TREE_GONE_WITHIN_S:
         time.sleep(0.2)
     left = [(p.pid, " ".join(p.cmdline())[:80]) for p in tree if alive(p)]
@@ -202,14 +207,7 @@ def test_a_worker_process_sigkilled_mid_chunk_loses_no_job_and_settles_each_once
     assert accepted.status_code == 202, accepted.text
     batch_id = accepted.json()["id"]
     worker.wait_for_line("replay_chunk.claimed", f'"batch_id": {batch_id}', '"replayed": 2', timeout_s=JOB_S)
-    deadline = time.monotonic() + JOB_S
-    while not replay_running(worker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    (child,) = psutil.Process(worker.pid).children()
-    tree = [child, *child.children(recursive=True)]
-    assert any("cucumber" in " ".join(p.cmdline()) for p in tree[1:]), "no chunk replay was seen running"
-    child.send_signal(signal.SIGKILL)
-    killed_at = time.monotonic()
+    _tree, killed_at = kill_mid_replay(worker)
 
     batch = wait_finished(service, project, batch_id, timeout_s=TAKEN_OVER_WITHIN_S + 2 * JOB_S)
     print(f"\nworker process killed mid-chunk: the batch finished {time.monotonic() - killed_at:.1f} s later")
