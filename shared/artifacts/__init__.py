@@ -11,7 +11,9 @@ prefix ("../x", "/etc/x") is refused with `InvalidArtifactKeyError`. Every S3 fa
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -106,3 +108,13 @@ def put_model(store: ArtifactStore, key: str, model: BaseModel) -> str:
 
 def put_json(store: ArtifactStore, key: str, document: object) -> str:
     return store.put_bytes(key, json.dumps(document, indent=2).encode(), "application/json")
+
+
+def zip_folder(folder: Path) -> bytes:
+    """The folder's files zipped under its own name (suite/features/..., as `unzip` gives them back), in order."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{folder.name}/{path.relative_to(folder).as_posix()}")
+    return buffer.getvalue()

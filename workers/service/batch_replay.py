@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_json, put_model
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore, put_json, put_model, zip_folder
 from shared.logging import log
 from shared.models import Batch, Job
 from shared.models import Scenario as ScenarioRow
@@ -47,7 +47,7 @@ from workers.service.scenario_job import claim_store, script_summary, verified_r
 FIRST_PASS = "replay-first/"  # beside the batch's suite: the first-pass suite and each chunk's replay results
 SUITE_KEY = FIRST_PASS + "suite.zip"
 RESULTS_KEY = FIRST_PASS + "results-"  # + the chunk's first job id + .json
-MANIFEST = "first-pass.json"  # in the zip, beside suite/: the digest, each script's fingerprint and summary
+MANIFEST = "first-pass.json"  # in the zip's suite/: the digest, each script's fingerprint and summary
 
 
 @dataclass
@@ -104,24 +104,20 @@ def first_pass_suite(batch: Batch, store: ArtifactStore, registry: StepRegistry 
         manifest = {"digest": suite_digest(suite),
                     "scripts": {scenario.id: fingerprint(record) for scenario, record in runs},
                     "summaries": {scenario.id: script_summary(suite, scenario.id) for scenario, _ in runs}}
-        buffer = io.BytesIO()
         with tempfile.TemporaryDirectory(prefix="stepforge-first-pass-") as work:
             folder = Path(work) / "suite"
             suite.write(folder, base_url=batch.base_url)
-            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-                archive.writestr(MANIFEST, json.dumps(manifest))
-                for path in sorted(folder.rglob("*")):
-                    if path.is_file():
-                        archive.write(path, f"suite/{path.relative_to(folder).as_posix()}")
-        store.put_bytes(key, buffer.getvalue(), "application/zip")
-    return FirstPassSuite(buffer.getvalue(), manifest["digest"], manifest["scripts"], manifest["summaries"])
+            (folder / MANIFEST).write_text(json.dumps(manifest))
+            data = zip_folder(folder)
+        store.put_bytes(key, data, "application/zip")
+    return FirstPassSuite(data, manifest["digest"], manifest["scripts"], manifest["summaries"])
 
 
 def _stored_suite(store: ArtifactStore, key: str) -> FirstPassSuite | None:
     try:
         data = store.get_bytes(key)
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            manifest = json.loads(archive.read(MANIFEST))
+            manifest = json.loads(archive.read(f"suite/{MANIFEST}"))
         return FirstPassSuite(data, manifest["digest"], manifest["scripts"], manifest["summaries"])
     except (ArtifactNotFoundError, KeyError, ValueError, zipfile.BadZipFile):
         return None

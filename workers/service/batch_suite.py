@@ -12,14 +12,12 @@ playwright test`) runs it as it is (STEPFORGE_BASE_URL still overrides it).
 
 from __future__ import annotations
 
-import io
 import json
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.artifacts import ArtifactNotFoundError, ArtifactStore
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore, zip_folder
 from shared.logging import log
 from shared.models import Batch, Job
 from shared.records import ReplayResult, RunRecord, cut_reason
@@ -117,15 +115,6 @@ def register_green(suite: Suite, green: list[str], registry: StepRegistry, proje
         registry.register(project, origin, new_steps(fresh))
     except RegistryError as error:  # the suite stands; only sharing its steps failed
         log.warning("build_suite.register_failed", error=str(error))
-
-
-def zip_folder(folder: Path) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                archive.write(path, f"{folder.name}/{path.relative_to(folder).as_posix()}")
-    return buffer.getvalue()
 
 
 def first_pass_results(store: ArtifactStore, batch: Batch, suite: Suite, ids: list[str]
