@@ -14,6 +14,10 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from shared.settings import CHROMIUM_ARGS, get_settings
 
+# The Teamtasks demo answers every API call 300-1000 ms late by default; under test 150-500 ms: still late for
+# every step that waits for it (a step takes a few ms), at half the run's time. `python -m bench` keeps the default.
+os.environ.setdefault("TEAMTASKS_DELAY_MS", "150,500")
+
 
 @pytest.fixture(scope="session")
 def browser() -> Browser:
@@ -69,7 +73,27 @@ TIER_FIXTURES = {
 }
 
 
+# The longest files (a whole demo generated, replayed or regenerated) start first, so that the two processes of
+# .ci/run (`--dist loadfile`) end together instead of one of them starting a long file last. The time each file
+# took is printed at the end of every run (pytest_terminal_summary): the place to look when this list goes stale.
+LONGEST_FILES = (
+    "tests/e2e/test_teamtasks.py",
+    "tests/e2e/test_regeneration.py",
+    "tests/e2e/test_suite_ownership.py",
+    "tests/service/test_regeneration.py",
+    "tests/service/test_two_drivers.py",
+    "tests/e2e/test_regeneration_teamtasks.py",
+    "tests/faults/test_faults.py",
+)
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: position for position, path in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(_file_of(item), len(rank)))  # stable: the rest keep their order
     unmarked = []
     for item in items:
         for tier, fixtures in TIER_FIXTURES.items():
@@ -79,3 +103,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if unmarked:
         raise pytest.UsageError("tests without their tier's marker (add pytestmark to the file):\n"
                                 + "\n".join(unmarked[:20]))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001 (pytest's signature)
+    """Seconds per test file (setup, call and teardown summed), the longest first."""
+    seconds: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                path = report.nodeid.split("::", 1)[0]
+                seconds[path] = seconds.get(path, 0.0) + report.duration
+    if sum(seconds.values()) < 60:
+        return  # a quick run: nothing to look at
+    terminalreporter.write_sep("=", "seconds per test file (the 25 longest)")
+    for path, total in sorted(seconds.items(), key=lambda pair: -pair[1])[:25]:
+        terminalreporter.write_line(f"{total:8.1f}  {path}")
+    terminalreporter.write_line(f"{sum(seconds.values()):8.1f}  all files, summed over the processes")

@@ -1,14 +1,18 @@
-"""The demo application and a whole generation run, started once per session."""
+"""The demo application, started once per session, and a whole generation run, made once per run."""
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from tests.apps.petclinic import serve_in_thread
 
@@ -54,6 +58,24 @@ def generate(scenarios: Path, base_url: str, work: Path, reset_command: str | No
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
 
 
+def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str,
+                 make: Callable[[Path], Generation]) -> Generation:
+    """A generation made once for the whole run: under pytest-xdist the process that asks first makes it (against
+    its own demo) while the others wait, then all read the same folder. Its users only read it, or copy it first."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # pytest-N/, above popen-gw0/
+    work = shared / f"once-{name}"
+    with FileLock(shared / f"once-{name}.lock"):
+        made = work / "generation.json"
+        if made.is_file():
+            fields = json.loads(made.read_text())
+            return Generation(fields["exit_code"], *(Path(fields[f]) for f in ("suite", "artifacts", "report")))
+        work.mkdir(exist_ok=True)
+        generation = make(work)
+        made.write_text(json.dumps({k: v if isinstance(v, int) else str(v) for k, v in asdict(generation).items()}))
+        return generation
+
+
 @pytest.fixture(scope="session")
 def examples_run(petclinic: str, reset_command: str, tmp_path_factory: pytest.TempPathFactory) -> Generation:
-    return generate(EXAMPLES, petclinic, tmp_path_factory.mktemp("examples"), reset_command)
+    return once_per_run(tmp_path_factory, "examples", lambda work: generate(EXAMPLES, petclinic, work, reset_command))
