@@ -69,9 +69,15 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str,
         made = work / "generation.json"
         if made.is_file():
             fields = json.loads(made.read_text())
+            if "error" in fields:  # the process that made it failed: not tried again into the same folder
+                raise RuntimeError(f"the shared {name} generation failed in another process: {fields['error']}")
             return Generation(fields["exit_code"], *(Path(fields[f]) for f in ("suite", "artifacts", "report")))
         work.mkdir(exist_ok=True)
-        generation = make(work)
+        try:
+            generation = make(work)
+        except BaseException as error:
+            made.write_text(json.dumps({"error": repr(error)}))
+            raise
         made.write_text(json.dumps({k: v if isinstance(v, int) else str(v) for k, v in asdict(generation).items()}))
         return generation
 

@@ -1,6 +1,6 @@
-"""`stepforge regenerate` on the second demo application, a single-page app whose API answers 300-1000 ms late
-from another port, changed between two runs by the test itself (tests/apps/teamtasks/changes.py): a renamed id is
-drift, healed and replayed green; a changed greeting and a removed row fail at their step and keep their scripts;
+"""`stepforge regenerate` on the second demo application, a single-page app whose API answers late (150-500 ms under
+test) from another port, changed between two runs by the test itself (tests/apps/teamtasks/changes.py): a renamed id
+is drift, healed and replayed green; a changed greeting and a removed row fail at their step and keep their scripts;
 a relabelled button's scenario names the old label, so generated afresh it fails too."""
 
 from __future__ import annotations

@@ -250,3 +250,34 @@ def test_a_change_made_while_the_page_was_being_read_is_not_waited_for_again():
         stop()
     assert seen is True
     assert still is False
+
+
+class Served(SiteHandler):
+    """/whole: a long page served whole, no script; /scripted: the same, and a DOMContentLoaded handler adds a row."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        rows = "".join(f"<li>Row {n}</li>" for n in range(2000))
+        script = ("<script>document.addEventListener('DOMContentLoaded', () => document.getElementById('rows')"
+                  ".insertAdjacentHTML('beforeend', '<li>Added</li>'))</script>") if self.path == "/scripted" else ""
+        self.send(f"<!doctype html><html><body><ul id='rows'>{rows}</ul>{script}</body></html>")
+
+
+def test_what_the_parser_inserts_is_the_page_s_first_view_and_a_script_s_change_starts_the_quiet_window():
+    site, stop = serve(Served)
+    # A quiet window far longer than the wait: quiet means "no change at all that the window must outlast".
+    settings = Settings(settle_quiet_ms=60_000, settle_timeout_ms=300)
+
+    def work() -> tuple[bool, bool]:
+        with BrowserSession(settings) as session, session.tab(app_url=site) as tab:
+            verdicts = []
+            for path in ("/whole", "/scripted"):
+                perform(tab.page, None, "goto", path, site, settings)
+                verdicts.append(tab.page.evaluate("() => window.__stepforge.settle(60000, 300)"))
+            return tuple(verdicts)
+
+    try:
+        whole, scripted = in_thread(work)
+    finally:
+        stop()
+    assert whole is True  # loaded, nothing in flight, no change since parsing ended: quiet at once
+    assert scripted is False  # the handler's row is a change: the page is not quiet until the window has passed

@@ -56,11 +56,17 @@
   if (window.__stepforge) return;
   const inflight = new Map();  // each fetch / XHR in flight -> when it began
   let requests = 0;
-  let last = performance.now();
+  // When the page last changed. What the document becomes while it is still loading (the parser's nodes, its inline
+  // scripts' changes) is its first view, not a change: a page is never quiet while it loads, and once it has loaded
+  // with nothing in flight and nothing changed since, it is quiet at once, not a quiet window after its last parsed
+  // node. A change once parsing ended (a deferred script, a DOMContentLoaded handler, an answer) starts the window.
+  // Parsing ends once (document.open() does not start it again), when the document leaves "loading".
+  let parsing = document.readyState === "loading";
+  let last = -Infinity;
   let changes = 0;
   const listeners = new Set();
-  const touch = () => {
-    last = performance.now();
+  const touch = (parsed = false) => {
+    if (!parsed) last = performance.now();
     changes += 1;
     for (const listener of Array.from(listeners)) listener();
   };
@@ -103,7 +109,7 @@
   const changedAt = new WeakMap();
   let typingMark = null;
   let typedInto = null;
-  const note = (records) => {
+  const note = (records, parsed) => {
     for (const record of records) {
       if (record.type === "childList") {
         for (const node of record.addedNodes) if (node.nodeType === 1) changedAt.set(node, changes + 1);
@@ -114,7 +120,7 @@
         changedAt.set(record.target, changes + 1);
       }
     }
-    touch();
+    touch(parsed);
   };
   document.addEventListener("focusin", () => { typingMark = null; }, true);
   document.addEventListener("input", (event) => {
@@ -122,7 +128,18 @@
     typedInto = event.target;
   }, true);
   // Attributes that show or hide things count; class and style churn (spinners, animations) does not.
-  new MutationObserver(note).observe(document, {
+  const observer = new MutationObserver((records) => note(records, parsing));
+  if (parsing) {
+    // Before any listener of the page's own: the records the parser's last chunk queued are its first view too.
+    document.addEventListener("readystatechange", function ended() {
+      if (document.readyState === "loading") return;
+      document.removeEventListener("readystatechange", ended, true);
+      const queued = observer.takeRecords();
+      parsing = false;
+      note(queued, true);  // and wakes whoever waits for the page to be quiet
+    }, true);
+  }
+  observer.observe(document, {
     subtree: true, childList: true, characterData: true,
     attributes: true, attributeFilter: ["hidden", "disabled", "open", "aria-hidden", "aria-expanded", "aria-busy", "aria-disabled",
       "aria-checked", "aria-selected", "aria-pressed"],
@@ -924,7 +941,7 @@
       settle: (quietMs, timeoutMs, requestsMs = timeoutMs) => {
         const started = performance.now();
         const left = (limit) => Math.max(1, limit - (performance.now() - started));
-        const quiet = (now) => (inflight.size > 0 ? false : now - last >= quietMs || quietMs - (now - last));
+        const quiet = (now) => (parsing || inflight.size > 0 ? false : now - last >= quietMs || quietMs - (now - last));
         // A page that keeps changing is given up on at timeoutMs; a request of the page's begun since shortly
         // before (what the step did) still in flight then is waited for up to requestsMs: what it brings may
         // replace the view the next step acts on. One begun long before (a long poll) is not.
