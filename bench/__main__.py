@@ -3,10 +3,10 @@
     cd /work/main && python -m bench [--demo petclinic|teamtasks|both] [--out bench/results] [--quick]
 
 Per demo and repetition: generate the suite in-process (generate_suite, builtin brain, demo app on free ports)
-while sampling memory, then replay the generated suite with cucumber-js and, for PetClinic, run the same flows
-hand-written in Playwright (bench/handwritten/flows.js). Teamtasks answers every API call 300-1000 ms late:
-its framework time shows what waiting for a page that changes without a page load costs. Prints a table per
-demo; writes <out>/latest.json.
+while sampling memory, then replay the generated suite with cucumber-js and run the same flows hand-written in
+Playwright (bench/handwritten/petclinic.js, bench/handwritten/teamtasks.js). Teamtasks answers every API call
+300-1000 ms late: its framework time shows what waiting for a page that changes without a page load costs.
+Prints a table per demo; writes <out>/latest.json.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from workers.agent.verify.replay import replay_scenarios  # noqa: E402
 TARGET_MS = 150.0  # median framework time per operation
 PHASES = ("tree", "decide", "grounding", "execution", "observation")
 REPETITIONS = 3
-FLOWS_JS = REPO / "bench" / "handwritten" / "flows.js"
+HANDWRITTEN = REPO / "bench" / "handwritten"
 
 
 class BenchError(RuntimeError):
@@ -53,7 +53,7 @@ class Demo:
     scenarios: Path
     only: tuple[str, ...]  # the scenarios generated (empty: all of the file's)
     start: Callable[[], tuple[str, Callable[[], None]]]  # -> (base URL, stop)
-    handwritten: bool  # the same flows exist hand-written in Playwright (bench/handwritten/flows.js)
+    handwritten: Path | None  # the same flows hand-written in Playwright (bench/handwritten/<demo>.js), if any
 
     def scenario_file(self) -> ScenarioFile:
         loaded = load_scenarios(self.scenarios)
@@ -68,9 +68,11 @@ def start_teamtasks() -> tuple[str, Callable[[], None]]:
 
 
 DEMOS = {
-    "petclinic": Demo("petclinic", REPO / "examples" / "petclinic.yaml", (), petclinic.serve_in_thread, True),
+    "petclinic": Demo("petclinic", REPO / "examples" / "petclinic.yaml", (), petclinic.serve_in_thread,
+                      HANDWRITTEN / "petclinic.js"),
     # All of its scenarios: type-ahead, dialogs, icons, rows, places, hover, tabs, uploads, history, waits, absence.
-    "teamtasks": Demo("teamtasks", REPO / "examples" / "teamtasks.yaml", (), start_teamtasks, False),
+    "teamtasks": Demo("teamtasks", REPO / "examples" / "teamtasks.yaml", (), start_teamtasks,
+                      HANDWRITTEN / "teamtasks.js"),
 }
 
 
@@ -148,10 +150,10 @@ def replay_generated(suite_dir: Path, ids: list[str], base_url: str, reset_comma
     return seconds
 
 
-def run_handwritten(base_url: str, node_modules: Path, settings: Settings) -> float:
+def run_handwritten(flows_js: Path, base_url: str, node_modules: Path, settings: Settings) -> float:
     env = {**os.environ, "NODE_PATH": str(node_modules), "STEPFORGE_BROWSER_PATH": settings.replay_browser}
     started = time.perf_counter()
-    done = subprocess.run(["node", str(FLOWS_JS), base_url], env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(["node", str(flows_js), base_url], env=env, capture_output=True, text=True, timeout=600)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise BenchError(f"hand-written flows failed (exit {done.returncode}): {(done.stdout + done.stderr)[-800:]}")
@@ -228,7 +230,8 @@ def print_table(name: str, figures: dict) -> None:
           f"page reads): median {o['median']:.2f}  p95 {o['p95']:.2f}  max {o['max']:.2f}")
     print(f"whole job wall time (s): median {j['median']:.2f}  runs {j['all']}")
     print("\nreplay, all scenarios (s, wall, median of runs):")
-    print(f"  generated suite (cucumber-js, incl. its own process start): {r['generated_cucumber']:.2f}  {r['generated_all']}")
+    print(f"  generated suite (cucumber-js, incl. its own process start): {r['generated_cucumber']:.2f}  "
+          f"{r['generated_all']}")
     if r["ratio"] is not None:
         print(f"  hand-written Playwright (node, incl. its own process start): {r['handwritten_playwright']:.2f}  "
               f"{r['handwritten_all']}")
@@ -260,8 +263,8 @@ def bench_demo(demo: Demo, repetitions: int, settings: Settings, node_modules: P
                     raise BenchError(f"no {demo.name} scenario passed generation: {run['failed']}")
                 print(f"[{demo.name} {repetition + 1}] replaying the generated suite...", file=sys.stderr)
                 replays.append(replay_generated(run["suite_dir"], run["passed"], base_url, reset_command, settings))
-                if demo.handwritten:
-                    hands.append(run_handwritten(base_url, node_modules, settings))
+                if demo.handwritten is not None:
+                    hands.append(run_handwritten(demo.handwritten, base_url, node_modules, settings))
                 run.pop("suite_dir")
                 runs.append(run)
     finally:

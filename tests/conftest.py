@@ -87,8 +87,29 @@ LONGEST_FILES = (
 )
 
 
+# Files of independent tests (no fixture of their own shared between them) that .ci/run hands out test by test
+# instead of as one unit: a file of many small pages, each started and generated on its own, would otherwise keep
+# one process busy for minutes while the other has nothing left to take.
+SPLIT_FILES = ("tests/agent/test_real_page_patterns.py",)
+
+
 def _file_of(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN201 (xdist's Scheduling)
+    """`--dist loadfile`, except that each test of SPLIT_FILES is a unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # xdist's own scheduler for any other mode
+    from xdist.scheduler import LoadFileScheduling
+
+    class LoadFileSplitting(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in SPLIT_FILES else path
+
+    return LoadFileSplitting(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

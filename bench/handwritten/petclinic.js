@@ -1,7 +1,7 @@
 // The 13 flows of examples/petclinic.yaml written by hand with playwright-core, as a baseline for the
 // generated cucumber-js suite: one browser, a fresh context per flow, POST /__reset before each flow.
 //
-//   NODE_PATH=<runtime>/node_modules node bench/handwritten/flows.js http://127.0.0.1:8080
+//   NODE_PATH=<runtime>/node_modules node bench/handwritten/petclinic.js http://127.0.0.1:8080
 //
 // Prints one JSON line {"flows": {id: ms}, "total_ms": ...}; exits 1 when a flow fails.
 const { chromium } = require("playwright-core");
