@@ -4,16 +4,9 @@
 //   NODE_PATH=<runtime>/node_modules node bench/handwritten/petclinic.js http://127.0.0.1:8080
 //
 // Prints one JSON line {"flows": {id: ms}, "total_ms": ...}; exits 1 when a flow fails.
-const { chromium } = require("playwright-core");
+const harness = require("./harness");
 
-const BASE = (process.argv[2] || process.env.STEPFORGE_BASE_URL || "http://127.0.0.1:8080").replace(/\/$/, "");
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run"];
-
-async function reset() {
-  const response = await fetch(`${BASE}/__reset`, { method: "POST" });
-  if (response.status !== 204) throw new Error(`reset answered HTTP ${response.status}`);
-}
+const BASE = harness.baseUrl("http://127.0.0.1:8080");
 
 async function expectText(page, text) {
   await page.getByText(text).first().waitFor({ state: "visible", timeout: 5000 });
@@ -128,40 +121,4 @@ const FLOWS = {
   },
 };
 
-async function main() {
-  const started = performance.now();
-  const browser = await chromium.launch({
-    executablePath: process.env.STEPFORGE_BROWSER_PATH || "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const timings = {};
-  const failures = [];
-  try {
-    for (const [id, flow] of Object.entries(FLOWS)) {
-      const flowStarted = performance.now();
-      for (const run of [].concat(flow)) {
-        await reset();
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        try {
-          await run(await context.newPage());
-        } catch (error) {
-          failures.push(`${id}: ${String(error.message || error).split("\n")[0]}`);
-        } finally {
-          await context.close();
-        }
-      }
-      timings[id] = Math.round(performance.now() - flowStarted);
-    }
-  } finally {
-    await browser.close();
-  }
-  const total = Math.round(performance.now() - started);
-  console.log(JSON.stringify({ flows: timings, total_ms: total, failures }));
-  process.exitCode = failures.length ? 1 : 0;
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 2;
-});
+harness.main(BASE, FLOWS);

@@ -1,6 +1,6 @@
 // The flows of examples/teamtasks.yaml (all 23 scenarios; each Examples row of TT-3 its own flow) written by hand
 // with playwright-core, as a baseline for the generated cucumber-js suite: one browser, a fresh context per flow,
-// POST /__reset before each flow.
+// POST /__reset before each flow (harness.js runs them).
 //
 //   NODE_PATH=<runtime>/node_modules node bench/handwritten/teamtasks.js http://127.0.0.1:8090
 //
@@ -9,21 +9,14 @@
 // The app links a stylesheet from a host that never answers (a CDN out of reach of CI): it would block the page's
 // scripts and its load event forever, so each context aborts every request to a host other than the app's.
 const path = require("path");
-const { chromium } = require("playwright-core");
+const harness = require("./harness");
 
-const BASE = (process.argv[2] || process.env.STEPFORGE_BASE_URL || "http://127.0.0.1:8090").replace(/\/$/, "");
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run"];
+const BASE = harness.baseUrl("http://127.0.0.1:8090");
 const FILES = path.resolve(__dirname, "..", "..", "examples", "files");
 // The web app and its JSON API (on another port of localhost) are the app; anything else is the unreachable CDN.
 const APP_HOSTS = new Set([new URL(BASE).hostname, "localhost", "127.0.0.1", "[::1]"]);
 const EXPECT_MS = 5000;  // the API answers 300-1000 ms late, and a step may wait for two or three answers
 const EXPORT_MS = 15000;  // the export job takes 5 s on the server, polled every half second
-
-async function reset() {
-  const response = await fetch(`${BASE}/__reset`, { method: "POST" });
-  if (response.status !== 204) throw new Error(`reset answered HTTP ${response.status}`);
-}
 
 async function expectText(page, text, timeout = EXPECT_MS) {
   await page.getByText(text).first().waitFor({ state: "visible", timeout });
@@ -257,44 +250,5 @@ const FLOWS = {
   },
 };
 
-async function newContext(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route((url) => !APP_HOSTS.has(url.hostname), (route) => route.abort());
-  return context;
-}
-
-async function main() {
-  const started = performance.now();
-  const browser = await chromium.launch({
-    executablePath: process.env.STEPFORGE_BROWSER_PATH || "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const timings = {};
-  const failures = [];
-  try {
-    for (const [id, flow] of Object.entries(FLOWS)) {
-      const flowStarted = performance.now();
-      await reset();
-      const context = await newContext(browser);
-      try {
-        await flow(await context.newPage());
-      } catch (error) {
-        failures.push(`${id}: ${String(error.message || error).split("\n")[0]}`);
-      } finally {
-        await context.close();
-      }
-      timings[id] = Math.round(performance.now() - flowStarted);
-    }
-  } finally {
-    await browser.close();
-  }
-  const total = Math.round(performance.now() - started);
-  console.log(JSON.stringify({ flows: timings, total_ms: total, failures }));
-  process.exitCode = failures.length ? 1 : 0;
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 2;
-});
+// The stylesheet host that never answers is cut off (see the top of this file).
+harness.main(BASE, FLOWS, (context) => context.route((url) => !APP_HOSTS.has(url.hostname), (route) => route.abort()));
