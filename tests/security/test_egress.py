@@ -53,7 +53,12 @@ def test_every_kind_of_request_of_a_page_is_refused_before_any_connection(site, 
             with tab.context.expect_page() as popup:
                 assert open_url(tab.page, f"{site}/", session.settings, tab.events) == 200
             popup.value.wait_for_load_state()
-            tab.page.wait_for_function(f"{list(PAGE_ATTEMPTS[:-2])}.every(k => window.__ended.has(k))")
+            ending = list(PAGE_ATTEMPTS[:-2])
+            try:
+                tab.page.wait_for_function(f"{ending}.every(k => window.__ended.has(k))")
+            except PlaywrightError:  # say which of the page's requests never ended
+                pending = tab.page.evaluate(f"{ending}.filter(k => !window.__ended.has(k))")
+                raise AssertionError(f"these requests of the page never ended: {pending}") from None
             with contextlib.suppress(PlaywrightError):  # ICE gathering that asks a STUN server takes long
                 tab.page.wait_for_function("window.__ended.has('webrtc')")
             return tab.page.inner_text("h1"), list(tab.events.refused)
