@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from shared.settings import CHROMIUM_ARGS, get_settings
 
 # The Teamtasks demo answers every API call 300-1000 ms late by default; under test 150-500 ms: still late for
-# every step that waits for it (a step takes a few ms), at half the run's time. `python -m bench` keeps the default.
+# every step that waits for it (a step takes a few ms), with half the waiting. `python -m bench` keeps the default.
 os.environ.setdefault("TEAMTASKS_DELAY_MS", "150,500")
 
 
@@ -93,8 +93,8 @@ LONGEST_FILES = (
 SPLIT_FILES = ("tests/agent/test_real_page_patterns.py",)
 
 
-def _file_of(item: pytest.Item) -> str:
-    return item.nodeid.split("::", 1)[0]
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -106,7 +106,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN201 (xd
 
     class LoadFileSplitting(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
+            path = _file_of(nodeid)
             return nodeid if path in SPLIT_FILES else path
 
     return LoadFileSplitting(config, log)
@@ -114,7 +114,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN201 (xd
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: position for position, path in enumerate(LONGEST_FILES)}
-    items.sort(key=lambda item: rank.get(_file_of(item), len(rank)))  # stable: the rest keep their order
+    items.sort(key=lambda item: rank.get(_file_of(item.nodeid), len(rank)))  # stable: the rest keep their order
     unmarked = []
     for item in items:
         for tier, fixtures in TIER_FIXTURES.items():
@@ -132,7 +132,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # no
     for reports in terminalreporter.stats.values():
         for report in reports:
             if isinstance(report, pytest.TestReport):
-                path = report.nodeid.split("::", 1)[0]
+                path = _file_of(report.nodeid)
                 seconds[path] = seconds.get(path, 0.0) + report.duration
     if sum(seconds.values()) < 60:
         return  # a quick run: nothing to look at
