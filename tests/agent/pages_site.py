@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TypeVar
 
@@ -50,14 +53,65 @@ def serve_page(html: str) -> tuple[str, Callable[[], None]]:
     return serve(Page)
 
 
+class PageBrowsers:
+    """One browser per settings for every test of the process, all driven from one thread of its own (sync
+    Playwright is bound to the thread that started it, and the test session's may hold the main thread). Each
+    scenario still gets a fresh context; only the launch is shared (about 0.6 s a test). Closed at exit."""
+
+    def __init__(self) -> None:
+        self._work: queue.Queue[Callable[[], None]] = queue.Queue()
+        self._sessions: dict[str, BrowserSession] = {}  # touched from that thread only
+        threading.Thread(target=self._serve, name="page-browsers", daemon=True).start()
+        atexit.register(self.close)
+
+    def _serve(self) -> None:
+        while True:
+            self._work.get()()
+
+    def _call(self, work: Callable[[], T], timeout: float) -> T:
+        done: Future[T] = Future()
+
+        def task() -> None:
+            try:
+                done.set_result(work())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                done.set_exception(exc)
+
+        self._work.put(task)
+        return done.result(timeout=timeout)
+
+    def run(self, settings: Settings, work: Callable[[BrowserSession], T]) -> T:
+        def in_browser_thread() -> T:
+            key = settings.model_dump_json()
+            session = self._sessions.get(key)
+            if session is None:
+                session = self._sessions[key] = BrowserSession(settings)
+            session.stalled_hosts.clear()  # a host stalled for one test is not cut off for the next
+            return work(session)
+
+        return self._call(in_browser_thread, timeout=180)
+
+    def close(self) -> None:
+        def close_all() -> None:
+            for session in self._sessions.values():
+                session.close()
+            self._sessions.clear()
+
+        self._call(close_all, timeout=60)
+
+
+BROWSERS = PageBrowsers()
+
+
 def generate_on_page(html: str, steps: list, tmp_path: Path) -> GenerationResult:
     """Generate, verify by a cucumber-js replay and write the suite of one scenario against a site serving `html`."""
     site, stop = serve_page(html)
     scenarios = ScenarioFile(scenarios=[Scenario(id="T-1", title="t", steps=steps)])
+    settings = Settings()
     try:
-        return in_thread(lambda: generate_suite(scenarios, base_url=site, out_dir=tmp_path / "suite",
-                                                settings=Settings(), store=LocalArtifactStore(tmp_path / "artifacts"),
-                                                register_steps=False))
+        return BROWSERS.run(settings, lambda session: generate_suite(
+            scenarios, base_url=site, out_dir=tmp_path / "suite", settings=settings,
+            store=LocalArtifactStore(tmp_path / "artifacts"), register_steps=False, session=session))
     finally:
         stop()
 
@@ -67,14 +121,9 @@ def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | Non
     site, stop = serve_page(html)
     settings = settings or Settings()
     scenario = Scenario(id="T-1", title="t", steps=steps)
-
-    def work() -> RunRecord:
-        with BrowserSession(settings) as session:
-            return run_scenario(scenario, BuiltinBrain(), session, base_url=site, settings=settings,
-                                store=LocalArtifactStore(tmp_path))
-
     try:
-        return in_thread(work)
+        return BROWSERS.run(settings, lambda session: run_scenario(
+            scenario, BuiltinBrain(), session, base_url=site, settings=settings, store=LocalArtifactStore(tmp_path)))
     finally:
         stop()
 

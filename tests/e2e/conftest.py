@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,6 +14,7 @@ import pytest
 from filelock import FileLock
 
 from tests.apps.petclinic import serve_in_thread
+from tests.apps.reset import reset_command as reset_command_of
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "petclinic.yaml"
@@ -30,7 +30,7 @@ def petclinic() -> str:
 @pytest.fixture(scope="session")
 def reset_command(petclinic: str) -> str:
     """The demo app's reset, runnable from any folder (the generated suite runs it from its own)."""
-    return f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} -m tests.apps.petclinic reset --url {petclinic}"
+    return reset_command_of(petclinic)
 
 
 @dataclass

@@ -11,7 +11,6 @@ its changes between the runs.
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import pytest
 
 from tests.apps.petclinic import serve_in_thread
 from tests.apps.petclinic.changes import STALL_S, switch
+from tests.apps.reset import reset_command
 from tests.model.fake_openai import FakeOpenAI
 from workers.agent.verify.replay import replay_scenarios
 
@@ -64,8 +64,7 @@ def verified_suite(app: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def reset(app: str) -> str:
-    return (f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} -m tests.apps.petclinic reset "
-            f"--url {app}")
+    return reset_command(app)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ a relabelled button's scenario names the old label, so generated afresh it fails
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from shared.settings import Settings
+from tests.apps.reset import reset_command
 from tests.apps.teamtasks import RunningApp, serve_in_thread
 from tests.apps.teamtasks.changes import switch
 from workers.agent.verify.replay import replay_scenarios
@@ -39,8 +39,7 @@ def app() -> Iterator[RunningApp]:
 
 
 def reset(app: RunningApp) -> str:
-    return (f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} -m tests.apps.teamtasks reset "
-            f"--url {app.web_url}")
+    return reset_command(app.web_url)
 
 
 @pytest.fixture(scope="module")

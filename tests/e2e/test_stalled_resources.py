@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
-import sys
 
 import pytest
 
 from tests.apps.petclinic import serve_in_thread
+from tests.apps.reset import reset_command
 from tests.apps.silent_host import start_silent_host
 
-from .conftest import EXAMPLES, ROOT, generate
+from .conftest import EXAMPLES, generate
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +28,7 @@ def stalled_petclinic():
 
 def test_a_stylesheet_that_never_loads_costs_no_scenario_and_no_locator(stalled_petclinic, tmp_path):
     base_url, cdn = stalled_petclinic
-    reset = f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} -m tests.apps.petclinic reset --url {base_url}"
+    reset = reset_command(base_url)
     generation = generate(EXAMPLES, base_url, tmp_path, reset)
     report = json.loads(generation.report.read_text())
     verdicts = {sid: entry["verdict"] for sid, entry in report["scenarios"].items()}

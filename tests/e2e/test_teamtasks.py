@@ -7,14 +7,13 @@ the right step with the right kind."""
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 from collections import Counter
 
 import pytest
 
 from shared.records import RunRecord
 from shared.scenarios import load_scenarios
+from tests.apps.reset import reset_command
 from tests.apps.teamtasks import serve_in_thread
 
 from .conftest import ROOT, generate
@@ -37,8 +36,7 @@ def teamtasks():
 
 @pytest.fixture(scope="module")
 def reset(teamtasks) -> str:
-    return (f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} "
-            f"-m tests.apps.teamtasks reset --url {teamtasks.web_url}")
+    return reset_command(teamtasks.web_url)
 
 
 @pytest.fixture(scope="module")
