@@ -17,10 +17,11 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import openai
-from openai import OpenAI
+if TYPE_CHECKING:
+    import openai
 
 from .errors import BudgetExhausted, ModelReplyError, ModelRequestRejected, ModelUnavailable
 from .jsonreply import ReplyParseError, parse_json_reply, validate
@@ -93,7 +94,7 @@ class ModelClient:
         self.temperature = temperature
         # Cleared for good the first time the endpoint rejects response_format.
         self.structured_output = True
-        self._sdk = OpenAI(
+        self._sdk = _openai().OpenAI(
             base_url=base_url, api_key=api_key or "unused", timeout=self.timeout_s, max_retries=0
         )
         self._lock = threading.Lock()
@@ -176,6 +177,7 @@ class ModelClient:
     def _complete(
         self, phase: str, system: str, messages: list[dict[str, Any]], schema: dict[str, Any], schema_name: str
     ) -> str | None:
+        sdk = _openai()
         attempt = 0
         last: _Retryable | None = None
         while True:
@@ -184,7 +186,7 @@ class ModelClient:
                 return self._send(phase, system, messages, schema, schema_name, structured, retry=attempt > 0)
             except _Retryable as exc:
                 last = exc
-            except openai.BadRequestError as exc:
+            except sdk.BadRequestError as exc:
                 if structured and _FORMAT_REJECTED.search(_error_text(exc)):
                     # The endpoint does not do structured output: plain text from now on.
                     self.structured_output = False
@@ -192,12 +194,12 @@ class ModelClient:
                 raise ModelRequestRejected(
                     f"{phase}: the model endpoint rejected the request (HTTP 400): {_error_text(exc)}", status=400
                 ) from None
-            except openai.APIStatusError as exc:
+            except sdk.APIStatusError as exc:
                 raise ModelRequestRejected(
                     f"{phase}: the model endpoint rejected the request (HTTP {exc.status_code}): {_error_text(exc)}",
                     status=exc.status_code,
                 ) from None
-            except openai.OpenAIError as exc:
+            except sdk.OpenAIError as exc:
                 raise ModelUnavailable(f"{phase}: the model endpoint gave an unusable answer: {exc}") from None
             if attempt >= self.max_retries:
                 raise ModelUnavailable(
@@ -219,6 +221,7 @@ class ModelClient:
         *,
         retry: bool,
     ) -> str | None:
+        sdk = _openai()
         self._check_budget(phase)
         if structured:
             system_text = system
@@ -252,19 +255,19 @@ class ModelClient:
                 messages=[{"role": "system", "content": system_text}, *messages],
                 **extra,
             )
-        except openai.APIConnectionError as exc:  # includes APITimeoutError
+        except sdk.APIConnectionError as exc:  # includes APITimeoutError
             self._failed(phase, started)
-            kind = "timed out" if isinstance(exc, openai.APITimeoutError) else "connection failed"
+            kind = "timed out" if isinstance(exc, sdk.APITimeoutError) else "connection failed"
             cause = exc.__cause__ or exc
             raise _Retryable(f"{kind}: {cause}", None, None) from None
-        except openai.APIStatusError as exc:
+        except sdk.APIStatusError as exc:
             self._failed(phase, started)
             if exc.status_code == 429 or exc.status_code >= 500:
                 raise _Retryable(
                     f"HTTP {exc.status_code}: {_error_text(exc)}", exc.status_code, _retry_after(exc.response)
                 ) from None
             raise
-        except openai.OpenAIError:
+        except sdk.OpenAIError:
             self._failed(phase, started)
             raise
         latency = (time.perf_counter() - started) * 1000
@@ -333,6 +336,14 @@ class ModelClient:
     def _phase(self, phase: str, change: Any) -> None:
         with self._lock:
             change(self._phases.setdefault(phase, PhaseUsage()))
+
+
+def _openai() -> ModuleType:
+    """The openai SDK, imported on first use: it takes about 0.8 s to import, which every command, worker and job
+    that never calls a model (the builtin brain) would otherwise pay at start."""
+    import openai
+
+    return openai
 
 
 def _error_text(exc: openai.APIStatusError) -> str:
