@@ -23,23 +23,19 @@ from workers.agent.scenario_run import run_scenario
 T = TypeVar("T")
 
 
+def fulfil(done: Future[T], work: Callable[[], T]) -> None:
+    """Run work, handing its result or its error to whoever waits on `done` (in another thread)."""
+    try:
+        done.set_result(work())
+    except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+        done.set_exception(exc)
+
+
 def in_thread(work: Callable[[], T]) -> T:
     """Run browser work in a thread of its own: the test session's sync Playwright may hold the main thread."""
-    result: list[T] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=180)
-    if errors:
-        raise errors[0]
-    return result[0]
+    done: Future[T] = Future()
+    threading.Thread(target=fulfil, args=(done, work)).start()
+    return done.result(timeout=180)
 
 
 def serve_page(html: str) -> tuple[str, Callable[[], None]]:
@@ -70,14 +66,7 @@ class PageBrowsers:
 
     def _call(self, work: Callable[[], T], timeout: float) -> T:
         done: Future[T] = Future()
-
-        def task() -> None:
-            try:
-                done.set_result(work())
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                done.set_exception(exc)
-
-        self._work.put(task)
+        self._work.put(lambda: fulfil(done, work))
         return done.result(timeout=timeout)
 
     def run(self, settings: Settings, work: Callable[[BrowserSession], T]) -> T:
