@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import ScenarioFile, load_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from tests.apps import petclinic, teamtasks  # noqa: E402
+from tests.apps.reset import reset_command as demo_reset_command  # noqa: E402
 from workers.agent.pipeline import generate_suite  # noqa: E402
 from workers.agent.verify.node_runtime import ensure_runtime  # noqa: E402
 from workers.agent.verify.replay import replay_scenarios  # noqa: E402
@@ -251,7 +251,7 @@ def bench_demo(demo: Demo, repetitions: int, settings: Settings, node_modules: P
     # The reset the hand-written flows do (one POST /__reset), as the shell command the suite runs: the comparison
     # is of the suites, not of how long a reset tool takes to start (`python -m tests.apps.<demo> reset` costs about
     # 0.15 s of interpreter start per scenario).
-    reset_command = f"curl -fsS -X POST {shlex.quote(base_url.rstrip('/') + '/__reset')}"
+    reset_command = demo_reset_command(base_url)
     runs, replays, hands = [], [], []
     try:
         for repetition in range(repetitions):
