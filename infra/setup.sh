@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# chromium for generation; its headless shell for the suite's replays (shared/settings.py replay_browser_path).
+# chromium, and its headless shell that generation and the suite's replays launch when headless (shared/settings.py
+# generation_browser_path, replay_browser_path).
 if [ ! -x "${STEPFORGE_BROWSER_PATH:-/usr/bin/chromium}" ] || [ ! -x /usr/bin/chromium-headless-shell ]; then
   echo "== installing Debian's chromium and chromium-headless-shell"
   as_root apt-get update -qq

@@ -41,22 +41,36 @@ HEADLESS_SHELL = "chromium-headless-shell"  # Debian's package and executable of
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEPFORGE_", extra="ignore")
 
+    def _launched(self, chosen: str | None) -> str:
+        """What a headless run launches: the browser chosen for it, else the headless shell beside browser_path,
+        else browser_path; a headed run (a person watching) needs the whole browser's window."""
+        if chosen:
+            return chosen
+        if not self.headless:
+            return self.browser_path
+        shell = Path(self.browser_path).with_name(HEADLESS_SHELL)
+        return str(shell) if os.access(shell, os.X_OK) and shell.is_file() else self.browser_path
+
+    @property
+    def generation_browser(self) -> str:
+        """The executable generation's browser sessions launch: generation_browser_path, else (headless) the
+        headless shell beside browser_path, else browser_path."""
+        return self._launched(self.generation_browser_path)
+
     @property
     def replay_browser(self) -> str:
         """The executable replays launch: replay_browser_path, else (headless) the headless shell beside
         browser_path, else browser_path."""
-        if self.replay_browser_path:
-            return self.replay_browser_path
-        if not self.headless:  # a replay a person watches needs the whole browser's window
-            return self.browser_path
-        shell = Path(self.browser_path).with_name(HEADLESS_SHELL)
-        return str(shell) if os.access(shell, os.X_OK) and shell.is_file() else self.browser_path
+        return self._launched(self.replay_browser_path)
 
     browser_path: str = "/usr/bin/chromium"
     # The browser the generated suite's replays launch (cucumber-js, Playwright's runner). Unset: the headless shell
     # installed beside browser_path (Debian's chromium-headless-shell: the same engine without the full browser
     # around it, about half the CPU per scenario, so replays side by side scale with the cores), else browser_path.
     replay_browser_path: str | None = None
+    # The browser generation drives, chosen the same way: unset, the headless shell beside browser_path (half the
+    # wall time and CPU of the whole browser per scenario, measured on the real-page tests), else browser_path.
+    generation_browser_path: str | None = None
     headless: bool = True
     viewport_width: int = 1280
     viewport_height: int = 800

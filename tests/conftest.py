@@ -24,7 +24,7 @@ def browser() -> Browser:
     settings = get_settings()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=settings.browser_path, headless=True, args=list(CHROMIUM_ARGS)
+            executable_path=settings.generation_browser, headless=True, args=list(CHROMIUM_ARGS)
         )
         yield browser
         browser.close()

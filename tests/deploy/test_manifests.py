@@ -517,7 +517,7 @@ def test_dockerfile_builds_the_service_image():
     runs = [args for op, args in instructions if op == "RUN"]
     (apt,) = [run for run in runs if "apt-get install" in run]
     packages = set(apt.split())
-    assert {"chromium", "nodejs", "npm", "tini"} <= packages
+    assert {"chromium", "chromium-headless-shell", "nodejs", "npm", "tini"} <= packages
     assert any(p.startswith("fonts-") for p in packages)
     assert any("pip install ." in run for run in runs)
 

@@ -76,7 +76,8 @@ def refused_listener() -> Iterator[Listener]:
 
 def hostile_page(refused: str) -> str:
     """A page that tries every kind of request to `refused` at once and counts the attempts that ended in
-    window.__ended (the popup and the form's frame end as pages of their own)."""
+    window.__ended (the popup and the form's frame end as pages of their own; the frame once the document has
+    loaded)."""
     ws = refused.replace("http://", "ws://")
     mapped = refused.replace(REFUSED_HOST, f"[::ffff:{REFUSED_HOST}]")  # the same address in an IPv6 form
     return f"""<!doctype html><html><head><title>Welcome</title>
@@ -86,7 +87,7 @@ def hostile_page(refused: str) -> str:
 <img src="{refused}/img" onerror="ended('img')" onload="ended('img')">
 <img src="{mapped}/mapped" onerror="ended('mapped')" onload="ended('mapped')">
 <img src="/hops/3" onerror="ended('redirected')" onload="ended('redirected')">
-<iframe src="{refused}/frame" onload="ended('frame')"></iframe>
+<iframe src="{refused}/frame"></iframe>
 <iframe name="sink" onload="if (this.dataset.posted) ended('form')"></iframe>
 <form id="post" method="post" action="{refused}/form" target="sink"><input name="q" value="1"></form>
 <iframe srcdoc="<meta http-equiv='refresh' content='0; url={refused}/refresh'>"
@@ -103,6 +104,9 @@ def hostile_page(refused: str) -> str:
   rtc.onicegatheringstatechange = () => {{ if (rtc.iceGatheringState === "complete") ended("webrtc"); }};
   rtc.createOffer().then((offer) => rtc.setLocalDescription(offer));
   window.open("{refused}/popup");
+  // The document's load waits for every frame to end, its error page included (the headless shell fires no load
+  // on an iframe showing an error page).
+  window.addEventListener("load", () => ended("frame"));
 </script>
 </body></html>"""
 

@@ -156,10 +156,11 @@ class BrowserSession:
         """A new Chromium on this session's Playwright (started on first use); the caller decides when it closes."""
         if self._playwright is None:
             self._playwright = sync_playwright().start()
-        path = self.settings.browser_path
+        path = self.settings.generation_browser
         if not Path(path).exists():
             raise BrowserUnavailableError(
-                f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH"
+                f"Chromium not found at {path}; install it (apt-get install chromium) or set STEPFORGE_BROWSER_PATH "
+                "(STEPFORGE_GENERATION_BROWSER_PATH for generation alone)"
             )
         if self._background is None:
             self._background = egress_guard().open(NO_EGRESS)
