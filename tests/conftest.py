@@ -73,7 +73,7 @@ TIER_FIXTURES = {
 }
 
 
-# The longest files (a whole demo generated, replayed or regenerated) start first, so that the two processes of
+# The longest files (a whole demo generated, replayed or regenerated) start first, so that the processes of
 # .ci/run (`--dist loadfile`) end together instead of one of them starting a long file last. The time each file
 # took is printed at the end of every run (pytest_terminal_summary): the place to look when this list goes stale.
 LONGEST_FILES = (
