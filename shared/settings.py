@@ -53,14 +53,12 @@ class Settings(BaseSettings):
 
     @property
     def generation_browser(self) -> str:
-        """The executable generation's browser sessions launch: generation_browser_path, else (headless) the
-        headless shell beside browser_path, else browser_path."""
+        """The executable generation's browser sessions launch (see _launched)."""
         return self._launched(self.generation_browser_path)
 
     @property
     def replay_browser(self) -> str:
-        """The executable replays launch: replay_browser_path, else (headless) the headless shell beside
-        browser_path, else browser_path."""
+        """The executable replays launch (see _launched)."""
         return self._launched(self.replay_browser_path)
 
     browser_path: str = "/usr/bin/chromium"
