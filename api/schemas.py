@@ -6,7 +6,17 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StrictBool, Tag
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictBool,
+    Tag,
+    model_validator,
+)
 
 from shared.scenarios import (
     FEATURE_PATTERN,
@@ -264,9 +274,53 @@ class SuiteChoices(BaseModel):
                                                                      "brain, else builtin")
 
 
+ImportFormat = Literal["testrail-csv", "testrail-json", "xray-json", "xray-csv", "zephyr-json"]
+IMPORT_MAX = 2 * 1024 * 1024
+
+
+class ImportSource(BaseModel):
+    """A test-management export whose cases become the batch's scenarios (see shared/importers)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: ImportFormat = Field(description="testrail-csv (Test Cases > Export > CSV), testrail-json (get_cases), "
+                                             "xray-json, xray-csv, zephyr-json")
+    content: str = Field(min_length=1, max_length=IMPORT_MAX, description="The export's text, as exported")
+
+
+SCENARIOS_OR_SOURCE = {"oneOf": [
+    {"required": ["scenarios"], "properties": {"scenarios": {"minItems": 1}, "source": {"type": "null"}}},
+    {"required": ["source"], "properties": {"source": {"type": "object"}, "scenarios": {"maxItems": 0}}},
+]}
+
+
 class BatchCreate(SuiteChoices):
-    scenarios: list[BatchScenario] = Field(min_length=1, description="Inline scenarios ({id, title, steps...}) or "
-                                                                     "references ({external_id, version?})")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=SCENARIOS_OR_SOURCE)
+
+    scenarios: list[BatchScenario] = Field(default_factory=list, description="Inline scenarios ({id, title, "
+                                                                              "steps...}) or references "
+                                                                              "({external_id, version?})")
+    source: ImportSource | None = Field(default=None, description="Instead of scenarios: an export of test cases "
+                                                                  "from TestRail, Xray or Zephyr Scale")
+
+    @model_validator(mode="after")
+    def _scenarios_or_source(self) -> BatchCreate:
+        if bool(self.scenarios) == (self.source is not None):
+            raise ValueError("give either 'scenarios' (a non-empty list) or 'source' (an export), not both")
+        return self
+
+
+class ImportSkipped(BaseModel):
+    case: str
+    where: str = Field(description="Where the case is in the export: its line, or its place in the JSON")
+    reason: str
+
+
+class ImportSummary(BaseModel):
+    format: str
+    imported: int
+    skipped: list[ImportSkipped] = Field(description="Cases that could not become scenarios, and why")
+    notes: list[str] = Field(description="What the mapping left out (a precondition that states a fact)")
 
 
 class RegenerateRequest(SuiteChoices):
@@ -290,6 +344,8 @@ class BatchAccepted(BaseModel):
     jobs_total: int
     idempotency_key: str
     links: Links
+    imported: ImportSummary | None = Field(default=None, description="A batch made from an export: what was "
+                                                                     "imported and what was skipped")
 
 
 class JobVerdict(BaseModel):

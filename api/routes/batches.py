@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import BackgroundTasks, Header, Response
+from fastapi import BackgroundTasks, File, Form, Header, Response, UploadFile
 from sqlmodel import Session
 
 from api import schemas
@@ -28,6 +28,7 @@ from api.routes.common import (
     usage_total,
     v1,
 )
+from shared.importers import FORMATS, ImportFormatError, ImportReport, format_of, import_cases
 from shared.job_queue import send_batch as send_batch_jobs
 from shared.logging import log
 from shared.models import JOB_STATES, Project
@@ -57,26 +58,74 @@ def submit_batch(body: schemas.BatchCreate, caller: CallerDep, services: Service
                  response: Response, idempotency_key: IdempotencyKey, background: BackgroundTasks
                  ) -> schemas.BatchAccepted:
     with caller.project_session() as (project, session):
+        report = imported_cases(body.source) if body.source is not None else None
+        items = body.scenarios if report is None else [
+            schemas.InlineScenario.model_validate(scenario.model_dump(exclude_none=True, exclude_defaults=True))
+            for scenario in report.scenario_file.scenarios]
         limit = services.settings.max_batch_scenarios
-        if len(body.scenarios) > limit:
-            raise ApiError(422, f"scenarios: {len(body.scenarios)} scenarios exceed the limit of {limit} per batch")
+        if len(items) > limit:
+            if report is not None:
+                raise ApiError(422, f"source: the export holds {len(items)} cases, over the limit of {limit} per "
+                                    "batch; export a section or folder at a time")
+            raise ApiError(422, f"scenarios: {len(items)} scenarios exceed the limit of {limit} per batch")
         fingerprint = request_hash(body.model_dump(mode="json"))
         existing = batch_by_key(session, project.id, idempotency_key)
         if existing is not None:
             if existing.request_hash != fingerprint:
                 raise Conflict(f"Idempotency-Key {idempotency_key!r} was used for batch {existing.id} with another request")
-            return accepted(existing, response, replayed=True)
+            return accepted(existing, response, replayed=True, imported=report)
         base_url = services.check_url("base_url", body.base_url) if body.base_url else project.base_url
         services.check_brain(body.brain)
         services.check_step_writer("step_writer", body.step_writer)
-        rows = scenario_rows(session, project, body.scenarios)
+        rows = scenario_rows(session, project, items)
         batch, created = create_batch(session, project, idempotency_key=idempotency_key, fingerprint=fingerprint,
                                       scenarios=rows, base_url=base_url, brain=body.brain or project.default_brain,
                                       grounding=body.grounding or project.default_grounding, feature=body.feature,
                                       suite_format=body.format, step_writer=body.step_writer)
         if created:
             background.add_task(send_batch, services, batch.id)
-        return accepted(batch, response, replayed=not created)
+        return accepted(batch, response, replayed=not created, imported=report)
+
+
+ExportFormat = Literal["auto", "testrail", "xray", "zephyr", "testrail-csv", "testrail-json", "xray-json", "xray-csv",
+                       "zephyr-json"]
+
+
+@v1.post("/imports", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
+         summary="Submit a test-management export as a multipart upload (file=the export); its cases become the "
+                 "batch's scenarios, as with POST /v1/batches and a source (whose body also takes a batch's choices)",
+         responses={409: {"model": schemas.ErrorBody, "description": "Two cases name one scenario, or the "
+                                                                     "Idempotency-Key was used for another request"}})
+def submit_export(caller: CallerDep, services: ServicesDep, response: Response, idempotency_key: IdempotencyKey,
+                  background: BackgroundTasks,
+                  file: Annotated[UploadFile, File(description="The export: CSV or JSON, as the system wrote it")],
+                  format: Annotated[ExportFormat, Form(description="The system (testrail, xray, zephyr) or a format "
+                                                                   "of ImportSource; auto: told by the file")] = "auto",
+                  ) -> schemas.BatchAccepted:
+    with caller.project_id_session(read_only=True):
+        pass  # the key first: a request without one is a 401 whatever it sends
+    data = file.file.read()
+    try:
+        content = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ApiError(422, f"file: line {line}: not UTF-8 text (byte {exc.start}); export it as UTF-8") from None
+    if not content.strip():
+        raise ApiError(422, "file: empty; upload the export of the test cases")
+    try:
+        fmt = format if format in FORMATS else format_of(None if format == "auto" else format, "file", content)
+    except ImportFormatError as exc:
+        raise ApiError(422, str(exc)) from None
+    body = schemas.BatchCreate(source=schemas.ImportSource(format=fmt, content=content))
+    return submit_batch(body, caller, services, response, idempotency_key, background)
+
+
+def imported_cases(source: schemas.ImportSource) -> ImportReport:
+    """The export's cases; 422 naming the line or the case and field when it cannot be read."""
+    try:
+        return import_cases(source.content, source.format, source="source.content")
+    except ImportFormatError as exc:
+        raise ApiError(422, str(exc)) from None
 
 
 def scenario_rows(session: Session, project: Project, items: list) -> list[ScenarioRow]:

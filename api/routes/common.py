@@ -20,6 +20,7 @@ from api.deps import (
     not_found,
 )
 from api.http import field_name
+from shared.importers import ImportReport
 from shared.models import Batch, Job, Project
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.store import (
@@ -104,11 +105,13 @@ def own_job(session: Session, project_id: int, batch_id: int, job_id: int) -> Jo
     return job
 
 
-def accepted(batch: Batch, response: Response, replayed: bool) -> schemas.BatchAccepted:
+def accepted(batch: Batch, response: Response, replayed: bool, imported: ImportReport | None = None
+             ) -> schemas.BatchAccepted:
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
+    summary = schemas.ImportSummary.model_validate(imported.summary()) if imported is not None else None
     return schemas.BatchAccepted(id=batch.id, kind=batch.kind, state=batch.state, jobs_total=batch.jobs_total,
-                                 idempotency_key=batch.idempotency_key, links=links(batch.id))
+                                 idempotency_key=batch.idempotency_key, links=links(batch.id), imported=summary)
 
 
 def validated_scenario(document: dict) -> ScenarioDefinition:

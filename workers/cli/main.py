@@ -1,5 +1,6 @@
 """`stepforge generate`: scenarios file + base URL -> verified cucumber-js suite, report and artifacts.
-`stepforge regenerate`: a suite folder it wrote -> its scripts replayed first, every red triaged, drift healed."""
+`stepforge regenerate`: a suite folder it wrote -> its scripts replayed first, every red triaged, drift healed.
+`stepforge import`: a TestRail, Xray or Zephyr Scale export -> a scenarios file."""
 
 # The `stepforge` command (this module's docstring is its --help): its arguments, and each command's errors said
 # in one line with its exit code.
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from shared.artifacts import ArtifactStoreError
+from shared.importers import SYSTEMS
 from shared.scenarios import ScenarioFileError
 from shared.step_registry import RegistryError
 from workers.agent.choice import AgentChoiceError
@@ -26,6 +28,7 @@ from workers.agent.verify.node_runtime import NodeRuntimeError
 from workers.cli.accept import accept
 from workers.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, UsageError
 from workers.cli.generate import generate
+from workers.cli.importing import import_command
 from workers.cli.regenerate import regenerate
 
 
@@ -78,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     accept.add_argument("suite", type=Path, help="suite folder written by stepforge generate and regenerate")
     accept.add_argument("ids", nargs="+", metavar="ID", help="scenario ids whose regenerated script to accept")
     accept.add_argument("--project", help="project the steps are registered for (default: the suite folder's name)")
+    importing = commands.add_parser(
+        "import", help="turn a TestRail, Xray or Zephyr Scale export of test cases into a scenarios file")
+    importing.add_argument("file", type=Path, help="the export: CSV or JSON")
+    importing.add_argument("--from", dest="system", choices=SYSTEMS,
+                           help="the system that exported it (default: told by the file's columns or keys)")
+    importing.add_argument("-o", "--out", type=Path, default=Path("scenarios.yaml"),
+                           help="scenarios file to write (default: scenarios.yaml)")
+    importing.add_argument("--base-url", help="the application's address, written into the scenarios file")
+    importing.add_argument("--feature", help="feature of the cases with no section, folder or component")
     return parser
 
 
@@ -93,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
             return regenerate(args, console)
         if args.command == "accept":
             return accept(args, console)
+        if args.command == "import":
+            return import_command(args, console)
         return generate(args, console)
     except (UsageError, ScenarioFileError, BrowserUnavailableError, NodeRuntimeError, RegistryError,
             AgentChoiceError, ArtifactStoreError, NoVerifiedScripts, NothingToAccept) as exc:

@@ -1,0 +1,167 @@
+"""Xray's (Jira) manual Tests: JSON and CSV. Each step of a manual test is an action, its test data and its
+expected result.
+
+JSON, any of:
+- the Tests JSON Xray imports and exports in bulk: a list of {"testtype": "Manual", "fields": {"summary",
+  "components": [{"name"}], "labels"}, "xray_test_repository_folder", "steps": [{"action", "data", "result"}]},
+  the issue's key in "update_key" (or "key");
+- Xray Cloud's GraphQL getTests answer: {"data": {"getTests": {"results": [{"jira": {"key", "summary",
+  "components"}, "folder": {"path"}, "steps": [{"action", "data", "result"}]}]}}};
+- Xray Server/DC's REST /rest/raven/1.0/api/test answer: a list of {"key", "steps": [{"fields": {"Action", "Data",
+  "Expected Result"}}]} (before Xray 4: {"step": {"raw"}, "data": {"raw"}, "result": {"raw"}}).
+
+CSV, as Xray's Test Case Importer takes it: a row per step, the test's columns ("Issue Key" or "Test ID" /
+"Issue Id", "Summary", "Component", "Test Repository Path") on its first row, "Action", "Data" and "Result" (or
+"Expected Result") on every row; the next test starts at a new key or id."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from shared.importers.formats import FormatError, check_schema, parse_json
+from shared.importers.mapping import Case, CaseStep
+
+XRAY_PARAMETER = "${name}"  # a dataset parameter in a step (datasets are not exported with the steps)
+
+_TEXT = {"type": ["string", "null"]}
+_STEP = {"type": "object", "properties": {"action": _TEXT, "data": _TEXT, "result": _TEXT}}
+_RAW = {"type": ["object", "string", "null"], "properties": {"raw": _TEXT}}
+_SERVER_STEP = {"type": "object", "properties": {
+    "fields": {"type": "object", "properties": {"Action": _TEXT, "Data": _TEXT, "Expected Result": _TEXT}},
+    "step": _RAW, "data": _RAW, "result": _RAW}}
+_NAMED = {"type": "array", "items": {"type": ["object", "string"], "properties": {"name": {"type": "string"}}}}
+BULK_TEST = {"type": "object", "required": ["fields"], "properties": {
+    "testtype": {"type": "string"}, "update_key": {"type": "string"}, "key": {"type": "string"},
+    "xray_test_repository_folder": _TEXT,
+    "fields": {"type": "object", "required": ["summary"], "properties": {
+        "summary": {"type": "string"}, "components": _NAMED, "description": _TEXT}},
+    "steps": {"type": "array", "items": _STEP}}}
+GRAPHQL_TEST = {"type": "object", "required": ["jira"], "properties": {
+    "jira": {"type": "object", "required": ["key"], "properties": {
+        "key": {"type": "string"}, "summary": {"type": "string"}, "components": _NAMED}},
+    "folder": {"type": ["object", "null"], "properties": {"path": _TEXT}},
+    "steps": {"type": "array", "items": _STEP}}}
+SERVER_TEST = {"type": "object", "required": ["key"], "properties": {
+    "key": {"type": "string"}, "summary": {"type": "string"}, "steps": {"type": "array", "items": _SERVER_STEP}}}
+
+
+def _raw(value: Any) -> str:
+    return (value.get("raw") or "") if isinstance(value, dict) else (value or "")
+
+
+def _component(components: list | None) -> str | None:
+    for component in components or []:
+        name = component.get("name") if isinstance(component, dict) else component
+        if name and str(name).strip():
+            return str(name).strip()
+    return None
+
+
+def _folder(path: str | None) -> str | None:
+    parts = [part for part in (path or "").split("/") if part.strip()]
+    return parts[-1].strip() if parts else None
+
+
+def read_json(content: str, source: str) -> Iterator[Case]:
+    document = parse_json(content, source)
+    if isinstance(document, dict) and "data" in document:
+        check_schema(document, {"type": "object", "required": ["data"], "properties": {"data": {
+            "type": "object", "required": ["getTests"], "properties": {"getTests": {
+                "type": "object", "required": ["results"], "properties": {
+                    "results": {"type": "array", "items": GRAPHQL_TEST}}}}}}}, source)
+        for number, test in enumerate(document["data"]["getTests"]["results"]):
+            jira = test["jira"]
+            yield Case(parameters=XRAY_PARAMETER, key=jira["key"], title=jira.get("summary") or "",
+                       where=f"results[{number}]",
+                       feature=_folder((test.get("folder") or {}).get("path")) or _component(jira.get("components")),
+                       steps=[CaseStep(s.get("action") or "", s.get("data") or "",
+                                                         s.get("result") or "") for s in test.get("steps") or []])
+        return
+    tests = document.get("tests") if isinstance(document, dict) else document
+    if not isinstance(tests, list):
+        raise FormatError(f"{source}: expected a list of Xray tests (or {{\"tests\": [...]}}, or a getTests answer)")
+    server = bool(tests) and isinstance(tests[0], dict) and "fields" not in tests[0]
+    check_schema(tests, {"type": "array", "items": SERVER_TEST if server else BULK_TEST}, source)
+    for number, test in enumerate(tests):
+        where = f"[{number}]"
+        if server:
+            steps = [CaseStep(*(_raw((s.get("fields") or {}).get(name)) or _raw(s.get(old))
+                                for name, old in (("Action", "step"), ("Data", "data"), ("Expected Result", "result"))))
+                     for s in test.get("steps") or []]
+            yield Case(parameters=XRAY_PARAMETER, key=test["key"], title=test.get("summary") or "", where=where,
+                       steps=steps)
+            continue
+        fields = test["fields"]
+        key = test.get("update_key") or test.get("key")
+        if not key:
+            raise FormatError(f"{source}: {where} ({fields['summary'][:60]!r}): no issue key ('update_key' or 'key'): "
+                              "the scenario's id and tag come from it")
+        if (test.get("testtype") or "Manual").lower() != "manual":
+            yield Case(parameters=XRAY_PARAMETER, key=key, title=fields["summary"], where=where,
+                       unsupported=f"is a {test.get('testtype')} test: only manual tests (steps) are imported")
+            continue
+        yield Case(parameters=XRAY_PARAMETER, key=key, title=fields["summary"], where=where,
+                   feature=_folder(test.get("xray_test_repository_folder")) or _component(fields.get("components")),
+                   steps=[CaseStep(s.get("action") or "", s.get("data") or "", s.get("result") or "")
+                          for s in test.get("steps") or []])
+
+
+_KEYS = ("issue key", "test key", "key", "test id", "issue id", "tcid")
+_COLUMNS = {"summary": ("summary", "title"), "action": ("action", "step"), "data": ("data", "test data"),
+            "result": ("result", "expected result"), "component": ("component", "components"),
+            "folder": ("test repository path", "repository path", "folder")}
+
+
+def read_csv(content: str, source: str) -> Iterator[Case]:
+    sample = content[:4096]
+    try:
+        dialect = csv.Sniffer().sniff(sample.split("\n", 1)[0], delimiters=",;\t")
+        delimiter = dialect.delimiter
+    except csv.Error:
+        delimiter = ","
+    reader = csv.reader(io.StringIO(content, newline=""), delimiter=delimiter, strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise FormatError(f"{source}: line 1: {exc}") from None
+    if not header:
+        raise FormatError(f"{source}: empty file; expected Xray's test CSV with a header row")
+    labels = [label.strip().casefold() for label in header]
+    key_column = next((labels.index(k) for k in _KEYS if k in labels), None)
+    index = {name: next(labels.index(c) for c in choices if c in labels)
+             for name, choices in _COLUMNS.items() if any(c in labels for c in choices)}
+    if key_column is None or "action" not in index:
+        raise FormatError(f"{source}: line 1: needs an 'Issue Key' (or 'Test ID') column and an 'Action' column; "
+                          f"its columns: {', '.join(header[:8])}")
+    case: Case | None = None
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise FormatError(f"{source}: line {start}: {exc}") from None
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise FormatError(f"{source}: line {start}: {len(row)} fields, but the header has {len(header)}")
+
+        def cell(name: str) -> str:
+            return row[index[name]] if name in index else ""
+
+        key = row[key_column].strip()
+        if key and (case is None or key != case.key):
+            if case is not None:
+                yield case
+            case = Case(parameters=XRAY_PARAMETER, key=key, title=cell("summary"), where=f"line {start}",
+                        feature=_folder(cell("folder")) or (cell("component").strip() or None))
+        elif case is None:
+            raise FormatError(f"{source}: line {start}: a step row before any test (no key above it)")
+        if cell("action").strip() or cell("result").strip() or cell("data").strip():
+            case.steps.append(CaseStep(cell("action"), cell("data"), cell("result")))
+    if case is not None:
+        yield case
