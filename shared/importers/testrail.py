@@ -1,9 +1,11 @@
 """TestRail's exports of test cases: the CSV export (Test Cases > Export > CSV) and the JSON of its API's get_cases.
 
-CSV: one header row of field labels ("ID", "Title", "Section", "Preconditions", ...). A case with separated steps
-("Test Case (Steps)" template) has "Steps (Step)" and "Steps (Expected Result)" columns, one step per row: its first
-row holds the case's fields, each further row only its step's cells. A case of the text template has "Steps" and
-"Expected Result" instead. IDs look like C123.
+CSV: one header row of field labels ("ID", "Title", "Section", "Preconditions", ...), after Excel's separator hint
+("sep=,") when the export dialog's "Include separator hint" was ticked (its default). A case with separated steps
+("Test Case (Steps)" template) has "Steps (Step)" and "Steps (Expected Result)" columns: with "Include separated
+steps on separate rows", one step per row (the case's fields on its first row, or repeated on each); without it
+(the default), all steps in one cell numbered "1. ...", their expected results likewise. A case of the text
+template has "Steps" (a label two columns may carry) and "Expected Result" instead. IDs look like C123.
 
 JSON: get_cases' answer, either the paginated {"offset", "limit", "size", "_links", "cases": [...]} or, from
 TestRail before 6.7, the list of cases; a case has id, title, section_id, custom_preconds, and
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 
 from shared.importers.formats import FormatError, check_schema, parse_json
@@ -38,55 +41,98 @@ def _feature(section: str, hierarchy: str) -> str | None:
     return parts[-1] if parts else None
 
 
+_NUMBERED = re.compile(r"^\s*(\d+)[.)]\s+", re.M)
+
+
+def numbered(text: str, *, from_one: bool = True) -> dict[int, str] | None:
+    """A cell holding a case's separated steps in one ("1. Open the page\n2. Search"): the steps by number; None
+    when it does not start with a number (with "1." when from_one: the steps; expected results may skip some)."""
+    marks = list(_NUMBERED.finditer(text))
+    if not marks or text[:marks[0].start()].strip() or (from_one and marks[0].group(1) != "1"):
+        return None
+    items = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        items[int(mark.group(1))] = text[mark.end():following.start() if following else len(text)].strip()
+    return items
+
+
+def _one_cell_steps(case: Case) -> None:
+    """A case exported with "separated steps on separate rows" off: its steps and their expected results numbered
+    in one cell each, paired by number."""
+    if len(case.steps) != 1:
+        return
+    (only,) = case.steps
+    actions = numbered(only.action)
+    if not actions or len(actions) < 2:
+        return
+    expected = numbered(only.expected, from_one=False) or ({1: only.expected} if only.expected.strip() else {})
+    extra = sorted(set(expected) - set(actions))
+    if extra:
+        raise FormatError(f"{case.where}: case {case.key}: an expected result numbered {extra[0]} has no step")
+    case.steps = [CaseStep(action=actions[n], expected=expected.get(n, "")) for n in sorted(actions)]
+
+
 def read_csv(content: str, source: str) -> Iterator[Case]:
-    reader = csv.reader(io.StringIO(content, newline=""), strict=True)
+    # Excel's separator hint, which TestRail's export writes by default, before the header: "sep=,".
+    hint = re.match(r"sep=(.)\r?\n", content)
+    delimiter = hint.group(1) if hint else ","
+    offset = 1 if hint else 0
+    reader = csv.reader(io.StringIO(content[hint.end():] if hint else content, newline=""), delimiter=delimiter,
+                        strict=True)
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        raise FormatError(f"{source}: line 1: {exc}") from None
+        raise FormatError(f"{source}: line {1 + offset}: {exc}") from None
     if not header:
         raise FormatError(f"{source}: empty file; expected TestRail's CSV export with a header row")
     labels = [label.strip().casefold() for label in header]
     index = {name: labels.index(label.casefold()) for name, label in _COLUMNS.items() if label.casefold() in labels}
+    # Two columns may both be "Steps" (the separated steps whole, and the text template's steps): either holds them.
+    texts = [number for number, label in enumerate(labels) if label == "steps"]
     missing = [_COLUMNS[name] for name in ("id", "title") if name not in index]
     if missing:
-        raise FormatError(f"{source}: line 1: no {' or '.join(repr(m) for m in missing)} column; TestRail's CSV "
-                          f"export has them (its columns here: {', '.join(header[:8])})")
-    if not {"step", "steps"} & set(index):
-        raise FormatError(f"{source}: line 1: no 'Steps (Step)' or 'Steps' column: export the cases with their steps")
+        raise FormatError(f"{source}: line {1 + offset}: no {' or '.join(repr(m) for m in missing)} column; "
+                          f"TestRail's CSV export has them (its columns here: {', '.join(header[:8])})")
+    if "step" not in index and not texts:
+        raise FormatError(f"{source}: line {1 + offset}: no 'Steps (Step)' or 'Steps' column: export the cases "
+                          "with their steps")
     case: Case | None = None
-    line = 1
     while True:
-        start = reader.line_num + 1
+        start = reader.line_num + 1 + offset
         try:
             row = next(reader)
         except StopIteration:
             break
         except csv.Error as exc:
             raise FormatError(f"{source}: line {start}: {exc}") from None
-        line = start
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise FormatError(f"{source}: line {line}: {len(row)} fields, but the header has {len(header)} "
+            raise FormatError(f"{source}: line {start}: {len(row)} fields, but the header has {len(header)} "
                               "(a quote not closed, or a cell with an unquoted comma)")
 
         def cell(name: str) -> str:
             return row[index[name]] if name in index else ""
 
-        if cell("id").strip() or cell("title").strip():
+        key = _case_key(cell("id")) if cell("id").strip() else ""
+        # A new case: a row with its ID (the case's fields repeated on each of its step rows belong to it) or a title.
+        if (key and (case is None or key != case.key)) or (not key and cell("title").strip()):
             if case is not None:
+                _one_cell_steps(case)
                 yield case
-            if not cell("id").strip():
-                raise FormatError(f"{source}: line {line}: the case {cell('title').strip()[:60]!r} has no ID")
-            case = Case(key=_case_key(cell("id")), title=cell("title"), where=f"line {line}",
+            if not key:
+                raise FormatError(f"{source}: line {start}: the case {cell('title').strip()[:60]!r} has no ID")
+            text = next((row[number] for number in texts if row[number].strip()), "")
+            case = Case(key=key, title=cell("title"), where=f"line {start}",
                         feature=_feature(cell("section"), cell("hierarchy")), preconditions=cell("preconditions"),
-                        text=cell("steps"), text_expected=cell("expected"))
+                        text=text if "step" not in index or not cell("step").strip() else "",
+                        text_expected=cell("expected"))
         elif case is None:
-            raise FormatError(f"{source}: line {line}: a step row before any case (no ID and no Title above it)")
+            raise FormatError(f"{source}: line {start}: a step row before any case (no ID and no Title above it)")
         if cell("step").strip() or cell("step_expected").strip() or cell("step_info").strip():
             case.steps.append(CaseStep(action=cell("step"), data=cell("step_info"), expected=cell("step_expected")))
     if case is not None:
+        _one_cell_steps(case)
         yield case
 
 

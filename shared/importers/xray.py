@@ -7,12 +7,14 @@ JSON, any of:
   the issue's key in "update_key" (or "key");
 - Xray Cloud's GraphQL getTests answer: {"data": {"getTests": {"results": [{"jira": {"key", "summary",
   "components"}, "folder": {"path"}, "steps": [{"action", "data", "result"}]}]}}};
-- Xray Server/DC's REST /rest/raven/1.0/api/test answer: a list of {"key", "steps": [{"fields": {"Action", "Data",
-  "Expected Result"}}]} (before Xray 4: {"step": {"raw"}, "data": {"raw"}, "result": {"raw"}}).
+- Xray Server/DC's REST /rest/raven/1.0/api/test?keys= answer: a list of {"key", "type", "definition": {"steps":
+  [{"index", "step": {"raw", "rendered"}, "data": {...}, "result": {...}}]}} (a Cucumber or Generic test's
+  definition is its text), or steps of configurable fields {"fields": {"Action", "Data", "Expected Result"}}.
 
-CSV, as Xray's Test Case Importer takes it: a row per step, the test's columns ("Issue Key" or "Test ID" /
-"Issue Id", "Summary", "Component", "Test Repository Path") on its first row, "Action", "Data" and "Result" (or
-"Expected Result") on every row; the next test starts at a new key or id."""
+CSV, as Xray's Test Case Importer takes it: a row per step, the rows of one test sharing its identifier ("Issue
+Key", "Test ID" or "TCID"), the test's columns ("Summary", "Component", "Test Repository Path") on its first row,
+"Action", "Data" and "Result" (or "Step Action", "Step Data", "Step Result") on every row; comma, semicolon or tab
+separated."""
 
 from __future__ import annotations
 
@@ -33,10 +35,11 @@ _SERVER_STEP = {"type": "object", "properties": {
     "fields": {"type": "object", "properties": {"Action": _TEXT, "Data": _TEXT, "Expected Result": _TEXT}},
     "step": _RAW, "data": _RAW, "result": _RAW}}
 _NAMED = {"type": "array", "items": {"type": ["object", "string"], "properties": {"name": {"type": "string"}}}}
-BULK_TEST = {"type": "object", "required": ["fields"], "properties": {
+BULK_TEST = {"type": "object", "properties": {
     "testtype": {"type": "string"}, "update_key": {"type": "string"}, "key": {"type": "string"},
     "xray_test_repository_folder": _TEXT,
-    "fields": {"type": "object", "required": ["summary"], "properties": {
+    "summary": {"type": "string"},
+    "fields": {"type": "object", "properties": {
         "summary": {"type": "string"}, "components": _NAMED, "description": _TEXT}},
     "steps": {"type": "array", "items": _STEP}}}
 GRAPHQL_TEST = {"type": "object", "required": ["jira"], "properties": {
@@ -45,7 +48,9 @@ GRAPHQL_TEST = {"type": "object", "required": ["jira"], "properties": {
     "folder": {"type": ["object", "null"], "properties": {"path": _TEXT}},
     "steps": {"type": "array", "items": _STEP}}}
 SERVER_TEST = {"type": "object", "required": ["key"], "properties": {
-    "key": {"type": "string"}, "summary": {"type": "string"}, "steps": {"type": "array", "items": _SERVER_STEP}}}
+    "key": {"type": "string"}, "summary": {"type": "string"}, "steps": {"type": "array", "items": _SERVER_STEP},
+    "definition": {"type": ["object", "string", "null"], "properties": {
+        "steps": {"type": "array", "items": _SERVER_STEP}}}}}
 
 
 def _raw(value: Any) -> str:
@@ -83,35 +88,47 @@ def read_json(content: str, source: str) -> Iterator[Case]:
     tests = document.get("tests") if isinstance(document, dict) else document
     if not isinstance(tests, list):
         raise FormatError(f"{source}: expected a list of Xray tests (or {{\"tests\": [...]}}, or a getTests answer)")
-    server = bool(tests) and isinstance(tests[0], dict) and "fields" not in tests[0]
+    server = bool(tests) and isinstance(tests[0], dict) and not {"fields", "testtype", "xray_testtype"} & set(tests[0])
     check_schema(tests, {"type": "array", "items": SERVER_TEST if server else BULK_TEST}, source)
     for number, test in enumerate(tests):
         where = f"[{number}]"
         if server:
-            steps = [CaseStep(*(_raw((s.get("fields") or {}).get(name)) or _raw(s.get(old))
+            definition = test.get("definition")
+            if isinstance(definition, str):
+                yield Case(parameters=XRAY_PARAMETER, key=test["key"], title=test.get("summary") or "", where=where,
+                           unsupported=f"is a {test.get('type') or 'Cucumber or Generic'} test: only manual tests "
+                                       "(steps) are imported")
+                continue
+            steps = [CaseStep(*(_raw(s.get(old)) or _raw((s.get("fields") or {}).get(name))
                                 for name, old in (("Action", "step"), ("Data", "data"), ("Expected Result", "result"))))
-                     for s in test.get("steps") or []]
+                     for s in test.get("steps") or (definition or {}).get("steps") or []]
             yield Case(parameters=XRAY_PARAMETER, key=test["key"], title=test.get("summary") or "", where=where,
                        steps=steps)
             continue
-        fields = test["fields"]
+        fields = test.get("fields") or {}
+        summary = fields.get("summary") or test.get("summary")  # older revisions of the format: at the top level
+        if not summary:
+            raise FormatError(f"{source}: {where}.fields.summary: missing; a test needs its summary")
         key = test.get("update_key") or test.get("key")
         if not key:
-            raise FormatError(f"{source}: {where} ({fields['summary'][:60]!r}): no issue key ('update_key' or 'key'): "
+            raise FormatError(f"{source}: {where} ({summary[:60]!r}): no issue key ('update_key' or 'key'): "
                               "the scenario's id and tag come from it")
-        if (test.get("testtype") or "Manual").lower() != "manual":
-            yield Case(parameters=XRAY_PARAMETER, key=key, title=fields["summary"], where=where,
-                       unsupported=f"is a {test.get('testtype')} test: only manual tests (steps) are imported")
+        testtype = test.get("testtype") or test.get("xray_testtype") or "Manual"
+        if testtype.lower() != "manual":
+            yield Case(parameters=XRAY_PARAMETER, key=key, title=summary, where=where,
+                       unsupported=f"is a {testtype} test: only manual tests (steps) are imported")
             continue
-        yield Case(parameters=XRAY_PARAMETER, key=key, title=fields["summary"], where=where,
+        yield Case(parameters=XRAY_PARAMETER, key=key, title=summary, where=where,
                    feature=_folder(test.get("xray_test_repository_folder")) or _component(fields.get("components")),
                    steps=[CaseStep(s.get("action") or "", s.get("data") or "", s.get("result") or "")
-                          for s in test.get("steps") or []])
+                          for s in test.get("steps") or test.get("xray_steps") or []])
 
 
-_KEYS = ("issue key", "test key", "key", "test id", "issue id", "tcid")
-_COLUMNS = {"summary": ("summary", "title"), "action": ("action", "step"), "data": ("data", "test data"),
-            "result": ("result", "expected result"), "component": ("component", "components"),
+# The Test Case Importer maps columns named at will; these are the names its documentation and exports use.
+_KEYS = ("issue key", "test key", "key", "test id", "issue id", "tcid", "test case identifier")
+_COLUMNS = {"summary": ("summary", "test summary", "title"), "action": ("action", "step action", "step"),
+            "data": ("data", "step data", "test data"), "result": ("result", "step result", "expected result"),
+            "component": ("component", "components"),
             "folder": ("test repository path", "repository path", "folder")}
 
 

@@ -136,7 +136,8 @@ def test_a_case_that_cannot_be_mapped_is_skipped_and_reported_never_dropped():
     ('"ID","Title","Steps (Step)"\r\n"C1","a","Open /"\r\n"C2","b","Open /","extra"\r\n', "line 3: 4 fields"),
     ('"Title","Steps (Step)"\r\n"a","Open /"\r\n', "line 1: no 'ID' column"),
     ('"ID","Title","Steps (Step)"\r\n"","","Open /"\r\n', "line 2: a step row before any case"),
-    ('"ID","Title","Steps (Step)"\r\n"C1","a","Open /"\r\n"C1","a again","Open /"\r\n', "case C1 appears twice"),
+    ('"ID","Title","Steps (Step)"\r\n"C1","a","Open /"\r\n"C2","b","Open /"\r\n"C1","a again","Open /"\r\n',
+     "line 4: case C1 appears twice"),
 ])
 def test_a_malformed_testrail_csv_is_refused_naming_its_line(content, message):
     with pytest.raises(ImportFormatError, match=message):
@@ -178,3 +179,46 @@ def test_a_five_thousand_case_export_imports_every_case():
     assert [s.action for s in last.steps][1:] == ['Type "Name 5000" into the last name field', "Click Find Owner"]
     written = yaml.load(scenarios_yaml(report, source="big.csv"), Loader=yaml.CSafeLoader)
     assert len(written["scenarios"]) == 5000 and written["scenarios"][-1]["id"] == "C5000"
+
+
+def test_testrail_s_other_layouts_read_alike():
+    """The separator hint line, steps numbered in one cell (the export's default), the case's fields repeated on
+    each step row, and the two columns labelled "Steps"."""
+    one_cell = ('sep=,\r\n"ID","Title","Section","Steps (Step)","Steps (Expected Result)"\r\n'
+                '"C1","Search","Owners","1. Go to the Find Owners page\n2. Search for Davis","2. ""Betty Davis"" is shown"'
+                '\r\n')
+    repeated = ('"ID","Title","Section","Steps (Step)","Steps (Expected Result)"\r\n'
+                '"C1","Search","Owners","Go to the Find Owners page",""\r\n'
+                '"C1","Search","Owners","Search for Davis","""Betty Davis"" is shown"\r\n')
+    two_steps = ('"ID","Title","Section","Steps","Steps","Expected Result"\r\n'
+                 '"C1","Search","Owners","","1. Go to the Find Owners page\n2. Search for Davis","""Betty Davis"" is shown"'
+                 '\r\n')
+    for content in (one_cell, repeated, two_steps):
+        (scenario,) = import_cases(content, "testrail-csv").scenario_file.scenarios
+        assert [(s.action, s.expected) for s in scenario.steps] == [
+            ("Go to the Find Owners page", None), ("Search for Davis", '"Betty Davis" is shown')], content
+    with pytest.raises(ImportFormatError, match="line 3: 3 fields"):
+        import_cases('sep=,\r\n"ID","Title","Steps (Step)","X"\r\n"C1","a","Open /"\r\n', "testrail-csv")
+
+
+def test_xray_s_server_export_and_importer_csv_read_alike():
+    """The REST export (a manual test's definition.steps of raw/rendered fields; a Cucumber test's definition is
+    its text), the bulk JSON with its summary at the top level, and the importer's CSV with its own column names."""
+    server = json.dumps([
+        {"key": "PC-1", "type": "Manual", "status": "TODO", "definition": {"steps": [
+            {"index": 1, "step": {"raw": "Go to the Find Owners page", "rendered": "<p>Go to the Find Owners page</p>"},
+             "data": {"raw": "", "rendered": ""}, "result": {"raw": "", "rendered": ""}, "attachments": []},
+            {"index": 2, "step": {"raw": "Search for", "rendered": ""}, "data": {"raw": "Davis"},
+             "result": {"raw": "*Betty Davis* is shown"}, "attachments": []}]}},
+        {"key": "PC-2", "type": "Cucumber", "status": "PASS", "definition": "Given I open the page"}])
+    report = import_cases(server, "xray-json")
+    (scenario,) = report.scenario_file.scenarios
+    assert [(s.action, s.expected) for s in scenario.steps] == [("Go to the Find Owners page", None),
+                                                                ('Search for "Davis"', "Betty Davis is shown")]
+    assert report.skipped[0].key == "PC-2" and "Cucumber test" in report.skipped[0].reason
+    older = json.dumps([{"testtype": "Manual", "update_key": "PC-3", "summary": "Top-level summary",
+                         "steps": [{"action": "Open /"}]}])
+    assert import_cases(older, "xray-json").scenario_file.scenarios[0].title == "Top-level summary"
+    importer = "TCID;Test Summary;Step Action;Step Data;Step Result\r\n7;Search;Search for;Davis;\r\n7;;Open it;;ok\r\n"
+    (csv_case,) = import_cases(importer, "xray-csv").scenario_file.scenarios
+    assert (csv_case.id, [s.action for s in csv_case.steps]) == ("7", ['Search for "Davis"', "Open it"])
