@@ -101,6 +101,51 @@ ONE_RESET = {"not": {"required": ["reset_url", "reset_command"],
                      "properties": {"reset_url": {"type": "string"}, "reset_command": {"type": "string"}}}}
 
 
+ReportKind = Literal["testrail", "xray-server", "xray-cloud"]
+
+
+# What each kind needs, for JSON Schema (the model's validator says it in words).
+REPORT_KIND_NEEDS = {"oneOf": [
+    {"properties": {"kind": {"const": "testrail"}, "run_id": {"type": "integer"}, "user": {"type": "string"}},
+     "required": ["kind", "run_id", "user"]},
+    {"properties": {"kind": {"const": "xray-server"}}, "required": ["kind"]},
+    {"properties": {"kind": {"const": "xray-cloud"}, "secret": {"pattern": ":"}}, "required": ["kind"]},
+]}
+
+
+class ReportTo(BaseModel):
+    """Where each finished batch's verdicts are posted (shared/reporting.py). The secret is stored encrypted and
+    never returned."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=REPORT_KIND_NEEDS)
+
+    kind: ReportKind = Field(description="testrail (add_results_for_cases to a run), xray-server (Cucumber JSON "
+                                         "import, personal access token), xray-cloud (client id and secret)")
+    url: Url = Field(description="The system's address: https://acme.testrail.io, https://jira.acme.com, "
+                                 "https://xray.cloud.getxray.app")
+    secret: Annotated[str, Field(min_length=1, max_length=4096, json_schema_extra={"pattern": ONE_LINE_PATTERN},
+                                 description="Write-only. TestRail: the user's API key; xray-server: a personal "
+                                             "access token; xray-cloud: <client_id>:<client_secret>"),
+                      AfterValidator(_one_line)]
+    run_id: int | None = Field(default=None, ge=1, le=2**31 - 1, description="TestRail: the test run (R<id>)")
+    user: Name | None = Field(default=None, description="TestRail: the user (e-mail) the API key belongs to")
+
+    @model_validator(mode="after")
+    def _what_each_kind_needs(self) -> ReportTo:
+        if self.kind == "testrail" and (self.run_id is None or not self.user):
+            raise ValueError("a testrail report_to needs run_id (the test run) and user (the API key's user)")
+        if self.kind == "xray-cloud" and ":" not in self.secret:
+            raise ValueError("an xray-cloud report_to's secret is <client_id>:<client_secret>")
+        return self
+
+
+class ReportToPublic(BaseModel):
+    kind: str
+    url: str
+    run_id: int | None = None
+    user: str | None = None
+
+
 class ProjectCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=ONE_RESET)
 
@@ -119,6 +164,7 @@ class ProjectCreate(BaseModel):
                                                                       "(STEPFORGE_RESET_COMMANDS), by name: only "
                                                                       "the admin token creates projects")
     webhook_url: Url | None = Field(default=None, description="Receives batch.completed events (Standard Webhooks)")
+    report_to: ReportTo | None = Field(default=None, description="Where each finished batch's verdicts are posted")
     nightly_hour_utc: Hour | None = Field(default=None,
                                          description="Regenerate the whole suite every night at this hour (UTC)")
 
@@ -141,6 +187,9 @@ class ProjectUpdate(BaseModel):
     webhook_url: Url | None = Field(default=None, description="Setting it (even to the same URL) re-enables a webhook "
                                                                "disabled by an HTTP 410 from the receiver")
     nightly_hour_utc: Hour | None = None
+    report_to: ReportTo | None = Field(default=None, description="Setting it (even to the same target) re-enables "
+                                                                 "reporting disabled after repeated 4xx; null: "
+                                                                 "report nowhere")
     rotate_webhook_secret: StrictBool = Field(default=False, description="Issue a new webhook secret (returned once)")
 
 
@@ -160,6 +209,10 @@ class ProjectPublic(BaseModel):
         default=None, description="Set when the receiver answered HTTP 410 Gone: no webhook is sent until webhook_url is "
                                   "set again with PATCH /v1/projects/me")
     webhook_disabled_reason: str | None = None
+    report_to: ReportToPublic | None = Field(default=None, description="Its target; the secret is never returned")
+    report_disabled_at: datetime | None = Field(default=None, description="Set after repeated answers 4xx: nothing "
+                                                                          "is posted until report_to is set again")
+    report_disabled_reason: str | None = None
     nightly_hour_utc: int | None
     created_at: datetime
 

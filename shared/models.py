@@ -102,6 +102,13 @@ class Project(ServiceTable, table=True):
     # project sets its webhook_url again.
     webhook_disabled_at: datetime | None = _moment()
     webhook_disabled_reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    # Where each finished batch's verdicts are posted (shared/reporting.py): {kind, url, run_id, user}; its
+    # credential only encrypted (shared/secrets.py), never returned. Disabled after repeated 4xx answers, until
+    # report_to is set again.
+    report_to: dict | None = Field(default=None, sa_column=Column(_json(), nullable=True))
+    report_secret: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    report_disabled_at: datetime | None = _moment()
+    report_disabled_reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     # The hour (0-23, UTC) at which the whole suite is regenerated every night; None: never.
     nightly_hour_utc: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
     created_at: datetime = _created()

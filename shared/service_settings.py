@@ -49,6 +49,18 @@ class ServiceSettings(Settings):
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     webhook_timeout_s: float = Field(default=15.0, gt=0)
     webhook_max_attempts: int = Field(default=8, ge=1)
+    # Encrypts the credentials a project gives for reporting results (report_to) at rest: a Fernet key
+    # (python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"). Unset: a
+    # project cannot set report_to. Several keys, comma-separated: the first encrypts, any decrypts (rotation).
+    secrets_key: SecretStr | None = None
+    # Results posted to a project's test-management system (report_to): the delays between attempts, and how many
+    # answers 4xx in a row (408 and 429 aside) disable it until report_to is set again.
+    report_backoff_s: list[float] = Field(default=[5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0], min_length=1)
+    report_max_attempts: int = Field(default=8, ge=1)
+    report_disable_after_4xx: int = Field(default=3, ge=1)
+    # The service's address as its users reach it (https://stepforge.example.com): the links to screenshots in the
+    # results posted to a test-management system start with it. Unset: links are the API's paths.
+    public_url: str | None = None
     # API connection pool per process.
     db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)

@@ -302,10 +302,21 @@ def deliver_once(
 
     Call it again with the same msg_id for a retry: receivers deduplicate on webhook-id, while the timestamp
     and signature are made fresh here on every call so a late retry is not rejected as too old.
-    Redirects are not followed: a 3xx could send the signed body to a host the policy never approved. The
-    request goes through the egress guard (shared/egress.py), which connects only to an address it judged, so a
-    name that resolves elsewhere between the check and the connection is refused too. Environment proxies and
-    .netrc are ignored (trust_env=False): the request picks up no ambient credentials.
+    """
+    body = encode_payload(payload)
+    request_headers = headers(secret, msg_id, body, timestamp=_now())
+    return post_once(url, body, request_headers, msg_id=msg_id, timeout_s=timeout_s, policy=policy, what="webhook")
+
+
+def post_once(url: str, body: bytes, request_headers: dict[str, str], *, msg_id: str, timeout_s: float,
+              policy: TargetPolicy, what: str, read_bytes: int = EXCERPT_BYTES) -> DeliveryAttempt:
+    """POST body to url once, through the egress guard, and report what happened; never raises for network errors.
+
+    Redirects are not followed: a 3xx could send the body to a host the policy never approved. The request goes
+    through the egress guard (shared/egress.py), which connects only to an address it judged, so a name that
+    resolves elsewhere between the check and the connection is refused too. Environment proxies and .netrc are
+    ignored (trust_env=False): the request picks up no ambient credentials. `what` names it in the log ("webhook",
+    "report"); the headers (credentials) are never logged. The answer's first `read_bytes` bytes are kept.
     """
     if timeout_s <= 0:
         raise ValueError("timeout_s must be positive")
@@ -322,10 +333,10 @@ def deliver_once(
             **fields,
         )
         if attempt.ok:
-            bound.info("webhook delivered", status_code=attempt.status_code, duration_ms=attempt.duration_ms)
+            bound.info(f"{what} delivered", status_code=attempt.status_code, duration_ms=attempt.duration_ms)
         else:
             bound.warning(
-                "webhook attempt failed",
+                f"{what} attempt failed",
                 status_code=attempt.status_code,
                 error=attempt.error,
                 retryable=attempt.retryable,
@@ -340,9 +351,7 @@ def deliver_once(
         # A name that does not resolve may be a passing DNS fault; every other refusal is permanent.
         return finish(ok=False, retryable="does not resolve" in reason, error=_one_line(f"refused target URL: {reason}"))
 
-    body = encode_payload(payload)
-    request_headers = headers(secret, msg_id, body, timestamp=_now())
-    request_headers["user-agent"] = USER_AGENT
+    request_headers = {**request_headers, "user-agent": USER_AGENT}
     connect_s = min(timeout_s, CONNECT_TIMEOUT_CAP_S)
     timeout = httpx.Timeout(timeout_s, connect=connect_s)
     with guarded(policy) as guard:
@@ -353,7 +362,7 @@ def deliver_once(
                     excerpt = bytearray()
                     for chunk in response.iter_raw():
                         excerpt += chunk
-                        if len(excerpt) >= EXCERPT_BYTES:
+                        if len(excerpt) >= read_bytes:
                             break  # the rest is not needed; closing the stream drops the connection
                     status = response.status_code
                     retry_after = _retry_after(response.headers.get("retry-after"))
@@ -370,7 +379,7 @@ def deliver_once(
                 return finish(ok=False, retryable=True, error=_one_line(error))
             return finish(ok=False, retryable=True, error=_network_error(exc, timeout_s, connect_s))
 
-    text = bytes(excerpt[:EXCERPT_BYTES]).decode("utf-8", errors="replace")
+    text = bytes(excerpt[:read_bytes]).decode("utf-8", errors="replace")
     common = {"status_code": status, "response_excerpt": text, "retry_after_s": retry_after}
     if 200 <= status < 300:
         return finish(ok=True, retryable=False, **common)
@@ -391,10 +400,12 @@ def next_delay(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     retry_after_s: float | None = None,
     rng: random.Random | None = None,
+    schedule: tuple[float, ...] | list[float] = BACKOFF_S,
 ) -> float | None:
     """Seconds to wait after `attempt_number` failed attempts (1 = the first), or None when none are left.
 
-    BACKOFF_S[n-1] (capped at MAX_DELAY_S) with +/-JITTER; a receiver's Retry-After lengthens it up to the cap.
+    schedule[n-1] (BACKOFF_S unless given; its last value for any later attempt) with +/-JITTER; a receiver's
+    Retry-After lengthens it up to the cap.
     Only call it for a retryable attempt.
     """
     if attempt_number < 1:
@@ -403,8 +414,8 @@ def next_delay(
         raise ValueError("max_attempts must be at least 1")
     if attempt_number >= max_attempts:
         return None
-    base = BACKOFF_S[min(attempt_number, len(BACKOFF_S)) - 1]
+    base = schedule[min(attempt_number, len(schedule)) - 1]
     delay = base * (rng or random).uniform(1 - JITTER, 1 + JITTER)
     if retry_after_s is not None and retry_after_s > 0:
-        delay = max(delay, min(retry_after_s, MAX_DELAY_S))
+        delay = max(delay, min(retry_after_s, max(schedule[-1], MAX_DELAY_S)))
     return delay

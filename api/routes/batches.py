@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from fastapi import BackgroundTasks, File, Form, Header, Response, UploadFile
@@ -31,12 +32,14 @@ from api.routes.common import (
 from shared.importers import FORMATS, ImportFormatError, ImportReport, format_of, import_cases
 from shared.job_queue import send_batch as send_batch_jobs
 from shared.logging import log
-from shared.models import JOB_STATES, Project
+from shared.models import JOB_STATES, Job, Project
+from shared.results import CaseResult, cucumber_json, junit_xml
 from shared.models import Scenario as ScenarioRow
 from shared.store import (
     Conflict,
     batch_by_key,
     batch_prefix,
+    batch_results,
     create_batch,
     deleted_scenarios,
     earlier_jobs,
@@ -215,6 +218,43 @@ def batch_suite(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> R
     data = services.store().get_bytes(batch_prefix(batch.project_id, batch.id) + "suite.zip")
     return Response(data, media_type="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="batch-{batch_id}-suite.zip"'})
+
+
+RESULTS_RESPONSES = {409: {"model": schemas.ErrorBody, "description": "The batch has not finished yet"}}
+
+
+@v1.get("/batches/{batch_id}/junit.xml", tags=["batches"], response_class=Response,
+        responses={200: {"content": {"application/xml": {}}}, **RESULTS_RESPONSES},
+        summary="The batch's verdicts as JUnit XML: one test case per scenario (property test_key, and test_id for "
+                "a TestRail case), the failed step, the reason and the failure's screenshot")
+def batch_junit(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
+    project, cases = finished_results(batch_id, caller, services)
+    return attachment(junit_xml(cases, name=project.name), "application/xml", f"batch-{batch_id}-junit.xml")
+
+
+@v1.get("/batches/{batch_id}/cucumber.json", tags=["batches"], response_class=Response,
+        responses={200: {"content": {"application/json": {}}}, **RESULTS_RESPONSES},
+        summary="The batch's verdicts as Cucumber JSON (Xray imports it): one scenario per case, tagged with its key")
+def batch_cucumber(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
+    _, cases = finished_results(batch_id, caller, services)
+    return attachment(cucumber_json(cases), "application/json", f"batch-{batch_id}-cucumber.json")
+
+
+def finished_results(batch_id: int, caller, services: Services) -> tuple[Project, list[CaseResult]]:
+    with caller.project_session(read_only=True) as (project, session):
+        batch = own_batch(session, project.id, batch_id)
+        if batch.state != "finished":
+            raise ApiError(409, f"batch {batch_id} is {batch.state}; its results are ready when it has finished",
+                           headers={"Retry-After": "5"})
+        return project, batch_results(session, services.store(), batch, artifact_link(batch_id))
+
+
+def artifact_link(batch_id: int) -> Callable[[Job, str], str]:
+    return lambda job, key: f"/v1/batches/{batch_id}/jobs/{job.id}/artifacts/{key}"
+
+
+def attachment(text: str, media_type: str, filename: str) -> Response:
+    return Response(text, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @v1.get("/batches/{batch_id}/changes", response_model=schemas.Changes, tags=["batches"],

@@ -48,7 +48,10 @@ from shared.store.leases import (  # noqa: F401
     stale_jobs,
 )
 from shared.store.outbox import (  # noqa: F401
+    RESULTS_EVENT,
     Delivery,
+    client_error,
+    deliver_results,
     batch_summary,
     deliver_event,
     deliveries_of,
@@ -68,6 +71,7 @@ from shared.store.projects import (  # noqa: F401
     project_id_by_hash,
     registry_project,
 )
+from shared.store.results import batch_results, failure_screenshot  # noqa: F401
 from shared.store.scenarios import (  # noqa: F401
     definition_of,
     delete_scenario,

@@ -14,12 +14,13 @@ from shared.models import (
     Batch,
     Job,
     Outbox,
+    Project,
     Scenario,
     utcnow,
 )
 from shared.records import cut_reason
 from shared.store.batches import attempt_artifact_prefix
-from shared.store.outbox import batch_summary, new_event_id
+from shared.store.outbox import RESULTS_EVENT, batch_summary, new_event_id
 from shared.store.sessions import Conflict, writing
 from shared.triage import TRIAGE_ORDER
 from shared.webhooks import event as webhook_event
@@ -98,6 +99,11 @@ def finish_job(engine: Engine, job_id: int, owner: str | None, verdict: JobResul
                            payload=webhook_event("batch.completed", batch_summary(batch, triage)))
             session.add(event)
             event_id = event.id
+            project = session.get(Project, batch.project_id)
+            if project is not None and project.report_to and project.report_disabled_at is None:
+                # The verdicts for its test-management system, delivered like the webhook (shared/reporting.py)
+                session.add(Outbox(id=new_event_id(), project_id=batch.project_id, batch_id=batch.id,
+                                   type=RESULTS_EVENT, payload=webhook_event(RESULTS_EVENT, {"batch_id": batch.id})))
         else:
             batch.jobs_passed, batch.jobs_failed = counts.get("passed", 0), counts.get("failed", 0)
         session.add(batch)

@@ -1,4 +1,5 @@
-"""The outbox (batch.completed events) and its delivery log."""
+"""The outbox (batch.completed events, and batch.results for a project's test-management system) and its
+delivery log."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from shared.models import (
 )
 from shared.store.sessions import UNSENT_GRACE_S, mark_sent, reading, writing
 from shared.webhooks import DeliveryAttempt
+
+RESULTS_EVENT = "batch.results"  # a finished batch's verdicts, for the project's report_to (shared/reporting.py)
 
 
 def new_event_id() -> str:
@@ -185,3 +188,63 @@ def reopen_event(session: Session, event: Outbox) -> None:
                                                                         sent_at=None))
     session.commit()
     session.refresh(event)
+
+
+def client_error(attempt: DeliveryAttempt) -> bool:
+    """An answer 4xx that asking again will not change (408 Request Timeout and 429 Too Many Requests aside)."""
+    return _client_error_code(attempt.status_code)
+
+
+def _client_error_code(code: int | None) -> bool:
+    return code is not None and 400 <= code < 500 and code not in (408, 429)
+
+
+def deliver_results(engine: Engine, event_id: str,
+                    send: Callable[[Session, Project, Outbox], DeliveryAttempt], *, disable_after: int) -> Delivery:
+    """Post a batch.results event once to the project's report_to through `send(session, project, event)` and log
+    the attempt, under the event's row lock (as deliver_event). After `disable_after` answers 4xx in a row (this
+    project's results deliveries, 408 and 429 aside) the project's reporting is disabled until report_to is set
+    again, and the event is given up: the credentials or the run are wrong, and asking again will not help."""
+    with writing(engine) as session:
+        event = session.exec(select(Outbox).where(Outbox.id == event_id).with_for_update()).first()
+        if event is None:
+            return Delivery("missing")
+        if event.delivered_at is not None:
+            return Delivery("already")
+        project = session.get(Project, event.project_id)
+        number = len(deliveries_of(session, event_id)) + 1
+        skipped = None
+        if project is None or not project.report_to:
+            skipped = "the project reports its results nowhere (no report_to)"
+        elif project.report_disabled_at is not None:
+            skipped = (f"the project's reporting is disabled ({project.report_disabled_reason}); set report_to again "
+                       "with PATCH /v1/projects/me to enable it")
+        if skipped:
+            session.add(WebhookDelivery(event_id=event_id, attempt=number, status="skipped", error=skipped))
+            session.commit()
+            return Delivery("skipped")
+        attempt = send(session, project, event)
+        session.add(WebhookDelivery(event_id=event_id, attempt=number, status="delivered" if attempt.ok else "failed",
+                                    status_code=attempt.status_code, error=attempt.error,
+                                    duration_ms=attempt.duration_ms, at=attempt.attempted_at))
+        if attempt.ok:
+            event.delivered_at, event.gave_up_at = attempt.attempted_at, None
+            session.add(event)
+        elif client_error(attempt):
+            session.flush()
+            recent = session.exec(
+                select(WebhookDelivery.status_code).join(Outbox, col(Outbox.id) == col(WebhookDelivery.event_id))
+                .where(Outbox.project_id == project.id, Outbox.type == RESULTS_EVENT,
+                       WebhookDelivery.status != "skipped")
+                .order_by(col(WebhookDelivery.at).desc(), col(WebhookDelivery.id).desc()).limit(disable_after)).all()
+            if len(recent) == disable_after and all(map(_client_error_code, recent)):
+                project.report_disabled_at = attempt.attempted_at
+                project.report_disabled_reason = (f"{disable_after} answers 4xx in a row, the last HTTP "
+                                                  f"{attempt.status_code} when delivering {event_id} at "
+                                                  f"{_iso(attempt.attempted_at)}")
+                event.gave_up_at = attempt.attempted_at
+                session.add_all([project, event])
+                log.warning("report.disabled", project_id=project.id, event_id=event_id,
+                            reason=project.report_disabled_reason)
+        session.commit()
+        return Delivery("delivered" if attempt.ok else "failed", attempt)

@@ -12,7 +12,7 @@ from api.app import create_app
 from shared.migrate import upgrade
 from shared.service_settings import ServiceSettings
 from tests.apps.petclinic import serve_in_thread
-from tests.service.conftest import ADMIN_TOKEN
+from tests.service.conftest import ADMIN_TOKEN, SECRETS_KEY
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +22,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> ServiceSettings:
     upgrade(url)
     return ServiceSettings(database_url=url, broker_url="memory://", admin_token=ADMIN_TOKEN,
                            allow_private_targets=True,  # the demo application is on 127.0.0.1
-                           artifacts_dir=folder / "artifacts", max_batch_scenarios=10, max_body_bytes=64 * 1024)
+                           artifacts_dir=folder / "artifacts", max_batch_scenarios=10, max_body_bytes=64 * 1024,
+                           secrets_key=SECRETS_KEY)
 
 
 @pytest.fixture(scope="session")

@@ -115,3 +115,28 @@ def test_failed_scenarios_stay_out_of_the_suite_and_it_still_passes(failing_run,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 scenario (1 passed)" in done.stdout
+
+
+def test_the_results_files_carry_each_verdict_for_a_test_management_system(failing_run):
+    """junit.xml (TestRail's CLI, Xray) and cucumber.json (Xray) beside the report: one test case per scenario,
+    its key, the failed step and reason, and the failure's screenshot, which exists."""
+    run, report = failing_run
+    import xml.etree.ElementTree as ET
+
+    suites = ET.parse(run.artifacts / "junit.xml").getroot()
+    cases = {case.find("properties/property[@name='test_key']").get("value"): case for case in suites.iter("testcase")}
+    assert sorted(cases) == sorted(report) and suites.get("failures") == "4"
+    assert cases["GOOD"].find("failure") is None
+    failure = cases["NO-TEXT"].find("failure")
+    assert failure.get("type") == "expectation" and failure.get("message").startswith("step 2 failed (expectation)")
+    assert 'step 2: Search for Franklin (expected: "Owner Deleted" is shown)' in failure.text
+    shots = [p.get("value") for p in cases["NO-TEXT"].iter("property") if p.get("name") == "testrail_attachment"]
+    assert len(shots) == 1 and shots[0].endswith(".png") and (run.artifacts / shots[0].split(
+        str(run.artifacts.resolve()) + "/", 1)[-1]).is_file(), shots
+    features = json.loads((run.artifacts / "cucumber.json").read_text())
+    scenarios = {e["tags"][0]["name"]: e for f in features for e in f["elements"]}
+    assert sorted(scenarios) == sorted(f"@{key}" for key in report)
+    statuses = [s["result"]["status"] for s in scenarios["@NO-TEXT"]["steps"]]
+    assert statuses == ["passed", "failed", "skipped"]
+    assert "Owner Deleted" in scenarios["@NO-TEXT"]["steps"][1]["result"]["error_message"]
+    assert {s["result"]["status"] for s in scenarios["@GOOD"]["steps"]} == {"passed"}

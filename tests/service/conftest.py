@@ -40,6 +40,7 @@ ADMIN_URL = os.environ.get("STEPFORGE_TEST_DATABASE_URL", "postgresql+psycopg://
 REDIS_URL = os.environ.get("STEPFORGE_TEST_REDIS_URL",
                            f"redis://127.0.0.1:6379/{15 - int(os.environ.get('PYTEST_XDIST_WORKER', 'gw0')[2:])}")
 ADMIN_TOKEN = "test-admin-token-0123456789"
+SECRETS_KEY = "qVs5lqV5eP0ojnB2bX4m8Z8d4GJ9o0oPp4y6M8Q2vC0="  # a Fernet key (STEPFORGE_SECRETS_KEY) for the tests
 BUCKET = "stepforge-service-test"
 WORKER_START_TIMEOUT_S = 60
 
@@ -155,6 +156,7 @@ def settings(service_db: str, broker_url: str, s3_endpoint: str, tmp_path_factor
         max_body_bytes=64 * 1024,
         job_lease_s=10,  # a killed worker's job is taken over 10 s later
         log_json=True,
+        secrets_key=SECRETS_KEY,
     )
 
 
@@ -173,6 +175,7 @@ def worker_environment(settings: ServiceSettings) -> dict[str, str]:
         STEPFORGE_S3_SECRET_ACCESS_KEY="testing",
         STEPFORGE_JOB_LEASE_S=str(settings.job_lease_s),
         STEPFORGE_LOG_JSON="true",
+        STEPFORGE_SECRETS_KEY=SECRETS_KEY,
         STEPFORGE_RESET_COMMANDS=json.dumps(settings.reset_commands),
         PYTHONPATH=str(ROOT),
     )

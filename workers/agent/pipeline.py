@@ -22,6 +22,7 @@ from typing import Any
 from shared.artifacts import ArtifactStore, put_model
 from shared.logging import log
 from shared.records import Operation, ReplayResult, RunRecord, Verdict, attempt_prefix
+from shared.results import CaseResult, step_texts
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from shared.step_registry import RegistryError, StepRegistry, origin_of
@@ -144,6 +145,22 @@ class GenerationResult:
 
     def report_json(self) -> str:
         return json.dumps(self.report(), indent=2) + "\n"
+
+    def case_results(self, feature: str, artifacts: str) -> list[CaseResult]:
+        """Each verdict as the results files (JUnit XML, Cucumber JSON) give it; a failure's screenshots are named
+        under `artifacts` (where the run's artifacts are)."""
+        results = []
+        for o in self.outcomes:
+            failed = o.verdict.status != "passed"
+            shots = [op.screenshot for op in o.record.operations if op.screenshot and failed
+                     and (o.verdict.step is None or op.step_index == o.verdict.step - 1)]
+            folder = f"{artifacts.rstrip('/')}/{attempt_prefix(o.scenario.id, o.attempts)}"
+            results.append(CaseResult(
+                id=o.scenario.id, title=o.scenario.title, feature=o.scenario.feature or feature,
+                steps=step_texts(o.scenario), passed=not failed, failed_step=o.verdict.step, kind=o.verdict.kind,
+                reason=o.verdict.reason, seconds=round(o.seconds, 3), screenshots=[f"{folder}/{shot}" for shot in
+                                                                                  shots[-1:]]))
+        return results
 
 
 def generate_scenarios(

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from shared.egress import guarded, reason_of
 from shared.logging import configure_logging
+from shared.results import CaseResult, cucumber_json, junit_xml
 from shared.settings import Settings
 from shared.urls import TargetPolicy, UnsafeTargetError
 
@@ -60,6 +61,13 @@ def write_report(path: Path, text: str, settings: Settings) -> Path | str:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket else settings.artifacts_dir.resolve()
+
+
+def write_results(folder: Path, results: list[CaseResult], name: str) -> None:
+    """The verdicts as a test-management system imports them, beside the report: junit.xml and cucumber.json."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "junit.xml").write_text(junit_xml(results, name=name), encoding="utf-8")
+    (folder / "cucumber.json").write_text(cucumber_json(results), encoding="utf-8")
 
 
 def project_name(args: argparse.Namespace, default: str) -> str:

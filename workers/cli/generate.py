@@ -28,6 +28,7 @@ from workers.cli.common import (
     project_name,
     report_file,
     write_report,
+    write_results,
 )
 
 
@@ -96,6 +97,8 @@ def generate(args: argparse.Namespace, console: Console) -> int:
         agent.close()
 
     artifacts = write_report(report_path, result.report_json(), settings)
+    cases = result.case_results(scenario_file.feature or "Scenarios", str(artifacts))
+    write_results(report_path.parent, cases, name=project)
     print_summary(Console(soft_wrap=True), result, out_dir, artifacts, report_path)
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
 
@@ -145,3 +148,5 @@ def print_summary(console: Console, result: GenerationResult, out_dir: Path, art
                       f"{total['input_tokens']} input + {total['output_tokens']} output tokens, "
                       f"cost {total['cost']:.4f}", highlight=False)
     console.print(f"suite: {out_dir}   artifacts: {artifacts}   report: {report}", highlight=False)
+    console.print(f"results for a test-management system: {report.parent / 'junit.xml'} (JUnit XML), "
+                  f"{report.parent / 'cucumber.json'} (Cucumber JSON)", highlight=False)

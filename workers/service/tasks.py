@@ -38,12 +38,15 @@ from shared.models import Scenario as ScenarioRow
 from shared.service_settings import ServiceSettings, get_service_settings
 from shared.store import (
     MAX_CLAIMS,
+    RESULTS_EVENT,
     JobResult,
     batch_by_key,
     batch_lock,
     claim_job,
+    batch_results,
     create_batch,
     deliver_event,
+    deliver_results,
     engine_for,
     finish_job,
     finish_suite,
@@ -66,6 +69,8 @@ from shared.store import (
     writing,
 )
 from shared.urls import TargetPolicy, UnsafeTargetError
+from shared.reporting import ReportTarget, send_report
+from shared.secrets import SecretsKeyError, decrypt
 from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
 from workers.service.batch_replay import first_pass_suite, replay_first
 from workers.service.batch_suite import SuiteBuild, assemble
@@ -372,6 +377,10 @@ def deliver_webhook(self, event_id: str) -> str:
         return deliver_once(url, secret, event.id, event.payload, timeout_s=settings.webhook_timeout_s,
                             policy=TargetPolicy.of(settings))
 
+    with reading(engine) as session:
+        kind = session.exec(select(Outbox.type).where(Outbox.id == event_id)).first()
+    if kind == RESULTS_EVENT:
+        return _deliver_results(self, event_id, settings, engine)
     delivery = deliver_event(engine, event_id, send)
     bound = log.bind(event_id=event_id, attempt=self.request.retries + 1)
     bound.info("deliver_webhook.done", status=delivery.status,
@@ -386,6 +395,46 @@ def deliver_webhook(self, event_id: str) -> str:
         bound.warning("deliver_webhook.gave_up", error=attempt.error)
         return "gave up"
     raise self.retry(countdown=delay)
+
+
+def results_sender(settings: ServiceSettings, store: ArtifactStore):
+    """What posts one batch.results event to its project's report_to (shared/reporting.py): deliver_results' send."""
+    def send(session, project: Project, event: Outbox) -> DeliveryAttempt:
+        batch = session.get(Batch, event.batch_id)
+        cases = batch_results(session, store, batch,
+                              lambda job, key: f"/v1/batches/{batch.id}/jobs/{job.id}/artifacts/{key}")
+        try:
+            secret = decrypt(settings.secrets_key.get_secret_value() if settings.secrets_key else None,
+                             project.report_secret or "")
+        except SecretsKeyError as error:
+            return DeliveryAttempt(url=project.report_to["url"], msg_id=event.id, ok=False, retryable=False,
+                                   error=str(error), duration_ms=0, attempted_at=datetime.now(UTC))
+        target = ReportTarget(kind=project.report_to["kind"], url=project.report_to["url"], secret=secret,
+                              run_id=project.report_to.get("run_id"), user=project.report_to.get("user"))
+        return send_report(target, cases, msg_id=event.id, timeout_s=settings.webhook_timeout_s,
+                           policy=TargetPolicy.of(settings), links_base=(settings.public_url or "").rstrip("/"))
+    return send
+
+
+def _deliver_results(task, event_id: str, settings: ServiceSettings, engine) -> str:
+    """One attempt to post a finished batch's verdicts to its project's test-management system (report_to); on a
+    retryable failure, the next one after settings.report_backoff_s."""
+    send = results_sender(settings, resources.store())
+    delivery = deliver_results(engine, event_id, send, disable_after=settings.report_disable_after_4xx)
+    bound = log.bind(event_id=event_id, attempt=task.request.retries + 1)
+    bound.info("deliver_results.done", status=delivery.status,
+               status_code=delivery.attempt.status_code if delivery.attempt else None)
+    if delivery.status != "failed":
+        return delivery.status
+    attempt = delivery.attempt
+    delay = next_delay(task.request.retries + 1, max_attempts=settings.report_max_attempts,
+                       retry_after_s=attempt.retry_after_s, schedule=settings.report_backoff_s) \
+        if attempt.retryable else None
+    if delay is None:
+        give_up(engine, event_id)
+        bound.warning("deliver_results.gave_up", error=attempt.error)
+        return "gave up"
+    raise task.retry(countdown=delay)
 
 
 # --- beat: nightly regeneration and the sweep -----------------------------------------------------------------

@@ -1,0 +1,114 @@
+"""Verdicts as results files (JUnit XML, Cucumber JSON), posted to a TestRail- or Xray-shaped API (the local
+recorder stands in for the remote one), and the credentials for it encrypted at rest."""
+
+from __future__ import annotations
+
+import base64
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from cryptography.fernet import Fernet
+
+from shared.reporting import ReportTarget, send_report
+from shared.results import CaseResult, cucumber_json, junit_xml
+from shared.secrets import SecretsKeyError, decrypt, encrypt
+from shared.urls import TargetPolicy
+from tests.tm_recorder import Recorder
+
+CASES = [
+    CaseResult(id="C101", title="Finding an owner", feature="Find owners",
+               steps=["Go to the Find Owners page", 'Search for Franklin (expected: "Owner Information" is shown)'],
+               passed=True, seconds=3.2),
+    CaseResult(id="C102", title="Größe \x07prüfen", feature="Find owners", steps=["Open /", "Click Save", "Verify"],
+               passed=False, failed_step=2, kind="action", reason='no "Save" button', seconds=1.4,
+               screenshots=["/v1/batches/1/jobs/2/artifacts/C102/attempt-1/screenshots/op-1.png"]),
+    CaseResult(id="PC-7", title="Vets", feature="Vets", steps=["Go to the Veterinarians page"], passed=True),
+]
+POLICY = TargetPolicy(allow_private=True)
+
+
+@pytest.fixture
+def recorder():
+    running = Recorder().start()
+    yield running
+    running.stop()
+
+
+def test_junit_names_each_case_by_its_key_where_testrail_and_xray_look():
+    root = ET.fromstring(junit_xml(CASES, name="petclinic"))
+    assert (root.get("tests"), root.get("failures")) == ("3", "1")
+    suites = {suite.get("name"): suite for suite in root}
+    assert (suites["Find owners"].get("tests"), suites["Find owners"].get("failures")) == ("2", "1")
+    failed = suites["Find owners"][1]
+    assert failed.get("name") == "C102 Größe \ufffdprüfen"  # a control character cannot stand in XML
+    properties = {p.get("name"): p.get("value") for p in failed.iter("property")}
+    assert properties == {"test_key": "C102", "test_id": "C102", "testrail_attachment": CASES[1].screenshots[0]}
+    failure = failed.find("failure")
+    assert failure.get("message") == 'step 2 failed (action): no "Save" button' and failure.get("type") == "action"
+    assert "step 2: Click Save" in failure.text and CASES[1].screenshots[0] in failure.text
+    vets = suites["Vets"][0]
+    assert {p.get("name") for p in vets.iter("property")} == {"test_key"}  # PC-7 is no TestRail case id
+
+
+def test_cucumber_json_tags_each_scenario_with_its_key_and_marks_the_failed_step():
+    features = json.loads(cucumber_json(CASES))
+    assert [f["name"] for f in features] == ["Find owners", "Vets"]
+    failed = features[0]["elements"][1]
+    assert failed["tags"] == [{"name": "@C102", "line": 2}]
+    assert [s["result"]["status"] for s in failed["steps"]] == ["passed", "failed", "skipped"]
+    step = failed["steps"][1]
+    assert step["result"]["error_message"] == 'step 2 failed (action): no "Save" button'
+    assert base64.b64decode(step["embeddings"][0]["data"]).decode() == CASES[1].screenshots[0]
+
+
+def test_testrail_gets_one_result_per_case_with_basic_auth(recorder):
+    target = ReportTarget(kind="testrail", url=recorder.url, secret=recorder.key, run_id=12, user=recorder.user)
+    attempt = send_report(target, CASES, msg_id="evt_1", timeout_s=5,
+                          policy=POLICY, links_base="https://stepforge.example.com")
+    assert attempt.ok, attempt
+    (call,) = recorder.received
+    assert call.path == "/index.php?/api/v2/add_results_for_cases/12"
+    results = call.json()["results"]
+    assert [(r["case_id"], r["status_id"], r["elapsed"]) for r in results] == [(101, 1, "3s"), (102, 5, "1s")]
+    assert "step 2: Click Save" in results[1]["comment"]
+    assert "screenshot: https://stepforge.example.com/v1/batches/1/jobs/2/artifacts/" in results[1]["comment"]
+    wrong = send_report(ReportTarget(kind="testrail", url=recorder.url, secret="wrong", run_id=12, user=recorder.user),
+                        CASES, msg_id="evt_2", timeout_s=5, policy=POLICY)
+    assert (wrong.ok, wrong.status_code, wrong.retryable) == (False, 401, True)
+
+
+def test_xray_server_and_cloud_get_the_cucumber_json_with_their_tokens(recorder):
+    server = send_report(ReportTarget(kind="xray-server", url=recorder.url, secret=recorder.token), CASES,
+                         msg_id="evt_1", timeout_s=5, policy=POLICY)
+    assert server.ok, server
+    (imported,) = recorder.calls("^/rest/raven/1.0/import/execution/cucumber$")
+    assert {e["tags"][0]["name"] for f in imported.json() for e in f["elements"]} == {"@C101", "@C102", "@PC-7"}
+    cloud = send_report(ReportTarget(kind="xray-cloud", url=recorder.url,
+                                     secret=f"{recorder.client_id}:{recorder.client_secret}"), CASES, msg_id="evt_2",
+                        timeout_s=5, policy=POLICY)
+    assert cloud.ok, cloud
+    assert len(recorder.calls("^/api/v2/authenticate$")) == 1 and len(recorder.calls("^/api/v2/import/")) == 1
+    refused = send_report(ReportTarget(kind="xray-cloud", url=recorder.url, secret="client-id:wrong"), CASES,
+                          msg_id="evt_3", timeout_s=5, policy=POLICY)
+    assert refused.status_code == 401 and refused.error.startswith("authentication:"), refused
+
+
+def test_a_batch_with_no_testrail_case_is_not_posted(recorder):
+    attempt = send_report(ReportTarget(kind="testrail", url=recorder.url, secret="k", run_id=1, user="u"),
+                          [CASES[2]], msg_id="evt_1", timeout_s=5, policy=POLICY)
+    assert not attempt.ok and not attempt.retryable and "no case of the batch is a TestRail case" in attempt.error
+    assert recorder.received == []
+
+
+def test_credentials_are_encrypted_and_a_rotated_key_still_reads_them():
+    old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    stored = encrypt(old, "api-key-123")
+    assert "api-key-123" not in stored and decrypt(old, stored) == "api-key-123"
+    assert decrypt(f"{new},{old}", stored) == "api-key-123"  # the new key first, the old one still reads
+    with pytest.raises(SecretsKeyError, match="does not decrypt"):
+        decrypt(new, stored)
+    with pytest.raises(SecretsKeyError, match="no STEPFORGE_SECRETS_KEY"):
+        encrypt(None, "x")
+    with pytest.raises(SecretsKeyError, match="not a Fernet key"):
+        encrypt("not-a-key", "x")
