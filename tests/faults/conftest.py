@@ -30,6 +30,7 @@ from shared.service_settings import ServiceSettings
 from tests.service.conftest import (  # noqa: F401 - fixtures shared with the service tests
     ADMIN_TOKEN,
     ROOT,
+    SECRETS_KEY,
     Worker,
     petclinic,
     service_db,
@@ -97,6 +98,7 @@ def settings(service_db: str, broker: Broker, tmp_path_factory: pytest.TempPathF
     return ServiceSettings(
         database_url=service_db, broker_url=broker.url, admin_token=ADMIN_TOKEN, allow_private_targets=True,
         artifacts_dir=tmp_path_factory.mktemp("fault-artifacts"), max_batch_scenarios=20, log_json=True,
+        secrets_key=SECRETS_KEY,
     )
 
 
@@ -108,6 +110,7 @@ def environment(settings: ServiceSettings) -> dict[str, str]:
         STEPFORGE_ALLOW_PRIVATE_TARGETS="true",
         STEPFORGE_ARTIFACTS_DIR=str(settings.artifacts_dir),
         STEPFORGE_LOG_JSON="true",
+        STEPFORGE_SECRETS_KEY=SECRETS_KEY,
         PYTHONPATH=str(ROOT),
     )
     return env
@@ -151,23 +154,24 @@ class Service:
     folder: Path
     started: list[Process] = field(default_factory=list)
 
-    def _start(self, name: str, arguments: list[str], ready: str) -> Process:
+    def _start(self, name: str, arguments: list[str], ready: str, env: dict[str, str] | None = None) -> Process:
         log = self.folder / f"{name}-{uuid.uuid4().hex[:6]}.log"
         with log.open("wb") as out:
             process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "workers.service.celery_app", *arguments],
-                                       cwd=ROOT, env=environment(self.settings), stdout=out, stderr=subprocess.STDOUT,
+                                       cwd=ROOT, env={**environment(self.settings), **(env or {})}, stdout=out,
+                                       stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, start_new_session=True)
         running = Process(process, log)
         self.started.append(running)
         running.wait_for_line(ready, timeout_s=START_TIMEOUT_S)
         return running
 
-    def worker(self, concurrency: int = 2) -> Process:
-        """A worker as deployed: prefork, consuming the jobs' and the webhooks' queues."""
+    def worker(self, concurrency: int = 2, env: dict[str, str] | None = None) -> Process:
+        """A worker as deployed: prefork, consuming the jobs' and the webhooks' queues; `env`: settings of its own."""
         return self._start("worker", [
             "worker", "--pool=prefork", f"--concurrency={concurrency}", "-Q",
             f"{self.settings.queue},{self.settings.webhook_queue}", "-n", f"fault-{uuid.uuid4().hex[:6]}@%h",
-            "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"], "ready.")
+            "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"], "ready.", env)
 
     def beat(self) -> Process:
         return self._start("beat", ["beat", "--loglevel=INFO", "-s", str(self.folder / "beat-schedule")],
