@@ -123,7 +123,7 @@ class ReportTo(BaseModel):
                                          "import, personal access token), xray-cloud (client id and secret)")
     url: Url = Field(description="The system's address: https://acme.testrail.io, https://jira.acme.com, "
                                  "https://xray.cloud.getxray.app")
-    secret: Annotated[str, Field(min_length=1, max_length=4096, json_schema_extra={"pattern": ONE_LINE_PATTERN},
+    secret: Annotated[str, Field(min_length=1, max_length=4096, json_schema_extra={"pattern": "^[ -~]+$"},
                                  description="Write-only. TestRail: the user's API key; xray-server: a personal "
                                              "access token; xray-cloud: <client_id>:<client_secret>"),
                       AfterValidator(_one_line)]
@@ -134,6 +134,8 @@ class ReportTo(BaseModel):
     def _what_each_kind_needs(self) -> ReportTo:
         if self.kind == "testrail" and (self.run_id is None or not self.user):
             raise ValueError("a testrail report_to needs run_id (the test run) and user (the API key's user)")
+        if not self.secret.isascii() or not self.secret.isprintable():
+            raise ValueError("a report_to's secret is printable ASCII (an API key or token)")
         if self.kind == "xray-cloud" and ":" not in self.secret:
             raise ValueError("an xray-cloud report_to's secret is <client_id>:<client_secret>")
         return self

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import BackgroundTasks, File, Form, Header, Response, UploadFile
+from fastapi import BackgroundTasks, Depends, File, Form, Header, Response, UploadFile
 from sqlmodel import Session
 
 from api import schemas
@@ -94,7 +94,14 @@ ExportFormat = Literal["auto", "testrail", "xray", "zephyr", "testrail-csv", "te
                        "zephyr-json"]
 
 
-@v1.post("/imports", response_model=schemas.BatchAccepted, status_code=202, tags=["batches"],
+def authenticated(caller: CallerDep) -> None:
+    """The key checked before the request's body is read: a request without one is a 401 whatever it sends."""
+    with caller.project_id_session(read_only=True):
+        pass
+
+
+@v1.post("/imports", dependencies=[Depends(authenticated)], response_model=schemas.BatchAccepted, status_code=202,
+         tags=["batches"],
          summary="Submit a test-management export as a multipart upload (file=the export); its cases become the "
                  "batch's scenarios, as with POST /v1/batches and a source (whose body also takes a batch's choices)",
          responses={409: {"model": schemas.ErrorBody, "description": "Two cases name one scenario, or the "
@@ -105,8 +112,6 @@ def submit_export(caller: CallerDep, services: ServicesDep, response: Response, 
                   format: Annotated[ExportFormat, Form(description="The system (testrail, xray, zephyr) or a format "
                                                                    "of ImportSource; auto: told by the file")] = "auto",
                   ) -> schemas.BatchAccepted:
-    with caller.project_id_session(read_only=True):
-        pass  # the key first: a request without one is a 401 whatever it sends
     data = file.file.read()
     try:
         content = data.decode("utf-8-sig")
@@ -119,6 +124,8 @@ def submit_export(caller: CallerDep, services: ServicesDep, response: Response, 
         fmt = format if format in FORMATS else format_of(None if format == "auto" else format, "file", content)
     except ImportFormatError as exc:
         raise ApiError(422, str(exc)) from None
+    if len(content) > schemas.IMPORT_MAX:
+        raise ApiError(422, f"file: longer than {schemas.IMPORT_MAX} characters; export a section or folder at a time")
     body = schemas.BatchCreate(source=schemas.ImportSource(format=fmt, content=content))
     return submit_batch(body, caller, services, response, idempotency_key, background)
 

@@ -14,6 +14,7 @@ from api.deps import (
 )
 from api.routes.common import public, v1
 from shared.logging import log
+from shared.models import utcnow
 from shared.store import (
     create_project,
 )
@@ -89,4 +90,6 @@ def report_fields(services: Services, report_to: schemas.ReportTo | None) -> dic
         secret = encrypt(key.get_secret_value() if key else None, report_to.secret)
     except SecretsKeyError as error:
         raise ApiError(503, f"report_to: {error}; the operator sets it (see the README)") from None
-    return {"report_to": report_to.model_dump(exclude={"secret"}, exclude_none=True), "report_secret": secret}
+    # set_at: from then on, answers 4xx count towards disabling it again (shared/store/outbox.py)
+    target = {**report_to.model_dump(exclude={"secret"}, exclude_none=True), "set_at": utcnow().isoformat()}
+    return {"report_to": target, "report_secret": secret}

@@ -87,6 +87,20 @@ def _system_of_json(content: str) -> str:
                             "Zephyr Scale test cases); name the system with --from / source.format")
 
 
+def _read(reader: Reader, content: str, source: str, fmt: str):
+    """The reader's cases; an export its schema let through that the reader still cannot follow (a value of
+    another type deep inside) is refused naming the last case read, never an internal error."""
+    where = "its first case"
+    try:
+        for case in reader(content, source):
+            where = f"after {case.key} ({case.where})"
+            yield case
+    except ImportFormatError:
+        raise
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        raise ImportFormatError(f"{source}: {where}: not the {fmt} format ({type(error).__name__}: {error})") from None
+
+
 def import_cases(content: str, fmt: str, *, source: str = "<import>", feature: str | None = None) -> ImportReport:
     """The export's cases as a scenarios file (see the module's docstring)."""
     readers = _readers()
@@ -94,7 +108,7 @@ def import_cases(content: str, fmt: str, *, source: str = "<import>", feature: s
         raise ImportFormatError(f"{source}: unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     content = content.removeprefix("\ufeff")
     scenarios, skipped, notes, seen = [], [], [], {}
-    for case in readers[fmt](content, source):
+    for case in _read(readers[fmt], content, source, fmt):
         if case.key in seen:
             raise ImportFormatError(f"{source}: {case.where}: case {case.key} appears twice "
                                     f"(first at {seen[case.key]})")

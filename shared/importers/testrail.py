@@ -13,12 +13,10 @@ custom_steps_separated [{content, expected, additional_info, refs}] or custom_st
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterator
 
-from shared.importers.formats import FormatError, check_schema, parse_json
+from shared.importers.formats import FormatError, check_schema, csv_reader, csv_rows, parse_json
 from shared.importers.mapping import Case, CaseStep
 
 _COLUMNS = {  # what we read, by TestRail's label (compared without case and surrounding spaces)
@@ -52,7 +50,10 @@ def numbered(text: str, *, from_one: bool = True) -> dict[int, str] | None:
         return None
     items = {}
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
-        items[int(mark.group(1))] = text[mark.end():following.start() if following else len(text)].strip()
+        number = int(mark.group(1))
+        if number in items:
+            raise ValueError(f"two items are numbered {number}")
+        items[number] = text[mark.end():following.start() if following else len(text)].strip()
     return items
 
 
@@ -62,13 +63,19 @@ def _one_cell_steps(case: Case) -> None:
     if len(case.steps) != 1:
         return
     (only,) = case.steps
-    actions = numbered(only.action)
+    try:
+        actions = numbered(only.action)
+        expected = numbered(only.expected, from_one=False) if actions and len(actions) > 1 else None
+    except ValueError as error:  # the case is skipped and reported, the others imported
+        case.unsupported = f"its steps cell cannot be read: {error}"
+        return
     if not actions or len(actions) < 2:
         return
-    expected = numbered(only.expected, from_one=False) or ({1: only.expected} if only.expected.strip() else {})
+    expected = expected or ({1: only.expected} if only.expected.strip() else {})
     extra = sorted(set(expected) - set(actions))
     if extra:
-        raise FormatError(f"{case.where}: case {case.key}: an expected result numbered {extra[0]} has no step")
+        case.unsupported = f"an expected result is numbered {extra[0]}, but no step is"
+        return
     case.steps = [CaseStep(action=actions[n], expected=expected.get(n, "")) for n in sorted(actions)]
 
 
@@ -77,14 +84,8 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
     hint = re.match(r"sep=(.)\r?\n", content)
     delimiter = hint.group(1) if hint else ","
     offset = 1 if hint else 0
-    reader = csv.reader(io.StringIO(content[hint.end():] if hint else content, newline=""), delimiter=delimiter,
-                        strict=True)
-    try:
-        header = next(reader, None)
-    except csv.Error as exc:
-        raise FormatError(f"{source}: line {1 + offset}: {exc}") from None
-    if not header:
-        raise FormatError(f"{source}: empty file; expected TestRail's CSV export with a header row")
+    reader, header = csv_reader(content[hint.end():] if hint else content, source, delimiter,
+                                "TestRail's CSV export", offset)
     labels = [label.strip().casefold() for label in header]
     index = {name: labels.index(label.casefold()) for name, label in _COLUMNS.items() if label.casefold() in labels}
     # Two columns may both be "Steps" (the separated steps whole, and the text template's steps): either holds them.
@@ -97,19 +98,7 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
         raise FormatError(f"{source}: line {1 + offset}: no 'Steps (Step)' or 'Steps' column: export the cases "
                           "with their steps")
     case: Case | None = None
-    while True:
-        start = reader.line_num + 1 + offset
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise FormatError(f"{source}: line {start}: {exc}") from None
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            raise FormatError(f"{source}: line {start}: {len(row)} fields, but the header has {len(header)} "
-                              "(a quote not closed, or a cell with an unquoted comma)")
+    for start, row in csv_rows(reader, header, source, offset):
 
         def cell(name: str) -> str:
             return row[index[name]] if name in index else ""

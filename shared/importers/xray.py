@@ -19,11 +19,10 @@ separated."""
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from typing import Any
 
-from shared.importers.formats import FormatError, check_schema, parse_json
+from shared.importers.formats import FormatError, check_schema, csv_reader, csv_rows, parse_json
 from shared.importers.mapping import Case, CaseStep
 
 XRAY_PARAMETER = "${name}"  # a dataset parameter in a step (datasets are not exported with the steps)
@@ -36,7 +35,8 @@ _SERVER_STEP = {"type": "object", "properties": {
     "step": _RAW, "data": _RAW, "result": _RAW}}
 _NAMED = {"type": "array", "items": {"type": ["object", "string"], "properties": {"name": {"type": "string"}}}}
 BULK_TEST = {"type": "object", "properties": {
-    "testtype": {"type": "string"}, "update_key": {"type": "string"}, "key": {"type": "string"},
+    "testtype": {"type": "string"}, "xray_testtype": {"type": "string"}, "update_key": {"type": "string"},
+    "key": {"type": "string"}, "xray_steps": {"type": "array", "items": _STEP},
     "xray_test_repository_folder": _TEXT,
     "summary": {"type": "string"},
     "fields": {"type": "object", "properties": {
@@ -70,6 +70,14 @@ def _folder(path: str | None) -> str | None:
     return parts[-1].strip() if parts else None
 
 
+def _server_form(test: dict) -> bool:
+    """Xray Server/DC's REST form (a definition, or steps of step/data/result or fields), not the bulk JSON's."""
+    if {"fields", "testtype", "xray_testtype", "update_key"} & set(test):
+        return False
+    steps = test.get("steps") or []
+    return "definition" in test or any(isinstance(s, dict) and {"step", "fields"} & set(s) for s in steps)
+
+
 def read_json(content: str, source: str) -> Iterator[Case]:
     document = parse_json(content, source)
     if isinstance(document, dict) and "data" in document:
@@ -88,10 +96,11 @@ def read_json(content: str, source: str) -> Iterator[Case]:
     tests = document.get("tests") if isinstance(document, dict) else document
     if not isinstance(tests, list):
         raise FormatError(f"{source}: expected a list of Xray tests (or {{\"tests\": [...]}}, or a getTests answer)")
-    server = bool(tests) and isinstance(tests[0], dict) and not {"fields", "testtype", "xray_testtype"} & set(tests[0])
-    check_schema(tests, {"type": "array", "items": SERVER_TEST if server else BULK_TEST}, source)
+    check_schema(tests, {"type": "array", "items": {"type": "object"}}, source)
     for number, test in enumerate(tests):
         where = f"[{number}]"
+        server = _server_form(test)
+        check_schema(test, SERVER_TEST if server else BULK_TEST, source, at=where)
         if server:
             definition = test.get("definition")
             if isinstance(definition, str):
@@ -139,13 +148,7 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
         delimiter = dialect.delimiter
     except csv.Error:
         delimiter = ","
-    reader = csv.reader(io.StringIO(content, newline=""), delimiter=delimiter, strict=True)
-    try:
-        header = next(reader, None)
-    except csv.Error as exc:
-        raise FormatError(f"{source}: line 1: {exc}") from None
-    if not header:
-        raise FormatError(f"{source}: empty file; expected Xray's test CSV with a header row")
+    reader, header = csv_reader(content, source, delimiter, "Xray's test CSV")
     labels = [label.strip().casefold() for label in header]
     key_column = next((labels.index(k) for k in _KEYS if k in labels), None)
     index = {name: next(labels.index(c) for c in choices if c in labels)
@@ -154,23 +157,15 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
         raise FormatError(f"{source}: line 1: needs an 'Issue Key' (or 'Test ID') column and an 'Action' column; "
                           f"its columns: {', '.join(header[:8])}")
     case: Case | None = None
-    while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise FormatError(f"{source}: line {start}: {exc}") from None
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            raise FormatError(f"{source}: line {start}: {len(row)} fields, but the header has {len(header)}")
+    for start, row in csv_rows(reader, header, source):
 
         def cell(name: str) -> str:
             return row[index[name]] if name in index else ""
 
         key = row[key_column].strip()
+        if not key and cell("summary").strip():
+            raise FormatError(f"{source}: line {start}: the test {cell('summary').strip()[:60]!r} has no "
+                              f"{header[key_column]}")
         if key and (case is None or key != case.key):
             if case is not None:
                 yield case

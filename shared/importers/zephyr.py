@@ -28,7 +28,8 @@ CASE = {"type": "object", "required": ["key", "name"], "properties": {
         "type": {"type": "string"}, "text": _TEXT, "steps": {"type": "array", "items": _STEP},
         "values": {"type": "array", "items": _STEP}}},
     "parameters": {"type": ["object", "null"], "properties": {
-        "variables": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+        "variables": {"type": "array", "items": {"type": "object", "required": ["name"],
+                                                  "properties": {"name": {"type": "string"}}}},
         "entries": {"type": "array", "items": {"type": "object"}}}}}}
 SCHEMA = {"type": "array", "items": CASE}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import and_, or_, update
 from sqlalchemy.engine import Engine
@@ -119,8 +119,34 @@ class Delivery:
 
 
 def deliver_event(engine: Engine, event_id: str, send: Callable[[str, str, Outbox], DeliveryAttempt]) -> Delivery:
-    """Send one event once through `send(url, secret, event)` and log the attempt, holding the event's row lock
-    meanwhile so that two tasks never send one event at the same time.
+    """Send one batch.completed event once through `send(url, secret, event)` to the project's webhook and log the
+    attempt (see _attempt_once); a receiver answering 410 Gone disables the project's webhook."""
+    def skipped(project: Project | None) -> str | None:
+        if project is None or not project.webhook_url or not project.webhook_secret:
+            return "the project has no webhook URL"
+        if project.webhook_disabled_at is not None:
+            return (f"the project's webhook is disabled ({project.webhook_disabled_reason}); set webhook_url again "
+                    "with PATCH /v1/projects/me to enable it")
+        return None
+
+    def after(session: Session, project: Project, event: Outbox, attempt: DeliveryAttempt):
+        if attempt.endpoint_gone and disable_webhook(session, project.id, project.webhook_url, event.id,
+                                                     attempt.attempted_at):
+            return lambda: log.warning("webhook.disabled", project_id=project.id, event_id=event.id,
+                                       reason="the receiver answered HTTP 410 Gone")
+        return None
+
+    return _attempt_once(engine, event_id, skipped,
+                         lambda session, project, event: send(project.webhook_url, project.webhook_secret, event),
+                         after)
+
+
+def _attempt_once(engine: Engine, event_id: str, skipped: Callable[[Project | None], str | None],
+                  send: Callable[[Session, Project, Outbox], DeliveryAttempt],
+                  after: Callable[[Session, Project, Outbox, DeliveryAttempt], Callable[[], None] | None]) -> Delivery:
+    """One attempt to deliver one outbox event, logged as a delivery row, holding the event's row lock meanwhile so
+    that two tasks never send one event at the same time; `skipped(project)` says why not to send it (logged as
+    skipped), `after` sees the attempt before the commit and may return what to log once committed.
 
     A task that finds the row locked waits for the lock rather than skipping the event: the holder may be another
     delivery (then this one finds it delivered), but also the sender of this very message still marking it sent,
@@ -133,29 +159,28 @@ def deliver_event(engine: Engine, event_id: str, send: Callable[[str, str, Outbo
             return Delivery("already")
         project = session.get(Project, event.project_id)
         number = len(deliveries_of(session, event_id)) + 1
-        skipped = None
-        if project is None or not project.webhook_url or not project.webhook_secret:
-            skipped = "the project has no webhook URL"
-        elif project.webhook_disabled_at is not None:
-            skipped = (f"the project's webhook is disabled ({project.webhook_disabled_reason}); set webhook_url again "
-                       "with PATCH /v1/projects/me to enable it")
-        if skipped:
-            session.add(WebhookDelivery(event_id=event_id, attempt=number, status="skipped", error=skipped))
+        why = skipped(project)
+        if why:
+            session.add(WebhookDelivery(event_id=event_id, attempt=number, status="skipped", error=why))
             session.commit()
             return Delivery("skipped")
-        url = project.webhook_url
-        attempt = send(url, project.webhook_secret, event)
+        try:
+            attempt = send(session, project, event)
+        except Exception as error:  # noqa: BLE001 - logged and given up, never re-sent forever, its text never shown
+            log.error("delivery.send_failed", event_id=event_id, error_type=type(error).__name__)
+            attempt = DeliveryAttempt(url="", msg_id=event_id, ok=False, retryable=False, duration_ms=0,
+                                      attempted_at=utcnow(), error=f"could not be sent ({type(error).__name__}); "
+                                                                   "the workers' log has the event id")
         session.add(WebhookDelivery(event_id=event_id, attempt=number, status="delivered" if attempt.ok else "failed",
                                     status_code=attempt.status_code, error=attempt.error,
                                     duration_ms=attempt.duration_ms, at=attempt.attempted_at))
         if attempt.ok:
             event.delivered_at, event.gave_up_at = attempt.attempted_at, None
             session.add(event)
-        disabled = attempt.endpoint_gone and disable_webhook(session, project.id, url, event_id, attempt.attempted_at)
+        committed = after(session, project, event, attempt)
         session.commit()
-        if disabled:
-            log.warning("webhook.disabled", project_id=project.id, event_id=event_id,
-                        reason="the receiver answered HTTP 410 Gone")
+        if committed is not None:
+            committed()
         return Delivery("delivered" if attempt.ok else "failed", attempt)
 
 
@@ -195,6 +220,12 @@ def client_error(attempt: DeliveryAttempt) -> bool:
     return _client_error_code(attempt.status_code)
 
 
+def _since(project: Project) -> datetime:
+    """When the project's report_to was last set (its set_at), else the beginning of time."""
+    set_at = (project.report_to or {}).get("set_at")
+    return datetime.fromisoformat(set_at) if set_at else datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def _client_error_code(code: int | None) -> bool:
     return code is not None and 400 <= code < 500 and code not in (408, 429)
 
@@ -202,49 +233,34 @@ def _client_error_code(code: int | None) -> bool:
 def deliver_results(engine: Engine, event_id: str,
                     send: Callable[[Session, Project, Outbox], DeliveryAttempt], *, disable_after: int) -> Delivery:
     """Post a batch.results event once to the project's report_to through `send(session, project, event)` and log
-    the attempt, under the event's row lock (as deliver_event). After `disable_after` answers 4xx in a row (this
-    project's results deliveries, 408 and 429 aside) the project's reporting is disabled until report_to is set
-    again, and the event is given up: the credentials or the run are wrong, and asking again will not help."""
-    with writing(engine) as session:
-        event = session.exec(select(Outbox).where(Outbox.id == event_id).with_for_update()).first()
-        if event is None:
-            return Delivery("missing")
-        if event.delivered_at is not None:
-            return Delivery("already")
-        project = session.get(Project, event.project_id)
-        number = len(deliveries_of(session, event_id)) + 1
-        skipped = None
+    the attempt (see _attempt_once). After `disable_after` answers 4xx in a row (this project's results
+    deliveries, 408 and 429 aside) the project's reporting is disabled until report_to is set again, and the event
+    is given up: the credentials or the run are wrong, and asking again will not help."""
+    def skipped(project: Project | None) -> str | None:
         if project is None or not project.report_to:
-            skipped = "the project reports its results nowhere (no report_to)"
-        elif project.report_disabled_at is not None:
-            skipped = (f"the project's reporting is disabled ({project.report_disabled_reason}); set report_to again "
-                       "with PATCH /v1/projects/me to enable it")
-        if skipped:
-            session.add(WebhookDelivery(event_id=event_id, attempt=number, status="skipped", error=skipped))
-            session.commit()
-            return Delivery("skipped")
-        attempt = send(session, project, event)
-        session.add(WebhookDelivery(event_id=event_id, attempt=number, status="delivered" if attempt.ok else "failed",
-                                    status_code=attempt.status_code, error=attempt.error,
-                                    duration_ms=attempt.duration_ms, at=attempt.attempted_at))
-        if attempt.ok:
-            event.delivered_at, event.gave_up_at = attempt.attempted_at, None
-            session.add(event)
-        elif client_error(attempt):
-            session.flush()
-            recent = session.exec(
-                select(WebhookDelivery.status_code).join(Outbox, col(Outbox.id) == col(WebhookDelivery.event_id))
-                .where(Outbox.project_id == project.id, Outbox.type == RESULTS_EVENT,
-                       WebhookDelivery.status != "skipped")
-                .order_by(col(WebhookDelivery.at).desc(), col(WebhookDelivery.id).desc()).limit(disable_after)).all()
-            if len(recent) == disable_after and all(map(_client_error_code, recent)):
-                project.report_disabled_at = attempt.attempted_at
-                project.report_disabled_reason = (f"{disable_after} answers 4xx in a row, the last HTTP "
-                                                  f"{attempt.status_code} when delivering {event_id} at "
-                                                  f"{_iso(attempt.attempted_at)}")
-                event.gave_up_at = attempt.attempted_at
-                session.add_all([project, event])
-                log.warning("report.disabled", project_id=project.id, event_id=event_id,
-                            reason=project.report_disabled_reason)
-        session.commit()
-        return Delivery("delivered" if attempt.ok else "failed", attempt)
+            return "the project reports its results nowhere (no report_to)"
+        if project.report_disabled_at is not None:
+            return (f"the project's reporting is disabled ({project.report_disabled_reason}); set report_to again "
+                    "with PATCH /v1/projects/me to enable it")
+        return None
+
+    def after(session: Session, project: Project, event: Outbox, attempt: DeliveryAttempt):
+        if attempt.ok or not client_error(attempt):
+            return None
+        session.flush()
+        recent = session.exec(
+            select(WebhookDelivery.status_code).join(Outbox, col(Outbox.id) == col(WebhookDelivery.event_id))
+            .where(Outbox.project_id == project.id, Outbox.type == RESULTS_EVENT, WebhookDelivery.status != "skipped",
+                   col(WebhookDelivery.at) >= _since(project))  # attempts before report_to was set again: not counted
+            .order_by(col(WebhookDelivery.at).desc(), col(WebhookDelivery.id).desc()).limit(disable_after)).all()
+        if len(recent) < disable_after or not all(map(_client_error_code, recent)):
+            return None
+        project.report_disabled_at = event.gave_up_at = attempt.attempted_at
+        project.report_disabled_reason = (f"{disable_after} answers 4xx in a row, the last HTTP {attempt.status_code} "
+                                          f"when delivering {event.id} at {_iso(attempt.attempted_at)}")
+        session.add_all([project, event])
+        attempt.retryable = False  # given up: not tried again
+        return lambda: log.warning("report.disabled", project_id=project.id, event_id=event.id,
+                                   reason=project.report_disabled_reason)
+
+    return _attempt_once(engine, event_id, skipped, send, after)

@@ -222,3 +222,30 @@ def test_xray_s_server_export_and_importer_csv_read_alike():
     importer = "TCID;Test Summary;Step Action;Step Data;Step Result\r\n7;Search;Search for;Davis;\r\n7;;Open it;;ok\r\n"
     (csv_case,) = import_cases(importer, "xray-csv").scenario_file.scenarios
     assert (csv_case.id, [s.action for s in csv_case.steps]) == ("7", ['Search for "Davis"', "Open it"])
+
+
+@pytest.mark.parametrize("fmt, content, message", [
+    ("xray-json", [{"fields": {"summary": "S"}, "key": "A-1", "xray_testtype": 5}], r"\[0\]\.xray_testtype"),
+    ("xray-json", [{"fields": {"summary": "S"}, "key": "A-1", "xray_steps": ["Open"]}], r"xray_steps\[0\]"),
+    ("zephyr-json", [{"key": "T-1", "name": "n", "parameters": {"variables": [{"name": {"a": 1}}], "entries": []}}],
+     r"variables\[0\]\.name"),
+])
+def test_a_value_of_another_type_deep_in_an_export_is_refused_naming_it(fmt, content, message):
+    with pytest.raises(ImportFormatError, match=message):
+        import_cases(json.dumps(content), fmt, source="export.json")
+
+
+def test_nothing_is_lost_without_a_word():
+    """An older bulk test (its summary at the top level) keeps its actions; a CSV row naming a new test without
+    its key is refused; a cell numbering two steps alike, or an expected result without its step, skips its case."""
+    older = [{"key": "A-1", "summary": "S", "steps": [{"action": "Open the page", "result": "shown"}]}]
+    (scenario,) = import_cases(json.dumps(older), "xray-json").scenario_file.scenarios
+    assert [(s.action, s.expected) for s in scenario.steps] == [("Open the page", "shown")]
+    with pytest.raises(ImportFormatError, match="line 3: the test 'Second' has no Issue Key"):
+        import_cases("Issue Key,Summary,Action,Result\r\nA-1,First,Open /,\r\n,Second,Click add,shown\r\n", "xray-csv")
+    content = csv_export([["C1", "a", "S", "", "1. Open\n2. Click add\n2. Click save", ""],
+                          ["C2", "b", "S", "", "1. Open\n2. Click", "3. shown"],
+                          ["C3", "c", "S", "", "Open /", ""]])
+    report = import_cases(content, "testrail-csv")
+    assert [s.id for s in report.scenario_file.scenarios] == ["C3"]
+    assert ["numbered 2" in report.skipped[0].reason, "numbered 3" in report.skipped[1].reason] == [True, True]

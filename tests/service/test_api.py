@@ -32,6 +32,9 @@ ROUTES = [
     ("GET", "/v1/batches/{batch}/changes", None),
     ("GET", "/v1/batches/{batch}/webhooks", None),
     ("POST", "/v1/webhooks/{event}/redeliver", None),
+    ("GET", "/v1/batches/{batch}/junit.xml", None),
+    ("GET", "/v1/batches/{batch}/cucumber.json", None),
+    ("POST", "/v1/imports", None),
 ]
 ROUTE_TEMPLATES = {
     "/v1/batches/{batch}/jobs/{job}/artifacts/report.json": "/v1/batches/{batch_id}/jobs/{job_id}/artifacts/{key}",
@@ -178,7 +181,7 @@ def inline(scenario_id: str, **fields: object) -> dict:
 
 @pytest.mark.parametrize(("body", "headers", "field"), [
     ({"scenarios": [inline("A")]}, {}, "header parameter Idempotency-Key: Field required"),
-    ({"scenarios": []}, None, "scenarios: List should have at least 1 item"),
+    ({"scenarios": []}, None, "body: give either 'scenarios' (a non-empty list) or 'source'"),
     ({"scenarios": [{"id": "A", "steps": ["Go to /"]}]}, None, "scenarios[0].title: Field required"),
     ({"scenarios": [inline("A", steps=[""])]}, None, "scenarios[0].steps[0].action: String should have at least"),
     ({"scenarios": [{"external_id": "A", "version": 0}]}, None, "scenarios[0].version: Input should be greater"),

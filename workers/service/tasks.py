@@ -71,7 +71,7 @@ from shared.store import (
 from shared.urls import TargetPolicy, UnsafeTargetError
 from shared.reporting import ReportTarget, send_report
 from shared.secrets import SecretsKeyError, decrypt
-from shared.webhooks import DeliveryAttempt, deliver_once, next_delay
+from shared.webhooks import BACKOFF_S, DeliveryAttempt, deliver_once, next_delay
 from workers.service.batch_replay import first_pass_suite, replay_first
 from workers.service.batch_suite import SuiteBuild, assemble
 from workers.service.celery_app import app, resources
@@ -369,7 +369,8 @@ class LeaseKeeper:
 
 @app.task(bind=True, name=DELIVER_WEBHOOK, max_retries=None)
 def deliver_webhook(self, event_id: str) -> str:
-    """One attempt to deliver the event; on a retryable failure, the next one after next_delay()."""
+    """One attempt to deliver the event (batch.completed to the webhook, batch.results to the report_to); on a
+    retryable failure, the next one after next_delay()."""
     settings = get_service_settings()
     engine = _engine(settings)
 
@@ -379,22 +380,31 @@ def deliver_webhook(self, event_id: str) -> str:
 
     with reading(engine) as session:
         kind = session.exec(select(Outbox.type).where(Outbox.id == event_id)).first()
-    if kind == RESULTS_EVENT:
-        return _deliver_results(self, event_id, settings, engine)
+    if kind == RESULTS_EVENT:  # a batch's verdicts for its project's test-management system
+        delivery = deliver_results(engine, event_id, results_sender(settings, resources.store()),
+                                   disable_after=settings.report_disable_after_4xx)
+        return _settle(self, engine, event_id, delivery, "deliver_results", settings.report_max_attempts,
+                       settings.report_backoff_s)
     delivery = deliver_event(engine, event_id, send)
-    bound = log.bind(event_id=event_id, attempt=self.request.retries + 1)
-    bound.info("deliver_webhook.done", status=delivery.status,
+    return _settle(self, engine, event_id, delivery, "deliver_webhook", settings.webhook_max_attempts, BACKOFF_S)
+
+
+def _settle(task, engine, event_id: str, delivery, name: str, max_attempts: int, schedule) -> str:
+    """Log the attempt; after a retryable failure the task runs again after next_delay(), else the event is given
+    up."""
+    bound = log.bind(event_id=event_id, attempt=task.request.retries + 1)
+    bound.info(f"{name}.done", status=delivery.status,
                status_code=delivery.attempt.status_code if delivery.attempt else None)
     if delivery.status != "failed":
         return delivery.status
     attempt = delivery.attempt
-    delay = next_delay(self.request.retries + 1, max_attempts=settings.webhook_max_attempts,
-                       retry_after_s=attempt.retry_after_s) if attempt.retryable else None
+    delay = next_delay(task.request.retries + 1, max_attempts=max_attempts, retry_after_s=attempt.retry_after_s,
+                       schedule=schedule) if attempt.retryable else None
     if delay is None:
         give_up(engine, event_id)
-        bound.warning("deliver_webhook.gave_up", error=attempt.error)
+        bound.warning(f"{name}.gave_up", error=attempt.error)
         return "gave up"
-    raise self.retry(countdown=delay)
+    raise task.retry(countdown=delay)
 
 
 def results_sender(settings: ServiceSettings, store: ArtifactStore):
@@ -414,27 +424,6 @@ def results_sender(settings: ServiceSettings, store: ArtifactStore):
         return send_report(target, cases, msg_id=event.id, timeout_s=settings.webhook_timeout_s,
                            policy=TargetPolicy.of(settings), links_base=(settings.public_url or "").rstrip("/"))
     return send
-
-
-def _deliver_results(task, event_id: str, settings: ServiceSettings, engine) -> str:
-    """One attempt to post a finished batch's verdicts to its project's test-management system (report_to); on a
-    retryable failure, the next one after settings.report_backoff_s."""
-    send = results_sender(settings, resources.store())
-    delivery = deliver_results(engine, event_id, send, disable_after=settings.report_disable_after_4xx)
-    bound = log.bind(event_id=event_id, attempt=task.request.retries + 1)
-    bound.info("deliver_results.done", status=delivery.status,
-               status_code=delivery.attempt.status_code if delivery.attempt else None)
-    if delivery.status != "failed":
-        return delivery.status
-    attempt = delivery.attempt
-    delay = next_delay(task.request.retries + 1, max_attempts=settings.report_max_attempts,
-                       retry_after_s=attempt.retry_after_s, schedule=settings.report_backoff_s) \
-        if attempt.retryable else None
-    if delay is None:
-        give_up(engine, event_id)
-        bound.warning("deliver_results.gave_up", error=attempt.error)
-        return "gave up"
-    raise task.retry(countdown=delay)
 
 
 # --- beat: nightly regeneration and the sweep -----------------------------------------------------------------
