@@ -12,12 +12,13 @@ a 422, a constraint violation (IntegrityError) a 409, and only a connection prob
 
 from __future__ import annotations
 
+import json
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.exc import (
     DataError,
     DisconnectionError,
@@ -35,6 +36,9 @@ from api.deps import (
 from api.http import BodyLimit, answer_405_with_every_method, validation_response
 from api.routes import artifacts, batches, health, jobs, projects, scenarios, webhooks  # noqa: F401 - they register
 from api.routes.common import UNION_TAGS, health_router, v1
+from api.ui import error_page
+from api.ui import router as dashboard
+from api.ui.auth import SignInNeeded, sign_in_url
 from shared.artifacts import ArtifactStoreError
 from shared.logging import configure_logging, log
 from shared.service_settings import ServiceSettings, get_service_settings
@@ -65,6 +69,7 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     _error_handlers(app)
     app.include_router(health_router)
     app.include_router(v1)
+    app.include_router(dashboard)
     _document_limits(app, settings)
     return app
 
@@ -92,12 +97,22 @@ def _error_handlers(app: FastAPI) -> None:
     answer_405_with_every_method(app)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return validation_response(error, UNION_TAGS, shown=5)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        answer = validation_response(error, UNION_TAGS, shown=5)
+        if _dashboard(request):
+            detail = json.loads(answer.body)["detail"]
+            return error_page(request, request.app.state.services, 422, detail)
+        return answer
 
     @app.exception_handler(ApiError)
-    async def refused(_request: Request, error: ApiError) -> JSONResponse:
+    async def refused(request: Request, error: ApiError) -> Response:
+        if _dashboard(request):
+            return error_page(request, request.app.state.services, error.status, error.detail)
         return JSONResponse({"detail": error.detail}, status_code=error.status, headers=error.headers)
+
+    @app.exception_handler(SignInNeeded)
+    async def sign_in_first(_request: Request, error: SignInNeeded) -> Response:
+        return RedirectResponse(sign_in_url(error.back_to), status_code=303)
 
     @app.exception_handler(Conflict)
     async def conflict(_request: Request, error: Conflict) -> JSONResponse:
@@ -114,6 +129,10 @@ def _error_handlers(app: FastAPI) -> None:
     async def storage(_request: Request, error: ArtifactStoreError) -> JSONResponse:
         log.warning("api.artifact_store_error", error=str(error))
         return JSONResponse({"detail": f"artifact store unavailable: {error}"}, status_code=503)
+
+
+def _dashboard(request: Request) -> bool:
+    return request.url.path.startswith("/ui/")
 
 
 def _driver_message(error: SQLAlchemyError) -> str:

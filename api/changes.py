@@ -16,9 +16,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shared.models import Job
+from sqlmodel import Session
+
+from shared.models import Batch, Job
 from shared.scenarios import natural_key
+from shared.store import deleted_scenarios, earlier_jobs, flakiness, jobs_of
 from shared.triage import TRIAGE_ORDER
+
+
+def batch_report(session: Session, batch: Batch, link: Callable[[Job, str], str],
+                 accept: Callable[[Job], str]) -> dict:
+    """What changed with the batch (`changes`), read from the store: the API's report and the dashboard's morning
+    report, each with its own links."""
+    current = jobs_of(session, batch.id)
+    ids = [job.external_id for job in current]
+    earlier = earlier_jobs(session, batch.project_id, batch.id, ids)
+    verified = earlier_jobs(session, batch.project_id, batch.id, ids, passed=True)
+    previous_ids = [job.external_id for job in jobs_of(session, batch.previous_batch_id)] \
+        if batch.previous_batch_id else []
+    removed = deleted_scenarios(session, batch.project_id, previous_ids, before=batch.created_at)
+    return changes(current, earlier, verified, removed, link=link, accept=accept,
+                   flakiness=flakiness(session, batch.project_id, batch.id, ids))
 
 
 def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job], removed: list[str],

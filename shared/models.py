@@ -251,3 +251,17 @@ class WebhookDelivery(ServiceTable, table=True):
     error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     duration_ms: int = Field(default=0, sa_column=Column(Integer, nullable=False))
     at: datetime = _created()
+
+
+class UiSession(ServiceTable, table=True):
+    """A dashboard sign-in (api/ui/): the projects whose API keys were given in it. The browser holds only the
+    session's token in an HTTP-only cookie; only its sha256 is stored, so a copy of the table opens nothing.
+    Signing out deletes the row; a row past expires_at opens nothing and is deleted by the next sign-in."""
+
+    __tablename__ = "ui_session"
+
+    id: str = Field(sa_column=Column(String(64), primary_key=True))  # sha256 of the cookie's token
+    project_ids: list = Field(sa_column=Column(_json(), nullable=False))
+    csrf_token: str = Field(sa_column=Column(String(64), nullable=False))  # in every form the dashboard serves
+    created_at: datetime = _created()
+    expires_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False, index=True))

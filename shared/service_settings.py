@@ -61,6 +61,10 @@ class ServiceSettings(Settings):
     # The service's address as its users reach it (https://stepforge.example.com): the links to screenshots in the
     # results posted to a test-management system start with it. Unset: links are the API's paths.
     public_url: str | None = None
+    # The dashboard (/ui/): how long a sign-in lasts, and whether its cookie is sent over HTTPS only (None: when the
+    # sign-in came over HTTPS; behind a proxy that ends TLS, uvicorn's --proxy-headers makes that so; or set true).
+    ui_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    ui_secure_cookie: bool | None = None
     # API connection pool per process.
     db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)

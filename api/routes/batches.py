@@ -10,7 +10,7 @@ from fastapi import BackgroundTasks, Depends, File, Form, Header, Response, Uplo
 from sqlmodel import Session
 
 from api import schemas
-from api.changes import changes
+from api.changes import batch_report
 from api.deps import (
     ApiError,
     CallerDep,
@@ -41,10 +41,6 @@ from shared.store import (
     batch_prefix,
     batch_results,
     create_batch,
-    deleted_scenarios,
-    earlier_jobs,
-    flakiness,
-    jobs_of,
     latest_scenario,
     latest_scenarios,
     read_batch_progress,
@@ -269,17 +265,8 @@ def attachment(text: str, media_type: str, filename: str) -> Response:
 def batch_changes(batch_id: IdPath, caller: CallerDep) -> schemas.Changes:
     with caller.project_id_session(read_only=True) as (project_id, session):
         batch = own_batch(session, project_id, batch_id)
-        current = jobs_of(session, batch.id)
-        ids = [job.external_id for job in current]
-        earlier = earlier_jobs(session, project_id, batch.id, ids)
-        verified = earlier_jobs(session, project_id, batch.id, ids, passed=True)
-        previous_ids = [job.external_id for job in jobs_of(session, batch.previous_batch_id)] \
-            if batch.previous_batch_id else []
-        removed = deleted_scenarios(session, project_id, previous_ids, before=batch.created_at)
-        report = changes(current, earlier, verified, removed,
-                         link=lambda job, key: f"/v1/batches/{batch.id}/jobs/{job.id}/artifacts/{key}",
-                         accept=lambda job: f"/v1/batches/{batch.id}/jobs/{job.id}/accept",
-                         flakiness=flakiness(session, project_id, batch.id, ids))
+        report = batch_report(session, batch, link=artifact_link(batch.id),
+                              accept=lambda job: f"/v1/batches/{batch.id}/jobs/{job.id}/accept")
         return schemas.Changes(batch_id=batch.id, previous_batch_id=batch.previous_batch_id, **report)
 
 

@@ -99,3 +99,5 @@ from shared.store.suites import (  # noqa: F401
     suite_jobs,
     unbuilt_suites,
 )
+from shared.store.ui_sessions import close_ui_session, find_ui_session, open_ui_session  # noqa: F401
+from shared.store.overview import BatchCounts, batch_counts, batch_page, job_page, projects_in  # noqa: F401

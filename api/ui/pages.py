@@ -1,0 +1,305 @@
+"""The dashboard's pages (/ui/): sign-in and sign-out; projects -> batches -> a batch's scenarios; a scenario's steps,
+code, screenshot timeline, trace and replay; a regeneration's morning report with its Accept buttons; the downloads.
+
+Pages read through shared/store (counts by the database, lists a page at a time); downloads and acceptance call the
+/v1 routes' own functions with the session's project (auth.ProjectCaller), so the dashboard and the API give the
+same bytes and decide the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated, Literal
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Form, Query, Request, Response
+from fastapi.responses import FileResponse, RedirectResponse
+from pydantic import ValidationError
+
+from api.changes import batch_report
+from api.deps import IdPath, Services, ServicesDep, not_found
+from api.routes import artifacts as artifact_routes
+from api.routes import batches as batch_routes
+from api.routes import jobs as job_routes
+from api.routes.common import ArtifactKey, own_batch, own_job
+from api.ui import auth
+from api.ui.auth import ViewerDep
+from api.ui.render import STATIC, code, code_css, page
+from shared.artifacts import ArtifactNotFoundError, ArtifactStore
+from shared.models import JOB_STATES, Batch
+from shared.models import Scenario as ScenarioRow
+from shared.records import RunRecord, locator_text
+from shared.store import (
+    batch_counts,
+    batch_page,
+    close_ui_session,
+    deliveries_of,
+    events_of_batch,
+    hash_key,
+    job_artifacts_prefix,
+    job_page,
+    jobs_in,
+    open_ui_session,
+    project_by_hash,
+    projects_in,
+    scenario_from_row,
+)
+from shared.triage import TRIAGE_ORDER
+
+router = APIRouter(prefix="/ui", include_in_schema=False)
+BATCHES_PER_PAGE = 25
+SCENARIOS_PER_PAGE = 50
+DOWNLOADS = {"suite.zip": batch_routes.batch_suite, "junit.xml": batch_routes.batch_junit,
+             "cucumber.json": batch_routes.batch_cucumber}
+RUN_RECORD = re.compile(r"^(?P<folder>(?:.+/)?attempt-(?P<attempt>\d+))/run\.json$")
+TriageFilter = Literal["passed", "flake", "drift", "app_changed", "broken_environment", "generated"]
+StateFilter = Literal["queued", "running", "passed", "failed", "cancelled"]
+
+
+# --- signing in and out -------------------------------------------------------------------------------------------
+
+
+@router.get("/")
+def home(request: Request, services: ServicesDep) -> Response:
+    viewer = auth.optional_viewer(request, services)
+    return RedirectResponse("/ui/projects" if viewer else "/ui/sign-in", status_code=303)
+
+
+@router.get("/sign-in")
+def sign_in_form(request: Request, services: ServicesDep, next: Annotated[str | None, Query()] = None) -> Response:
+    return sign_in_page(request, services, auth.safe_back_to(next))
+
+
+def sign_in_page(request: Request, services: Services, back_to: str, error: str | None = None,
+                 status_code: int = 200) -> Response:
+    token = auth.sign_in_token(request)
+    response = page(request, "sign_in.html", status_code, csrf=token, back_to=back_to, error=error,
+                    viewer=auth.optional_viewer(request, services))
+    auth.set_sign_in_cookie(response, request, services, token)
+    return response
+
+
+@router.post("/sign-in")
+def sign_in(request: Request, services: ServicesDep, api_key: Annotated[str, Form(max_length=200)] = "",
+            csrf: Annotated[str, Form(max_length=200)] = "", next: Annotated[str, Form(max_length=2000)] = "/ui/"
+            ) -> Response:
+    auth.check_sign_in_token(request, csrf)
+    back_to = auth.safe_back_to(next)
+    key = api_key.strip()
+    if not key:
+        return sign_in_page(request, services, back_to, "Enter the project's API key.", 422)
+    with services.session() as session:
+        project = project_by_hash(session, hash_key(key))
+        if project is None:
+            return sign_in_page(request, services, back_to, "That API key opens no project. Check it and try again.",
+                                401)
+        row, token = open_ui_session(session, project.id, hours=services.settings.ui_session_hours,
+                                     token=request.cookies.get(auth.SESSION_COOKIE))
+    response = RedirectResponse(back_to if back_to != "/ui/" else f"/ui/projects/{project.id}", status_code=303)
+    auth.set_session_cookie(response, request, services, token)
+    return response
+
+
+@router.post("/sign-out")
+def sign_out(viewer: ViewerDep, services: ServicesDep, csrf: Annotated[str, Form(max_length=200)] = "") -> Response:
+    viewer.check_csrf(csrf)
+    with services.session() as session:
+        close_ui_session(session, viewer.token)
+    response = RedirectResponse("/ui/sign-in", status_code=303)
+    auth.clear_session_cookie(response)
+    return response
+
+
+# --- projects and batches -----------------------------------------------------------------------------------------
+
+
+@router.get("/projects")
+def projects(request: Request, viewer: ViewerDep, services: ServicesDep) -> Response:
+    with services.session(read_only=True) as session:
+        rows = projects_in(session, list(viewer.project_ids))
+    return page(request, "projects.html", viewer=viewer, projects=rows)
+
+
+@router.get("/projects/{project_id}")
+def project(request: Request, project_id: IdPath, viewer: ViewerDep, services: ServicesDep,
+            before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None) -> Response:
+    caller = viewer.caller(services, project_id)
+    with caller.project_session(read_only=True) as (found, session):
+        batches, more = batch_page(session, found.id, before=before, limit=BATCHES_PER_PAGE)
+        counts = {batch.id: batch_counts(session, batch.id) for batch in batches}
+    older = f"/ui/projects/{project_id}?before={batches[-1].id}" if more else None
+    return page(request, "project.html", viewer=viewer, project=found, batches=batches, counts=counts, older=older,
+                triage_order=TRIAGE_ORDER)
+
+
+@dataclass
+class BatchView:
+    batch: Batch
+    counts: object
+    base: str  # the batch's dashboard URL
+
+
+def batch_view(session, project_id: int, batch_id: int) -> BatchView:
+    batch = own_batch(session, project_id, batch_id)
+    return BatchView(batch=batch, counts=batch_counts(session, batch.id),
+                     base=f"/ui/projects/{project_id}/batches/{batch.id}")
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}")
+def batch(request: Request, project_id: IdPath, batch_id: IdPath, viewer: ViewerDep, services: ServicesDep,
+          after: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+          state: Annotated[StateFilter | None, Query()] = None,
+          triage: Annotated[TriageFilter | None, Query()] = None) -> Response:
+    caller = viewer.caller(services, project_id)
+    with caller.project_session(read_only=True) as (found, session):
+        view = batch_view(session, found.id, batch_id)
+        jobs, more = job_page(session, batch_id, after=after, limit=SCENARIOS_PER_PAGE, state=state, triage=triage)
+        events = [(event, deliveries_of(session, event.id)) for event in events_of_batch(session, batch_id)]
+    filters = {name: value for name, value in (("state", state), ("triage", triage)) if value}
+    more_url = f"{view.base}?{urlencode({**filters, 'after': jobs[-1].id})}" if more else None
+    return page(request, "batch.html", viewer=viewer, project=found, view=view, jobs=jobs, more=more_url,
+                filters=filters, events=events, job_states=JOB_STATES, triage_order=TRIAGE_ORDER,
+                first_page=f"{view.base}?{urlencode(filters)}" if after else None)
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}/progress")
+def batch_progress(request: Request, project_id: IdPath, batch_id: IdPath, viewer: ViewerDep,
+                   services: ServicesDep) -> Response:
+    """The batch's counts alone: what the batch page fetches every few seconds while the batch runs."""
+    caller = viewer.caller(services, project_id)
+    with caller.project_session(read_only=True) as (found, session):
+        view = batch_view(session, found.id, batch_id)
+    return page(request, "_progress.html", view=view, job_states=JOB_STATES, triage_order=TRIAGE_ORDER)
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}/report")
+def morning_report(request: Request, project_id: IdPath, batch_id: IdPath, viewer: ViewerDep,
+                   services: ServicesDep) -> Response:
+    caller = viewer.caller(services, project_id)
+    with caller.project_session(read_only=True) as (found, session):
+        view = batch_view(session, found.id, batch_id)
+        report = batch_report(session, view.batch, link=lambda job, key: artifact_url(view.base, job.id, key),
+                              accept=lambda job: f"{view.base}/scenarios/{job.id}/accept")
+        candidates = [job for job in jobs_in(session, batch_id, [entry["job_id"] for entry in report["triaged"]
+                                                                 if (entry.get("candidate") or {}).get("diff")])]
+    store = services.store()
+    diffs = {job.id: code(read_text(store, job_artifacts_prefix(job) + job.triage_detail["candidate"]["diff"]),
+                          ".diff") for job in candidates}
+    groups = {name: [entry for entry in report["triaged"] if entry["triage"] == name] for name in TRIAGE_ORDER}
+    return page(request, "report.html", viewer=viewer, project=found, view=view, report=report,
+                groups={name: entries for name, entries in groups.items() if entries}, diffs=diffs)
+
+
+def read_text(store: ArtifactStore, key: str) -> str:
+    try:
+        return store.get_bytes(key).decode("utf-8", "replace")
+    except ArtifactNotFoundError:
+        return ""
+
+
+# --- a scenario ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TimelineEntry:
+    index: int
+    step: int  # 1-based scenario step
+    kind: str
+    description: str
+    target: str | None
+    locator: str | None
+    ok: bool
+    error: str | None
+    screenshot: str | None  # the dashboard URL of the picture after the operation
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}")
+def scenario(request: Request, project_id: IdPath, batch_id: IdPath, job_id: IdPath, viewer: ViewerDep,
+             services: ServicesDep) -> Response:
+    caller = viewer.caller(services, project_id)
+    with caller.project_session(read_only=True) as (found, session):
+        view = batch_view(session, found.id, batch_id)
+        job = own_job(session, found.id, batch_id, job_id)
+        row = session.get(ScenarioRow, job.scenario_id)
+        definition = scenario_from_row(row) if row is not None else None
+    store = services.store()
+    prefix = job_artifacts_prefix(job)
+    keys = sorted(info.key.removeprefix(prefix) for info in store.list(prefix))
+    record, record_key = latest_run_record(store, prefix, keys)
+    folder = record_key.rsplit("/", 1)[0] + "/" if record_key else ""
+    timeline = [TimelineEntry(
+        index=op.index, step=op.step_index + 1, kind=op.kind, description=op.description,
+        target=(op.said or (op.target.text if op.target else None)), ok=op.ok, error=op.error,
+        locator=locator_text(op.locator) if op.locator else None,
+        screenshot=artifact_url(view.base, job.id, folder + op.screenshot) if op.screenshot else None,
+    ) for op in (record.operations if record else []) if not op.redundant]
+    files = [(key.removeprefix("suite/"), code(read_text(store, prefix + key), key))
+             for key in keys if key.startswith("suite/") and key.endswith((".feature", ".js"))]
+    traces = [key for key in keys if key.endswith("trace.zip")]
+    return page(request, "scenario.html", viewer=viewer, project=found, view=view, job=job, definition=definition,
+                record=record, timeline=timeline, files=files, traces=traces,
+                artifact=lambda key: artifact_url(view.base, job.id, key), artifacts=keys)
+
+
+def latest_run_record(store: ArtifactStore, prefix: str, keys: list[str]) -> tuple[RunRecord | None, str | None]:
+    """The run record of the job's last attempt, and its key."""
+    found = [(int(match["attempt"]), key) for key in keys if (match := RUN_RECORD.match(key))]
+    for _attempt, key in sorted(found, reverse=True):
+        try:
+            return RunRecord.model_validate_json(store.get_bytes(prefix + key)), key
+        except (ArtifactNotFoundError, ValidationError):
+            continue
+    return None, None
+
+
+def artifact_url(base: str, job_id: int, key: str) -> str:
+    return f"{base}/scenarios/{job_id}/artifacts/{quote(key)}"
+
+
+@router.post("/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}/accept")
+def accept(project_id: IdPath, batch_id: IdPath, job_id: IdPath, viewer: ViewerDep, services: ServicesDep,
+           csrf: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """The report's Accept button: the /v1 accept route, for the session's project; back to the report."""
+    viewer.check_csrf(csrf)
+    caller = viewer.caller(services, project_id)
+    job_routes.accept_script(batch_id, job_id, caller, services)
+    return RedirectResponse(f"/ui/projects/{project_id}/batches/{batch_id}/report#job-{job_id}", status_code=303)
+
+
+# --- downloads ----------------------------------------------------------------------------------------------------
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}/downloads/{name}")
+def download(project_id: IdPath, batch_id: IdPath, name: str, viewer: ViewerDep, services: ServicesDep) -> Response:
+    route = DOWNLOADS.get(name)
+    if route is None:
+        raise not_found(f"download {name!r} (there are {', '.join(DOWNLOADS)})")
+    return route(batch_id, viewer.caller(services, project_id), services)
+
+
+@router.get("/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}/artifacts/{key:path}")
+def artifact(project_id: IdPath, batch_id: IdPath, job_id: IdPath, key: ArtifactKey, viewer: ViewerDep,
+             services: ServicesDep) -> Response:
+    response = artifact_routes.job_artifact(batch_id, job_id, key, viewer.caller(services, project_id), services)
+    if key.endswith(".zip"):
+        response.headers["Content-Disposition"] = f'attachment; filename="{key.rsplit("/", 1)[-1]}"'
+    return response
+
+
+@router.get("/static/code.css")
+def static_code_css() -> Response:
+    return Response(code_css(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    path = STATIC / name
+    if "/" in name or name.startswith(".") or not path.is_file():
+        raise not_found(f"file {name!r}")
+    return FileResponse(path, headers={"Cache-Control": "max-age=3600"})
+
+
+def error_page(request: Request, services: Services, status: int, detail: str) -> Response:
+    """An error on a dashboard page, as a page (the API answers JSON)."""
+    return page(request, "error.html", status_code=status, viewer=None, status=status, detail=detail)

@@ -1,0 +1,91 @@
+"""What the dashboard reads: a project's batches a page at a time, a batch's counts (by state, verdict and triage
+class) counted by the database, and its jobs a page at a time. Each is one or two indexed statements, whatever the
+batch's size: a page of a 1,000-scenario batch reads its 50 rows, not the batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Row, func
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from shared.models import Batch, Job, Project
+from shared.store.batches import JOB_PROGRESS_COLUMNS
+
+
+@dataclass
+class BatchCounts:
+    states: dict[str, int] = field(default_factory=dict)  # job state -> jobs
+    triage: dict[str, int] = field(default_factory=dict)  # triage class -> jobs (regenerations)
+    failures: dict[str, int] = field(default_factory=dict)  # failure kind -> failed jobs
+    total: int = 0
+    seconds: float = 0.0
+    model_calls: int = 0
+    cost_usd: float = 0.0
+
+
+def projects_in(session: Session, project_ids: list[int]) -> list[tuple[Project, Batch | None, int]]:
+    """Each project with its latest batch and how many batches it has, in the order of ids."""
+    if not project_ids:
+        return []
+    projects = session.exec(select(Project).where(col(Project.id).in_(project_ids)).order_by(col(Project.id))).all()
+    counted = dict(session.exec(select(Batch.project_id, func.count()).where(col(Batch.project_id).in_(project_ids))
+                                .group_by(Batch.project_id)).all())
+    latest_ids = session.exec(select(func.max(Batch.id)).where(col(Batch.project_id).in_(project_ids))
+                              .group_by(Batch.project_id)).all()
+    latest = {batch.project_id: batch for batch in
+              session.exec(select(Batch).where(col(Batch.id).in_(list(latest_ids)))).all()} if latest_ids else {}
+    return [(project, latest.get(project.id), int(counted.get(project.id, 0))) for project in projects]
+
+
+def batch_page(session: Session, project_id: int, *, before: int | None, limit: int) -> tuple[list[Batch], bool]:
+    """The project's batches, newest first, `limit` of them from below `before` (an id); and whether more follow."""
+    query = select(Batch).where(Batch.project_id == project_id)
+    if before is not None:
+        query = query.where(col(Batch.id) < before)
+    rows = list(session.exec(query.order_by(col(Batch.id).desc()).limit(limit + 1)).all())
+    return rows[:limit], len(rows) > limit
+
+
+def batch_counts(session: Session, batch_id: int) -> BatchCounts:
+    """The batch's jobs counted by state, by triage class and by failure kind, with their seconds, model calls and
+    cost summed: one statement grouped by the three columns."""
+    seconds = func.sum(_number(Job.timings, "seconds"))
+    calls = func.sum(_number(Job.model_usage, "total", "calls"))
+    cost = func.sum(_number(Job.model_usage, "total", "cost"))
+    rows = session.execute(sa_select(Job.state, Job.triage, Job.failure_kind, func.count(), seconds, calls, cost)
+                           .where(Job.batch_id == batch_id)
+                           .group_by(Job.state, Job.triage, Job.failure_kind)).all()
+    counts = BatchCounts()
+    for state, triage, kind, jobs, spent, model_calls, dollars in rows:
+        counts.states[state] = counts.states.get(state, 0) + jobs
+        if triage:
+            counts.triage[triage] = counts.triage.get(triage, 0) + jobs
+        if state == "failed" and kind:
+            counts.failures[kind] = counts.failures.get(kind, 0) + jobs
+        counts.total += jobs
+        counts.seconds += float(spent or 0)
+        counts.model_calls += int(model_calls or 0)
+        counts.cost_usd += float(dollars or 0)
+    return counts
+
+
+def _number(column, *path: str):
+    """A number inside a JSON column, on PostgreSQL (JSONB) and SQLite alike; NULL where there is none."""
+    return func.coalesce(column[path if len(path) > 1 else path[0]].as_float(), 0.0)
+
+
+def job_page(session: Session, batch_id: int, *, after: int | None, limit: int, state: str | None = None,
+             triage: str | None = None) -> tuple[list[Row], bool]:
+    """The batch's jobs in id order (rows of JOB_PROGRESS_COLUMNS), `limit` of them after the job `after`, those of
+    one state or triage class when asked; and whether more follow."""
+    query = sa_select(*JOB_PROGRESS_COLUMNS).where(Job.batch_id == batch_id)
+    if after is not None:
+        query = query.where(Job.id > after)
+    if state is not None:
+        query = query.where(Job.state == state)
+    if triage is not None:
+        query = query.where(Job.triage == triage)
+    rows = list(session.execute(query.order_by(Job.id).limit(limit + 1)).all())
+    return rows[:limit], len(rows) > limit

@@ -1,0 +1,51 @@
+"""Dashboard sign-ins: a session per browser, holding the projects whose API keys were given in it (only the
+token's hash is stored; the browser keeps the token in an HTTP-only cookie)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from sqlalchemy import delete
+from sqlmodel import Session, col
+
+from shared.models import UiSession, as_utc, utcnow
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def open_ui_session(session: Session, project_id: int, *, hours: float, token: str | None = None
+                    ) -> tuple[UiSession, str]:
+    """Sign a project in: into the browser's session when its token is still good (one sign-in per project, each
+    with its key), else into a new one. The session and its token (new tokens only are returned; an existing one
+    is returned as given). Expired sessions are deleted on the way."""
+    now = utcnow()
+    session.exec(delete(UiSession).where(col(UiSession.expires_at) < now))  # type: ignore[call-overload]
+    row = find_ui_session(session, token) if token else None
+    if row is None:
+        token = secrets.token_urlsafe(32)
+        row = UiSession(id=_hash(token), project_ids=[project_id], csrf_token=secrets.token_urlsafe(32),
+                        expires_at=now + timedelta(hours=hours))
+    elif project_id not in row.project_ids:
+        row.project_ids = [*row.project_ids, project_id]
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row, token
+
+
+def find_ui_session(session: Session, token: str) -> UiSession | None:
+    """The signed-in session of this token; None when there is none or it expired."""
+    row = session.get(UiSession, _hash(token))
+    if row is None or as_utc(row.expires_at) <= utcnow():
+        return None
+    return row
+
+
+def close_ui_session(session: Session, token: str) -> None:
+    """Sign out: the token opens nothing from now on."""
+    session.exec(delete(UiSession).where(col(UiSession.id) == _hash(token)))  # type: ignore[call-overload]
+    session.commit()
