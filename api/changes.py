@@ -59,7 +59,7 @@ def changes(current: list[Job], earlier: dict[str, Job], verified: dict[str, Job
             if was is not None and was != step["locators"]:
                 locators.append({"external_id": job.external_id, "step": step["step"], "before": was,
                                  "after": step["locators"]})
-    triaged = [_triage(job, link, accept) for job in jobs if job.triage]
+    triaged = [triage_entry(job, link, accept) for job in jobs if job.triage]
     cost = {}
     for name in TRIAGE_ORDER:
         group = [job for job in jobs if job.triage == name]
@@ -89,7 +89,7 @@ def _verdict(job: Job) -> dict:
             "reason": job.reason}
 
 
-def _triage(job: Job, link: Callable[[Job, str], str], accept: Callable[[Job], str]) -> dict:
+def triage_entry(job: Job, link: Callable[[Job, str], str], accept: Callable[[Job], str]) -> dict:
     detail = job.triage_detail or {}
 
     def picture(item: dict) -> dict:

@@ -178,8 +178,11 @@ class Job(ServiceTable, table=True):
 
     __tablename__ = "job"
     # ix_job_scenario_state: a regeneration looks up each scenario version's latest passed job (its verified script).
+    # ix_job_project_scenario: a scenario's jobs across the project's batches (what changed, flakiness over nights,
+    # the scenarios a batch added), read by an index whatever the project's history.
     __table_args__ = (Index("ix_job_state_lease", "state", "lease_until"),
-                      Index("ix_job_scenario_state", "scenario_id", "state"))
+                      Index("ix_job_scenario_state", "scenario_id", "state"),
+                      Index("ix_job_project_scenario", "project_id", "external_id"))
 
     id: int | None = Field(default=None, primary_key=True)
     batch_id: int = _fk("batch.id")

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Form, Query, Request, Response
 from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import ValidationError
 
-from api.changes import batch_report
+from api.changes import triage_entry
 from api.deps import IdPath, Services, ServicesDep, not_found
 from api.routes import artifacts as artifact_routes
 from api.routes import batches as batch_routes
@@ -31,6 +31,7 @@ from shared.models import JOB_STATES, Batch
 from shared.models import Scenario as ScenarioRow
 from shared.records import RunRecord, locator_text
 from shared.store import (
+    ATTENTION_CLASSES,
     batch_counts,
     batch_page,
     close_ui_session,
@@ -39,7 +40,7 @@ from shared.store import (
     hash_key,
     job_artifacts_prefix,
     job_page,
-    jobs_in,
+    morning_report as read_morning_report,
     open_ui_session,
     project_by_hash,
     projects_in,
@@ -52,6 +53,7 @@ BATCHES_PER_PAGE = 25
 SCENARIOS_PER_PAGE = 50
 DOWNLOADS = {"suite.zip": batch_routes.batch_suite, "junit.xml": batch_routes.batch_junit,
              "cucumber.json": batch_routes.batch_cucumber}
+SUITE_CODE = re.compile(r"^suite/features/(?:[^/]+\.feature|step_definitions/[^/]+\.js)$")  # not the support code
 RUN_RECORD = re.compile(r"^(?P<folder>(?:.+/)?attempt-(?P<attempt>\d+))/run\.json$")
 TriageFilter = Literal["passed", "flake", "drift", "app_changed", "broken_environment", "generated"]
 StateFilter = Literal["queued", "running", "passed", "failed", "cancelled"]
@@ -176,19 +178,23 @@ def batch_progress(request: Request, project_id: IdPath, batch_id: IdPath, viewe
 @router.get("/projects/{project_id}/batches/{batch_id}/report")
 def morning_report(request: Request, project_id: IdPath, batch_id: IdPath, viewer: ViewerDep,
                    services: ServicesDep) -> Response:
+    """What a regeneration found, the classes a person must read first, each scenario with what it found; the
+    classes that need nothing (passed, generated) counted, their scenarios on the batch page, a page at a time."""
     caller = viewer.caller(services, project_id)
     with caller.project_session(read_only=True) as (found, session):
         view = batch_view(session, found.id, batch_id)
-        report = batch_report(session, view.batch, link=lambda job, key: artifact_url(view.base, job.id, key),
-                              accept=lambda job: f"{view.base}/scenarios/{job.id}/accept")
-        candidates = [job for job in jobs_in(session, batch_id, [entry["job_id"] for entry in report["triaged"]
-                                                                 if (entry.get("candidate") or {}).get("diff")])]
+        report = read_morning_report(session, view.batch)
+    link = lambda job, key: artifact_url(view.base, job.id, key)  # noqa: E731
+    entries = [triage_entry(job, link, lambda job: f"{view.base}/scenarios/{job.id}/accept")
+               for job in report.attention]
     store = services.store()
     diffs = {job.id: code(read_text(store, job_artifacts_prefix(job) + job.triage_detail["candidate"]["diff"]),
-                          ".diff") for job in candidates}
-    groups = {name: [entry for entry in report["triaged"] if entry["triage"] == name] for name in TRIAGE_ORDER}
-    return page(request, "report.html", viewer=viewer, project=found, view=view, report=report,
-                groups={name: entries for name, entries in groups.items() if entries}, diffs=diffs)
+                          ".diff") for job in report.attention
+             if ((job.triage_detail or {}).get("candidate") or {}).get("diff")}
+    groups = {name: [entry for entry in entries if entry["triage"] == name] for name in ATTENTION_CLASSES}
+    return page(request, "report.html", viewer=viewer, project=found, view=view, report=report, diffs=diffs,
+                groups={name: group for name, group in groups.items() if group},
+                counted=[name for name in TRIAGE_ORDER if name not in ATTENTION_CLASSES and name in report.cost])
 
 
 def read_text(store: ArtifactStore, key: str) -> str:
@@ -204,7 +210,7 @@ def read_text(store: ArtifactStore, key: str) -> str:
 @dataclass
 class TimelineEntry:
     index: int
-    step: int  # 1-based scenario step
+    step: int | None  # 1-based scenario step; None: the scenario's start (opening its page)
     kind: str
     description: str
     target: str | None
@@ -229,13 +235,13 @@ def scenario(request: Request, project_id: IdPath, batch_id: IdPath, job_id: IdP
     record, record_key = latest_run_record(store, prefix, keys)
     folder = record_key.rsplit("/", 1)[0] + "/" if record_key else ""
     timeline = [TimelineEntry(
-        index=op.index, step=op.step_index + 1, kind=op.kind, description=op.description,
+        index=op.index, step=op.step_index + 1 if op.step_index >= 0 else None, kind=op.kind, description=op.description,
         target=(op.said or (op.target.text if op.target else None)), ok=op.ok, error=op.error,
         locator=locator_text(op.locator) if op.locator else None,
         screenshot=artifact_url(view.base, job.id, folder + op.screenshot) if op.screenshot else None,
     ) for op in (record.operations if record else []) if not op.redundant]
     files = [(key.removeprefix("suite/"), code(read_text(store, prefix + key), key))
-             for key in keys if key.startswith("suite/") and key.endswith((".feature", ".js"))]
+             for key in keys if SUITE_CODE.match(key)]
     traces = [key for key in keys if key.endswith("trace.zip")]
     return page(request, "scenario.html", viewer=viewer, project=found, view=view, job=job, definition=definition,
                 record=record, timeline=timeline, files=files, traces=traces,

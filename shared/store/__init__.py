@@ -100,4 +100,13 @@ from shared.store.suites import (  # noqa: F401
     unbuilt_suites,
 )
 from shared.store.ui_sessions import close_ui_session, find_ui_session, open_ui_session  # noqa: F401
-from shared.store.overview import BatchCounts, batch_counts, batch_page, job_page, projects_in  # noqa: F401
+from shared.store.overview import (  # noqa: F401
+    ATTENTION_CLASSES,
+    BatchCounts,
+    MorningReport,
+    batch_counts,
+    batch_page,
+    job_page,
+    morning_report,
+    projects_in,
+)

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Row, func
+from sqlalchemy import Row, case, exists, func
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from shared.models import Batch, Job, Project
-from shared.store.batches import JOB_PROGRESS_COLUMNS
+from shared.scenarios import natural_key
+from shared.store.batches import JOB_PROGRESS_COLUMNS, REPLAYED_CLASSES
+from shared.store.scenarios import deleted_scenarios
+
+# The triage classes a person reads one by one in the morning report; the others are counted and listed by page.
+ATTENTION_CLASSES = ("app_changed", "broken_environment", "drift", "flake")
 
 
 @dataclass
@@ -89,3 +95,47 @@ def job_page(session: Session, batch_id: int, *, after: int | None, limit: int, 
         query = query.where(Job.triage == triage)
     rows = list(session.execute(query.order_by(Job.id).limit(limit + 1)).all())
     return rows[:limit], len(rows) > limit
+
+
+@dataclass
+class MorningReport:
+    """A regeneration's report as the dashboard shows it: the classes a person reads (ATTENTION_CLASSES) whole, the
+    rest counted; cost per class; the scenarios added to the suite and removed from it; the flaky ones."""
+
+    cost: dict[str, dict] = field(default_factory=dict)  # class -> scenarios, model_calls, seconds
+    attention: list[Job] = field(default_factory=list)  # in natural order of their ids
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    flaky: list[tuple[str, int, int]] = field(default_factory=list)  # (external id, flakes, regenerations)
+
+
+def morning_report(session: Session, batch: Batch, *, limit: int = 500) -> MorningReport:
+    """A handful of statements whatever the batch's size: per-class sums by the database, only the jobs a person
+    must read loaded (at most `limit`), the added ones found by the database (passed here, never verified before)."""
+    report = MorningReport()
+    rows = session.execute(sa_select(Job.triage, func.count(), func.sum(_number(Job.model_usage, "total", "calls")),
+                                     func.sum(_number(Job.timings, "seconds")))
+                           .where(Job.batch_id == batch.id, col(Job.triage).is_not(None)).group_by(Job.triage)).all()
+    report.cost = {triage: {"scenarios": n, "model_calls": int(calls or 0), "seconds": round(float(spent or 0), 2)}
+                   for triage, n, calls, spent in rows}
+    attention = session.exec(select(Job).where(Job.batch_id == batch.id, col(Job.triage).in_(ATTENTION_CLASSES))
+                             .order_by(col(Job.id)).limit(limit)).all()
+    report.attention = sorted(attention, key=lambda job: natural_key(job.external_id))
+    before = aliased(Job)
+    verified_before = exists().where(before.project_id == batch.project_id, before.batch_id < batch.id,
+                                     before.external_id == Job.external_id,
+                                     (before.state == "passed") | before.accepted_at.is_not(None))
+    report.added = sorted(session.exec(select(Job.external_id).where(Job.batch_id == batch.id, Job.state == "passed",
+                                                                     ~verified_before)).all(), key=natural_key)
+    if batch.previous_batch_id:
+        previous = list(session.exec(select(Job.external_id).where(Job.batch_id == batch.previous_batch_id)).all())
+        report.removed = deleted_scenarios(session, batch.project_id, previous, before=batch.created_at)
+    flakes = func.sum(case((Job.triage == "flake", 1), else_=0))
+    here = aliased(Job)
+    in_batch = sa_select(here.external_id).where(here.batch_id == batch.id)
+    flaky = session.execute(sa_select(Job.external_id, flakes, func.count()).where(
+        Job.project_id == batch.project_id, Job.batch_id <= batch.id, col(Job.triage).in_(REPLAYED_CLASSES),
+        col(Job.external_id).in_(in_batch)).group_by(Job.external_id).having(flakes > 0)).all()
+    report.flaky = sorted(((external_id, int(n), int(total)) for external_id, n, total in flaky),
+                          key=lambda row: natural_key(row[0]))
+    return report

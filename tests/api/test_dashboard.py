@@ -9,16 +9,9 @@ import uuid
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import select
 
-from shared.artifacts import open_artifact_store
-from shared.models import Job
-from shared.records import Locator, Operation, ReplayResult, RunRecord, Verdict
-from shared.store import attempt_artifact_prefix, engine_for, finish_job, reading
-from shared.store.jobs import JobResult
+from tests.apps.dashboard.seed import seed
 from tests.service.conftest import ADMIN_TOKEN
-
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 
 
 def new_project(client: TestClient, base_url: str) -> tuple[int, str]:
@@ -43,58 +36,16 @@ def signed_in(client: TestClient, api_key: str) -> TestClient:
     return browser
 
 
-def store_artifacts(settings, job: Job, *, passed: bool) -> None:
-    """What a worker keeps of a job: a run record with a screenshot per operation, the trace, the suite's files."""
-    root, prefix = open_artifact_store(settings), attempt_artifact_prefix(job.artifact_prefix, 1)
-
-    class Scoped:
-        def put_bytes(self, key: str, data: bytes, content_type: str) -> None:
-            root.put_bytes(prefix + key, data, content_type)
-
-    store = Scoped()
-    attempt = f"{job.external_id}/attempt-1"
-    operations = [Operation(index=i, step_index=i, kind=kind, description=text, said=said,
-                            locator=Locator(strategy="label", value=said), screenshot=f"screenshots/{i:03d}.png",
-                            ok=passed or i == 0)
-                  for i, (kind, text, said) in enumerate([("fill", "Fill Last name with Davis", "Last name"),
-                                                          ("assert_text", "Check the heading", "Owners")])]
-    record = RunRecord(scenario_id=job.external_id, title="Find an owner", base_url="http://app.test",
-                       operations=operations, verdict=Verdict.passed() if passed else Verdict.failed(
-                           2, "expectation", "the heading reads Owner Information"),
-                       replay=ReplayResult(passed=True, seconds=1.5) if passed else None)
-    store.put_bytes(f"{attempt}/run.json", record.model_dump_json().encode(), "application/json")
-    for i in range(2):
-        store.put_bytes(f"{attempt}/screenshots/{i:03d}.png", PNG, "image/png")
-    store.put_bytes(f"{attempt}/trace.zip", b"PK\x05\x06" + b"\0" * 18, "application/zip")
-    if passed:
-        store.put_bytes("suite/features/owners.feature", b"Feature: Owners\n  Scenario: Find <owner>\n",
-                        "text/plain")
-        store.put_bytes("suite/features/step_definitions/steps.js", b"const x = '<b>';\n", "text/javascript")
-
-
 @pytest.fixture(scope="module")
-def finished(client: TestClient, settings, petclinic: str) -> dict:
-    """A project with a finished batch of two scenarios, one passed and one failed at step 2."""
-    project_id, api_key = new_project(client, petclinic)
-    headers = {"Authorization": f"Bearer {api_key}", "Idempotency-Key": "dash"}
-    scenarios = [{"id": f"DASH-{n}", "title": "Find an owner", "steps": [
-        {"action": "Fill Last name with Davis"}, {"action": "Check the heading", "expected": "Owners"}]}
-        for n in (1, 2)]
-    answer = client.post("/v1/batches", json={"scenarios": scenarios}, headers=headers)
-    assert answer.status_code == 202, answer.text
-    batch_id = answer.json()["id"]
-    engine = engine_for(settings.database_url)
-    with reading(engine) as session:
-        jobs = list(session.exec(select(Job).where(Job.batch_id == batch_id).order_by(Job.id)).all())
-    passed, failed = jobs
-    store_artifacts(settings, passed, passed=True)
-    store_artifacts(settings, failed, passed=False)
-    finish_job(engine, passed.id, None, JobResult(state="passed", generation_attempts=1, timings={"seconds": 4.2}))
-    finish_job(engine, failed.id, None, JobResult(state="failed", failed_step=2, failure_kind="expectation",
-                                                  reason="the heading reads <Owner Information>",
-                                                  generation_attempts=2, timings={"seconds": 9.0}))
-    return {"project_id": project_id, "api_key": api_key, "batch_id": batch_id, "passed": passed.id,
-            "failed": failed.id, "base": f"/ui/projects/{project_id}/batches/{batch_id}"}
+def finished(settings) -> dict:
+    """A project with a finished nightly regeneration (OWN-3 app_changed with a candidate, OWN-6 drift) and a
+    finished on-demand batch of two scenarios, OWN-2 failed at step 2 (tests/apps/dashboard/seed.py)."""
+    seeded = seed(settings, scenarios=8)  # OWN-8 flaked
+    base = f"/ui/projects/{seeded.project_id}/batches/{seeded.on_demand_id}"
+    return {"project_id": seeded.project_id, "api_key": seeded.api_key, "batch_id": seeded.on_demand_id,
+            "passed": seeded.jobs["on_demand/OWN-1"], "failed": seeded.jobs["on_demand/OWN-2"], "base": base,
+            "nightly": f"/ui/projects/{seeded.project_id}/batches/{seeded.nightly_id}",
+            "changed": seeded.jobs["nightly/OWN-3"], "passed_nightly": seeded.jobs["nightly/OWN-4"]}
 
 
 def test_a_page_without_a_session_goes_to_the_sign_in_form_and_back(client, finished):
@@ -134,10 +85,10 @@ def test_each_page_of_a_finished_batch(client, finished):
     batch = browser.get(finished["base"])
     assert batch.status_code == 200
     assert "data-refresh" not in batch.text  # finished: nothing to follow
-    assert "step 2 (expectation)" in batch.text and "the heading reads &lt;Owner Information&gt;" in batch.text
+    assert "step 2 (expectation)" in batch.text and "it holds &#34;&lt;empty&gt;&#34;" in batch.text
     assert f'{finished["base"]}/downloads/junit.xml' in batch.text
     failed_only = browser.get(finished["base"], params={"state": "failed"})
-    assert "DASH-2" in failed_only.text and "DASH-1</a>" not in failed_only.text
+    assert "OWN-2</a>" in failed_only.text and "OWN-1</a>" not in failed_only.text
 
     failed = browser.get(f"{finished['base']}/scenarios/{finished['failed']}")
     assert failed.status_code == 200
@@ -145,21 +96,45 @@ def test_each_page_of_a_finished_batch(client, finished):
     screenshots = re.findall(r'<img src="([^"]+)"', failed.text)
     assert len(screenshots) == 2 and all("/screenshots/" in url for url in screenshots)
     picture = browser.get(screenshots[0])
-    assert picture.status_code == 200 and picture.content == PNG
+    assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
     assert "label=Last name" in failed.text and "npx playwright show-trace" in failed.text
-    trace = browser.get(f"{finished['base']}/scenarios/{finished['failed']}/artifacts/DASH-2/attempt-1/trace.zip")
+    trace = browser.get(f"{finished['base']}/scenarios/{finished['failed']}/artifacts/OWN-2/attempt-1/trace.zip")
     assert trace.status_code == 200 and "attachment" in trace.headers["content-disposition"]
 
     passed = browser.get(f"{finished['base']}/scenarios/{finished['passed']}")
-    assert '<span class="k">Feature:</span>' in passed.text and "&lt;owner&gt;" in passed.text  # Gherkin, escaped
-    assert "'&lt;b&gt;'" in passed.text  # the JavaScript highlighted, its text escaped
+    assert '<span class="k">Feature:</span>' in passed.text and "&lt;last name&gt;" in passed.text  # Gherkin
+    assert """<span class="s1">'@cucumber/cucumber'</span>""" in passed.text  # the JavaScript highlighted
     assert "replayed green" in passed.text
 
     junit = browser.get(f"{finished['base']}/downloads/junit.xml")
-    assert junit.status_code == 200 and "DASH-2" in junit.text  # the /v1 route's own bytes
+    assert junit.status_code == 200 and 'name="OWN-2' in junit.text  # the /v1 route's own bytes
+    assert browser.get(f"{finished['base']}/downloads/suite.zip").content.startswith(b"PK")
     assert browser.get(f"{finished['base']}/downloads/nothing").status_code == 404
-    report = browser.get(f"{finished['base']}/report")
-    assert report.status_code == 200 and "Flakiness over nights" in report.text
+
+
+def test_the_morning_report_groups_by_class_and_accepts_a_candidate(client, finished):
+    browser = signed_in(client, finished["api_key"])
+    report = browser.get(f"{finished['nightly']}/report")
+    assert report.status_code == 200
+    classes = re.findall(r'<h2 id="class-(\w+)"', report.text)
+    assert classes == ["app_changed", "drift", "flake", "passed"]  # what needs a person first; passed counted
+    assert '<th scope="row">OWN-8</th><td>1</td>' in report.text  # flakiness over nights
+    assert "id=#lastName" in report.text and "id=#ownerLastName" in report.text  # drift: old and new locator
+    assert "<dt>Expected</dt><dd>Owner Information</dd>" in report.text
+    assert '<span class="gi">+  await this.page.getByRole' in report.text  # the candidate's diff, highlighted
+    changed_picture = re.search(r'<img src="([^"]+app_change.png)"', report.text).group(1)
+    assert browser.get(changed_picture).content.startswith(b"\x89PNG")
+    accept = f"{finished['nightly']}/scenarios/{finished['changed']}/accept"
+    assert f'action="{accept}"' in report.text
+    done = browser.post(accept, data={"csrf": csrf_of(report.text, accept)}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"].endswith(f"/report#job-{finished['changed']}")
+    after = browser.get(f"{finished['nightly']}/report").text
+    assert f'action="{accept}"' not in after and "it is the verified script now" in after
+    again = browser.post(accept, data={"csrf": csrf_of(after)}, follow_redirects=False)
+    assert again.status_code == 303  # accepted once: the same answer again, as the API's route gives
+    passed = f"{finished['nightly']}/scenarios/{finished['passed_nightly']}/accept"
+    refused = browser.post(passed, data={"csrf": csrf_of(after)})
+    assert refused.status_code == 409 and "only an app_changed" in refused.text  # the API's own answer, as a page
 
 
 def test_another_project_s_ids_are_not_found(client, finished, petclinic):
@@ -168,10 +143,10 @@ def test_another_project_s_ids_are_not_found(client, finished, petclinic):
     for path in (f"/ui/projects/{finished['project_id']}", finished["base"], f"{finished['base']}/report",
                  f"{finished['base']}/progress", f"{finished['base']}/scenarios/{finished['failed']}",
                  f"{finished['base']}/downloads/junit.xml",
-                 f"{finished['base']}/scenarios/{finished['failed']}/artifacts/DASH-2/attempt-1/trace.zip"):
+                 f"{finished['base']}/scenarios/{finished['failed']}/artifacts/OWN-2/attempt-1/trace.zip"):
         answer = browser.get(path)
         assert answer.status_code == 404, (path, answer.status_code)
-        assert "DASH-" not in answer.text
+        assert "OWN-" not in answer.text
     accepted = browser.post(f"{finished['base']}/scenarios/{finished['failed']}/accept",
                             data={"csrf": csrf_of(browser.get("/ui/projects").text)})
     assert accepted.status_code == 404

@@ -13,6 +13,7 @@ import pytest
 
 from shared.job_queue import REPLAY_CHUNK, publish
 from tests.apps.petclinic.changes import switch
+from tests.service.dashboard_browser import accept_in_the_dashboard
 from tests.service.conftest import new_project
 from tests.service.test_batches import demo_scenarios, wait_finished, wait_suite
 
@@ -67,7 +68,7 @@ def blocks(feature: str) -> dict[str, list[str]]:
 
 
 def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_failing(client, worker, project,
-                                                                                       webhook_receiver):
+                                                                                       webhook_receiver, settings):
     first = regenerate(client, project, "first")
     assert first["counts"]["passed"] == 3, first
     first_report = report(client, project, first)
@@ -147,11 +148,11 @@ def test_a_regeneration_replays_first_heals_drift_and_keeps_a_changed_scenario_f
     assert '+  await this.page.getByRole("button", { name: "Search", exact: true }).click();' in diff, diff
     assert "@OWN-5 @failing" in feature_of(client, project, fourth)
 
-    accepted = client.post(candidate["accept"], headers=project.headers)
-    assert accepted.status_code == 200, accepted.text
-    assert accepted.json()["diff"] == diff and accepted.json()["suite_state"] == "building"
+    # The QA lead accepts it in the dashboard, in a real browser, after reading OWN-1's failure and timeline
+    # (tests/service/dashboard_browser.py); the API's accept route answers with what was accepted, once.
+    accept_in_the_dashboard(settings, project.api_key, project.id, fourth["id"], accepted="OWN-5", failed="OWN-1")
     again = client.post(candidate["accept"], headers=project.headers)
-    assert again.status_code == 200 and again.json()["accepted_at"] == accepted.json()["accepted_at"]
+    assert again.status_code == 200 and again.json()["diff"] == diff and again.json()["accepted_at"], again.text
     rebuilt = wait_suite(client, project.headers, fourth["id"])
     assert (rebuilt["suite_state"], rebuilt["suite_failed"]) == ("ready", None), rebuilt
     feature = feature_of(client, project, fourth)

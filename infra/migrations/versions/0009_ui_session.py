@@ -1,4 +1,7 @@
-"""dashboard sign-ins (api/ui/): ui_session, one row per signed-in browser
+"""dashboard sign-ins (api/ui/): ui_session, one row per signed-in browser; a scenario's jobs by project
+
+- ui_session: the token's hash, the projects signed in, the CSRF token, when it expires;
+- ix_job_project_scenario: job (project_id, external_id), for a scenario's jobs across the project's batches.
 
 Revision ID: 0009
 Revises: 0008
@@ -31,9 +34,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('id', name=op.f('pk_ui_session')),
     )
     op.create_index(op.f('ix_ui_session_expires_at'), 'ui_session', ['expires_at'], unique=False)
+    op.create_index('ix_job_project_scenario', 'job', ['project_id', 'external_id'], unique=False)
 
 
 def downgrade() -> None:
     """Downgrade schema."""
+    op.drop_index('ix_job_project_scenario', table_name='job')
     op.drop_index(op.f('ix_ui_session_expires_at'), table_name='ui_session')
     op.drop_table('ui_session')
