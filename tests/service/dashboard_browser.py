@@ -23,7 +23,8 @@ LOADED_WIDTH = """img => img.complete ? img.naturalWidth : new Promise(done => {
 def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id: int, batch_id: int, accepted: str,
                             failed: str) -> None:
     """In the browser: the report of `batch_id` shows `accepted` (an app_changed scenario whose regenerated script
-    passed) with its diff and an Accept button, and `failed` (one whose script failed) with the step it stopped at; `failed`'s page has a picture after each operation; Accept makes `accepted`'s script the verified one;
+    passed) with its diff and an Accept button, and `failed` (one whose script failed) with the step it stopped
+    at; `failed`'s page has a picture after each operation; Accept makes `accepted`'s script the verified one;
     after signing out the pages ask to sign in again."""
     PICTURES.mkdir(parents=True, exist_ok=True)
     with ServerThread(create_app(settings)) as server, sync_playwright() as playwright:
@@ -31,8 +32,10 @@ def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id:
         page = browser.new_context(viewport=VIEWPORT).new_page()
         page.goto(f"{server.url}/ui/")
         expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+        page.keyboard.press("Tab")  # from the keyboard: the skip link first, then the form
+        expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
         page.get_by_label("API key").fill(api_key)
-        page.get_by_role("button", name="Sign in").click()
+        page.get_by_label("API key").press("Enter")
         expect(page.get_by_role("heading", level=1)).not_to_have_text("Sign in")
         page.get_by_role("link", name=f"Batch {batch_id}", exact=True).click()
         expect(page.get_by_role("heading", name=f"Batch {batch_id}")).to_be_visible()
