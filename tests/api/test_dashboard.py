@@ -180,3 +180,22 @@ def test_bad_query_values_are_a_page_naming_them(client, finished):
     browser = signed_in(client, finished["api_key"])
     answer = browser.get(finished["base"], params={"state": "sideways"})
     assert answer.status_code == 422 and "state" in answer.text and "<html" in answer.text
+
+
+def test_a_running_batch_s_page_follows_its_progress(client, petclinic):
+    _project_id, api_key = new_project(client, petclinic)
+    answer = client.post("/v1/batches", json={"scenarios": [{"id": "RUN-1", "title": "t", "steps": ["Go to /"]}]},
+                         headers={"Authorization": f"Bearer {api_key}", "Idempotency-Key": uuid.uuid4().hex})
+    assert answer.status_code == 202, answer.text
+    browser = signed_in(client, api_key)
+    base = f"/ui/projects/{_project_id}/batches/{answer.json()['id']}"
+    page = browser.get(base).text
+    assert f'data-refresh="{base}/progress"' in page  # the script asks for the counts while it runs
+    assert "The suite and the reports are ready when the batch has finished" in page
+    fragment = browser.get(f"{base}/progress")
+    assert fragment.status_code == 200 and "0 of 1 scenarios done" in " ".join(fragment.text.split())
+    assert fragment.text.lstrip().startswith('<div id="progress"')  # the element it replaces, alone
+    script = browser.get("/ui/static/dashboard.js")
+    assert script.status_code == 200 and "data-refresh" in script.text
+    assert ".code" in browser.get("/ui/static/code.css").text
+    assert browser.get("/ui/static/..%2Fpages.py").status_code == 404
