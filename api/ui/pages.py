@@ -288,6 +288,8 @@ def download(project_id: IdPath, batch_id: IdPath, name: str, viewer: ViewerDep,
 def artifact(project_id: IdPath, batch_id: IdPath, job_id: IdPath, key: ArtifactKey, viewer: ViewerDep,
              services: ServicesDep) -> Response:
     response = artifact_routes.job_artifact(batch_id, job_id, key, viewer.caller(services, project_id), services)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
     if key.endswith(".zip"):
         response.headers["Content-Disposition"] = f'attachment; filename="{key.rsplit("/", 1)[-1]}"'
     return response

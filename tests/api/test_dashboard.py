@@ -10,6 +10,7 @@ import uuid
 import pytest
 from fastapi.testclient import TestClient
 
+from api.ui import router as dashboard
 from tests.apps.dashboard.seed import seed
 from tests.service.conftest import ADMIN_TOKEN
 
@@ -137,19 +138,44 @@ def test_the_morning_report_groups_by_class_and_accepts_a_candidate(client, fini
     assert refused.status_code == 409 and "only an app_changed" in refused.text  # the API's own answer, as a page
 
 
-def test_another_project_s_ids_are_not_found(client, finished, petclinic):
+# Every dashboard route that names a project's ids, as the permission test fills them in.
+PROJECT_ROUTES = [
+    ("GET", "/ui/projects/{project_id}"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}/progress"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}/report"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}/downloads/{name}"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}"),
+    ("GET", "/ui/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}/artifacts/{key}"),
+    ("POST", "/ui/projects/{project_id}/batches/{batch_id}/scenarios/{job_id}/accept"),
+]
+
+
+def test_the_table_covers_every_dashboard_route_of_a_project():
+    served = {(method, route.path.replace(":path", "")) for route in dashboard.routes
+              if route.path.startswith("/ui/projects/{") for method in route.methods}
+    assert served == set(PROJECT_ROUTES)
+
+
+@pytest.mark.parametrize(("method", "path"), PROJECT_ROUTES, ids=[f"{m} {p}" for m, p in PROJECT_ROUTES])
+def test_another_project_s_ids_are_not_found(client, finished, petclinic, method, path):
     _other_id, other_key = new_project(client, petclinic)
     browser = signed_in(client, other_key)
-    for path in (f"/ui/projects/{finished['project_id']}", finished["base"], f"{finished['base']}/report",
-                 f"{finished['base']}/progress", f"{finished['base']}/scenarios/{finished['failed']}",
-                 f"{finished['base']}/downloads/junit.xml",
-                 f"{finished['base']}/scenarios/{finished['failed']}/artifacts/OWN-2/attempt-1/trace.zip"):
-        answer = browser.get(path)
-        assert answer.status_code == 404, (path, answer.status_code)
-        assert "OWN-" not in answer.text
-    accepted = browser.post(f"{finished['base']}/scenarios/{finished['failed']}/accept",
-                            data={"csrf": csrf_of(browser.get("/ui/projects").text)})
-    assert accepted.status_code == 404
+    url = path.format(project_id=finished["project_id"], batch_id=finished["batch_id"], job_id=finished["failed"],
+                      name="junit.xml", key="OWN-2/attempt-1/trace.zip")
+    data = {"csrf": csrf_of(browser.get("/ui/projects").text)} if method == "POST" else None
+    answer = browser.request(method, url, data=data)
+    assert answer.status_code == 404, (url, answer.status_code)
+    assert "OWN-" not in answer.text
+
+
+def test_a_page_of_the_session_s_project_does_not_open_another_project_s_batch(client, finished, petclinic):
+    other_id, other_key = new_project(client, petclinic)
+    browser = signed_in(client, other_key)  # its own project, the first project's batch and job ids
+    for path in (f"/ui/projects/{other_id}/batches/{finished['batch_id']}",
+                 f"/ui/projects/{other_id}/batches/{finished['batch_id']}/scenarios/{finished['failed']}",
+                 f"/ui/projects/{other_id}/batches/{finished['batch_id']}/downloads/junit.xml"):
+        assert browser.get(path).status_code == 404, path
 
 
 def test_forms_need_the_session_s_csrf_token_and_signing_out_ends_the_session(client, finished):
@@ -199,3 +225,14 @@ def test_a_running_batch_s_page_follows_its_progress(client, petclinic):
     assert script.status_code == 200 and "data-refresh" in script.text
     assert ".code" in browser.get("/ui/static/code.css").text
     assert browser.get("/ui/static/..%2Fpages.py").status_code == 404
+
+
+def test_pages_load_only_the_dashboard_s_own_files_and_are_never_framed(client, finished):
+    browser = signed_in(client, finished["api_key"])
+    headers = browser.get(finished["base"]).headers
+    policy = headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "img-src 'self'" in policy
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    artifact = browser.get(f"{finished['base']}/scenarios/{finished['failed']}/artifacts/OWN-2/attempt-1/run.json")
+    assert artifact.headers["x-content-type-options"] == "nosniff" and "sandbox" in artifact.headers[
+        "content-security-policy"]
