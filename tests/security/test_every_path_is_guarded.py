@@ -29,6 +29,9 @@ OPERATOR_CLIENTS = {
     "shared/step_registry/http.py": "the step registry service (STEPFORGE_REGISTRY_URL)",
     "workers/agent/model/client.py": "the model endpoint (STEPFORGE_MODEL_BASE_URL)",
     "shared/artifacts/s3.py": "the artifact store (STEPFORGE_S3_ENDPOINT_URL)",
+    # Not the service's at all: the dashboard's page script, in its user's own browser, asks the dashboard for its
+    # progress fragment; its pages' policy (default-src 'self') lets it reach nothing else.
+    "api/ui/static/dashboard.js": "the dashboard's own pages, from its user's browser",
 }
 
 # Where a browser or client runs for a customer; each call must route through the guard.
