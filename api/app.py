@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from sqlalchemy.exc import (
     DataError,
     DisconnectionError,
@@ -33,7 +34,7 @@ from api.deps import (
     ApiError,
     Services,
 )
-from api.http import BodyLimit, answer_405_with_every_method, validation_response
+from api.http import BodyLimit, answer_405_with_every_method, http_error, validation_response
 from api.routes import artifacts, batches, health, jobs, projects, scenarios, webhooks  # noqa: F401 - they register
 from api.routes.common import UNION_TAGS, health_router, v1
 from api.ui import error_page
@@ -96,43 +97,53 @@ def _document_limits(app: FastAPI, settings: ServiceSettings) -> None:
 def _error_handlers(app: FastAPI) -> None:
     answer_405_with_every_method(app)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_problem(request: Request, error: StarletteHTTPException) -> Response:
+        if _dashboard(request):
+            return error_page(request, error.status_code, str(error.detail))
+        return await http_error(request, error)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
         answer = validation_response(error, UNION_TAGS, shown=5)
         if _dashboard(request):
-            detail = json.loads(answer.body)["detail"]
-            return error_page(request, request.app.state.services, 422, detail)
+            return error_page(request, 422, json.loads(answer.body)["detail"])
         return answer
 
     @app.exception_handler(ApiError)
     async def refused(request: Request, error: ApiError) -> Response:
-        if _dashboard(request):
-            return error_page(request, request.app.state.services, error.status, error.detail)
-        return JSONResponse({"detail": error.detail}, status_code=error.status, headers=error.headers)
+        return _answer(request, error.status, error.detail, error.headers)
 
     @app.exception_handler(SignInNeeded)
     async def sign_in_first(_request: Request, error: SignInNeeded) -> Response:
         return RedirectResponse(sign_in_url(error.back_to), status_code=303)
 
     @app.exception_handler(Conflict)
-    async def conflict(_request: Request, error: Conflict) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=409)
+    async def conflict(request: Request, error: Conflict) -> Response:
+        return _answer(request, 409, str(error))
 
     @app.exception_handler(SQLAlchemyError)
-    async def database(_request: Request, error: SQLAlchemyError) -> JSONResponse:
+    async def database(request: Request, error: SQLAlchemyError) -> Response:
         status, detail = database_problem(error)
         if status >= 500:
             log.warning("api.database_error", status=status, kind=type(error).__name__, error=_driver_message(error))
-        return JSONResponse({"detail": detail}, status_code=status)
+        return _answer(request, status, detail)
 
     @app.exception_handler(ArtifactStoreError)
-    async def storage(_request: Request, error: ArtifactStoreError) -> JSONResponse:
+    async def storage(request: Request, error: ArtifactStoreError) -> Response:
         log.warning("api.artifact_store_error", error=str(error))
-        return JSONResponse({"detail": f"artifact store unavailable: {error}"}, status_code=503)
+        return _answer(request, 503, f"artifact store unavailable: {error}")
+
+
+def _answer(request: Request, status: int, detail: str, headers: dict[str, str] | None = None) -> Response:
+    """An error as the API answers it (JSON {"detail": ...}), or as a page on the dashboard."""
+    if _dashboard(request):
+        return error_page(request, status, detail)
+    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 
 def _dashboard(request: Request) -> bool:
-    return request.url.path.startswith("/ui/")
+    return request.url.path == "/ui" or request.url.path.startswith("/ui/")
 
 
 def _driver_message(error: SQLAlchemyError) -> str:

@@ -61,15 +61,17 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
 
 def answer_405_with_every_method(app: FastAPI) -> None:
     """A 405's Allow header lists every method the path takes; other HTTP errors are answered as FastAPI does."""
+    app.add_exception_handler(StarletteHTTPException, http_error)
 
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        if error.status_code != 405:
-            return await http_exception_handler(request, error)
-        allowed = allowed_methods(request.app, request.url.path) or [
-            m.strip() for m in (error.headers or {}).get("Allow", "").split(",") if m.strip()]
-        return JSONResponse({"detail": f"method {request.method} not allowed here; allowed: {', '.join(allowed)}"},
-                            status_code=405, headers={**(error.headers or {}), "Allow": ", ".join(allowed)})
+
+async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+    """An HTTP error as JSON; a 405 naming every method the path takes (its Allow header too)."""
+    if error.status_code != 405:
+        return await http_exception_handler(request, error)
+    allowed = allowed_methods(request.app, request.url.path) or [
+        m.strip() for m in (error.headers or {}).get("Allow", "").split(",") if m.strip()]
+    return JSONResponse({"detail": f"method {request.method} not allowed here; allowed: {', '.join(allowed)}"},
+                        status_code=405, headers={**(error.headers or {}), "Allow": ", ".join(allowed)})
 
 
 # --- body size limit ----------------------------------------------------------------------------

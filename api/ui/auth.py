@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, Request, Response
 from sqlmodel import Session
@@ -84,8 +84,17 @@ def signed_in(request: Request, services: ServicesDep) -> Viewer:
             row = find_ui_session(session, token)
         if row is not None:
             return Viewer(token=token, project_ids=tuple(row.project_ids), csrf_token=row.csrf_token)
-    back_to = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    raise SignInNeeded(back_to)
+    raise SignInNeeded(back_to_after_sign_in(request))
+
+
+def back_to_after_sign_in(request: Request) -> str:
+    """The page to come back to: this one; for a form sent once the session had ended (a POST), the page the form
+    was on (its Referer, when it is one of the dashboard's), since the form's own URL takes no GET."""
+    if request.method == "GET":
+        return request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    referer = urlsplit(request.headers.get("referer", ""))
+    same_site = referer.netloc == request.url.netloc
+    return safe_back_to(referer.path + (f"?{referer.query}" if referer.query else "")) if same_site else "/ui/"
 
 
 ViewerDep = Annotated[Viewer, Depends(signed_in)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import ValidationError
 
 from api.changes import triage_entry
-from api.deps import IdPath, Services, ServicesDep, not_found
+from api.deps import ApiError, IdPath, Services, ServicesDep, not_found
 from api.routes import artifacts as artifact_routes
 from api.routes import batches as batch_routes
 from api.routes import jobs as job_routes
@@ -39,6 +39,7 @@ from shared.store import (
     events_of_batch,
     hash_key,
     job_artifacts_prefix,
+    job_run_record_key,
     job_page,
     morning_report as read_morning_report,
     open_ui_session,
@@ -54,9 +55,7 @@ SCENARIOS_PER_PAGE = 50
 DOWNLOADS = {"suite.zip": batch_routes.batch_suite, "junit.xml": batch_routes.batch_junit,
              "cucumber.json": batch_routes.batch_cucumber}
 SUITE_CODE = re.compile(r"^suite/features/(?:[^/]+\.feature|step_definitions/[^/]+\.js)$")  # not the support code
-RUN_RECORD = re.compile(r"^(?P<folder>(?:.+/)?attempt-(?P<attempt>\d+))/run\.json$")
-TriageFilter = Literal["passed", "flake", "drift", "app_changed", "broken_environment", "generated"]
-StateFilter = Literal["queued", "running", "passed", "failed", "cancelled"]
+RUN_RECORD = re.compile(r"^[^/]+/attempt-(?P<attempt>\d+)/run\.json$")  # a generation attempt's, not a candidate's
 
 
 # --- signing in and out -------------------------------------------------------------------------------------------
@@ -151,8 +150,9 @@ def batch_view(session, project_id: int, batch_id: int) -> BatchView:
 @router.get("/projects/{project_id}/batches/{batch_id}")
 def batch(request: Request, project_id: IdPath, batch_id: IdPath, viewer: ViewerDep, services: ServicesDep,
           after: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
-          state: Annotated[StateFilter | None, Query()] = None,
-          triage: Annotated[TriageFilter | None, Query()] = None) -> Response:
+          state: Annotated[str | None, Query(max_length=30)] = None,
+          triage: Annotated[str | None, Query(max_length=30)] = None) -> Response:
+    state, triage = chosen("state", state, JOB_STATES), chosen("triage", triage, TRIAGE_ORDER)
     caller = viewer.caller(services, project_id)
     with caller.project_session(read_only=True) as (found, session):
         view = batch_view(session, found.id, batch_id)
@@ -163,6 +163,15 @@ def batch(request: Request, project_id: IdPath, batch_id: IdPath, viewer: Viewer
     return page(request, "batch.html", viewer=viewer, project=found, view=view, jobs=jobs, more=more_url,
                 filters=filters, events=events, job_states=JOB_STATES, triage_order=TRIAGE_ORDER,
                 first_page=f"{view.base}?{urlencode(filters)}" if after else None)
+
+
+def chosen(field: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
+    """A filter of the batch page: one of `allowed`, or none (the form's "any" sends it empty)."""
+    if not value:
+        return None
+    if value not in allowed:
+        raise ApiError(422, f"query parameter {field}: {value!r} is none of {', '.join(allowed)}")
+    return value
 
 
 @router.get("/projects/{project_id}/batches/{batch_id}/progress")
@@ -232,31 +241,57 @@ def scenario(request: Request, project_id: IdPath, batch_id: IdPath, job_id: IdP
     store = services.store()
     prefix = job_artifacts_prefix(job)
     keys = sorted(info.key.removeprefix(prefix) for info in store.list(prefix))
-    record, record_key = latest_run_record(store, prefix, keys)
-    folder = record_key.rsplit("/", 1)[0] + "/" if record_key else ""
-    timeline = [TimelineEntry(
-        index=op.index, step=op.step_index + 1 if op.step_index >= 0 else None, kind=op.kind, description=op.description,
-        target=(op.said or (op.target.text if op.target else None)), ok=op.ok, error=op.error,
-        locator=locator_text(op.locator) if op.locator else None,
-        screenshot=artifact_url(view.base, job.id, folder + op.screenshot) if op.screenshot else None,
-    ) for op in (record.operations if record else []) if not op.redundant]
+    timelines = [timeline for timeline in (
+        read_timeline(store, view.base, job, prefix, own_run_record(job, prefix, keys), "Timeline"),
+        read_timeline(store, view.base, job, prefix, candidate_run_record(job), "Timeline of the script generated afresh"),
+    ) if timeline is not None]
     files = [(key.removeprefix("suite/"), code(read_text(store, prefix + key), key))
              for key in keys if SUITE_CODE.match(key)]
     traces = [key for key in keys if key.endswith("trace.zip")]
     return page(request, "scenario.html", viewer=viewer, project=found, view=view, job=job, definition=definition,
-                record=record, timeline=timeline, files=files, traces=traces,
+                timelines=timelines, files=files, traces=traces,
                 artifact=lambda key: artifact_url(view.base, job.id, key), artifacts=keys)
 
 
-def latest_run_record(store: ArtifactStore, prefix: str, keys: list[str]) -> tuple[RunRecord | None, str | None]:
-    """The run record of the job's last attempt, and its key."""
+@dataclass
+class Timeline:
+    title: str
+    record: RunRecord
+    entries: list[TimelineEntry]
+
+
+def own_run_record(job, prefix: str, keys: list[str]) -> str | None:
+    """The key (below the job's folder) of the run record its verdict comes from: the verified script's when the job
+    passed or its regenerated script was accepted (store.job_run_record_key), else its last attempt's."""
+    verified = job_run_record_key(job).removeprefix(prefix)
+    if verified in keys:
+        return verified
     found = [(int(match["attempt"]), key) for key in keys if (match := RUN_RECORD.match(key))]
-    for _attempt, key in sorted(found, reverse=True):
-        try:
-            return RunRecord.model_validate_json(store.get_bytes(prefix + key)), key
-        except (ArtifactNotFoundError, ValidationError):
-            continue
-    return None, None
+    return max(found)[1] if found else None
+
+
+def candidate_run_record(job) -> str | None:
+    """The run record of an app_changed job's script generated afresh, while nobody has accepted it."""
+    candidate = (job.triage_detail or {}).get("candidate") or {}
+    return candidate.get("run_record") if job.accepted_at is None else None
+
+
+def read_timeline(store: ArtifactStore, base: str, job, prefix: str, key: str | None, title: str) -> Timeline | None:
+    """Each operation of the run record at `key` with its target, locator and the picture of the page after it."""
+    if key is None:
+        return None
+    try:
+        record = RunRecord.model_validate_json(store.get_bytes(prefix + key))
+    except (ArtifactNotFoundError, ValidationError):
+        return None
+    folder = key.rsplit("/", 1)[0] + "/"
+    entries = [TimelineEntry(
+        index=op.index, step=op.step_index + 1 if op.step_index >= 0 else None, kind=op.kind,
+        description=op.description, target=(op.said or (op.target.text if op.target else None)), ok=op.ok,
+        error=op.error, locator=locator_text(op.locator) if op.locator else None,
+        screenshot=artifact_url(base, job.id, folder + op.screenshot) if op.screenshot else None,
+    ) for op in record.operations if not op.redundant]
+    return Timeline(title, record, entries)
 
 
 def artifact_url(base: str, job_id: int, key: str) -> str:
@@ -288,6 +323,8 @@ def download(project_id: IdPath, batch_id: IdPath, name: str, viewer: ViewerDep,
 def artifact(project_id: IdPath, batch_id: IdPath, job_id: IdPath, key: ArtifactKey, viewer: ViewerDep,
              services: ServicesDep) -> Response:
     response = artifact_routes.job_artifact(batch_id, job_id, key, viewer.caller(services, project_id), services)
+    if key.endswith((".js", ".mjs", ".html", ".htm", ".svg")):  # shown as text, never run in the dashboard's origin
+        response.headers["Content-Type"] = "text/plain; charset=utf-8"
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
     if key.endswith(".zip"):
@@ -308,6 +345,6 @@ def static(name: str) -> Response:
     return FileResponse(path, headers={"Cache-Control": "max-age=3600"})
 
 
-def error_page(request: Request, services: Services, status: int, detail: str) -> Response:
+def error_page(request: Request, status: int, detail: str) -> Response:
     """An error on a dashboard page, as a page (the API answers JSON)."""
     return page(request, "error.html", status_code=status, viewer=None, status=status, detail=detail)

@@ -51,11 +51,11 @@ def environment() -> Environment:
     return env
 
 
-# Every page: nothing but the dashboard's own files run or load in it (the progress bar's widths are its only inline
-# styles), it is never framed by another site (the Accept button), and nothing it serves is sniffed into HTML.
+# Every page: nothing but the dashboard's own files run or load in it (no inline script or style), it is never framed
+# by another site (the Accept button), and nothing it serves is sniffed into HTML.
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
-    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
                                "img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
                                "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",

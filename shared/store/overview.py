@@ -103,23 +103,25 @@ class MorningReport:
     rest counted; cost per class; the scenarios added to the suite and removed from it; the flaky ones."""
 
     cost: dict[str, dict] = field(default_factory=dict)  # class -> scenarios, model_calls, seconds
-    attention: list[Job] = field(default_factory=list)  # in natural order of their ids
+    attention: list[Job] = field(default_factory=list)  # in natural order of their ids; the first of each class
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     flaky: list[tuple[str, int, int]] = field(default_factory=list)  # (external id, flakes, regenerations)
 
 
-def morning_report(session: Session, batch: Batch, *, limit: int = 500) -> MorningReport:
+def morning_report(session: Session, batch: Batch, *, limit: int = 200) -> MorningReport:
     """A handful of statements whatever the batch's size: per-class sums by the database, only the jobs a person
-    must read loaded (at most `limit`), the added ones found by the database (passed here, never verified before)."""
+    must read loaded (at most `limit` of each class: the report says how many more, the batch page lists them), the
+    added ones found by the database (passed here, never verified before)."""
     report = MorningReport()
     rows = session.execute(sa_select(Job.triage, func.count(), func.sum(_number(Job.model_usage, "total", "calls")),
                                      func.sum(_number(Job.timings, "seconds")))
                            .where(Job.batch_id == batch.id, col(Job.triage).is_not(None)).group_by(Job.triage)).all()
     report.cost = {triage: {"scenarios": n, "model_calls": int(calls or 0), "seconds": round(float(spent or 0), 2)}
                    for triage, n, calls, spent in rows}
-    attention = session.exec(select(Job).where(Job.batch_id == batch.id, col(Job.triage).in_(ATTENTION_CLASSES))
-                             .order_by(col(Job.id)).limit(limit)).all()
+    attention = [job for name in ATTENTION_CLASSES if name in report.cost
+                 for job in session.exec(select(Job).where(Job.batch_id == batch.id, Job.triage == name)
+                                         .order_by(col(Job.id)).limit(limit)).all()]
     report.attention = sorted(attention, key=lambda job: natural_key(job.external_id))
     before = aliased(Job)
     verified_before = exists().where(before.project_id == batch.project_id, before.batch_id < batch.id,

@@ -19,22 +19,23 @@ def _hash(token: str) -> str:
 
 def open_ui_session(session: Session, project_id: int, *, hours: float, token: str | None = None
                     ) -> tuple[UiSession, str]:
-    """Sign a project in: into the browser's session when its token is still good (one sign-in per project, each
-    with its key), else into a new one. The session and its token (new tokens only are returned; an existing one
-    is returned as given). Expired sessions are deleted on the way."""
+    """Sign a project in: a new session (a new token and CSRF token, whatever the browser sent) holding this project
+    and, when `token` is the browser's live session, that session's projects too, which it replaces (its token opens
+    nothing any more: a token planted in a browser before its sign-in never gains the projects signed in after).
+    Expired sessions are deleted on the way."""
     now = utcnow()
     session.exec(delete(UiSession).where(col(UiSession.expires_at) < now))  # type: ignore[call-overload]
-    row = find_ui_session(session, token) if token else None
-    if row is None:
-        token = secrets.token_urlsafe(32)
-        row = UiSession(id=_hash(token), project_ids=[project_id], csrf_token=secrets.token_urlsafe(32),
-                        expires_at=now + timedelta(hours=hours))
-    elif project_id not in row.project_ids:
-        row.project_ids = [*row.project_ids, project_id]
+    earlier = find_ui_session(session, token) if token else None
+    projects = [*earlier.project_ids] if earlier is not None else []
+    if earlier is not None:
+        session.delete(earlier)
+    new_token = secrets.token_urlsafe(32)
+    row = UiSession(id=_hash(new_token), project_ids=[*projects, project_id] if project_id not in projects
+                    else projects, csrf_token=secrets.token_urlsafe(32), expires_at=now + timedelta(hours=hours))
     session.add(row)
     session.commit()
     session.refresh(row)
-    return row, token
+    return row, new_token
 
 
 def find_ui_session(session: Session, token: str) -> UiSession | None:

@@ -88,12 +88,13 @@ def test_each_page_of_a_finished_batch(client, finished):
     assert "data-refresh" not in batch.text  # finished: nothing to follow
     assert "step 2 (expectation)" in batch.text and "it holds &#34;&lt;empty&gt;&#34;" in batch.text
     assert f'{finished["base"]}/downloads/junit.xml' in batch.text
-    failed_only = browser.get(finished["base"], params={"state": "failed"})
+    failed_only = browser.get(finished["base"], params={"state": "failed", "triage": ""})  # the form's "any"
+    assert failed_only.status_code == 200
     assert "OWN-2</a>" in failed_only.text and "OWN-1</a>" not in failed_only.text
 
     failed = browser.get(f"{finished['base']}/scenarios/{finished['failed']}")
     assert failed.status_code == 200
-    assert "Why it failed:" in failed.text and 'class="failed" aria-label="Step 2, failed"' in failed.text
+    assert "Why it failed:" in failed.text and "<strong>(failed here)</strong>" in failed.text
     screenshots = re.findall(r'<img src="([^"]+)"', failed.text)
     assert len(screenshots) == 2 and all("/screenshots/" in url for url in screenshots)
     picture = browser.get(screenshots[0])
@@ -125,6 +126,11 @@ def test_the_morning_report_groups_by_class_and_accepts_a_candidate(client, fini
     assert '<span class="gi">+  await this.page.getByRole' in report.text  # the candidate's diff, highlighted
     changed_picture = re.search(r'<img src="([^"]+app_change.png)"', report.text).group(1)
     assert browser.get(changed_picture).content.startswith(b"\x89PNG")
+    changed = browser.get(f"{finished['nightly']}/scenarios/{finished['changed']}").text
+    timelines = re.findall(r'<h2 id="timeline-\d">([^<]+)</h2>', changed)
+    assert timelines == ["Timeline", "Timeline of the script generated afresh"]  # its own run first
+    own = changed.split("Timeline of the script generated afresh")[0]
+    assert "OWN-3/attempt-1/screenshots/" in own and "candidate/" not in own
     accept = f"{finished['nightly']}/scenarios/{finished['changed']}/accept"
     assert f'action="{accept}"' in report.text
     done = browser.post(accept, data={"csrf": csrf_of(report.text, accept)}, follow_redirects=False)
@@ -196,10 +202,17 @@ def test_forms_need_the_session_s_csrf_token_and_signing_out_ends_the_session(cl
 def test_two_projects_signed_in_on_one_browser(client, finished, petclinic):
     other_id, other_key = new_project(client, petclinic)
     browser = signed_in(client, finished["api_key"])
+    first_token = browser.cookies.get("stepforge_session")
     form = browser.get("/ui/sign-in")
     browser.post("/ui/sign-in", data={"api_key": other_key, "csrf": csrf_of(form.text, "/ui/sign-in")})
     listed = browser.get("/ui/projects").text
     assert f"/ui/projects/{finished['project_id']}\"" in listed and f"/ui/projects/{other_id}\"" in listed
+    # Each sign-in gives the browser a new token: the one it had before opens nothing any more, so a token planted
+    # in a browser never gains what its owner signs in to afterwards.
+    assert browser.cookies.get("stepforge_session") != first_token
+    planted = TestClient(client.app)
+    planted.cookies.set("stepforge_session", first_token, path="/ui")
+    assert planted.get(f"/ui/projects/{other_id}", follow_redirects=False).status_code == 303
 
 
 def test_bad_query_values_are_a_page_naming_them(client, finished):
@@ -232,7 +245,45 @@ def test_pages_load_only_the_dashboard_s_own_files_and_are_never_framed(client, 
     headers = browser.get(finished["base"]).headers
     policy = headers["content-security-policy"]
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "img-src 'self'" in policy
+    assert "unsafe-inline" not in policy and ' style="' not in browser.get(finished['base']).text
     assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
     artifact = browser.get(f"{finished['base']}/scenarios/{finished['failed']}/artifacts/OWN-2/attempt-1/run.json")
     assert artifact.headers["x-content-type-options"] == "nosniff" and "sandbox" in artifact.headers[
         "content-security-policy"]
+    script = browser.get(f"{finished['base']}/scenarios/{finished['passed']}/artifacts/"
+                         "suite/features/step_definitions/steps.js")
+    assert script.headers["content-type"].startswith("text/plain")  # shown, never run in the dashboard's origin
+
+
+def test_every_error_on_a_dashboard_url_is_a_page(client, finished):
+    browser = signed_in(client, finished["api_key"])
+    for method, path, status in (("GET", "/ui/no-such-page", 404), ("GET", "/ui/sign-out", 405),
+                                 ("GET", f"{finished['base']}/scenarios/999999", 404)):
+        answer = browser.request(method, path)
+        assert answer.status_code == status and answer.text.startswith("<!doctype html>"), (path, answer.text[:80])
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+    assert client.get("/v1/no-such-route").json()["detail"]  # the API answers JSON as before
+
+
+def test_a_form_sent_after_the_session_ended_comes_back_to_its_page(client, finished):
+    browser = TestClient(client.app, base_url="http://dashboard.test")
+    report = f"{finished['nightly']}/report"
+    answer = browser.post(f"{finished['nightly']}/scenarios/{finished['changed']}/accept", data={"csrf": "x"},
+                          headers={"Referer": f"http://dashboard.test{report}"}, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == f"/ui/sign-in?next={report}"
+    elsewhere = browser.post(f"{finished['nightly']}/scenarios/{finished['changed']}/accept", data={"csrf": "x"},
+                             headers={"Referer": "https://evil.example/ui/x"}, follow_redirects=False)
+    assert elsewhere.headers["location"] == "/ui/sign-in?next=/ui/"
+
+
+def test_the_morning_report_reads_at_most_a_page_of_each_class(settings):
+    from shared.models import Batch
+    from shared.store import engine_for, morning_report, reading
+
+    seeded = seed(settings, scenarios=30, with_artifacts=0)  # OWN-6, OWN-16 and OWN-26 drifted
+    with reading(engine_for(settings.database_url)) as session:
+        batch = session.get(Batch, seeded.nightly_id)
+        report = morning_report(session, batch, limit=2)
+    assert report.cost["drift"]["scenarios"] == 3
+    assert [job.external_id for job in report.attention if job.triage == "drift"] == ["OWN-6", "OWN-16"]
+    assert [job.external_id for job in report.attention if job.triage == "app_changed"] == ["OWN-3"]

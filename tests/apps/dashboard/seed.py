@@ -100,10 +100,12 @@ def picture(text: str, failed: bool = False) -> bytes:
     return data.getvalue()
 
 
-def store_job(store: ArtifactStore, job: Job, title: str, *, failed_at: int | None = None) -> None:
-    """The job's artifacts in its first attempt's folder: run record, pictures, trace and (passed) the suite."""
+def store_job(store: ArtifactStore, job: Job, title: str, *, failed_at: int | None = None,
+              folder: str | None = None) -> None:
+    """The job's artifacts in its first attempt's folder: run record, pictures, trace and (passed) the suite;
+    `folder`: a run of its own below it instead (a candidate's: no suite)."""
     prefix = attempt_artifact_prefix(job.artifact_prefix, 1)
-    attempt = f"{job.external_id}/attempt-1"
+    attempt = f"{folder or job.external_id}/attempt-1"
     operations = []
     for index, (kind, text, said, locator) in enumerate(OPERATIONS):
         failed = failed_at is not None and index + 1 >= failed_at
@@ -122,7 +124,7 @@ def store_job(store: ArtifactStore, job: Job, title: str, *, failed_at: int | No
                        replay=ReplayResult(passed=True, seconds=1.4) if failed_at is None else None)
     store.put_bytes(f"{prefix}{attempt}/run.json", record.model_dump_json(indent=1).encode(), "application/json")
     store.put_bytes(f"{prefix}{attempt}/trace.zip", b"PK\x05\x06" + b"\0" * 18, "application/zip")
-    if failed_at is None:
+    if failed_at is None and folder is None:
         store.put_bytes(f"{prefix}suite/features/owners.feature",
                         FEATURE.format(id=job.external_id, title=title).encode(), "text/plain")
         store.put_bytes(f"{prefix}suite/features/step_definitions/steps.js", STEP_DEFINITIONS.encode(),
@@ -144,7 +146,8 @@ def nightly_result(index: int, job: Job, store: ArtifactStore) -> JobResult:
                              "app_change": {"step": 3, "kind": "expectation", "description": "Click Find Owner",
                                             "expected": "Owner Information", "actual": "Owners",
                                             "reason": "the heading changed", "screenshot": "app_change.png"},
-                             "candidate": {"passed": True, "diff": "candidate/script.diff", "model_calls": 6}})
+                             "candidate": {"passed": True, "diff": "candidate/script.diff", "model_calls": 6,
+                                           "run_record": f"candidate/{job.external_id}/attempt-1/run.json"}})
     if index % 10 == 5:
         return JobResult(state="passed", generation_attempts=1, timings=seconds, triage="drift", triage_detail={
             "source": "replayed", "replays": 2, "app_change": None,
@@ -188,6 +191,8 @@ def seed(settings: ServiceSettings, *, scenarios: int = 6, api_key: str | None =
         result = nightly_result(index, job, store)
         if index < with_artifacts:
             store_job(store, job, definitions[index].title, failed_at=result.failed_step)
+        if result.triage == "app_changed":  # its script generated afresh, which passed
+            store_job(store, job, definitions[index].title, folder=f"candidate/{job.external_id}")
         finish_job(engine, job.id, None, result)
         seeded.jobs[f"nightly/{job.external_id}"] = job.id
     for index, job in enumerate(on_demand_jobs):
