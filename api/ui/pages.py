@@ -241,9 +241,11 @@ def scenario(request: Request, project_id: IdPath, batch_id: IdPath, job_id: IdP
     store = services.store()
     prefix = job_artifacts_prefix(job)
     keys = sorted(info.key.removeprefix(prefix) for info in store.list(prefix))
+    kept = set(keys)
     timelines = [timeline for timeline in (
-        read_timeline(store, view.base, job, prefix, own_run_record(job, prefix, keys), "Timeline"),
-        read_timeline(store, view.base, job, prefix, candidate_run_record(job), "Timeline of the script generated afresh"),
+        read_timeline(store, view.base, job, prefix, kept, own_run_record(job, prefix, keys), "Timeline"),
+        read_timeline(store, view.base, job, prefix, kept, candidate_run_record(job),
+                      "Timeline of the script generated afresh"),
     ) if timeline is not None]
     files = [(key.removeprefix("suite/"), code(read_text(store, prefix + key), key))
              for key in keys if SUITE_CODE.match(key)]
@@ -258,6 +260,7 @@ class Timeline:
     title: str
     record: RunRecord
     entries: list[TimelineEntry]
+    pictures: bool = True  # False: the run that recorded it keeps them (a verified script, replayed)
 
 
 def own_run_record(job, prefix: str, keys: list[str]) -> str | None:
@@ -276,8 +279,11 @@ def candidate_run_record(job) -> str | None:
     return candidate.get("run_record") if job.accepted_at is None else None
 
 
-def read_timeline(store: ArtifactStore, base: str, job, prefix: str, key: str | None, title: str) -> Timeline | None:
-    """Each operation of the run record at `key` with its target, locator and the picture of the page after it."""
+def read_timeline(store: ArtifactStore, base: str, job, prefix: str, kept: set[str], key: str | None, title: str
+                  ) -> Timeline | None:
+    """Each operation of the run record at `key` with its target, locator and the picture of the page after it, when
+    the job keeps that picture (`kept`: its artifacts); a verified script replayed by a regeneration carries its run
+    record, whose pictures stay with the job that generated it."""
     if key is None:
         return None
     try:
@@ -289,9 +295,10 @@ def read_timeline(store: ArtifactStore, base: str, job, prefix: str, key: str | 
         index=op.index, step=op.step_index + 1 if op.step_index >= 0 else None, kind=op.kind,
         description=op.description, target=(op.said or (op.target.text if op.target else None)), ok=op.ok,
         error=op.error, locator=locator_text(op.locator) if op.locator else None,
-        screenshot=artifact_url(base, job.id, folder + op.screenshot) if op.screenshot else None,
+        screenshot=artifact_url(base, job.id, folder + op.screenshot)
+        if op.screenshot and folder + op.screenshot in kept else None,
     ) for op in record.operations if not op.redundant]
-    return Timeline(title, record, entries)
+    return Timeline(title, record, entries, pictures=any(entry.screenshot for entry in entries))
 
 
 def artifact_url(base: str, job_id: int, key: str) -> str:
