@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from shared.records import RunRecord, Verdict
 from shared.scenarios import Scenario
 
+CANDIDATE_FOLDER = "candidate/"  # where a service job keeps its script generated afresh, in its attempt folder
 FAILING_TAG = "failing"  # an app_changed scenario keeps its last verified script in the suite under this tag
 TriageClass = Literal["passed", "flake", "drift", "app_changed", "broken_environment", "generated"]
 # The order the report lists them in: what needs a person first.

@@ -47,7 +47,7 @@ from shared.store import (
     projects_in,
     scenario_from_row,
 )
-from shared.triage import TRIAGE_ORDER
+from shared.triage import CANDIDATE_FOLDER, TRIAGE_ORDER
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
 BATCHES_PER_PAGE = 25
@@ -55,6 +55,7 @@ SCENARIOS_PER_PAGE = 50
 DOWNLOADS = {"suite.zip": batch_routes.batch_suite, "junit.xml": batch_routes.batch_junit,
              "cucumber.json": batch_routes.batch_cucumber}
 SUITE_CODE = re.compile(r"^suite/features/(?:[^/]+\.feature|step_definitions/[^/]+\.js)$")  # not the support code
+CANDIDATE = CANDIDATE_FOLDER
 RUN_RECORD = re.compile(r"^[^/]+/attempt-(?P<attempt>\d+)/run\.json$")  # a generation attempt's, not a candidate's
 
 
@@ -244,7 +245,7 @@ def scenario(request: Request, project_id: IdPath, batch_id: IdPath, job_id: IdP
     kept = set(keys)
     timelines = [timeline for timeline in (
         read_timeline(store, view.base, job, prefix, kept, own_run_record(job, prefix, keys), "Timeline"),
-        read_timeline(store, view.base, job, prefix, kept, candidate_run_record(job),
+        read_timeline(store, view.base, job, prefix, kept, candidate_run_record(job, keys),
                       "Timeline of the script generated afresh"),
     ) if timeline is not None]
     files = [(key.removeprefix("suite/"), code(read_text(store, prefix + key), key))
@@ -267,16 +268,23 @@ def own_run_record(job, prefix: str, keys: list[str]) -> str | None:
     """The key (below the job's folder) of the run record its verdict comes from: the verified script's when the job
     passed or its regenerated script was accepted (store.job_run_record_key), else its last attempt's."""
     verified = job_run_record_key(job).removeprefix(prefix)
-    if verified in keys:
-        return verified
-    found = [(int(match["attempt"]), key) for key in keys if (match := RUN_RECORD.match(key))]
+    return verified if verified in keys else last_attempt(keys)
+
+
+def candidate_run_record(job, keys: list[str]) -> str | None:
+    """The run record of an app_changed job's script generated afresh (the one that passed, else its last attempt,
+    which says why it failed too), while nobody has accepted it."""
+    candidate = (job.triage_detail or {}).get("candidate")
+    if not candidate or job.accepted_at is not None:
+        return None
+    return candidate.get("run_record") or last_attempt(keys, CANDIDATE)
+
+
+def last_attempt(keys: list[str], below: str = "") -> str | None:
+    """The run record of the last generation attempt among `keys` (below `below`: a candidate's, "candidate/")."""
+    found = [(int(match["attempt"]), key) for key in keys
+             if key.startswith(below) and (match := RUN_RECORD.match(key.removeprefix(below)))]
     return max(found)[1] if found else None
-
-
-def candidate_run_record(job) -> str | None:
-    """The run record of an app_changed job's script generated afresh, while nobody has accepted it."""
-    candidate = (job.triage_detail or {}).get("candidate") or {}
-    return candidate.get("run_record") if job.accepted_at is None else None
 
 
 def read_timeline(store: ArtifactStore, base: str, job, prefix: str, kept: set[str], key: str | None, title: str

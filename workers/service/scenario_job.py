@@ -28,7 +28,7 @@ from shared.store import (
     registry_project,
     scenario_from_row,
 )
-from shared.triage import VerifiedScript
+from shared.triage import CANDIDATE_FOLDER, VerifiedScript
 from shared.urls import TargetPolicy, UnsafeTargetError
 from workers.agent.choice import Agent, open_agent
 from workers.agent.execution.browser import BrowserSession
@@ -206,7 +206,7 @@ def replay_job(claim: Claim, scenario: Scenario, record: RunRecord, settings: Se
     )
 
 
-CANDIDATE = "candidate/"  # where an app_changed job's regenerated script is, in its attempt folder
+CANDIDATE = CANDIDATE_FOLDER  # where an app_changed job's regenerated script is, in its attempt folder
 
 
 def store_suite(store: ArtifactStore, prefix: str, suite: Suite | None, suite_format: str = "cucumber-js",
