@@ -4,7 +4,7 @@ Seeds a project whose nightly regeneration holds --scenarios scenarios (tests/ap
 mixed, an app_changed scenario with its candidate's diff) in a fresh PostgreSQL database (the admin URL given, or
 STEPFORGE_BENCH_DATABASE_URL, or postgres on 127.0.0.1:5432), then asks each dashboard page --repeat times in process
 (FastAPI's TestClient, a signed-in session) and prints each page's median and p95 server time against the target:
-100 ms a page for a batch of 1,000 scenarios. Exit 1 when a page's median is over it.
+100 ms a page for a batch of 1,000 scenarios. Exit 1 when a page's median is over it (unless --figures-only).
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenarios", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--database-url", default=ADMIN_URL, help="a PostgreSQL admin URL (a database is made)")
+    parser.add_argument("--figures-only", action="store_true", help="exit 0 whatever the times (a page that fails "
+                                                                     "to answer still exits 1)")
     args = parser.parse_args(argv)
     name = f"stepforge_bench_dashboard_{uuid.uuid4().hex[:8]}"
     url = create_database(args.database_url, name)
@@ -103,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         drop_database(args.database_url, name)
     target = TARGET_MS * max(1.0, args.scenarios / 1000)
     print(f"slowest page: {worst:.1f} ms median, {worst / target:.2f}x of the {target:.0f} ms target")
-    return 0 if worst <= target else 1
+    return 0 if worst <= target or args.figures_only else 1
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.service  # its tier: PostgreSQL
 
 
 def test_the_dashboard_bench_times_every_page(capsys):
-    assert main(["--scenarios", "30", "--repeat", "2", "--database-url", ADMIN_URL]) == 0
+    # Its figures only: a timing on a machine busy with the other tests says nothing (the bench itself is timed).
+    assert main(["--scenarios", "30", "--repeat", "2", "--database-url", ADMIN_URL, "--figures-only"]) == 0
     out = capsys.readouterr().out
     for page in ("projects", "batch (first page of scenarios)", "morning report", "scenario"):
         assert page in out
