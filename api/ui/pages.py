@@ -34,6 +34,7 @@ from shared.store import (
     ATTENTION_CLASSES,
     batch_counts,
     batch_page,
+    batches_counts,
     close_ui_session,
     deliveries_of,
     events_of_batch,
@@ -96,7 +97,7 @@ def sign_in(request: Request, services: ServicesDep, api_key: Annotated[str, For
         if project is None:
             return sign_in_page(request, services, back_to, "That API key opens no project. Check it and try again.",
                                 401)
-        row, token = open_ui_session(session, project.id, hours=services.settings.ui_session_hours,
+        _row, token = open_ui_session(session, project.id, hours=services.settings.ui_session_hours,
                                      token=request.cookies.get(auth.SESSION_COOKIE))
     response = RedirectResponse(back_to if back_to != "/ui/" else f"/ui/projects/{project.id}", status_code=303)
     auth.set_session_cookie(response, request, services, token)
@@ -129,7 +130,7 @@ def project(request: Request, project_id: IdPath, viewer: ViewerDep, services: S
     caller = viewer.caller(services, project_id)
     with caller.project_session(read_only=True) as (found, session):
         batches, more = batch_page(session, found.id, before=before, limit=BATCHES_PER_PAGE)
-        counts = {batch.id: batch_counts(session, batch.id) for batch in batches}
+        counts = batches_counts(session, [batch.id for batch in batches])
     older = f"/ui/projects/{project_id}?before={batches[-1].id}" if more else None
     return page(request, "project.html", viewer=viewer, project=found, batches=batches, counts=counts, older=older,
                 triage_order=TRIAGE_ORDER)

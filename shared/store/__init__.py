@@ -106,6 +106,7 @@ from shared.store.overview import (  # noqa: F401
     MorningReport,
     batch_counts,
     batch_page,
+    batches_counts,
     job_page,
     morning_report,
     projects_in,

@@ -56,15 +56,24 @@ def batch_page(session: Session, project_id: int, *, before: int | None, limit: 
 
 def batch_counts(session: Session, batch_id: int) -> BatchCounts:
     """The batch's jobs counted by state, by triage class and by failure kind, with their seconds, model calls and
-    cost summed: one statement grouped by the three columns."""
+    cost summed (batches_counts for one batch)."""
+    return batches_counts(session, [batch_id])[batch_id]
+
+
+def batches_counts(session: Session, batch_ids: list[int]) -> dict[int, BatchCounts]:
+    """batch_counts of each of these batches: one statement grouped by batch and the three columns."""
     seconds = func.sum(_number(Job.timings, "seconds"))
     calls = func.sum(_number(Job.model_usage, "total", "calls"))
     cost = func.sum(_number(Job.model_usage, "total", "cost"))
-    rows = session.execute(sa_select(Job.state, Job.triage, Job.failure_kind, func.count(), seconds, calls, cost)
-                           .where(Job.batch_id == batch_id)
-                           .group_by(Job.state, Job.triage, Job.failure_kind)).all()
-    counts = BatchCounts()
-    for state, triage, kind, jobs, spent, model_calls, dollars in rows:
+    found = {batch_id: BatchCounts() for batch_id in batch_ids}
+    if not batch_ids:
+        return found
+    rows = session.execute(sa_select(Job.batch_id, Job.state, Job.triage, Job.failure_kind, func.count(), seconds,
+                                     calls, cost)
+                           .where(col(Job.batch_id).in_(batch_ids))
+                           .group_by(Job.batch_id, Job.state, Job.triage, Job.failure_kind)).all()
+    for batch_id, state, triage, kind, jobs, spent, model_calls, dollars in rows:
+        counts = found[batch_id]
         counts.states[state] = counts.states.get(state, 0) + jobs
         if triage:
             counts.triage[triage] = counts.triage.get(triage, 0) + jobs
@@ -74,7 +83,7 @@ def batch_counts(session: Session, batch_id: int) -> BatchCounts:
         counts.seconds += float(spent or 0)
         counts.model_calls += int(model_calls or 0)
         counts.cost_usd += float(dollars or 0)
-    return counts
+    return found
 
 
 def _number(column, *path: str):
