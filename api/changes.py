@@ -26,8 +26,8 @@ from shared.triage import TRIAGE_ORDER
 
 def batch_report(session: Session, batch: Batch, link: Callable[[Job, str], str],
                  accept: Callable[[Job], str]) -> dict:
-    """What changed with the batch (`changes`), read from the store: the API's report and the dashboard's morning
-    report, each with its own links."""
+    """What changed with the batch (`changes`), read from the store, with the caller's links (GET
+    /v1/batches/{id}/changes). The dashboard's morning report reads less: store.morning_report."""
     current = jobs_of(session, batch.id)
     ids = [job.external_id for job in current]
     earlier = earlier_jobs(session, batch.project_id, batch.id, ids)

@@ -3,7 +3,6 @@ token's hash is stored; the browser keeps the token in an HTTP-only cookie)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 
@@ -11,10 +10,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, col
 
 from shared.models import UiSession, as_utc, utcnow
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+from shared.store.projects import hash_key
 
 
 def open_ui_session(session: Session, project_id: int, *, hours: float, token: str | None = None
@@ -30,7 +26,7 @@ def open_ui_session(session: Session, project_id: int, *, hours: float, token: s
     if earlier is not None:
         session.delete(earlier)
     new_token = secrets.token_urlsafe(32)
-    row = UiSession(id=_hash(new_token), project_ids=[*projects, project_id] if project_id not in projects
+    row = UiSession(id=hash_key(new_token), project_ids=[*projects, project_id] if project_id not in projects
                     else projects, csrf_token=secrets.token_urlsafe(32), expires_at=now + timedelta(hours=hours))
     session.add(row)
     session.commit()
@@ -40,7 +36,7 @@ def open_ui_session(session: Session, project_id: int, *, hours: float, token: s
 
 def find_ui_session(session: Session, token: str) -> UiSession | None:
     """The signed-in session of this token; None when there is none or it expired."""
-    row = session.get(UiSession, _hash(token))
+    row = session.get(UiSession, hash_key(token))
     if row is None or as_utc(row.expires_at) <= utcnow():
         return None
     return row
@@ -48,5 +44,5 @@ def find_ui_session(session: Session, token: str) -> UiSession | None:
 
 def close_ui_session(session: Session, token: str) -> None:
     """Sign out: the token opens nothing from now on."""
-    session.exec(delete(UiSession).where(col(UiSession.id) == _hash(token)))  # type: ignore[call-overload]
+    session.exec(delete(UiSession).where(col(UiSession.id) == hash_key(token)))  # type: ignore[call-overload]
     session.commit()
