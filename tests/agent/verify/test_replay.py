@@ -84,6 +84,16 @@ def test_a_failing_reset_command_fails_the_scenario(tmp_path: Path, site: str, s
     assert "database is locked" in result.error
 
 
+def test_a_reset_command_that_outlives_its_time_limit_fails_the_scenario(tmp_path: Path, site: str,
+                                                                        node_modules: Path) -> None:
+    make_suite(tmp_path)
+    settings = Settings(reset_timeout_s=1, replay_timeout_s=60)
+    result = replay(tmp_path, "find-owner", site, settings, reset_command="sleep 30")
+    assert not result.passed and result.failed_step is None
+    assert "reset command failed (it did not finish within 1000 ms): sleep 30" in result.error, result.error
+    assert result.seconds < 30  # stopped at its limit, not waited for
+
+
 def test_unknown_scenario_and_missing_base_url(tmp_path: Path, site: str, settings: Settings,
                                                node_modules: Path) -> None:
     make_suite(tmp_path)

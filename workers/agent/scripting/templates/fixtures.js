@@ -21,7 +21,7 @@ const test = base.extend({
     await use(stepforge.contextProxy(testInfo.tags));
   },
   world: async ({ page, context }, use) => {
-    stepforge.resetApp();
+    await stepforge.resetApp();
     const world = new StepforgeWorld(page, context);
     await stepforge.prepareContext(context, world.baseUrl, world.dialogAnswers);
     await use(world);

@@ -4,7 +4,7 @@
 // answers), the reset command, and the helpers the steps call on `this` (checks, waits, dialogs, tabs, lists,
 // files).
 const { chromium } = require("playwright-core");
-const { execSync } = require("child_process");
+const { exec } = require("child_process");
 const assert = require("assert");
 const fs = require("fs");
 const path = require("path");
@@ -206,20 +206,25 @@ function browserPath() {
     "one (Debian/Ubuntu: apt install chromium), or set STEPFORGE_BROWSER_PATH to a Chromium or Chrome executable");
 }
 
-// Runs STEPFORGE_RESET_COMMAND (when set) before a scenario; its failure fails the scenario with its output.
+// Runs STEPFORGE_RESET_COMMAND (when set) before a scenario, without holding the event loop (the scenario's context
+// is prepared meanwhile); the promise rejects with the command's output when it fails or outlives RESET_TIMEOUT_MS.
 function resetApp() {
-  if (!RESET_COMMAND) return;
-  try {
-    execSync(RESET_COMMAND, { stdio: "pipe", timeout: RESET_TIMEOUT_MS, encoding: "utf8" });
-  } catch (error) {
-    const output = `${error.stdout || ""}${error.stderr || ""}`.trim();
-    const why = error.status != null ? `exit status ${error.status}` : String(error.message || error).split("\n")[0];
-    if (RESET_LABEL) {
-      const last = output.split("\n").pop();
-      throw new Error(RESET_OUTPUT && last ? `${RESET_LABEL} failed: ${last}` : `${RESET_LABEL} failed (${why})`);
-    }
-    throw new Error(`the reset command failed (${why}): ${RESET_COMMAND}${output ? "\n" + output : ""}`);
-  }
+  if (!RESET_COMMAND) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    exec(RESET_COMMAND, { timeout: RESET_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        if (!error) return resolve();
+        const output = `${stdout || ""}${stderr || ""}`.trim();
+        const why = typeof error.code === "number" ? `exit status ${error.code}`
+          : error.killed ? `it did not finish within ${RESET_TIMEOUT_MS} ms`
+            : String(error.message || error).split("\n")[0];
+        if (RESET_LABEL) {
+          const last = output.split("\n").pop();
+          return reject(new Error(RESET_OUTPUT && last ? `${RESET_LABEL} failed: ${last}` : `${RESET_LABEL} failed (${why})`));
+        }
+        return reject(new Error(`the reset command failed (${why}): ${RESET_COMMAND}${output ? "\n" + output : ""}`));
+      });
+  });
 }
 
 // A context as the generation had it: time limits, the settling script, stalled third-party hosts cut off, a copy

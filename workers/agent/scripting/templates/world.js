@@ -40,15 +40,16 @@ AfterAll(async function () {
   browser = null;
 });
 
-Before(function () {
-  stepforge.resetApp();
-});
-
+// The reset command runs while the scenario's context is prepared; the page opens once both are done, and a failed
+// reset fails the scenario before it opens.
 Before(async function ({ pickle }) {
+  const reset = stepforge.resetApp();
+  reset.catch(() => {});  // awaited below, where its failure fails the scenario
   this.baseUrl = stepforge.baseUrl();
   this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: stepforge.contextProxy(pickle.tags) });
   if (stepforge.TRACE !== "off") await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false });
   await stepforge.prepareContext(this.context, this.baseUrl, this.dialogAnswers);
+  await reset;
   this.page = await this.context.newPage();
 });
 
