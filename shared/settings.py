@@ -85,6 +85,10 @@ class Settings(BaseSettings):
     # is aborted, and its host is cut off for the rest of the run: a stalled stylesheet must not stall every
     # page. 0 turns it off. Listed in run.json and report.json.
     third_party_timeout_ms: int = Field(default=2_000, ge=0)
+    # Each generation attempt's Playwright trace (trace.zip) holds every action with the page's DOM before and after
+    # it. Its filmstrip (a screenshot of every frame the page paints) repeats the picture kept after each operation
+    # and costs about a quarter of a scenario's CPU (screencast frames encoded as it runs): off unless asked for.
+    trace_screenshots: bool = False
     replay_timeout_s: float = Field(default=120.0, gt=0)
     reset_timeout_s: float = Field(default=30.0, gt=0)
     # Generate, replay, and on a red replay generate again: at most this many attempts.

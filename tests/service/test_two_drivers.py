@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shlex
 import subprocess
 import sys
 import uuid
@@ -24,6 +23,7 @@ import pytest
 
 from shared.scenarios import load_scenarios
 from tests.apps import petclinic, teamtasks
+from tests.apps.reset import reset_command
 from tests.service.conftest import ROOT, new_project
 from tests.service.test_batches import wait_finished, wait_suite
 
@@ -68,8 +68,7 @@ def test_the_command_line_and_a_batch_write_the_same_suite(client, worker, app, 
     try:
         scenarios_file = tmp_path / "shared-flows.json"  # the file names the feature: "Shared flows"
         scenarios_file.write_text(json.dumps({"scenarios": scenarios}))
-        reset = (f"env PYTHONPATH={shlex.quote(str(ROOT))} {shlex.quote(sys.executable)} -m tests.apps.{app} reset "
-                 f"--url {cli_origin}")
+        reset = reset_command(cli_origin)  # POST /__reset, as the service's reset request does
         env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}")
         done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(scenarios_file), "--base-url",
                                cli_origin, "--out", str(tmp_path / "cli"), "--artifacts", str(tmp_path / "artifacts"),

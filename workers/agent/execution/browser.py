@@ -200,7 +200,7 @@ class BrowserSession:
                 context.grant_permissions(["clipboard-read", "clipboard-write"])
         context.add_init_script(script=SETTLE_SCRIPT)
         if traced:
-            context.tracing.start(screenshots=True, snapshots=True)
+            context.tracing.start(screenshots=self.settings.trace_screenshots, snapshots=True)
         if app_url and self.settings.third_party_timeout_ms > 0:
             context.route("**/*", ThirdPartyGuard(events, application_hosts(app_url),
                                                   self.settings.third_party_timeout_ms, self.stalled_hosts))
