@@ -34,5 +34,6 @@ fi
 # whole in one (its module fixtures start once; each process has its own service database and Redis database
 # number). Files are handed out in collection order, the longest first (tests/conftest.py: LONGEST_FILES), not
 # xdist's order by number of tests, which left the longest for last. The slowest tests and the seconds per file are
-# listed at the end: the place to look when the run grows.
+# listed at the end, with the CPU seconds each file used (the cores are what the run waits for): the place to look when
+# the run grows.
 exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 4 --dist loadfile --no-loadscope-reorder --durations=15 "$@"

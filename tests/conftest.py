@@ -7,8 +7,10 @@ service, each test file saying so itself (`pytestmark`). `.ci/run` runs everythi
 
 from __future__ import annotations
 
+import contextlib
 import os
 
+import psutil
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -127,17 +129,51 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                                 + "\n".join(unmarked[:20]))
 
 
+CPU_STARTED = pytest.StashKey[float]()
+
+
+def tree_cpu_seconds() -> float:
+    """CPU seconds this process and every process under it have used so far (those that ended included, once their
+    parent waited for them): what a test costs the machine, where its wall time also counts its waiting."""
+    me = psutil.Process()
+    total = sum(me.cpu_times()[:4])
+    for child in me.children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # ended meanwhile: its parent counts it from now on
+            total += sum(child.cpu_times()[:4])
+    return total
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[CPU_STARTED] = tree_cpu_seconds()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # noqa: ANN201 (a hook wrapper)
+    """The teardown report carries the CPU seconds the test took, setup to teardown, its processes' included."""
+    outcome = yield
+    report = outcome.get_result()
+    if call.when == "teardown" and CPU_STARTED in item.stash:
+        report.user_properties.append(("cpu_s", tree_cpu_seconds() - item.stash[CPU_STARTED]))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001 (pytest's signature)
-    """Seconds per test file (setup, call and teardown summed), the longest first."""
+    """Seconds per test file (setup, call and teardown summed) and the CPU seconds they cost, the longest first."""
     seconds: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     for reports in terminalreporter.stats.values():
         for report in reports:
             if isinstance(report, pytest.TestReport):
                 path = _file_of(report.nodeid)
                 seconds[path] = seconds.get(path, 0.0) + report.duration
+                cpu[path] = cpu.get(path, 0.0) + sum(v for k, v in report.user_properties if k == "cpu_s")
     if sum(seconds.values()) < 60:
         return  # a quick run: nothing to look at
-    terminalreporter.write_sep("=", "seconds per test file (the 25 longest)")
+    terminalreporter.write_sep("=", "seconds per test file (the 25 longest), and the CPU seconds each used")
     for path, total in sorted(seconds.items(), key=lambda pair: -pair[1])[:25]:
-        terminalreporter.write_line(f"{total:8.1f}  {path}")
-    terminalreporter.write_line(f"{sum(seconds.values()):8.1f}  all files, summed over the processes")
+        terminalreporter.write_line(f"{total:8.1f}  {cpu[path]:8.1f} cpu  {path}")
+    terminalreporter.write_line(f"{sum(seconds.values()):8.1f}  {sum(cpu.values()):8.1f} cpu  all files, summed "
+                                "over the processes")
+    terminalreporter.write_sep("=", "CPU seconds per test file (the 15 most)")
+    for path, total in sorted(cpu.items(), key=lambda pair: -pair[1])[:15]:
+        terminalreporter.write_line(f"{total:8.1f} cpu  {path}")

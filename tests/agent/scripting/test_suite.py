@@ -22,7 +22,7 @@ def test_write_suite_lays_out_a_cucumber_project(tmp_path: Path) -> None:
     assert 'paths: ["features/**/*.feature"]' in config and '"json:reports/cucumber.json"' in config
     world = (tmp_path / "features/support/world.js").read_text() + (tmp_path / "features/support/stepforge.js").read_text()
     for needle in ("STEPFORGE_BROWSER_PATH", "STEPFORGE_BASE_URL", "STEPFORGE_RESET_COMMAND", "STEPFORGE_HEADED",
-                   "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "execSync",
+                   "setDefaultTimeout(30000)", "--no-sandbox", "expectText", "expectValue", "exec(RESET_COMMAND",
                    "STEPFORGE_VIEWPORT_WIDTH", "STEPFORGE_VIEWPORT_HEIGHT", "url(path)", "dialog.accept()"):
         assert needle in world
     assert "__CHROMIUM_ARGS__" not in world
