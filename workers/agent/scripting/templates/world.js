@@ -45,10 +45,15 @@ AfterAll(async function () {
 Before(async function ({ pickle }) {
   const reset = stepforge.resetApp();
   reset.catch(() => {});  // awaited below, where its failure fails the scenario
-  this.baseUrl = stepforge.baseUrl();
-  this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: stepforge.contextProxy(pickle.tags) });
-  if (stepforge.TRACE !== "off") await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false });
-  await stepforge.prepareContext(this.context, this.baseUrl, this.dialogAnswers);
+  try {
+    this.baseUrl = stepforge.baseUrl();
+    this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: stepforge.contextProxy(pickle.tags) });
+    if (stepforge.TRACE !== "off") await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+    await stepforge.prepareContext(this.context, this.baseUrl, this.dialogAnswers);
+  } catch (error) {
+    await reset.catch(() => {});  // never two resets at once: the next scenario's waits for this one to end
+    throw error;
+  }
   await reset;
   this.page = await this.context.newPage();
 });
