@@ -132,20 +132,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 CPU_STARTED = pytest.StashKey[float]()
 
 
-def tree_cpu_seconds() -> float:
+def tree_cpu_seconds(descendants: bool = True) -> float:
     """CPU seconds this process and every process under it have used so far (those that ended included, once their
-    parent waited for them): what a test costs the machine, where its wall time also counts its waiting."""
+    parent waited for them): what a test costs the machine, where its wall time also counts its waiting. Without
+    descendants, only this process and the children it waited for (a read of its own; the walk of every process
+    under it costs milliseconds)."""
     me = psutil.Process()
     total = sum(me.cpu_times()[:4])
-    for child in me.children(recursive=True):
+    for child in me.children(recursive=True) if descendants else ():
         with contextlib.suppress(psutil.Error):  # ended meanwhile: its parent counts it from now on
             total += sum(child.cpu_times()[:4])
     return total
 
 
+def _keeps_processes(item: pytest.Item) -> bool:
+    """Tests of the slow tiers keep browsers, servers and workers running under the test process."""
+    return any(item.get_closest_marker(tier) is not None for tier in TIER_FIXTURES)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    item.stash[CPU_STARTED] = tree_cpu_seconds()
+    item.stash[CPU_STARTED] = tree_cpu_seconds(_keeps_processes(item))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -154,7 +161,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # noqa
     outcome = yield
     report = outcome.get_result()
     if call.when == "teardown" and CPU_STARTED in item.stash:
-        report.user_properties.append(("cpu_s", tree_cpu_seconds() - item.stash[CPU_STARTED]))
+        report.user_properties.append(("cpu_s", tree_cpu_seconds(_keeps_processes(item)) - item.stash[CPU_STARTED]))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001 (pytest's signature)
