@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from socketserver import BaseServer
 
 
 class SiteHandler(BaseHTTPRequestHandler):
@@ -25,14 +26,23 @@ class SiteHandler(BaseHTTPRequestHandler):
         pass
 
 
-def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
-    """Serve on a free port in daemon threads; returns (base URL, stop)."""
-    server = ThreadingHTTPServer((host, 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+# How often a serving loop looks whether it was asked to stop: shutdown() waits for that (0.5 s by default).
+POLL_S = 0.02
+
+
+def start(server: BaseServer) -> Callable[[], None]:
+    """Serve in a daemon thread; returns stop, which returns once the server has stopped and closed."""
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
 
     def stop() -> None:
         server.shutdown()
         server.server_close()
 
-    return f"http://{host}:{server.server_port}", stop
+    return stop
+
+
+def serve(handler: type[BaseHTTPRequestHandler], host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
+    """Serve on a free port in daemon threads; returns (base URL, stop)."""
+    server = ThreadingHTTPServer((host, 0), handler)
+    server.daemon_threads = True
+    return f"http://{host}:{server.server_port}", start(server)

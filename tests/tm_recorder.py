@@ -19,6 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.http_site import POLL_S
+
 
 @dataclass
 class Recorded:
@@ -76,7 +78,7 @@ class Recorder:
                 pass
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
         return self
 
     def stop(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from filelock import FileLock
 
 from tests.apps.petclinic import serve_in_thread
 from tests.apps.reset import reset_command as reset_command_of
+from tests.npm_install import run_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "petclinic.yaml"
@@ -62,8 +62,7 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str,
                  make: Callable[[Path], Generation]) -> Generation:
     """A generation made once for the whole run: under pytest-xdist the process that asks first makes it (against
     its own demo) while the others wait, then all read the same folder. Its users only read it, or copy it first."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # pytest-N/, above popen-gw0/
+    shared = run_folder(tmp_path_factory.getbasetemp())
     work = shared / f"once-{name}"
     with FileLock(shared / f"once-{name}.lock"):
         made = work / "generation.json"

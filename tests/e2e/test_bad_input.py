@@ -11,7 +11,7 @@ from http.server import ThreadingHTTPServer
 
 import pytest
 
-from tests.http_site import SiteHandler
+from tests.http_site import POLL_S, SiteHandler
 
 from .conftest import ROOT, generate
 
@@ -147,7 +147,7 @@ class SlowPages(SiteHandler):
 def test_a_page_that_never_loads_gets_a_verdict(tmp_path, monkeypatch):
     server = ThreadingHTTPServer(("127.0.0.1", 0), SlowPages)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     path = tmp_path / "s.yaml"
     path.write_text("scenarios: [{id: SLOW, title: t, start: /slow, steps: ['Verify \"Home\" is shown']}]\n")

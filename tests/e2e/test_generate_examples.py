@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import zipfile
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from shared.records import RunRecord
 from shared.scenarios import load_scenarios
+from tests.npm_install import installed_copy
 from workers.agent.actions import action
 
 from .conftest import EXAMPLES, feature_text
@@ -89,16 +88,6 @@ def test_suite_layout_and_readable_locators(examples_run):
 def run_cucumber(suite, base_url, reset_command):
     env = dict(os.environ, STEPFORGE_BASE_URL=base_url, STEPFORGE_RESET_COMMAND=reset_command, NO_COLOR="1")
     return subprocess.run(["npx", "cucumber-js"], cwd=suite, env=env, capture_output=True, text=True, timeout=600)
-
-
-def installed_copy(suite: Path, tmp_path: Path) -> Path:
-    """A copy of a generated suite with its own `npm install`, as a user runs it."""
-    copy = tmp_path / "suite"
-    shutil.copytree(suite, copy, ignore=shutil.ignore_patterns("node_modules", "reports"))
-    install = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"], cwd=copy,
-                             capture_output=True, text=True, timeout=600)
-    assert install.returncode == 0, install.stderr
-    return copy
 
 
 def test_suite_passes_npm_install_and_cucumber_twice(examples_run, petclinic, reset_command, tmp_path):

@@ -17,6 +17,7 @@ import pytest
 
 from shared.scenarios import Scenario, load_scenarios
 from shared.settings import Settings
+from tests.npm_install import installed_copy
 from workers.agent.scripting.step_book import _FUNCTION_WORDS
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import cucumber_command
@@ -26,12 +27,14 @@ from .conftest import EXAMPLES, Generation
 pytestmark = pytest.mark.e2e
 
 
-def generate_with_registry(base_url: str, work: Path, database: Path, reset_command: str) -> Generation:
+def generate_with_registry(base_url: str, work: Path, database: Path, reset_command: str,
+                           only: tuple[str, ...]) -> Generation:
     suite, artifacts = work / "suite", work / "artifacts"
     work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{database}")
     done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", base_url,
-                           "--out", str(suite), "--reset-command", reset_command], cwd=work.parent, env=env, timeout=1500)
+                           "--out", str(suite), "--reset-command", reset_command, "--only", ",".join(only)],
+                          cwd=work.parent, env=env, timeout=1500)
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
 
 
@@ -71,22 +74,33 @@ def assert_tester_words_kept(suite: Path, scenarios: list[Scenario]) -> None:
             assert not missing, f"{scenario.id}: {step.action!r} lost {missing}"
 
 
+# Scenarios with and without Examples rows (OWN-12 has two), one opening a page of its own.
+TWICE = ("OWN-1", "OWN-4", "OWN-12", "VET-20")
+
+
 def test_two_generations_give_byte_identical_suites(petclinic, reset_command, tmp_path):
     database = tmp_path / "registry.db"
-    first = generate_with_registry(petclinic, tmp_path / "first", database, reset_command)  # empty registry
-    second = generate_with_registry(petclinic, tmp_path / "second", database, reset_command)  # the first's steps
+    first = generate_with_registry(petclinic, tmp_path / "first", database, reset_command, TWICE)  # empty registry
+    second = generate_with_registry(petclinic, tmp_path / "second", database, reset_command, TWICE)  # the first's steps
     assert first.exit_code == second.exit_code == 0
     assert suite_texts(first.suite) == suite_texts(second.suite)
     assert list(suite_texts(first.suite)) == ["features/petclinic.feature", "features/step_definitions/steps.js"]
     # Artifacts lie beside the suite (<out>/../artifacts), not in the folder the command ran from.
     assert first.report.is_file() and second.report.is_file() and not (tmp_path / "artifacts").exists()
-    feature = (first.suite / "features/petclinic.feature").read_text()
+    report = json.loads(second.report.read_text())
+    summary = report["summary"]  # the second took every step from the registry: the same texts, the same code
+    assert summary["reused_from_registry"] == summary["step_definitions"] > 0 and summary["registered"] == 0, summary
+
+
+def test_the_feature_keeps_the_tester_s_words_and_no_record_data_in_its_steps(examples_run):
+    suite = examples_run.suite
+    feature = (suite / "features/petclinic.feature").read_text()
     assert feature.startswith("Feature: Petclinic\n\n  Background:\n    Given Open the page \"/\"\n")
     assert "(variant" not in feature and "@OWN-1\n" in feature
     scenarios = load_scenarios(EXAMPLES).scenarios
-    assert_no_record_data_in_step_texts(first.suite, scenarios)
-    assert_tester_words_kept(first.suite, scenarios)
-    steps = (first.suite / "features/step_definitions/steps.js").read_text()
+    assert_no_record_data_in_step_texts(suite, scenarios)
+    assert_tester_words_kept(suite, scenarios)
+    steps = (suite / "features/step_definitions/steps.js").read_text()
     assert " section" not in "".join(line for line in steps.splitlines() if line.strip().startswith("//"))
 
 
@@ -163,8 +177,6 @@ def test_a_playwright_bdd_suite_is_verified_and_runs_with_playwright_s_runner(pe
     assert "createBdd(test, { worldFixture: \"world\" })" in (suite / "steps/fixtures.js").read_text()
 
     # As a team on Playwright Test runs it: its own install, bddgen, Playwright's runner, Debian's Chromium.
-    from .test_generate_examples import installed_copy
-
     copy = installed_copy(suite, tmp_path)
     run_env = dict(os.environ, STEPFORGE_BASE_URL=petclinic, STEPFORGE_RESET_COMMAND=reset_command, NO_COLOR="1")
     ran = subprocess.run("npx bddgen && npx playwright test", shell=True, cwd=copy, env=run_env,

@@ -15,9 +15,10 @@ from shared.records import RunRecord
 from shared.scenarios import load_scenarios
 from tests.apps.reset import reset_command
 from tests.apps.teamtasks import serve_in_thread
+from tests.npm_install import installed_copy
 
 from .conftest import ROOT, generate
-from .test_generate_examples import installed_copy, run_cucumber
+from .test_generate_examples import run_cucumber
 
 pytestmark = pytest.mark.e2e
 

@@ -11,6 +11,7 @@ import pytest
 
 from shared.step_registry import RegistryError
 from shared.step_registry.http import HttpStepRegistry
+from tests.http_site import POLL_S
 from tests.registry.helpers import free_port, new_step
 
 pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
@@ -44,7 +45,7 @@ class Scripted:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
 
     def __enter__(self) -> Scripted:
         self.thread.start()

@@ -32,6 +32,7 @@ from shared.db import create_database, drop_database, normalize_url
 from shared.migrate import upgrade
 from shared.service_settings import ServiceSettings
 from tests.apps.petclinic import serve_in_thread
+from tests.http_site import POLL_S
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_URL = os.environ.get("STEPFORGE_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -124,7 +125,7 @@ def webhook_receiver() -> WebhookReceiver:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     receiver.url = f"http://127.0.0.1:{server.server_port}/hooks"
     yield receiver

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from tests.http_site import POLL_S
 from tests.service.conftest import ROOT, WORKER_START_TIMEOUT_S, Worker, _stop, new_project, worker_environment
 
 pytestmark = pytest.mark.service  # its tier (tests/conftest.py)
@@ -31,7 +32,7 @@ def test_a_job_past_its_soft_time_limit_fails_saying_so(settings, tmp_path):
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
     slow_app = f"http://127.0.0.1:{server.server_port}"
 
     own = settings.model_copy(update={"queue": f"stepforge-test-limit-{uuid.uuid4().hex[:8]}",

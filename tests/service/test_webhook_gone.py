@@ -24,6 +24,7 @@ from shared.store import (
 )
 from shared.urls import TargetPolicy
 from shared.webhooks import deliver_once
+from tests.http_site import POLL_S
 from tests.service.conftest import new_project
 from tests.service.test_jobs import PASSED
 
@@ -45,7 +46,7 @@ def gone_receiver():
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/gone", calls
     server.shutdown()
     server.server_close()

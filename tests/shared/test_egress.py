@@ -13,6 +13,7 @@ import pytest
 
 from shared.egress import guarded
 from shared.urls import NO_EGRESS, TargetPolicy
+from tests.http_site import POLL_S
 
 REFUSED = TargetPolicy(allow_private=True, refused_networks=(ipaddress.ip_network("127.0.0.2/32"),))
 
@@ -40,7 +41,7 @@ class Echo(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def server():
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_port}"
     httpd.shutdown()
 

@@ -34,6 +34,7 @@ from shared.webhooks import (
     sign,
     verify,
 )
+from tests.http_site import POLL_S
 
 SECRET = new_secret()
 SLOW_S = 1.5
@@ -103,7 +104,7 @@ class Handler(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def receiver() -> Receiver:
     server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     yield server
     server.shutdown()

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from tests.http_site import POLL_S
+
 OWNERS = {
     1: ("George", "Franklin", "6085551023"),
     2: ("Betty", "Davis", "6085551749"),
@@ -103,7 +105,7 @@ def serve(prefix: str = "") -> Iterator[str]:
     """Serve the app on a free loopback port under prefix ("" or "/path"); yields its base URL, prefix included."""
     handler = type("PrefixedHandler", (Handler,), {"prefix": prefix.rstrip("/")})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}"
