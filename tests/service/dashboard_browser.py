@@ -1,23 +1,33 @@
 """The dashboard driven in a real Chromium (Playwright), as a QA lead uses it the morning after a regeneration: sign
 in with the project's key, open the morning report, open a failed scenario and see its screenshot timeline, accept a
 regenerated script, sign out. It runs inside the regeneration test, on the batches that test generated (they are
-made once: the costly part). The README's pictures of the report and the timeline are taken here, from the page."""
+made once: the costly part). The README's pictures of the report and the timeline are taken here, from the page,
+when asked: STEPFORGE_DASHBOARD_PICTURES=docs/dashboard (a folder) retakes them; a run without it leaves them as
+they are."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from api.app import create_app
 from shared.service_settings import ServiceSettings
 from tests.registry.helpers import ServerThread
 
-PICTURES = Path(__file__).resolve().parents[2] / "docs" / "dashboard"
+PICTURES = os.environ.get("STEPFORGE_DASHBOARD_PICTURES", "")
 VIEWPORT = {"width": 1366, "height": 900}  # a laptop's screen
 # A picture's width once the browser has loaded it (0: it could not be loaded), waiting for its load or error event.
 LOADED_WIDTH = """img => img.complete ? img.naturalWidth : new Promise(done => {
   img.addEventListener("load", () => done(img.naturalWidth)); img.addEventListener("error", () => done(0)); })"""
+
+
+def picture(page: Page, name: str) -> None:
+    """The viewport as the README shows it, into STEPFORGE_DASHBOARD_PICTURES when it is set."""
+    if PICTURES:
+        Path(PICTURES).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(PICTURES) / name), full_page=False)
 
 
 def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id: int, batch_id: int, accepted: str,
@@ -26,7 +36,6 @@ def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id:
     passed) with its diff and an Accept button, and `failed` (one whose script failed) with the step it stopped
     at; `failed`'s page has a picture after each operation; Accept makes `accepted`'s script the verified one;
     after signing out the pages ask to sign in again."""
-    PICTURES.mkdir(parents=True, exist_ok=True)
     with ServerThread(create_app(settings)) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=settings.generation_browser, headless=True)
         page = browser.new_context(viewport=VIEWPORT).new_page()
@@ -46,7 +55,7 @@ def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id:
         kept = page.locator("article", has=page.get_by_role("heading", name=accepted))
         expect(kept.get_by_role("group").or_(kept.locator("details"))).to_contain_text("+")  # the diff is shown
         expect(page.locator("article", has=page.get_by_role("heading", name=failed))).to_contain_text("Step 3")
-        page.screenshot(path=str(PICTURES / "morning-report.png"), full_page=False)
+        picture(page, "morning-report.png")
 
         page.locator("article", has=page.get_by_role("heading", name=failed)).get_by_role("link", name=failed).click()
         expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible()
@@ -58,7 +67,7 @@ def accept_in_the_dashboard(settings: ServiceSettings, api_key: str, project_id:
             width = pictures.nth(index).evaluate(LOADED_WIDTH)
             assert width > 0, (index, pictures.nth(index).get_attribute("src"))
         pictures.first.evaluate("img => img.closest('section').scrollIntoView({block: 'start'})")  # its timeline
-        page.screenshot(path=str(PICTURES / "scenario-timeline.png"), full_page=False)
+        picture(page, "scenario-timeline.png")
 
         page.go_back()
         page.get_by_role("button", name=f"Accept the regenerated script for {accepted}").click()
