@@ -11,6 +11,7 @@ its changes between the runs.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -82,8 +83,12 @@ def regenerate(suite: Path, app: str, *changes: str, extra: tuple[str, ...] = ()
     command = [sys.executable, "-m", "workers.cli", "regenerate", str(suite), "--base-url", app,
                "--report", str(report), "--artifacts", str(suite.parent / "artifacts"),
                "--reset-command", reset(app), *extra]
+    # A changed application's red replays, walks and fresh generations wait for what it no longer shows, each up to
+    # its time limit: shorter limits than the defaults (5 s, 3 s) keep those waits short; a page that is there is
+    # found at once after the settle.
+    limits = {"STEPFORGE_ACTION_TIMEOUT_MS": "2500", "STEPFORGE_ASSERTION_TIMEOUT_MS": "2000"}
     done = subprocess.run(command, cwd=ROOT, timeout=900, capture_output=True, text=True,
-                          env={**__import__("os").environ, **(env or {})})
+                          env={**os.environ, **limits, **(env or {})})
     output = done.stdout + done.stderr
     assert report.exists(), output[-3000:]
     return Regenerated(done.returncode, suite, json.loads(report.read_text()), output)
