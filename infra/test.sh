@@ -29,11 +29,12 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
   redis-server --bind 127.0.0.1 --port 6379 --daemonize yes --save "" --appendonly no >/dev/null
   for _ in $(seq 30); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 1; done
 fi
-# Four processes (pytest-xdist) on two cores: a test spends much of its time waiting for a page, a worker or a
-# lease (on 2026-12-02 the cores were 18.5% idle at -n 3, which took 18:09; -n 4 took 14:15). Each test file is kept
-# whole in one (its module fixtures start once; each process has its own service database and Redis database
-# number). Files are handed out in collection order, the longest first (tests/conftest.py: LONGEST_FILES), not
-# xdist's order by number of tests, which left the longest for last. The slowest tests and the seconds per file are
-# listed at the end, with the CPU seconds each file used (the cores are what the run waits for): the place to look when
-# the run grows.
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 4 --dist loadfile --no-loadscope-reorder --durations=15 "$@"
+# Five processes (pytest-xdist) on two cores: a test spends much of its time waiting for a page, a worker, a lease or
+# a changed application's time limit. On 2026-12-03, at -n 4 the cores were 19.5% idle over the run (vmstat) and it
+# took 16:06; at -n 5, 14:30 (on 2026-12-02, -n 3 took 18:09 and -n 4 14:15; -n 6, on a slower machine whose cores
+# were busy already, was slower than -n 4). Each test file is kept whole in one process (its module fixtures start
+# once; each process has its own service database and Redis database number). Files are handed out in collection
+# order, the longest first (tests/conftest.py: LONGEST_FILES), not xdist's order by number of tests, which left the
+# longest for last. The slowest tests and the seconds per file are listed at the end, with the CPU seconds each file
+# used (the cores are what the run waits for): the place to look when the run grows.
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n 5 --dist loadfile --no-loadscope-reorder --durations=15 "$@"
