@@ -31,9 +31,7 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 echo "== installing the Python package"
-# --no-compile: each module is compiled on its first import instead of every file of every package up front (about
-# 20 of a fresh install's 60 seconds here).
-.venv/bin/pip install -q --disable-pip-version-check --no-compile -e ".[test,bench]"
+.venv/bin/pip install -q --disable-pip-version-check -e ".[test,bench]"
 
 echo "== installing cucumber-js and playwright-core for replay"
 .venv/bin/python -m workers.agent.verify.node_runtime
