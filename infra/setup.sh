@@ -21,8 +21,10 @@ for tool in node npm; do
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nodejs npm >/dev/null; break; }
 done
 
+fresh_venv=
 if [ ! -x .venv/bin/python ]; then
   echo "== creating .venv"
+  fresh_venv=1
   python3 -m venv .venv 2>/dev/null || {
     rm -rf .venv  # Debian's python3 lacks venv until python3-venv is installed
     as_root apt-get update -qq
@@ -31,7 +33,16 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 echo "== installing the Python package"
-.venv/bin/pip install -q --disable-pip-version-check -e ".[test,bench]"
+if [ -n "$fresh_venv" ]; then
+  # pip compiles every installed file on one core; compileall compiles the same files on both (-j 0), leaving the
+  # same .pyc files about 10 s sooner (59 s against 70 s here). Like pip's own, a file that does not compile is left
+  # to its first import.
+  .venv/bin/pip install -q --disable-pip-version-check --no-compile -e ".[test,bench]"
+  .venv/bin/python -m compileall -q -j 0 "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+    >/dev/null || true
+else
+  .venv/bin/pip install -q --disable-pip-version-check -e ".[test,bench]"
+fi
 
 echo "== installing cucumber-js and playwright-core for replay"
 .venv/bin/python -m workers.agent.verify.node_runtime
