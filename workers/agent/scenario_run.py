@@ -52,6 +52,7 @@ from workers.agent.execution.executor import (
     snapshot_state,
     wait_for_change,
 )
+from workers.agent.execution.pictures import viewport_png
 from workers.agent.execution.view import PageView
 from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
@@ -158,7 +159,7 @@ class ScenarioRun:
             started = time.perf_counter()
             key = f"screenshots/{operation.index:03d}-{operation.kind}{'' if operation.ok else '-failed'}.png"
             try:
-                self.store.put_bytes(f"{self.prefix}/{key}", self.page.screenshot(), "image/png")
+                self.store.put_bytes(f"{self.prefix}/{key}", viewport_png(self.page), "image/png")
                 operation.screenshot = key
             except PlaywrightError:
                 pass  # a page that cannot be pictured still has its record

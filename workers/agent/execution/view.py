@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from playwright.sync_api import Page
 
 from shared.records import PageSnapshot
+from workers.agent.execution.pictures import full_page_png
 
 
 @dataclass
@@ -26,5 +27,5 @@ class PageView:
         if self._png is None:
             x, y = self.page.evaluate("() => [window.scrollX, window.scrollY]")
             self.scroll = (float(x), float(y))
-            self._png = self.page.screenshot(full_page=True)
+            self._png = full_page_png(self.page)
         return self._png
