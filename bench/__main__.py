@@ -5,7 +5,9 @@
 Per demo and repetition: generate the suite in-process (generate_suite, builtin brain, demo app on free ports)
 while sampling memory, then replay the generated suite with cucumber-js and run the same flows hand-written in
 Playwright (bench/handwritten/petclinic.js, bench/handwritten/teamtasks.js), in pairs one after the other; the
-ratio is the median of the pairs' ratios. Teamtasks answers every API call
+ratio is the median of the pairs' ratios. The generated suite is replayed as a worker replays it (replay_scenarios:
+behind the egress guard, in the cucumber-js the worker process keeps resident); the hand-written flows start a node
+of their own each time. Teamtasks answers every API call
 300-1000 ms late: its framework time shows what waiting for a page that changes without a page load costs.
 Prints a table per demo; writes <out>/latest.json.
 """
@@ -236,7 +238,8 @@ def print_table(name: str, figures: dict) -> None:
           f"page reads): median {o['median']:.2f}  p95 {o['p95']:.2f}  max {o['max']:.2f}")
     print(f"whole job wall time (s): median {j['median']:.2f}  runs {j['all']}")
     print("\nreplay, all scenarios (s, wall, median of runs):")
-    print(f"  generated suite (cucumber-js, incl. its own process start): {r['generated_cucumber']:.2f}  "
+    print(f"  generated suite (cucumber-js as the worker runs it, kept resident: its start paid once per worker "
+          f"process, by generation's first replay): {r['generated_cucumber']:.2f}  "
           f"{r['generated_all']}")
     if r["ratio"] is not None:
         print(f"  hand-written Playwright (node, incl. its own process start): {r['handwritten_playwright']:.2f}  "

@@ -14,6 +14,7 @@ import ctypes.util
 import os
 import shutil
 import signal
+import subprocess
 import sys
 
 PR_SET_PDEATHSIG = 1
@@ -41,3 +42,26 @@ def bound_to_this_process(command: list[str]) -> list[str]:
     pipe close and exits."""
     setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
     return [setpriv, "--pdeathsig", "KILL", "--", *command] if setpriv else command
+
+
+def stop_process_group(process: subprocess.Popen) -> None:
+    """Stop a program started in a session of its own (cucumber-js, a resident runner) and everything it started (its
+    browser, a reset command): its whole process group."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=5)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:  # what outlived the program itself
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass

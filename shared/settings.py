@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     # and costs about a quarter of a scenario's CPU (screencast frames encoded as it runs): off unless asked for.
     trace_screenshots: bool = False
     replay_timeout_s: float = Field(default=120.0, gt=0)
+    # Replays run in cucumber-js kept resident in each worker process (workers/agent/verify/resident.py) rather than
+    # in a new cucumber-js each: no node, cucumber-js and playwright-core start per replay. False: a new one each time.
+    resident_replay: bool = True
     reset_timeout_s: float = Field(default=30.0, gt=0)
     # Generate, replay, and on a red replay generate again: at most this many attempts.
     max_attempts: int = Field(default=3, ge=1, le=10)

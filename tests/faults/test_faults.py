@@ -151,14 +151,17 @@ def test_a_renderer_killed_mid_job_is_not_blamed_on_the_application(
     worker.wait_for_line("scenario.renderer_crashed", f'"job_id": {job_id}', timeout_s=5)
 
 
+def replaying(process: psutil.Process) -> bool:
+    """A cucumber-js of its own, or the resident one (workers/agent/verify/resident.js) while it drives a browser."""
+    try:
+        command = " ".join(process.cmdline())
+        return "cucumber" in command or ("resident.js" in command and bool(process.children()))
+    except psutil.NoSuchProcess:
+        return False
+
+
 def replay_running(worker) -> bool:  # noqa: ANN001
-    for process in worker.tree():
-        try:
-            if "cucumber" in " ".join(process.cmdline()):
-                return True
-        except psutil.NoSuchProcess:
-            continue
-    return False
+    return any(replaying(process) for process in worker.tree())
 
 
 def kill_mid_replay(worker) -> tuple[list, float]:  # noqa: ANN001
@@ -169,7 +172,7 @@ def kill_mid_replay(worker) -> tuple[list, float]:  # noqa: ANN001
         time.sleep(0.05)
     (child,) = psutil.Process(worker.pid).children()
     tree = [child, *child.children(recursive=True)]
-    assert any("cucumber" in " ".join(p.cmdline()) for p in tree[1:]), "no replay was seen running"
+    assert any(replaying(p) for p in tree[1:]), "no replay was seen running"
     child.send_signal(signal.SIGKILL)
     return tree, time.monotonic()
 

@@ -82,11 +82,19 @@ def test_the_playwright_bdd_contexts_take_their_scenarios_guard():
 
 
 def test_every_replay_runs_behind_the_guard():
-    """Both runners are started by these two functions only, and each starts them inside replay_egress."""
+    """Both runners are started by these two functions only, and each starts them inside replay_egress; the
+    resident cucumber-js (resident.py) runs only what replay.py hands it there, in the environment that holds the
+    guard's proxies."""
     starters = {p.relative_to(ROOT).as_posix() for p in SOURCES if p.suffix == ".py"
                 and re.search(r"cucumber-js|\"playwright\"\), \"test\"", p.read_text()) and "Popen(" in p.read_text()}
-    assert starters == {"workers/agent/verify/replay.py", "workers/agent/verify/bdd_replay.py"}
-    for where in starters:
+    assert starters == {"workers/agent/verify/replay.py", "workers/agent/verify/bdd_replay.py",
+                        "workers/agent/verify/resident.py"}
+    for where in starters - {"workers/agent/verify/resident.py"}:
         text = (ROOT / where).read_text()
         assert "with replay_egress(scenario_ids, settings) as egress:" in text
         assert "egress.env()" in text
+    callers = {p.relative_to(ROOT).as_posix() for p in SOURCES if p.suffix == ".py" and "RUNNERS.replay(" in p.read_text()}
+    assert callers == {"workers/agent/verify/replay.py"}
+    run = (ROOT / "workers/agent/verify/replay.py").read_text()
+    run = run[run.index("def _run_cucumber("):]
+    assert run.index("env.update(egress_env)") < run.index('request = {"cwd": str(suite), "env": env,')

@@ -18,6 +18,7 @@ from workers.agent.scripting.javascript import render_steps
 from workers.agent.scripting.steps import build_scripts
 from workers.agent.scripting.suite import write_suite
 from workers.agent.verify import replay as replay_module
+from workers.agent.verify import resident
 from workers.agent.verify.replay import cucumber_command, replay, replay_environment
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
@@ -110,6 +111,7 @@ def test_timeout_stops_the_run(tmp_path: Path, site: str, node_modules: Path) ->
     assert not result.passed
     assert "did not finish within 3 s" in result.error
     assert result.seconds < 20
+    assert replay(tmp_path, "find-owner", site, Settings()).passed  # the runner stopped is replaced
 
 
 def test_generated_patterns_are_defined_and_unambiguous_for_cucumber(tmp_path: Path, node_modules: Path) -> None:
@@ -221,8 +223,8 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
-def test_an_interrupt_kills_the_replay_process_group(tmp_path: Path, site: str, settings: Settings,
-                                                      node_modules: Path, monkeypatch) -> None:
+def test_an_interrupt_kills_the_replay_process_group(tmp_path: Path, site: str, node_modules: Path,
+                                                      monkeypatch) -> None:
     make_suite(tmp_path / "suite")
     marker = tmp_path / "started"
     started: list[int] = []
@@ -231,20 +233,86 @@ def test_an_interrupt_kills_the_replay_process_group(tmp_path: Path, site: str, 
         def communicate(self, *args, **kwargs):
             if not started:  # the first wait: once the reset command runs, Ctrl-C
                 started.append(self.pid)
-                deadline = time.monotonic() + 60
-                while not marker.exists() and time.monotonic() < deadline:
-                    time.sleep(0.1)
+                _wait_for(marker)
                 raise KeyboardInterrupt
             return super().communicate(*args, **kwargs)
 
     monkeypatch.setattr(replay_module.subprocess, "Popen", Interrupted)
     with pytest.raises(KeyboardInterrupt):
+        replay(tmp_path / "suite", "find-owner", site, Settings(resident_replay=False),
+               reset_command=f"touch '{marker}'; sleep 60")
+    assert marker.exists() and started
+    _assert_group_ends(started[0])  # cucumber-js, its shell and `sleep 60` are gone
+
+
+def test_an_interrupt_kills_the_resident_runner_s_process_group(tmp_path: Path, site: str, settings: Settings,
+                                                               node_modules: Path, monkeypatch) -> None:
+    make_suite(tmp_path / "suite")
+    marker = tmp_path / "started"
+    started: list[int] = []
+
+    def interrupted(self: resident.Runner, timeout_s: float) -> resident.ResidentAnswer:
+        started.append(self.process.pid)
+        _wait_for(marker)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(resident.Runner, "_read_answer", interrupted)
+    with pytest.raises(KeyboardInterrupt):
         replay(tmp_path / "suite", "find-owner", site, settings, reset_command=f"touch '{marker}'; sleep 60")
     assert marker.exists() and started
-    deadline = time.monotonic() + 10
-    while _group_alive(started[0]) and time.monotonic() < deadline:
+    _assert_group_ends(started[0])  # the runner, its browser, the shell and `sleep 60` are gone
+
+
+def _wait_for(marker: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _group_alive(started[0])  # cucumber-js, its shell and `sleep 60` are gone
+
+
+def _assert_group_ends(pgid: int) -> None:
+    deadline = time.monotonic() + 10
+    while _group_alive(pgid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(pgid)
+
+
+# --- cucumber-js kept resident between replays ----------------------------------------------------------------
+
+
+def _idle_runner_pids() -> set[int]:
+    return {runner.process.pid for runner in resident.RUNNERS._idle}
+
+
+def test_one_resident_runner_replays_a_suite_as_it_is_at_each_replay(tmp_path: Path, site: str,
+                                                                      settings: Settings, node_modules: Path) -> None:
+    make_suite(tmp_path)
+    assert replay(tmp_path, "find-owner", site, settings).passed
+    runners = _idle_runner_pids()
+    assert runners
+
+    def wrong_owner(scripts: list[ScenarioScript]) -> None:
+        scripts[0].examples[1]["owner"] = "Nobody Here"
+
+    make_suite(tmp_path, wrong_owner)  # the suite rewritten: its features and step definitions are read again
+    result = replay(tmp_path, "find-owner", site, settings)
+    assert not result.passed and result.failed_step == 'Then the page shows "Nobody Here"', result
+    assert _idle_runner_pids() & runners  # the same node process ran both replays
+    result = replay(tmp_path, "find-owner", "", settings)  # nor does an environment outlive its replay
+    assert not result.passed and "STEPFORGE_BASE_URL is not set" in result.error, result
+
+
+def test_a_resident_runner_that_dies_mid_replay_leaves_it_to_a_new_cucumber_js(tmp_path: Path, site: str,
+                                                                                settings: Settings,
+                                                                                node_modules: Path) -> None:
+    make_suite(tmp_path)
+    killed = tmp_path / "killed"
+    # The first reset kills the process that runs it: the resident runner, mid-replay. The replay is then run by a
+    # cucumber-js of its own, whose resets pass.
+    reset = f"[ -e '{killed}' ] || {{ touch '{killed}'; kill -9 $PPID; }}"
+    result = replay(tmp_path, "find-owner", site, settings, reset_command=reset)
+    assert killed.exists()
+    assert result.passed, result
+    assert replay(tmp_path, "find-owner", site, settings).passed  # and the next replay has a runner again
 
 
 # --- the generation's settings reach world.js ---------------------------------------------------------------

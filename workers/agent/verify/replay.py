@@ -6,20 +6,20 @@ import contextlib
 import json
 import os
 import re
-import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from shared.egress import GuardSession, egress_guard, first_and_count
-from shared.lifetime import bound_to_this_process
+from shared.lifetime import bound_to_this_process, stop_process_group
 from shared.records import ReplayResult
 from shared.reset_request import LabelledReset
 from shared.settings import Settings
 from shared.urls import NO_EGRESS, TargetPolicy
 from workers.agent.verify.node_runtime import ensure_runtime
+from workers.agent.verify.resident import RUNNERS
 
 ERROR_LINES = 6
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -155,28 +155,6 @@ def _config(report: Path) -> str:
     return json.dumps(document, indent=2)
 
 
-def stop_process_group(process: subprocess.Popen) -> None:
-    """Stop cucumber-js and everything it started (its browser, a reset command): its whole process group."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            process.wait(timeout=5)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    try:  # what outlived cucumber-js itself
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
-
-
 def replay_timeout(settings: Settings, scenario_ids: list[str]) -> float:
     """Each scenario gets the whole replay timeout: a suite of many scenarios takes longer than one."""
     return settings.replay_timeout_s * max(1, len(scenario_ids))
@@ -309,6 +287,14 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
         # cucumber-js joins the config path onto its working directory, so it must be relative.
         config_arg = os.path.relpath(config_path, suite)
         tags = " or ".join(f"@{scenario_id}" for scenario_id in scenario_ids)
+        if settings.resident_replay and extra_env:  # the shared runtime's cucumber-js, not the suite's own
+            request = {"cwd": str(suite), "env": env, "config": config_arg, "tags": tags}
+            resident = RUNNERS.replay(extra_env["NODE_PATH"], request, replay_timeout(settings, scenario_ids))
+            if resident.timed_out:
+                return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and was "
+                             "stopped")
+            if resident.error is None:
+                return _results(report_path, resident.output, resident.exit_code, scenario_ids, suite, every)
         command = [str(cli), "--config", config_arg, "--tags", tags]
         try:
             process = subprocess.Popen(
@@ -327,21 +313,26 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
         if output is None:
             return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and was "
                          "stopped")
+        return _results(report_path, output, process.returncode, scenario_ids, suite, every)
 
-        report = None
-        if report_path.is_file() and report_path.stat().st_size:
-            try:
-                report = json.loads(report_path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError:
-                report = None
-        if report is None:
-            detail = first_lines(output or "") or f"exit status {process.returncode}"
-            return every(f"cucumber-js wrote no report: {detail}")
-        results = read_report(report, scenario_ids)
-        for scenario_id in scenario_ids:
-            if scenario_id not in results:
-                results[scenario_id] = ReplayResult(passed=False, error=f"no scenario tagged @{scenario_id} in {suite}")
-        if process.returncode != 0 and all(r.passed for r in results.values()):
-            error = first_lines(output or "", 12) or f"cucumber-js exited {process.returncode}"
-            return every(error)
-        return results
+
+def _results(report_path: Path, output: str, exit_code: int, scenario_ids: list[str], suite: Path,
+             every: Callable[[str], dict[str, ReplayResult]]) -> dict[str, ReplayResult]:
+    """Each scenario's result from the JSON report cucumber-js wrote, given its output and exit code."""
+    report = None
+    if report_path.is_file() and report_path.stat().st_size:
+        try:
+            report = json.loads(report_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            report = None
+    if report is None:
+        detail = first_lines(output or "") or f"exit status {exit_code}"
+        return every(f"cucumber-js wrote no report: {detail}")
+    results = read_report(report, scenario_ids)
+    for scenario_id in scenario_ids:
+        if scenario_id not in results:
+            results[scenario_id] = ReplayResult(passed=False, error=f"no scenario tagged @{scenario_id} in {suite}")
+    if exit_code != 0 and all(r.passed for r in results.values()):
+        error = first_lines(output or "", 12) or f"cucumber-js exited {exit_code}"
+        return every(error)
+    return results
