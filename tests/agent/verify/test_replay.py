@@ -345,3 +345,42 @@ def test_settings_become_the_world_variables(monkeypatch) -> None:
     for name in env:
         if name.startswith("STEPFORGE_"):
             assert f"`{name}`" in readme
+
+
+def _plain_suite(folder: Path, steps_js: str) -> None:
+    """A cucumber-js suite of one scenario, @t, whose one step is steps_js's."""
+    (folder / "features" / "step_definitions").mkdir(parents=True)
+    (folder / "package.json").write_text('{"name": "plain", "private": true}\n')
+    (folder / "features" / "plain.feature").write_text("Feature: plain\n\n  @t\n  Scenario: one step\n    Given the step\n")
+    (folder / "features" / "step_definitions" / "steps.js").write_text(
+        'const { Given } = require("@cucumber/cucumber");\nconst fs = require("fs");\n' + steps_js)
+
+
+def test_a_resident_runner_keeps_playwright_loaded_and_loads_the_suite_afresh(tmp_path: Path, settings: Settings,
+                                                                              node_modules: Path) -> None:
+    seen = tmp_path / "seen"
+    _plain_suite(tmp_path / "suite", f'''
+const playwright = require("playwright-core");
+Given("the step", function () {{
+  globalThis.firstPlaywright = globalThis.firstPlaywright || playwright;
+  fs.appendFileSync({json.dumps(str(seen))}, String(globalThis.firstPlaywright === playwright) + "\\n");
+}});
+''')
+    for _ in range(2):
+        assert replay(tmp_path / "suite", "t", "http://127.0.0.1:9", settings).passed
+    # The steps ran twice, their file loaded each time; playwright-core was the one instance both times.
+    assert seen.read_text() == "true\ntrue\n"
+
+
+@pytest.mark.parametrize("resident_replay", [True, False], ids=["resident", "cold"])
+def test_a_rejection_a_step_leaves_unhandled_fails_that_step_as_in_a_cucumber_js_of_its_own(
+        tmp_path: Path, node_modules: Path, resident_replay: bool) -> None:
+    _plain_suite(tmp_path, '''
+Given("the step", async function () {
+  Promise.reject(new Error("a promise nobody awaited"));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});
+''')
+    result = replay(tmp_path, "t", "http://127.0.0.1:9", Settings(resident_replay=resident_replay))
+    assert not result.passed, result
+    assert "a promise nobody awaited" in (result.error or ""), result

@@ -9,12 +9,17 @@ const path = require("path");
 const readline = require("readline");
 const { loadConfiguration, runCucumber } = require("@cucumber/cucumber/api");
 
-const MARK = "\u001estepforge-resident ";
-const RUNTIME = path.dirname(path.dirname(require.resolve("@cucumber/cucumber/package.json")));
+const MARK = "\u001estepforge-resident ";  // the answer; MARK + "start" opens a replay's output
+// The runtime's node_modules: cucumber-js, playwright-core and what they need stay loaded between replays.
+const RUNTIME = path.resolve(require.resolve("@cucumber/cucumber/package.json"), "..", "..", "..");
 
 function forgetSuites() {
   for (const file of Object.keys(require.cache)) {
     if (file !== __filename && !file.startsWith(RUNTIME + path.sep)) delete require.cache[file];
+  }
+  // A module keeps those it loaded in its children: forgotten ones must not be kept alive there.
+  for (const module of Object.values(require.cache)) {
+    module.children = module.children.filter((child) => require.cache[child.id] === child);
   }
 }
 
@@ -23,33 +28,43 @@ function useEnvironment(env) {
   Object.assign(process.env, env);
 }
 
+// Node turns a rejection nobody handles into an uncaught exception: cucumber-js fails the step running then, and
+// outside a step a cucumber-js of its own would crash without a report. Here it fails the step the same way, or,
+// outside a step, the replay.
+let unhandled = null;
+process.on("unhandledRejection", (reason) => {
+  if (process.listenerCount("uncaughtException") > 0) {
+    process.emit("uncaughtException", reason);
+    return;
+  }
+  unhandled = unhandled || reason;
+  console.error(`unhandled rejection: ${String((reason && reason.stack) || reason)}`);
+});
+
 async function replay(request) {
   forgetSuites();
   useEnvironment(request.env);
   process.chdir(request.cwd);
+  unhandled = null;
   const environment = { cwd: request.cwd, env: request.env, stdout: process.stdout, stderr: process.stderr };
   const { runConfiguration } = await loadConfiguration(
     { file: request.config, provided: { tags: request.tags } }, environment);
   const { success } = await runCucumber(runConfiguration, environment);
-  return { success };
+  return { success: success && unhandled === null };
 }
-
-// A promise a step left unhandled fails no replay of its own and must not end the process.
-process.on("unhandledRejection", (reason) => {
-  console.error(`unhandled rejection: ${String((reason && reason.message) || reason).split("\n")[0]}`);
-});
 
 let queue = Promise.resolve();
 const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   queue = queue.then(async () => {
+    process.stdout.write(`\n${MARK}start\n`);
     let answer;
     try {
       answer = await replay(JSON.parse(line));
     } catch (error) {
       answer = { error: String((error && error.stack) || error) };
     }
-    process.stdout.write(MARK + JSON.stringify(answer) + "\n");
+    process.stdout.write(`\n${MARK}${JSON.stringify(answer)}\n`);
   });
 });
 lines.on("close", () => process.exit(0));

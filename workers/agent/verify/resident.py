@@ -45,7 +45,7 @@ class Runner:
         self.node_path = node_path
         env = {**os.environ, "NODE_PATH": node_path, "FORCE_COLOR": "0", "NO_COLOR": "1"}
         self.process = subprocess.Popen(["node", str(SCRIPT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+                                        stderr=subprocess.STDOUT, start_new_session=True)  # OSError: see _take
         self.replays = 0
 
     def alive(self) -> bool:
@@ -68,6 +68,8 @@ class Runner:
     def _read_answer(self, timeout_s: float) -> ResidentAnswer:
         assert self.process.stdout is not None
         output: list[bytes] = []
+        started = False  # what the runner printed before this replay's start (a late warning) is not its output
+        mark = MARK.encode()
         deadline = time.monotonic() + timeout_s
         with selectors.DefaultSelector() as selector:
             selector.register(self.process.stdout, selectors.EVENT_READ)
@@ -84,9 +86,12 @@ class Runner:
                 pending += chunk
                 *lines, pending = pending.split(b"\n")
                 for line in lines:
-                    if line.startswith(MARK.encode()):
-                        return self._answer(json.loads(line[len(MARK.encode()):]), b"".join(output))
-                    output.append(line + b"\n")
+                    if line == mark + b"start":
+                        started, output = True, []
+                    elif line.startswith(mark):
+                        return self._answer(json.loads(line[len(mark):]), b"".join(output))
+                    elif started:
+                        output.append(line + b"\n")
 
     @staticmethod
     def _answer(answer: dict, output: bytes) -> ResidentAnswer:
@@ -134,7 +139,10 @@ class ResidentRunners:
 
     def replay(self, node_path: str, request: dict, timeout_s: float) -> ResidentAnswer:
         """Run one replay (see resident.js) in a runner whose modules resolve through node_path."""
-        runner = self._take(node_path)
+        try:
+            runner = self._take(node_path)
+        except OSError as exc:
+            return ResidentAnswer(error=f"cannot start the resident runner: {exc.strerror or exc}")
         answer = runner.replay(request, timeout_s)
         if answer.error is None and not answer.timed_out:
             self._give_back(runner)
