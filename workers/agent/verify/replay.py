@@ -287,12 +287,13 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
         # cucumber-js joins the config path onto its working directory, so it must be relative.
         config_arg = os.path.relpath(config_path, suite)
         tags = " or ".join(f"@{scenario_id}" for scenario_id in scenario_ids)
+        limit = replay_timeout(settings, scenario_ids)
+        stopped = f"the replay did not finish within {limit:g} s and was stopped"
         if settings.resident_replay and extra_env:  # the shared runtime's cucumber-js, not the suite's own
             request = {"cwd": str(suite), "env": env, "config": config_arg, "tags": tags}
-            resident = RUNNERS.replay(extra_env["NODE_PATH"], request, replay_timeout(settings, scenario_ids))
+            resident = RUNNERS.replay(extra_env["NODE_PATH"], request, limit)
             if resident.timed_out:
-                return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and was "
-                             "stopped")
+                return every(stopped)
             if resident.error is None:
                 return _results(report_path, resident.output, resident.exit_code, scenario_ids, suite, every)
         command = [str(cli), "--config", config_arg, "--tags", tags]
@@ -311,8 +312,7 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
             return every(f"cannot start cucumber-js ({cli}): {exc.strerror or exc}")
         output = run_to_end(process, settings, len(scenario_ids))
         if output is None:
-            return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and was "
-                         "stopped")
+            return every(stopped)
         return _results(report_path, output, process.returncode, scenario_ids, suite, every)
 
 

@@ -120,6 +120,7 @@ class ResidentRunners:
         self._pid = os.getpid()
 
     def _take(self, node_path: str) -> Runner:
+        dead = []
         with self._lock:
             if self._pid != os.getpid():  # forked: the parent's runners are the parent's
                 self._idle, self._pid = [], os.getpid()
@@ -127,6 +128,9 @@ class ResidentRunners:
                 self._idle.remove(runner)
                 if runner.alive():
                     return runner
+                dead.append(runner)
+        for runner in dead:  # reaped, its pipes closed
+            runner.stop()
         return Runner(node_path)
 
     def _give_back(self, runner: Runner) -> None:
