@@ -57,3 +57,28 @@ def test_a_closed_page_s_picture_fails_with_playwright_s_error(page):
     page.close()
     with pytest.raises(Error):
         viewport_png(page)
+
+
+@pytest.mark.parametrize("take", [viewport_png, full_page_png])
+def test_a_renderer_that_composites_no_frame_fails_the_picture_at_its_time_limit(page, take):
+    """DevTools answers a capture once a frame is composited: a main thread kept busy composites none. Without a
+    time limit the picture (and the generation) would wait as long as the page keeps it busy."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    page.set_content("<!doctype html><p>busy</p>")
+    viewport_png(page)  # the page's DevTools session is open before its main thread is taken
+    page.evaluate("setTimeout(() => { const end = Date.now() + 15000; while (Date.now() < end) {} }, 0)")
+    with pytest.raises(PlaywrightTimeoutError, match="Timeout 1000ms exceeded"):
+        take(page, timeout_ms=1000)
+
+
+def test_a_page_whose_window_picture_timed_out_is_not_pictured_again(page):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    page.set_content("<!doctype html><p>busy</p>")
+    viewport_png(page)
+    page.evaluate("setTimeout(() => { const end = Date.now() + 15000; while (Date.now() < end) {} }, 0)")
+    with pytest.raises(PlaywrightTimeoutError, match="Timeout 1000ms exceeded"):
+        viewport_png(page, timeout_ms=1000)
+    with pytest.raises(PlaywrightTimeoutError, match="an earlier picture of this page did not come"):
+        viewport_png(page, timeout_ms=60_000)  # at once, not after the page's 14 s of work
