@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -14,6 +12,7 @@ from filelock import FileLock
 
 from tests.apps.petclinic import serve_in_thread
 from tests.apps.reset import reset_command as reset_command_of
+from tests.cli_run import run_cli
 from tests.npm_install import run_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +53,7 @@ def generate(scenarios: Path, base_url: str, work: Path, reset_command: str | No
         args += ["--reset-command", reset_command]
     args += extra or []
     # A process of its own, as a user runs it (and away from any Playwright the test process holds).
-    done = subprocess.run([sys.executable, "-m", "workers.cli", *args], cwd=ROOT, timeout=1500)
+    done = run_cli(args, cwd=ROOT, timeout=1500)
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
 
 

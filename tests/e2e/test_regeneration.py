@@ -25,6 +25,7 @@ import pytest
 from tests.apps.petclinic import serve_in_thread
 from tests.apps.petclinic.changes import STALL_S, switch
 from tests.apps.reset import reset_command
+from tests.cli_run import run_cli
 from tests.model.fake_openai import FakeOpenAI
 from workers.agent.verify.replay import replay_scenarios
 
@@ -80,15 +81,14 @@ def regenerate(suite: Path, app: str, *changes: str, extra: tuple[str, ...] = ()
                ) -> Regenerated:
     switch(*changes)
     report = suite.parent / "regeneration.json"
-    command = [sys.executable, "-m", "workers.cli", "regenerate", str(suite), "--base-url", app,
+    command = ["regenerate", str(suite), "--base-url", app,
                "--report", str(report), "--artifacts", str(suite.parent / "artifacts"),
                "--reset-command", reset(app), *extra]
     # A changed application's red replays, walks and fresh generations wait for what it no longer shows, each up to
     # its time limit: shorter limits than the defaults (5 s, 3 s) keep those waits short; a page that is there is
     # found at once after the settle.
     limits = {"STEPFORGE_ACTION_TIMEOUT_MS": "2500", "STEPFORGE_ASSERTION_TIMEOUT_MS": "2000"}
-    done = subprocess.run(command, cwd=ROOT, timeout=900, capture_output=True, text=True,
-                          env={**os.environ, **limits, **(env or {})})
+    done = run_cli(command, cwd=ROOT, timeout=900, capture=True, env={**os.environ, **limits, **(env or {})})
     output = done.stdout + done.stderr
     assert report.exists(), output[-3000:]
     return Regenerated(done.returncode, suite, json.loads(report.read_text()), output)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from shared.settings import Settings
 from tests.apps.reset import reset_command
 from tests.apps.teamtasks import RunningApp, serve_in_thread
 from tests.apps.teamtasks.changes import switch
+from tests.cli_run import run_cli
 from workers.agent.verify.replay import replay_scenarios
 
 from .conftest import ROOT, feature_text, generate
@@ -53,9 +52,9 @@ def verified_suite(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) ->
 def regenerate(suite: Path, app: RunningApp, *changes: str) -> tuple[int, dict, str]:
     switch(*changes)
     report = suite.parent / "regeneration.json"
-    done = subprocess.run([sys.executable, "-m", "workers.cli", "regenerate", str(suite), "--base-url", app.web_url,
-                           "--report", str(report), "--artifacts", str(suite.parent / "artifacts"),
-                           "--reset-command", reset(app)], cwd=ROOT, timeout=900, capture_output=True, text=True)
+    done = run_cli(["regenerate", str(suite), "--base-url", app.web_url, "--report", str(report), "--artifacts",
+                    str(suite.parent / "artifacts"), "--reset-command", reset(app)], cwd=ROOT, timeout=900,
+                   capture=True)
     output = done.stdout + done.stderr
     assert report.exists(), output[-3000:]
     return done.returncode, json.loads(report.read_text()), output

@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 
 from shared.scenarios import Scenario, load_scenarios
 from shared.settings import Settings
+from tests.cli_run import run_cli
 from tests.npm_install import installed_copy
 from workers.agent.scripting.step_book import _FUNCTION_WORDS
 from workers.agent.verify.node_runtime import ensure_runtime
@@ -32,9 +32,8 @@ def generate_with_registry(base_url: str, work: Path, database: Path, reset_comm
     suite, artifacts = work / "suite", work / "artifacts"
     work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{database}")
-    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", base_url,
-                           "--out", str(suite), "--reset-command", reset_command, "--only", ",".join(only)],
-                          cwd=work.parent, env=env, timeout=1500)
+    done = run_cli(["generate", str(EXAMPLES), "--base-url", base_url, "--out", str(suite), "--reset-command",
+                    reset_command, "--only", ",".join(only)], cwd=work.parent, env=env, timeout=1500)
     return Generation(done.returncode, suite, artifacts, artifacts / "report.json")
 
 
@@ -165,9 +164,9 @@ def test_a_playwright_bdd_suite_is_verified_and_runs_with_playwright_s_runner(pe
     work = tmp_path / "bdd"
     work.mkdir()
     env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}")
-    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", petclinic,
-                           "--out", "suite", "--reset-command", reset_command, "--format", "playwright-bdd",
-                           "--only", ",".join(BDD_SCENARIOS)], cwd=work, env=env, timeout=1500)
+    done = run_cli(["generate", str(EXAMPLES), "--base-url", petclinic, "--out", "suite", "--reset-command",
+                    reset_command, "--format", "playwright-bdd", "--only", ",".join(BDD_SCENARIOS)], cwd=work, env=env,
+                   timeout=900)
     assert done.returncode == 0
     suite = work / "suite"
     assert sorted(p.name for p in suite.iterdir()) == [".gitignore", ".stepforge", ".stepforge-suite", "README.md",
@@ -202,9 +201,9 @@ def test_a_scenario_red_under_playwright_s_runner_fails_and_is_left_out(petclini
     # Green under cucumber-js, red under Playwright's runner: a whole-test time limit of 1 ms there.
     env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}",
                STEPFORGE_TEST_TIMEOUT_MS="1")
-    done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(EXAMPLES), "--base-url", petclinic,
-                           "--out", "suite", "--reset-command", reset_command, "--format", "playwright-bdd",
-                           "--only", "VET-20"], cwd=tmp_path, env=env, timeout=900)
+    done = run_cli(["generate", str(EXAMPLES), "--base-url", petclinic, "--out", "suite", "--reset-command",
+                    reset_command, "--format", "playwright-bdd", "--only", "VET-20"], cwd=tmp_path, env=env,
+                   timeout=900)
     assert done.returncode == 1
     report = json.loads((tmp_path / "artifacts/report.json").read_text())
     vet = report["scenarios"]["VET-20"]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 import uuid
 import zipfile
 from collections.abc import Callable
@@ -24,6 +22,7 @@ import pytest
 from shared.scenarios import load_scenarios
 from tests.apps import petclinic, teamtasks
 from tests.apps.reset import reset_command
+from tests.cli_run import run_cli
 from tests.service.conftest import ROOT, new_project
 from tests.service.test_batches import wait_finished, wait_suite
 
@@ -70,10 +69,9 @@ def test_the_command_line_and_a_batch_write_the_same_suite(client, worker, app, 
         scenarios_file.write_text(json.dumps({"scenarios": scenarios}))
         reset = reset_command(cli_origin)  # POST /__reset, as the service's reset request does
         env = dict(os.environ, STEPFORGE_DATABASE_URL=f"sqlite:///{tmp_path / 'registry.db'}")
-        done = subprocess.run([sys.executable, "-m", "workers.cli", "generate", str(scenarios_file), "--base-url",
-                               cli_origin, "--out", str(tmp_path / "cli"), "--artifacts", str(tmp_path / "artifacts"),
-                               "--reset-command", reset], cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=1500)
+        done = run_cli(["generate", str(scenarios_file), "--base-url", cli_origin, "--out", str(tmp_path / "cli"),
+                        "--artifacts", str(tmp_path / "artifacts"), "--reset-command", reset], cwd=ROOT, env=env,
+                       capture=True, timeout=1500)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     finally:
         stop_cli()
