@@ -284,10 +284,9 @@ class BrowserPool:
     def _current_tree(self) -> list[psutil.Process]:
         if self._main is None:
             return []
-        try:
-            return [self._main, *self._main.children(recursive=True)]
-        except psutil.Error:
+        if not self._main.is_running():
             return list(self._tree)
+        return [self._main, *_descendants(self._main)]
 
     def _recycle(self, reason: str) -> None:
         self._counters.recycles[reason] += 1
@@ -330,11 +329,26 @@ class BrowserPool:
         log.info("browser_pool.fork_detected", pid=os.getpid(), parent_pid=parent)
 
 
-def _descendants() -> list[psutil.Process]:
-    try:
-        return psutil.Process().children(recursive=True)
-    except psutil.Error:
-        return []
+def _descendants(root: psutil.Process | None = None) -> list[psutil.Process]:
+    """root's descendants (this process's by default), found by the parent pid each process has now.
+
+    Not psutil's children(recursive=True): it drops every child that seems older than its parent by create times
+    it computes with the boot time read afresh each time, and the boot time /proc/stat gives moves when the clock is
+    adjusted, so a child started within a second of its parent can go missing (seen: a browser's tree measured as
+    its main process alone)."""
+    root = root or psutil.Process()
+    children: dict[int, list[psutil.Process]] = {}
+    for proc in psutil.process_iter(["ppid"]):
+        children.setdefault(proc.info["ppid"], []).append(proc)
+    found: list[psutil.Process] = []
+    stack, seen = [root.pid], {root.pid}
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child.pid not in seen:  # a pid reused while the table was read could close a cycle
+                seen.add(child.pid)
+                found.append(child)
+                stack.append(child.pid)
+    return found
 
 
 def _find_main_process(before: set[int]) -> psutil.Process | None:
