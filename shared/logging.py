@@ -20,6 +20,13 @@ def _redact(_: object, __: str, event: dict) -> dict:
     return event
 
 
+def _stderr_logger(*_args: object) -> structlog.PrintLogger:
+    """A logger on the sys.stderr of the moment (loggers are not cached): one bound to the stream of the time of
+    configure_logging would go on writing to it once it was replaced and closed (a test's captured output, which
+    failed later tests of its process with "I/O operation on closed file")."""
+    return structlog.PrintLogger(file=sys.stderr)
+
+
 def configure_logging(settings: Settings) -> None:
     renderer = structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)
     # JSON lines carry the traceback of log.exception(...) as "exception" (the console renderer prints it itself).
@@ -34,7 +41,7 @@ def configure_logging(settings: Settings) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if settings.log_json else logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
 
