@@ -17,6 +17,7 @@ from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.replay import (
     all_failed,
     first_lines,
+    not_finished,
     replay_egress,
     replay_environment,
     replay_timeout,
@@ -112,10 +113,10 @@ def _run_playwright(suite_dir: Path | str, scenario_ids: list[str], base_url: st
             process = subprocess.Popen(bound_to_this_process(command), cwd=suite, env=env, stdin=subprocess.DEVNULL,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                        start_new_session=True)
-            output = run_to_end(process, settings, len(scenario_ids))
+            limit = replay_timeout(settings, scenario_ids)
+            output = run_to_end(process, limit)
             if output is None:
-                return every(f"the replay did not finish within {replay_timeout(settings, scenario_ids):g} s and "
-                             "was stopped")
+                return every(not_finished(limit))
             try:
                 report = json.loads(report_path.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError):

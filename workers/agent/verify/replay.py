@@ -160,11 +160,16 @@ def replay_timeout(settings: Settings, scenario_ids: list[str]) -> float:
     return settings.replay_timeout_s * max(1, len(scenario_ids))
 
 
-def run_to_end(process: subprocess.Popen, settings: Settings, scenarios: int) -> str | None:
-    """The runner's output once it ends; None when it ran past the replay timeout and was stopped with all it
+def not_finished(limit_s: float) -> str:
+    """The error of every scenario of a replay stopped at its time limit."""
+    return f"the replay did not finish within {limit_s:g} s and was stopped"
+
+
+def run_to_end(process: subprocess.Popen, limit_s: float) -> str | None:
+    """The runner's output once it ends; None when it ran past limit_s (replay_timeout) and was stopped with all it
     started. Interrupted (Ctrl-C included), it leaves no runner or browser behind."""
     try:
-        return process.communicate(timeout=settings.replay_timeout_s * max(1, scenarios))[0] or ""
+        return process.communicate(timeout=limit_s)[0] or ""
     except subprocess.TimeoutExpired:
         stop_process_group(process)
         return None
@@ -288,12 +293,11 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
         config_arg = os.path.relpath(config_path, suite)
         tags = " or ".join(f"@{scenario_id}" for scenario_id in scenario_ids)
         limit = replay_timeout(settings, scenario_ids)
-        stopped = f"the replay did not finish within {limit:g} s and was stopped"
         if settings.resident_replay and extra_env:  # the shared runtime's cucumber-js, not the suite's own
             request = {"cwd": str(suite), "env": env, "config": config_arg, "tags": tags}
             resident = RUNNERS.replay(extra_env["NODE_PATH"], request, limit)
             if resident.timed_out:
-                return every(stopped)
+                return every(not_finished(limit))
             if resident.error is None:
                 return _results(report_path, resident.output, resident.exit_code, scenario_ids, suite, every)
         command = [str(cli), "--config", config_arg, "--tags", tags]
@@ -310,9 +314,9 @@ def _run_cucumber(suite_dir: Path | str, scenario_ids: list[str], base_url: str,
             )
         except OSError as exc:
             return every(f"cannot start cucumber-js ({cli}): {exc.strerror or exc}")
-        output = run_to_end(process, settings, len(scenario_ids))
+        output = run_to_end(process, limit)
         if output is None:
-            return every(stopped)
+            return every(not_finished(limit))
         return _results(report_path, output, process.returncode, scenario_ids, suite, every)
 
 
