@@ -17,6 +17,8 @@ import signal
 import subprocess
 import sys
 
+import psutil
+
 PR_SET_PDEATHSIG = 1
 
 
@@ -65,3 +67,25 @@ def stop_process_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+
+
+def descendants(root: psutil.Process | None = None) -> list[psutil.Process]:
+    """root's descendants (this process's by default), found by the parent pid each process has now.
+
+    Not psutil's children(recursive=True): it drops every child that seems older than its parent by create times
+    it computes with the boot time read afresh each time, and the boot time /proc/stat gives moves when the clock is
+    adjusted, so a child started within a second of its parent can go missing (the likely cause of a browser's tree
+    measured as its main process alone)."""
+    root = root or psutil.Process()
+    children: dict[int, list[psutil.Process]] = {}
+    for proc in psutil.process_iter(["ppid"]):
+        children.setdefault(proc.info["ppid"], []).append(proc)
+    found: list[psutil.Process] = []
+    stack, seen = [root.pid], {root.pid}
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child.pid not in seen:  # a pid reused while the table was read could close a cycle
+                seen.add(child.pid)
+                found.append(child)
+                stack.append(child.pid)
+    return found

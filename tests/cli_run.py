@@ -1,6 +1,7 @@
 """Run the command line as a user does (`python -m workers.cli ...`, a process of its own), and when it outlives its
-time limit, fail with what it was doing: every Python thread's stack (faulthandler, on SIGABRT), the processes it
-started, and the end of its output. A hang then explains itself in a CI log instead of a bare TimeoutExpired."""
+time limit, fail with what it was doing: every Python thread's stack and every suspended greenlet's
+(hang_report/sitecustomize.py, on SIGUSR1), the processes it started, each node process's report, and the end of its
+output. A hang then explains itself in a CI log instead of a bare TimeoutExpired."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import psutil
 
+from shared.lifetime import descendants
+
 SHOWN = 12000  # characters of output shown on a hang
 HANG_REPORT = Path(__file__).with_name("hang_report")
 REPORT_END = "(end of the stacks)"
@@ -24,13 +27,8 @@ class CliHung(AssertionError):
     pass
 
 
-def process_tree(pid: int) -> str:
-    """The process and all it started (its own sessions too: replay runners, browsers), with their CPU time."""
-    try:
-        root = psutil.Process(pid)
-        processes = [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return "(gone)"
+def process_tree(processes: list[psutil.Process]) -> str:
+    """Those processes (the command line's, and all it started: replay runners, browsers) with their CPU time."""
     lines = []
     for process in processes:
         try:
@@ -43,15 +41,15 @@ def process_tree(pid: int) -> str:
     return "    pid    ppid     cpu status    command\n" + "\n".join(lines)
 
 
-def descendants(pid: int) -> list[psutil.Process]:
+def tree_of(pid: int) -> list[psutil.Process]:
     try:
-        return psutil.Process(pid).children(recursive=True)
+        return descendants(psutil.Process(pid))
     except psutil.Error:
         return []
 
 
 def stop_tree(process: subprocess.Popen, children: list[psutil.Process] | None = None) -> None:
-    children = descendants(process.pid) if children is None else children
+    children = tree_of(process.pid) if children is None else children
     for child in children:
         try:
             child.kill()
@@ -112,7 +110,8 @@ def run_cli(args: list[str], *, cwd: Path, env: dict[str, str] | None = None, ti
         try:
             process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            tree, children = process_tree(process.pid), descendants(process.pid)
+            children = tree_of(process.pid)
+            tree = process_tree([psutil.Process(process.pid), *children])
             node = node_reports(children, reports)
             process.send_signal(signal.SIGUSR1)  # the stacks, to stderr
             report_end = time.monotonic() + 10

@@ -14,6 +14,7 @@ import psutil
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from shared.lifetime import descendants as process_descendants
 from shared.settings import CHROMIUM_ARGS, get_settings
 
 # The Teamtasks demo answers every API call 300-1000 ms late by default; under test 150-500 ms: still late for
@@ -139,7 +140,7 @@ def tree_cpu_seconds(descendants: bool = True) -> float:
     under it costs milliseconds)."""
     me = psutil.Process()
     total = sum(me.cpu_times()[:4])
-    for child in me.children(recursive=True) if descendants else ():
+    for child in process_descendants(me) if descendants else ():
         with contextlib.suppress(psutil.Error):  # ended meanwhile: its parent counts it from now on
             total += sum(child.cpu_times()[:4])
     return total

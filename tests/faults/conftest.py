@@ -26,6 +26,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from shared.lifetime import descendants
 from shared.service_settings import ServiceSettings
 from tests.service.conftest import (  # noqa: F401 - fixtures shared with the service tests
     ADMIN_TOKEN,
@@ -128,7 +129,7 @@ class Process(Worker):
         """The process and every descendant now (prefork children, Playwright's drivers, Chromium's processes)."""
         try:
             main = psutil.Process(self.pid)
-            return [main, *main.children(recursive=True)]
+            return [main, *descendants(main)]
         except psutil.NoSuchProcess:
             return []
 

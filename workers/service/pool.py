@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 import psutil
 from playwright.sync_api import Browser
 
+from shared.lifetime import descendants
 from shared.logging import log
 from shared.settings import Settings
 from workers.agent.execution.browser import BrowserCrashedError, BrowserSession
@@ -198,7 +199,7 @@ class BrowserPool:
     def _launch(self) -> None:
         started = time.perf_counter()
         self._owner_pid = os.getpid()
-        before = {proc.pid for proc in _descendants()}
+        before = {proc.pid for proc in descendants()}
         try:
             browser = self._launcher.launch()
         except Exception:
@@ -286,7 +287,7 @@ class BrowserPool:
             return []
         if not self._main.is_running():
             return list(self._tree)
-        return [self._main, *_descendants(self._main)]
+        return [self._main, *descendants(self._main)]
 
     def _recycle(self, reason: str) -> None:
         self._counters.recycles[reason] += 1
@@ -329,32 +330,10 @@ class BrowserPool:
         log.info("browser_pool.fork_detected", pid=os.getpid(), parent_pid=parent)
 
 
-def _descendants(root: psutil.Process | None = None) -> list[psutil.Process]:
-    """root's descendants (this process's by default), found by the parent pid each process has now.
-
-    Not psutil's children(recursive=True): it drops every child that seems older than its parent by create times
-    it computes with the boot time read afresh each time, and the boot time /proc/stat gives moves when the clock is
-    adjusted, so a child started within a second of its parent can go missing (seen: a browser's tree measured as
-    its main process alone)."""
-    root = root or psutil.Process()
-    children: dict[int, list[psutil.Process]] = {}
-    for proc in psutil.process_iter(["ppid"]):
-        children.setdefault(proc.info["ppid"], []).append(proc)
-    found: list[psutil.Process] = []
-    stack, seen = [root.pid], {root.pid}
-    while stack:
-        for child in children.get(stack.pop(), []):
-            if child.pid not in seen:  # a pid reused while the table was read could close a cycle
-                seen.add(child.pid)
-                found.append(child)
-                stack.append(child.pid)
-    return found
-
-
 def _find_main_process(before: set[int]) -> psutil.Process | None:
     """The Chromium this launch started: a new descendant on Playwright's pipe that is not a --type= child."""
     found = []
-    for proc in _descendants():
+    for proc in descendants():
         if proc.pid in before:
             continue
         with contextlib.suppress(psutil.Error):
