@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
+from shared.lifetime import descendants
 from tests.apps.petclinic import serve_in_thread
 from tests.faults.batches import assert_done_once, project_for, submit, wait_finished
 from tests.faults.conftest import Broker, Service, alive, free_port
@@ -171,7 +172,7 @@ def kill_mid_replay(worker) -> tuple[list, float]:  # noqa: ANN001
     while not replay_running(worker) and time.monotonic() < deadline:
         time.sleep(0.05)
     (child,) = psutil.Process(worker.pid).children()
-    tree = [child, *child.children(recursive=True)]
+    tree = [child, *descendants(child)]
     assert any(replaying(p) for p in tree[1:]), "no replay was seen running"
     child.send_signal(signal.SIGKILL)
     return tree, time.monotonic()
