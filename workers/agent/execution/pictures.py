@@ -7,11 +7,11 @@ driver) and 89 against 67 KB. A generation takes one after every operation. Each
 opened on its first picture; a page it cannot be had for (not Chromium's) is pictured by Playwright.
 
 A picture has a time limit, as Playwright's own page.screenshot has: DevTools answers a capture only once the
-renderer has composited a frame, and a renderer that never does (its main thread busy, or stalled under load, as
-seen in CI) would otherwise hold the generation forever. Past the limit the capture fails with Playwright's
-TimeoutError; a healthy one takes well under 100 ms. A page whose window picture timed out once is not pictured
-again (a renderer that stopped compositing does not start again by itself): each later operation would otherwise
-wait out the limit too.
+renderer has composited a frame, and a renderer that never does (its main thread kept busy; or, seen twice under
+load, an idle renderer whose compositing stopped, for reasons not known) would otherwise hold the generation
+forever. Past the limit the capture fails with Playwright's TimeoutError; a healthy one takes well under 100 ms. A
+page whose window picture timed out once is not pictured again, so that each later operation does not wait out the
+limit as well, should its renderer not recover.
 """
 
 from __future__ import annotations
