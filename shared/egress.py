@@ -20,6 +20,13 @@ A plain-http request is forwarded with its Host from the URL that was judged, it
 never a byte more, and `Connection: close` both ways: a second request never rides a connection judged for the
 first. A hand-written proxy rather than a library: the ones on PyPI run their own processes or threads per
 connection and resolve a host again after any hook has judged it.
+
+A session given a ThirdPartyTimer also times the hosts that are not the application's (a CDN, web fonts): one that
+does not take the connection within the timer's time, or, once the client has spoken, does not answer (a tunnel's
+first bytes back, as a TLS handshake's; a plain-http answer's head) is cut off for the rest of the run, as a
+replay's browser would otherwise wait for a stylesheet that never comes. A plain-http navigation is never timed.
+Inside a TLS tunnel nothing is seen past the handshake: a server that completes it and then never answers is not
+cut off.
 """
 
 from __future__ import annotations
@@ -76,13 +83,35 @@ def first_and_count(records: list[str]) -> str:
 
 
 @dataclass
+class ThirdPartyTimer:
+    """The hosts of one run that are not the application's (app_hosts, see shared.urls.application_hosts) get
+    timeout_s to take a connection and to answer; `stalled` holds those cut off, shared by the run's sessions."""
+
+    app_hosts: frozenset[str]
+    timeout_s: float
+    stalled: set[str] = field(default_factory=set)
+
+    def times(self, host: str) -> bool:
+        return host.lower().strip("[]") not in self.app_hosts
+
+    def cut_off(self, session: GuardSession, host: str, what: str) -> None:
+        """Cut the host off; the first time, note it in the session's `stalled` records."""
+        if host.lower() not in self.stalled:
+            self.stalled.add(host.lower())
+            session.stalled.append(f"{what}: no answer within {self.timeout_s:g} s; {host} is cut off for this run")
+
+
+@dataclass
 class GuardSession:
     """One guarded run's port on the proxy: point a browser or client at `url`. `refused` lists what the policy
-    stopped, `unreachable` the servers that could not be reached (a closed port, a name that does not resolve)."""
+    stopped, `unreachable` the servers that could not be reached (a closed port, a name that does not resolve),
+    `stalled` the other hosts its third-party timer cut off."""
 
     policy: TargetPolicy
     refused: list[str] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
+    third_party: ThirdPartyTimer | None = None
+    stalled: list[str] = field(default_factory=list)
     url: str = ""
     _server: asyncio.base_events.Server | None = None
     _tasks: set[asyncio.Task] = field(default_factory=set)
@@ -137,17 +166,27 @@ class GuardSession:
             if method == "CONNECT":
                 await _answer(writer, 403, "Forbidden", f"stepforge refused this request: {exc}")
             return None
+        timer = self.third_party if self.third_party and self.third_party.times(host) \
+            and not (parsed is not None and _navigation(header_lines)) else None
+        if timer and host.lower() in timer.stalled:
+            return await self._stalled(writer, method, host)
         try:
-            upstream_reader, upstream_writer = await _connect(addresses, port)
+            upstream_reader, upstream_writer = await _connect(addresses, port, timer.timeout_s if timer else None)
         except OSError as exc:
+            if timer and isinstance(exc, TimeoutError):
+                timer.cut_off(self, host, what)
+                return await self._stalled(writer, method, host)
             return await self._unreachable(writer, method, f"{what}: {_connect_error(exc, host, port)}")
+        answer_within = timer.timeout_s if timer else None
         try:
             if parsed is None:
                 writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                await _tunnel(reader, writer, upstream_reader, upstream_writer)
+                answered = await _tunnel(reader, writer, upstream_reader, upstream_writer, answer_within)
             else:
                 upstream_writer.write(_origin_form_head(method, parsed, version, header_lines))
-                await _exchange(reader, writer, upstream_reader, upstream_writer, length)
+                answered = await _exchange(reader, writer, upstream_reader, upstream_writer, length, answer_within)
+            if not answered and timer:
+                timer.cut_off(self, host, what)
         finally:
             upstream_writer.close()
 
@@ -156,6 +195,12 @@ class GuardSession:
         self.unreachable.append(record)
         if method == "CONNECT":
             await _answer(writer, 502, "Bad Gateway", f"stepforge could not reach it: {reason_of(record)}")
+
+    async def _stalled(self, writer: asyncio.StreamWriter, method: str, host: str) -> None:
+        """A request to a host cut off: a CONNECT hears 504, a plain request a closed connection."""
+        if method == "CONNECT":
+            await _answer(writer, 504, "Gateway Timeout", f"stepforge cut {host} off for this run: it did not answer "
+                                                           f"within {self.third_party.timeout_s:g} s")
 
     async def _close(self) -> None:
         self._closed = True
@@ -193,6 +238,16 @@ def _absolute(target: str) -> TargetURL:
     if not target.lower().startswith(("http://", "https://")):
         raise ProxyRequestError(f"a proxy forwards absolute http URLs, not {target[:100]!r}")
     return parse_target_url(target)
+
+
+def _navigation(header_lines: list[str]) -> bool:
+    """Whether a plain-http request loads a document (Chromium says so on navigations only)."""
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        name, value = name.strip().lower(), value.strip().lower()
+        if (name, value) in (("upgrade-insecure-requests", "1"), ("sec-fetch-mode", "navigate")):
+            return True
+    return False
 
 
 def _body_length(header_lines: list[str]) -> int:
@@ -239,11 +294,12 @@ def _connect_error(exc: OSError, host: str, port: int) -> str:
     return f"{host}:{port} cannot be reached ({exc.strerror or exc})"
 
 
-async def _connect(addresses: list[str], port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def _connect(addresses: list[str], port: int,
+                   timeout_s: float | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     error: OSError | None = None
     for address in addresses:
         try:
-            return await asyncio.wait_for(asyncio.open_connection(address, port), CONNECT_TIMEOUT_S)
+            return await asyncio.wait_for(asyncio.open_connection(address, port), timeout_s or CONNECT_TIMEOUT_S)
         except OSError as exc:
             error = exc
     raise error or ConnectionError("no address")
@@ -260,8 +316,26 @@ async def _copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> Non
 
 
 async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                  upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter) -> None:
-    """A CONNECT tunnel (TLS, a WebSocket): bytes both ways until the server's side ends or the client leaves."""
+                  upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter,
+                  answer_within: float | None = None) -> bool:
+    """A CONNECT tunnel (TLS, a WebSocket): bytes both ways until the server's side ends or the client leaves.
+    With answer_within, the server's first bytes must follow the client's first ones within it (a TLS handshake's
+    answer); False when they did not, and the tunnel closes."""
+    if answer_within is not None:
+        with contextlib.suppress(ConnectionError):
+            first = await reader.read(65536)
+            if not first:
+                return True
+            upstream_writer.write(first)
+            await upstream_writer.drain()
+            try:
+                answer = await asyncio.wait_for(upstream_reader.read(65536), answer_within)
+            except TimeoutError:
+                return False
+            if not answer:
+                return True
+            writer.write(answer)
+            await writer.drain()
     upload = asyncio.ensure_future(_copy(reader, upstream_writer))
     download = asyncio.ensure_future(_copy(upstream_reader, writer))
     try:
@@ -271,25 +345,35 @@ async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     finally:
         upload.cancel()
         download.cancel()
+    return True
 
 
 async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter, length: int) -> None:
+                    upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter, length: int,
+                    answer_within: float | None = None) -> bool:
     """One plain-http request (its head already on its way) and its answer: the body as long as its length, the
     answer's head saying `Connection: close`, and the end when the server's answer ends or the client closes or
-    sends anything more (a second request never rides this connection)."""
+    sends anything more (a second request never rides this connection). False when the answer's head did not come
+    within answer_within (then the connection closes unanswered)."""
     left = length
     while left:
         piece = await asyncio.wait_for(reader.read(min(left, 65536)), BODY_TIMEOUT_S)
         if not piece:
-            return  # the client gave up in the middle of its body
+            return True  # the client gave up in the middle of its body
         upstream_writer.write(piece)
         await upstream_writer.drain()
         left -= len(piece)
+    answered = True
 
     async def answer() -> None:
+        nonlocal answered
         with contextlib.suppress(asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            writer.write(_closing_head(await upstream_reader.readuntil(b"\r\n\r\n")))
+            try:
+                head = await asyncio.wait_for(upstream_reader.readuntil(b"\r\n\r\n"), answer_within)
+            except TimeoutError:
+                answered = False
+                return
+            writer.write(_closing_head(head))
             await _copy(upstream_reader, writer)
 
     async def client_sends_more() -> None:
@@ -303,6 +387,7 @@ async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     finally:
         download.cancel()
         more.cancel()
+    return answered
 
 
 def _closing_head(head: bytes) -> bytes:
@@ -331,10 +416,11 @@ class EgressGuard:
         self._thread.start()
 
     def open(self, policy: TargetPolicy, refused: list[str] | None = None,
-             unreachable: list[str] | None = None) -> GuardSession:
-        """A new session; it records into the lists given (a run's own), else into lists of its own."""
+             unreachable: list[str] | None = None, third_party: ThirdPartyTimer | None = None) -> GuardSession:
+        """A new session; it records into the lists given (a run's own), else into lists of its own; with a
+        third-party timer, it times the hosts that are not the application's (see the module's docstring)."""
         session = GuardSession(policy, refused if refused is not None else [],
-                               unreachable if unreachable is not None else [])
+                               unreachable if unreachable is not None else [], third_party)
 
         async def start() -> None:
             session._server = await asyncio.start_server(session._serve, "127.0.0.1", 0, limit=HEAD_LIMIT)
@@ -372,11 +458,11 @@ def egress_guard() -> EgressGuard:
 
 
 @contextlib.contextmanager
-def guarded(policy: TargetPolicy, refused: list[str] | None = None,
-            unreachable: list[str] | None = None) -> Iterator[GuardSession]:
+def guarded(policy: TargetPolicy, refused: list[str] | None = None, unreachable: list[str] | None = None,
+            third_party: ThirdPartyTimer | None = None) -> Iterator[GuardSession]:
     """A guard session for the block; its port closes when the block ends."""
     guard = egress_guard()
-    session = guard.open(policy, refused, unreachable)
+    session = guard.open(policy, refused, unreachable, third_party)
     try:
         yield session
     finally:

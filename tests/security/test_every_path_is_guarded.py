@@ -91,7 +91,7 @@ def test_every_replay_runs_behind_the_guard():
                         "workers/agent/verify/resident.py"}
     for where in starters - {"workers/agent/verify/resident.py"}:
         text = (ROOT / where).read_text()
-        assert "with replay_egress(scenario_ids, settings) as egress:" in text
+        assert "with replay_egress(scenario_ids, settings, base_url) as egress:" in text
         assert "egress.env()" in text
     callers = {p.relative_to(ROOT).as_posix() for p in SOURCES if p.suffix == ".py" and "RUNNERS.replay(" in p.read_text()}
     assert callers == {"workers/agent/verify/replay.py"}

@@ -76,7 +76,7 @@ def replay_playwright_bdd(
 ) -> dict[str, ReplayResult]:
     """Run the scenarios tagged @<id> of a playwright-bdd suite with Playwright's runner, one worker, behind the
     egress guard."""
-    with replay_egress(scenario_ids, settings) as egress:
+    with replay_egress(scenario_ids, settings, base_url) as egress:
         return egress.judge(_run_playwright(suite_dir, scenario_ids, base_url, settings, reset_command, egress.env()))
 
 

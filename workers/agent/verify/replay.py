@@ -12,12 +12,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from shared.egress import GuardSession, egress_guard, first_and_count
+from shared.egress import GuardSession, ThirdPartyTimer, egress_guard, first_and_count
 from shared.lifetime import bound_to_this_process, stop_process_group
 from shared.records import ReplayResult
 from shared.reset_request import LabelledReset
 from shared.settings import Settings
-from shared.urls import NO_EGRESS, TargetPolicy
+from shared.urls import NO_EGRESS, TargetPolicy, application_hosts
 from workers.agent.verify.node_runtime import ensure_runtime
 from workers.agent.verify.resident import RUNNERS
 
@@ -83,7 +83,7 @@ def replay_environment(base_url: str, settings: Settings, reset_command: str | N
     )
     for name in ("STEPFORGE_RESET_COMMAND", "STEPFORGE_RESET_TIMEOUT_MS", "STEPFORGE_RESET_LABEL",
                  "STEPFORGE_RESET_OUTPUT", "STEPFORGE_HEADED", "STEPFORGE_EGRESS_PROXY",
-                 "STEPFORGE_EGRESS_PROXIES"):
+                 "STEPFORGE_EGRESS_PROXIES", "STEPFORGE_EGRESS_THIRD_PARTY"):
         env.pop(name, None)
     if reset_command:
         env["STEPFORGE_RESET_COMMAND"] = str(reset_command)
@@ -100,34 +100,45 @@ class ReplayEgress:
     """The egress guard sessions of one replay run (shared/egress.py): the browser's own traffic goes to one that
     lets nothing out, each scenario's context to one of its own (so what it refused is its own), and a scenario
     tagged otherwise to a shared one; stepforge.js reads them from STEPFORGE_EGRESS_PROXY and
-    STEPFORGE_EGRESS_PROXIES."""
+    STEPFORGE_EGRESS_PROXIES. The scenarios' sessions also time the hosts that are not the application's (one
+    ThirdPartyTimer for the run), so the suite sets no third-party route of its own (STEPFORGE_EGRESS_THIRD_PARTY):
+    a route stops every request of the page in the browser and turns its HTTP cache off."""
 
-    def __init__(self, scenario_ids: list[str], settings: Settings) -> None:
+    def __init__(self, scenario_ids: list[str], settings: Settings, base_url: str) -> None:
         self._guard, policy = egress_guard(), TargetPolicy.of(settings)
+        self.third_party = ThirdPartyTimer(application_hosts(base_url), settings.third_party_timeout_ms / 1000) \
+            if settings.third_party_timeout_ms > 0 and base_url else None
         self.sessions: list[GuardSession] = []
         self.background = self._open(NO_EGRESS)
-        self.untagged = self._open(policy)
-        self.by_id = {scenario_id: self._open(policy) for scenario_id in dict.fromkeys(scenario_ids)}
+        self.untagged = self._open(policy, self.third_party)
+        self.by_id = {scenario_id: self._open(policy, self.third_party) for scenario_id in dict.fromkeys(scenario_ids)}
 
-    def _open(self, policy: TargetPolicy) -> GuardSession:
-        session = self._guard.open(policy)
+    def _open(self, policy: TargetPolicy, third_party: ThirdPartyTimer | None = None) -> GuardSession:
+        session = self._guard.open(policy, third_party=third_party)
         self.sessions.append(session)
         return session
 
     def env(self) -> dict[str, str]:
         proxies = {"*": self.untagged.url} | {i: s.url for i, s in self.by_id.items()}
-        return {"STEPFORGE_EGRESS_PROXY": self.background.url, "STEPFORGE_EGRESS_PROXIES": json.dumps(proxies)}
+        return {"STEPFORGE_EGRESS_PROXY": self.background.url, "STEPFORGE_EGRESS_PROXIES": json.dumps(proxies),
+                "STEPFORGE_EGRESS_THIRD_PARTY": "1" if self.third_party else "0"}
 
     def judge(self, results: dict[str, ReplayResult]) -> dict[str, ReplayResult]:
-        """Each result with the requests its scenario's guard refused; a failed one's error names them."""
+        """Each result with the requests its scenario's guard refused; a failed one's error names them, and the
+        other hosts its guard cut off."""
         for scenario_id, result in results.items():
-            refused = list(self.by_id[scenario_id].refused) if scenario_id in self.by_id else []
-            if not refused:
-                continue
+            session = self.by_id.get(scenario_id)
+            refused = list(session.refused) if session else []
+            stalled = list(session.stalled) if session else []
             result.refused = refused
-            if not result.passed:
+            if result.passed:
+                continue
+            if refused:
                 result.error = (f"{result.error or 'failed'}\n(the target policy refused a request of the page: "
                                 f"{first_and_count(refused)})")
+            if stalled:
+                result.error = (f"{result.error or 'failed'}\n(a host other than the application's did not answer "
+                                f"and was cut off: {first_and_count(stalled)})")
         return results
 
     def close(self) -> None:
@@ -136,8 +147,8 @@ class ReplayEgress:
 
 
 @contextlib.contextmanager
-def replay_egress(scenario_ids: list[str], settings: Settings) -> Iterator[ReplayEgress]:
-    egress = ReplayEgress(scenario_ids, settings)
+def replay_egress(scenario_ids: list[str], settings: Settings, base_url: str) -> Iterator[ReplayEgress]:
+    egress = ReplayEgress(scenario_ids, settings, base_url)
     try:
         yield egress
     finally:
@@ -266,7 +277,7 @@ def replay_scenarios(
 ) -> dict[str, ReplayResult]:
     """Run the scenarios tagged @<id> in one cucumber-js process, each in a fresh browser context behind the egress
     guard."""
-    with replay_egress(scenario_ids, settings) as egress:
+    with replay_egress(scenario_ids, settings, base_url) as egress:
         return egress.judge(_run_cucumber(suite_dir, scenario_ids, base_url, settings, reset_command, egress.env()))
 
 

@@ -52,6 +52,9 @@ const RESET_OUTPUT = process.env.STEPFORGE_RESET_OUTPUT !== "0";
 // "<-loopback>": loopback and link-local hosts go through the proxy too (Chromium sends them around it otherwise).
 const EGRESS = process.env.STEPFORGE_EGRESS_PROXY || "";
 const EGRESS_BY_TAG = JSON.parse(process.env.STEPFORGE_EGRESS_PROXIES || "{}");
+// Set by stepforge with the proxies: the egress guard itself times the hosts that are not the app's (see
+// guardThirdParty), so the suite sets no route of its own for them.
+const EGRESS_TIMES_THIRD_PARTY = process.env.STEPFORGE_EGRESS_THIRD_PARTY === "1";
 
 function viaProxy(server) {
   return server ? { server, bypass: "<-loopback>" } : undefined;
@@ -125,9 +128,11 @@ function appHosts(baseUrl) {
   return LOOPBACK.has(host) ? LOOPBACK : new Set([host]);
 }
 
-// Resources from other hosts are fetched within THIRD_PARTY_TIMEOUT_MS and handed to the page, else aborted.
+// Resources from other hosts are fetched within THIRD_PARTY_TIMEOUT_MS and handed to the page, else aborted. Behind
+// stepforge's egress guard, the guard does this (EGRESS_TIMES_THIRD_PARTY): a route stops every request of the page on
+// its way, the app's own too, and turns the browser's HTTP cache off.
 async function guardThirdParty(context, hosts) {
-  if (!(THIRD_PARTY_TIMEOUT_MS > 0)) return;
+  if (!(THIRD_PARTY_TIMEOUT_MS > 0) || EGRESS_TIMES_THIRD_PARTY) return;
   const thirdParty = (url) => /^https?:$/.test(url.protocol) && !hosts.has(url.hostname.toLowerCase());
   await context.route(thirdParty, async (route) => {
     const request = route.request();
