@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,6 +21,8 @@ OWNERS = {
     2: ("Betty", "Davis", "6085551749"),
     3: ("Harold", "Davis", "6085553198"),
 }
+
+LATE_S = 0.6
 
 # Pages for the world.js checks: whole-word text, case and layout, dialogs, the viewport.
 EXTRA_PAGES = {
@@ -37,6 +40,12 @@ EXTRA_PAGES = {
          'prompt(\'Name?\', \'Leo\') + \' \' + String(alert(\'Hi\'))">Ask</button>'),
     ),
     "/done": ("Done", "<h2>Deleted for good</h2>"),
+    # Save asks /slow, which answers LATE_S later; the page shows the answer only then.
+    "/late": (
+        "Late",
+        ('<button id="save" onclick="fetch(\'{prefix}/slow\').then((r) => r.text()).then((t) => '
+         'document.getElementById(\'out\').textContent = t)">Save</button><p id="out"></p>'),
+    ),
     "/viewport": (
         "Viewport",
         ('<p id="size"></p><script>document.getElementById("size").textContent = '
@@ -68,6 +77,9 @@ class Handler(BaseHTTPRequestHandler):
         if not url.path.startswith(p + "/"):
             return self._send(404, _page("Not found", "<h1>Not found</h1>"))
         path = url.path[len(p):]
+        if path == "/slow":
+            time.sleep(LATE_S)  # the server's latency: the page waits for it
+            return self._send(200, b"Error: the disk is full")
         if path in EXTRA_PAGES:
             title, body = EXTRA_PAGES[path]
             return self._send(200, _page(title, body.replace("{prefix}", p)))

@@ -153,3 +153,14 @@ def test_node_and_python_agree(tmp_path: Path) -> None:
 ])
 def test_the_python_twin_of_the_pattern(text: str, page: str, found: bool) -> None:
     assert bool(shown_text_pattern(text).search(page)) is found
+
+
+# --- each step waits for what the one before it asked the server for ---------------------------------
+
+
+def test_a_check_after_a_step_sees_what_its_request_brought(tmp_path: Path, site: str, node_modules: Path) -> None:
+    """The page answers the click 0.6 s later with an error: "the page does not show 'disk is full'" right after it
+    must fail. Read before the answer, as a suite that does not settle after the click reads it, it would pass."""
+    write(tmp_path, [check("late", "/late", op(0, "click", css="#save"), op(1, "assert_absent", "disk is full"))])
+    result = replay(tmp_path, "late", site, FAST)
+    assert not result.passed and 'expected the page not to show "disk is full"' in result.error, result

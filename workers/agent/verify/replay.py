@@ -160,7 +160,8 @@ def _config(report: Path) -> str:
         "default": {
             "paths": ["features/**/*.feature"],
             "require": ["features/**/*.js"],
-            "format": ["progress", f"json:{report}"],
+            # summary: the failures, without a character printed per step
+            "format": ["summary", f"json:{report}"],
         }
     }
     return json.dumps(document, indent=2)

@@ -102,6 +102,31 @@ function truthy(value) {
 // (the same script the generation ran with).
 const SETTLE_SCRIPT = __SETTLE_SCRIPT__;
 
+// The page's CDP session (a promise of it; of null in a browser without one), opened on first use.
+const devtoolsSessions = new WeakMap();
+
+// window.__stepforge.<name>(...args) in the page's main frame (SETTLE_SCRIPT), awaited, its answer by value;
+// `absent` where the script is not in the page. In Chromium through the DevTools protocol: one message, where
+// page.evaluate first installs a helper of Playwright's own in each new document (a second message and a compile
+// after every step that loads a page). In another browser, page.evaluate.
+async function callPage(page, name, args, absent = null) {
+  if (!devtoolsSessions.has(page)) {
+    devtoolsSessions.set(page, page.context().newCDPSession(page).catch(() => null));
+  }
+  const devtools = await devtoolsSessions.get(page);
+  if (!devtools) {
+    return page.evaluate(([n, a, none]) => (window.__stepforge ? window.__stepforge[n](...a) : none), [name, args, absent]);
+  }
+  const expression = `window.__stepforge ? window.__stepforge[${JSON.stringify(name)}](...${JSON.stringify(args)}) `
+    + `: ${JSON.stringify(absent)}`;
+  const answer = await devtools.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  if (answer.exceptionDetails) {
+    const { exception, text } = answer.exceptionDetails;
+    throw new Error(`window.__stepforge.${name} failed in the page: ${(exception && exception.description) || text}`);
+  }
+  return answer.result.value;
+}
+
 // Waits, bounded, until the page is quiet (see SETTLE_SCRIPT); a navigation meanwhile is waited for too.
 async function settle(page) {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
@@ -109,9 +134,8 @@ async function settle(page) {
     try {
       await page.waitForLoadState("load", { timeout: left });
       // A request still in flight at the deadline is waited for up to the action timeout (see SETTLE_SCRIPT).
-      await page.evaluate(([quiet, timeout, requests]) => (window.__stepforge
-        ? window.__stepforge.settle(quiet, timeout, requests) : true),
-      [SETTLE_QUIET_MS, Math.max(1, deadline - Date.now()), Math.max(ACTION_TIMEOUT_MS, deadline - Date.now())]);
+      await callPage(page, "settle",
+        [SETTLE_QUIET_MS, Math.max(1, deadline - Date.now()), Math.max(ACTION_TIMEOUT_MS, deadline - Date.now())], true);
       return;
     } catch (error) {
       if (page.isClosed()) return;  // the document was replaced meanwhile: wait for the new one
@@ -265,8 +289,7 @@ function withHelpers(Base) {
     // on the whole page, a visible text field's value does (SETTLE_SCRIPT's fieldShows, before and after the wait).
     async expectText(text, scope) {
       const root = scope || this.page;
-      const inField = () => (scope ? false : this.page.evaluate(
-        (t) => (window.__stepforge ? window.__stepforge.fieldShows(t) : false), text).catch(() => false));
+      const inField = () => (scope ? false : callPage(this.page, "fieldShows", [text], false).catch(() => false));
       if (await inField()) return;
       try {
         await root.getByText(textPattern(text)).filter({ visible: true }).first().waitFor({ state: "visible", timeout: EXPECT_TIMEOUT_MS });
@@ -345,9 +368,7 @@ function withHelpers(Base) {
     // Passes once exactly one part of the page of that kind (named by `words`, on `side`) is shown, and marks it
     // data-stepforge-part=key for a check that it goes (SETTLE_SCRIPT's part, as generation found it).
     async expectPart(noun, words, side, key) {
-      const found = await this.page.evaluate(
-        ([n, w, s, k, ms]) => (window.__stepforge ? window.__stepforge.part(n, w, s, k, ms) : null),
-        [noun, words, side, key, EXPECT_TIMEOUT_MS]);
+      const found = await callPage(this.page, "part", [noun, words, side, key, EXPECT_TIMEOUT_MS]);
       if (!found || found.found !== 1) {
         const said = [words, noun, side && `on the ${side}`].filter(Boolean).join(" ");
         throw new assert.AssertionError({ message: `expected the page to show one ${said}, `
@@ -358,8 +379,7 @@ function withHelpers(Base) {
     // Passes once the part expectPart marked `key` is detached, hidden, or shows nothing any more (SETTLE_SCRIPT's
     // partGone, as generation checked).
     async expectPartGone(key, said) {
-      const gone = await this.page.evaluate(
-        ([k, ms]) => (window.__stepforge ? window.__stepforge.partGone(k, ms) : null), [key, EXPECT_TIMEOUT_MS]);
+      const gone = await callPage(this.page, "partGone", [key, EXPECT_TIMEOUT_MS]);
       if (gone !== true) {
         throw new assert.AssertionError({ message: `expected the ${said} to be gone, `
           + `${gone === null ? "the page's scripts are not loaded" : "it is still shown"}` });
@@ -369,8 +389,7 @@ function withHelpers(Base) {
     // Passes once the page is the one named (`how` "page"), or its title or main heading ("title") or its address
     // ("address") holds `text` (SETTLE_SCRIPT's pageIs, as generation checked).
     async expectPage(how, text) {
-      const found = await this.page.evaluate(
-        ([h, t, ms]) => (window.__stepforge ? window.__stepforge.pageIs(h, t, ms) : null), [how, text, EXPECT_TIMEOUT_MS]);
+      const found = await callPage(this.page, "pageIs", [how, text, EXPECT_TIMEOUT_MS]);
       if (found !== true) {
         const wanted = { page: `the "${text}" page`, title: `a title or heading showing "${text}"`,
           address: `an address holding "${text}"` }[how];
@@ -440,10 +459,10 @@ function withHelpers(Base) {
     async chooseOption(locator, text) {
       let since = null;
       if (await locator.getAttribute("aria-expanded", { timeout: ACTION_TIMEOUT_MS }) === "true") {
-        await this.page.evaluate(() => window.__stepforge && window.__stepforge.noteShown(""));
+        await callPage(this.page, "noteShown", [""]);
         since = await locator.evaluate((el) => (window.__stepforge ? window.__stepforge.changedBefore(el) : null));
       } else {
-        since = await this.page.evaluate((t) => (window.__stepforge ? window.__stepforge.noteShown(t) : null), text);
+        since = await callPage(this.page, "noteShown", [text]);
         await locator.click();
         await settle(this.page);
       }
