@@ -21,12 +21,12 @@ never a byte more, and `Connection: close` both ways: a second request never rid
 first. A hand-written proxy rather than a library: the ones on PyPI run their own processes or threads per
 connection and resolve a host again after any hook has judged it.
 
-A session given a ThirdPartyTimer also times the hosts that are not the application's (a CDN, web fonts): one that
-does not take the connection within the timer's time, or, once the client has spoken, does not answer (a tunnel's
-first bytes back, as a TLS handshake's; a plain-http answer's head) is cut off for the rest of the run, as a
-replay's browser would otherwise wait for a stylesheet that never comes. A plain-http navigation is never timed.
-Inside a TLS tunnel nothing is seen past the handshake: a server that completes it and then never answers is not
-cut off.
+A session given a ThirdPartyTimer also times the hosts that are not the application's (a CDN, web fonts): one whose
+name does not resolve, or which does not take the connection (all its addresses together), within the timer's time,
+or which does not answer a plain-http request's head within it, is cut off for the rest of the run, as a replay's
+browser would otherwise wait for a stylesheet that never comes. A plain-http navigation is never timed. A CONNECT
+tunnel (https, a WebSocket) is timed up to its connection only: the guard sees nothing inside it, and cannot tell a
+page's navigation (a slow sign-in page of another host) from a stylesheet there.
 """
 
 from __future__ import annotations
@@ -92,13 +92,14 @@ class ThirdPartyTimer:
     stalled: set[str] = field(default_factory=set)
 
     def times(self, host: str) -> bool:
-        return host.lower().strip("[]") not in self.app_hosts
+        return _host_key(host) not in self.app_hosts
 
-    def cut_off(self, session: GuardSession, host: str, what: str) -> None:
-        """Cut the host off; the first time, note it in the session's `stalled` records."""
-        if host.lower() not in self.stalled:
-            self.stalled.add(host.lower())
-            session.stalled.append(f"{what}: no answer within {self.timeout_s:g} s; {host} is cut off for this run")
+    def stalls(self, host: str) -> bool:
+        return _host_key(host) in self.stalled
+
+
+def _host_key(host: str) -> str:
+    return host.lower().strip("[]")
 
 
 @dataclass
@@ -113,6 +114,7 @@ class GuardSession:
     third_party: ThirdPartyTimer | None = None
     stalled: list[str] = field(default_factory=list)
     url: str = ""
+    _stalls_named: set[str] = field(default_factory=set)
     _server: asyncio.base_events.Server | None = None
     _tasks: set[asyncio.Task] = field(default_factory=set)
     _closed: bool = False
@@ -146,6 +148,7 @@ class GuardSession:
         what = f"{method} {_shown(target)}"
         parsed: TargetURL | None = None
         length = 0
+        timer: ThirdPartyTimer | None = None
         try:
             if method == "CONNECT":
                 host, port = _authority(target)
@@ -153,10 +156,17 @@ class GuardSession:
                 parsed = _absolute(target)
                 host, port = parsed.host, parsed.port
                 length = _body_length(header_lines)
+            if self.third_party and self.third_party.times(host) and not (parsed and _navigation(header_lines)):
+                timer = self.third_party
+                if timer.stalls(host):
+                    return await self._stalled(writer, method, host, f"{what}: {host} was cut off earlier in this "
+                                                                     f"run (no answer within {timer.timeout_s:g} s)")
             addresses = await asyncio.wait_for(
                 asyncio.get_running_loop().run_in_executor(_RESOLVER, self.policy.addresses, host, port),
-                RESOLVE_TIMEOUT_S)
+                min(timer.timeout_s, RESOLVE_TIMEOUT_S) if timer else RESOLVE_TIMEOUT_S)
         except TimeoutError:
+            if timer:
+                return await self._cut_off(writer, method, host, what)
             return await self._unreachable(writer, method, f"{what}: host {host!r} did not resolve within "
                                                            f"{RESOLVE_TIMEOUT_S:g} s")
         except UnresolvableHostError as exc:
@@ -166,27 +176,24 @@ class GuardSession:
             if method == "CONNECT":
                 await _answer(writer, 403, "Forbidden", f"stepforge refused this request: {exc}")
             return None
-        timer = self.third_party if self.third_party and self.third_party.times(host) \
-            and not (parsed is not None and _navigation(header_lines)) else None
-        if timer and host.lower() in timer.stalled:
-            return await self._stalled(writer, method, host)
         try:
-            upstream_reader, upstream_writer = await _connect(addresses, port, timer.timeout_s if timer else None)
+            connecting = _connect(addresses, port)
+            upstream_reader, upstream_writer = await (asyncio.wait_for(connecting, timer.timeout_s) if timer
+                                                      else connecting)
         except OSError as exc:
             if timer and isinstance(exc, TimeoutError):
-                timer.cut_off(self, host, what)
-                return await self._stalled(writer, method, host)
+                return await self._cut_off(writer, method, host, what)
             return await self._unreachable(writer, method, f"{what}: {_connect_error(exc, host, port)}")
-        answer_within = timer.timeout_s if timer else None
         try:
             if parsed is None:
                 writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                answered = await _tunnel(reader, writer, upstream_reader, upstream_writer, answer_within)
+                await _tunnel(reader, writer, upstream_reader, upstream_writer)
             else:
                 upstream_writer.write(_origin_form_head(method, parsed, version, header_lines))
-                answered = await _exchange(reader, writer, upstream_reader, upstream_writer, length, answer_within)
-            if not answered and timer:
-                timer.cut_off(self, host, what)
+                answered = await _exchange(reader, writer, upstream_reader, upstream_writer, length,
+                                           timer.timeout_s if timer else None)
+                if not answered and timer:
+                    await self._cut_off(writer, method, host, what)
         finally:
             upstream_writer.close()
 
@@ -196,8 +203,19 @@ class GuardSession:
         if method == "CONNECT":
             await _answer(writer, 502, "Bad Gateway", f"stepforge could not reach it: {reason_of(record)}")
 
-    async def _stalled(self, writer: asyncio.StreamWriter, method: str, host: str) -> None:
-        """A request to a host cut off: a CONNECT hears 504, a plain request a closed connection."""
+    async def _cut_off(self, writer: asyncio.StreamWriter, method: str, host: str, what: str) -> None:
+        """The host did not answer in time: cut off for the run, on every session of its timer."""
+        assert self.third_party is not None
+        self.third_party.stalled.add(_host_key(host))
+        await self._stalled(writer, method, host, f"{what}: no answer within {self.third_party.timeout_s:g} s; {host} "
+                                                  "is cut off for this run")
+
+    async def _stalled(self, writer: asyncio.StreamWriter, method: str, host: str, record: str) -> None:
+        """A request to a host cut off, named once per session in `stalled`; a CONNECT hears 504, a plain request a
+        closed connection."""
+        if _host_key(host) not in self._stalls_named:
+            self._stalls_named.add(_host_key(host))
+            self.stalled.append(record)
         if method == "CONNECT":
             await _answer(writer, 504, "Gateway Timeout", f"stepforge cut {host} off for this run: it did not answer "
                                                            f"within {self.third_party.timeout_s:g} s")
@@ -294,12 +312,11 @@ def _connect_error(exc: OSError, host: str, port: int) -> str:
     return f"{host}:{port} cannot be reached ({exc.strerror or exc})"
 
 
-async def _connect(addresses: list[str], port: int,
-                   timeout_s: float | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def _connect(addresses: list[str], port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     error: OSError | None = None
     for address in addresses:
         try:
-            return await asyncio.wait_for(asyncio.open_connection(address, port), timeout_s or CONNECT_TIMEOUT_S)
+            return await asyncio.wait_for(asyncio.open_connection(address, port), CONNECT_TIMEOUT_S)
         except OSError as exc:
             error = exc
     raise error or ConnectionError("no address")
@@ -316,26 +333,8 @@ async def _copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> Non
 
 
 async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                  upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter,
-                  answer_within: float | None = None) -> bool:
-    """A CONNECT tunnel (TLS, a WebSocket): bytes both ways until the server's side ends or the client leaves.
-    With answer_within, the server's first bytes must follow the client's first ones within it (a TLS handshake's
-    answer); False when they did not, and the tunnel closes."""
-    if answer_within is not None:
-        with contextlib.suppress(ConnectionError):
-            first = await reader.read(65536)
-            if not first:
-                return True
-            upstream_writer.write(first)
-            await upstream_writer.drain()
-            try:
-                answer = await asyncio.wait_for(upstream_reader.read(65536), answer_within)
-            except TimeoutError:
-                return False
-            if not answer:
-                return True
-            writer.write(answer)
-            await writer.drain()
+                  upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter) -> None:
+    """A CONNECT tunnel (TLS, a WebSocket): bytes both ways until the server's side ends or the client leaves."""
     upload = asyncio.ensure_future(_copy(reader, upstream_writer))
     download = asyncio.ensure_future(_copy(upstream_reader, writer))
     try:
@@ -345,7 +344,6 @@ async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     finally:
         upload.cancel()
         download.cancel()
-    return True
 
 
 async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
