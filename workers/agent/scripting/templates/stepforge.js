@@ -106,9 +106,10 @@ const SETTLE_SCRIPT = __SETTLE_SCRIPT__;
 const devtoolsSessions = new WeakMap();
 
 // window.__stepforge.<name>(...args) in the page's main frame (SETTLE_SCRIPT), awaited, its answer by value;
-// `absent` where the script is not in the page. In Chromium through the DevTools protocol: one message, where
-// page.evaluate first installs a helper of Playwright's own in each new document (a second message and a compile
-// after every step that loads a page). In another browser, page.evaluate.
+// `absent` where the script is not in the page; args are JSON (strings, numbers, arrays; an undefined one arrives as
+// null). In Chromium through the DevTools protocol: one message, where page.evaluate first installs a helper of
+// Playwright's own in each new document (a second message and a compile after every step that loads a page). In
+// another browser, or once the page's session is gone while the page is not, page.evaluate.
 async function callPage(page, name, args, absent = null) {
   if (!devtoolsSessions.has(page)) {
     devtoolsSessions.set(page, page.context().newCDPSession(page).catch(() => null));
@@ -119,12 +120,22 @@ async function callPage(page, name, args, absent = null) {
   }
   const expression = `window.__stepforge ? window.__stepforge[${JSON.stringify(name)}](...${JSON.stringify(args)}) `
     + `: ${JSON.stringify(absent)}`;
-  const answer = await devtools.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  let answer;
+  try {
+    answer = await devtools.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  } catch (error) {
+    // "Target page, context or browser has been closed" with the page still open: the session alone is gone.
+    if (page.isClosed() || !/has been closed|session closed|detached/i.test(String(error && error.message))) throw error;
+    devtoolsSessions.set(page, Promise.resolve(null));
+    return callPage(page, name, args, absent);
+  }
   if (answer.exceptionDetails) {
     const { exception, text } = answer.exceptionDetails;
     throw new Error(`window.__stepforge.${name} failed in the page: ${(exception && exception.description) || text}`);
   }
-  return answer.result.value;
+  const { value, unserializableValue } = answer.result;  // NaN, Infinity, -0 or a BigInt ("12n") come apart
+  if (unserializableValue === undefined) return value;
+  return unserializableValue.endsWith("n") ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue);
 }
 
 // Waits, bounded, until the page is quiet (see SETTLE_SCRIPT); a navigation meanwhile is waited for too.
