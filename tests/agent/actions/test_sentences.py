@@ -92,8 +92,8 @@ FORMS = [
     # a row named by its quoted text, and what it says
     ('The row "warn" says "something looks wrong"', [op("assert_in_row", "warn", value="something looks wrong")]),
     # a title, then what is listed under it: quoted, or three or more short unquoted items
-    ('Verify "Version History (4)" lists 1.2.0, 2.0.0-beta.1 and 1.1.0',
-     [op("assert_in_section", "Version History (4)", value=v) for v in ("1.2.0", "2.0.0-beta.1", "1.1.0")]),
+    ('Verify "Release Notes (3)" lists 4.1.0, 5.0.0-rc.2 and 3.9.1',
+     [op("assert_in_section", "Release Notes (3)", value=v) for v in ("4.1.0", "5.0.0-rc.2", "3.9.1")]),
     ('"Current Tags (2)" lists "latest" and "next"',
      [op("assert_in_section", "Current Tags (2)", value=v) for v in ("latest", "next")]),
     # an unquoted number typed into the field just clicked
@@ -481,8 +481,8 @@ def test_a_text_gone_from_one_row_is_refused() -> None:
 @pytest.mark.parametrize(("sentence", "target", "anchor", "side"), [
     ('Click the gear icon to the right of the "Installation" heading', "gear", "Installation", "right"),
     ('Click the arrow just left of "Alice"', "arrow", "Alice", "left"),
-    ('Hover over the copy icon at the end of the "npm i csv" line', "copy", "npm i csv", "right"),
-    ('Tick the checkbox at the start of the "Someday" row', "", "Someday", "left"),
+    ('Hover over the copy icon at the end of the "pip install lxml" line', "copy", "pip install lxml", "right"),
+    ('Check the checkbox at the start of the "Someday" row', "", "Someday", "left"),
     ('Click Delete next to "Bob"', "Delete", "Bob", None),
 ])
 def test_a_side_of_an_anchor_is_kept_with_it(sentence, target, anchor, side) -> None:
@@ -684,8 +684,8 @@ def test_common_ways_testers_write_a_step(action, expected) -> None:
     ('Click "LOGIN"', 'A "Login" dialog opens with Username and Password fields',
      [op("assert_text", value="Login"), op("assert_text", value="Username"), op("assert_text", value="Password")]),
     # a statement after 'and' is never part of an unquoted text; a row named in capitals
-    ('Click "Budget"', 'The Budgeted column header shows 2,875.00 and the Groceries row is budgeted 400.00',
-     [op("assert_text", value="2,875.00"), op("assert_in_row", "Groceries", value="400.00")]),
+    ('Click "Budget"', 'The Spent column header shows 1,640.00 and the Utilities row is budgeted 310.00',
+     [op("assert_text", value="1,640.00"), op("assert_in_row", "Utilities", value="310.00")]),
     ('Click "Comments"', 'The footer says "4 Comments" and Nina Park\'s "Can adults join too?" is one of the rows',
      [op("assert_text", value="4 Comments"), op("assert_text", value="Can adults join too?")]),
     # names in capitals, several, as the subjects of one verb; gone each on its own (one text never shown passed)

@@ -26,7 +26,7 @@ def _together(m, s):
 
 
 def _titled_lists(m, s):
-    """'"Version History (4)" lists 1.2.0, 2.0.0-beta.1, 1.1.0 and 1.0.0', '"Current Tags" shows "latest" and
+    """'"Release Notes (4)" lists 4.1.0, 5.0.0-rc.2, 3.9.1 and 3.9.0', '"Current Tags" shows "latest" and
     "next"': each item is under that title; quoted items only (words between them refuse it), or an unquoted list of
     three or more short items. One value said of a label ('"Owned by:" shows Bob Tanaka') is beside it, on its line;
     of a title ('"DevDependencies (1)" shows "tiny-logger: ^1.2.0"'), under it."""
@@ -75,7 +75,7 @@ class AssertInSection(Placed):
                   # '"Car Repairs" is listed in the "Savings Goals" group together with "Vacation" and "Emergency Fund"'
                   Rule(rf"(?P<x>{TEXTS})\s+{SHOWN_OR_IN}\s+(?:under|in|inside|within)\s+(?P<y>{_TITLE}){_KIND}\s+"
                        rf"(?:together\s+with|along\s+with|alongside|next\s+to)\s+(?P<more>{TEXTS})", _together, 133),
-                  # '"Version History (4)" lists 1.2.0, 2.0.0-beta.1 and 1.1.0': a title, then what is under it
+                  # '"Release Notes (3)" lists 4.1.0, 5.0.0-rc.2 and 3.9.1': a title, then what is under it
                   Rule(rf"(?:the\s+)?(?P<y>\x01\d+\x02){_KIND}\s+(?:now\s+|still\s+)?(?:lists?|shows?|contains?|includes?|"
                        r"has|holds?|reads?|says?|displays?)\s+(?:only\s+)?(?P<x>.+)", _titled_lists, 133))
 
