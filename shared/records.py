@@ -260,6 +260,17 @@ def attempt_prefix(scenario_id: str, attempt: int) -> str:
     return f"{scenario_id}/attempt-{attempt}"
 
 
+class StepReading(BaseModel):
+    """How one step's sentence was read: the operations done, in words, and the words of the sentence none of them
+    used (the whole-sentence check, workers/agent/reading/coverage.py; empty when every word was used)."""
+
+    step: int  # 1-based
+    sentence: str
+    read_as: list[str] = Field(default_factory=list)
+    unused: list[str] = Field(default_factory=list)
+    check_version: int = 0
+
+
 class RunRecord(BaseModel):
     """Everything one generation attempt of one scenario did."""
 
@@ -268,6 +279,7 @@ class RunRecord(BaseModel):
     attempt: int = 1
     base_url: str
     operations: list[Operation] = Field(default_factory=list)
+    readings: list[StepReading] = Field(default_factory=list)  # the steps read whole by the brain, checked
     verdict: Verdict | None = None
     replay: ReplayResult | None = None
     # Learned from earlier attempts' red replays: operation description -> locator strategies not to use.

@@ -97,6 +97,9 @@ class Settings(BaseSettings):
     # Generate, replay, and on a red replay generate again: at most this many attempts.
     max_attempts: int = Field(default=3, ge=1, le=10)
     max_operations: int = Field(default=60, ge=1)
+    # A step whose operations left a word of its sentence unused (workers/agent/reading/coverage.py): "fail" ends the
+    # scenario there with the words not used; "report" only records them in the run record (to measure a reading).
+    partial_readings: Literal["fail", "report"] = "report"
     # Each worker process's browser pool: a fresh Chromium after this many jobs, or when the browser's whole
     # process tree (main, renderers, GPU...) holds more than this much memory (PSS, else RSS) after a job.
     pool_max_jobs: int = Field(default=50, ge=1)

@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from bench.corpus.scoring import Expectation, Result, metrics, readability  # noqa: E402
+from bench.corpus.scoring import Expectation, Result, metrics, one_line, readability, wrong_actions  # noqa: E402
 from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import ScenarioFile, ScenarioFileError, parse_scenarios  # noqa: E402
@@ -41,6 +41,7 @@ from workers.agent.verify.replay import replay_scenarios  # noqa: E402
 
 APPS = REPO / "bench" / "corpus" / "apps"
 HALVES = ("dev", "heldout")
+EXTRA = "extra"  # scenario files kept outside the repository (--extra), scored as a half of their own
 READY_TIMEOUT_S = 300.0  # a first start may build assets or migrate a database
 INSTALL_TIMEOUT_S = 1800.0
 
@@ -57,12 +58,14 @@ def app_names() -> list[str]:
     return sorted(p.name for p in APPS.iterdir() if (p / "start.sh").is_file() and (p / "dev.yaml").is_file())
 
 
-def load_half(app: str, half: str, only: set[str] | None = None) -> tuple[ScenarioFile, dict[str, Expectation]] | None:
-    """The half's scenarios as stepforge reads them, and what each must end as (fails_at and variant_of are the
-    benchmark's, never shown to generation); only: these scenario ids (None: all). None when there are none."""
+def load_half(app: str, half: str, only: set[str] | None = None,
+              path: Path | None = None) -> tuple[ScenarioFile, dict[str, Expectation]] | None:
+    """The half's scenarios as stepforge reads them, and what each must end as (fails_at, variant_of and each step's
+    target are the benchmark's, never shown to generation); only: these scenario ids (None: all); path: a scenarios
+    file kept elsewhere (--extra) instead of the half's. None when there are none."""
     import yaml
 
-    path = APPS / app / f"{half}.yaml"
+    path = path or APPS / app / f"{half}.yaml"
     if not path.is_file():
         return None
     try:
@@ -75,11 +78,13 @@ def load_half(app: str, half: str, only: set[str] | None = None) -> tuple[Scenar
         for entry in document["scenarios"]:
             fails_at = entry.pop("fails_at", None)
             variant_of = entry.pop("variant_of", None)
-            expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of)
+            targets = {number: str(step.pop("target")) for number, step in enumerate(entry.get("steps") or [], 1)
+                       if isinstance(step, dict) and "target" in step}
+            expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of, targets)
         # Validated as stepforge validates a scenarios file, so that a mistake is named the same way.
         scenario_file = parse_scenarios(yaml.safe_dump(document, allow_unicode=True), str(path))
     except (yaml.YAMLError, KeyError, TypeError, AttributeError, ScenarioFileError) as exc:
-        raise CorpusError(f"{path.relative_to(REPO)}: {exc}") from None
+        raise CorpusError(f"{path}: {exc}") from None
     scenario_file.feature = f"{app} {half}"
     return scenario_file, expectations
 
@@ -164,7 +169,10 @@ def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dic
             replay_green=None if replay is None else replay.passed,
             replay_error=None if replay is None or replay.passed else (replay.error or "")[:300],
             readability=readability(scenario, features) if outcome.verdict.status == "passed" else [],
-            seconds=round(outcome.seconds, 1)))
+            seconds=round(outcome.seconds, 1),
+            partial=[f"step {r.step}: {r.sentence!r}: {', '.join(repr(u) for u in r.unused)} not used"
+                     for r in outcome.record.readings if r.unused],
+            wrong_actions=wrong_actions(expectations[scenario.id].targets, outcome.record.operations)))
     print(f"  [{running.app} {expectations and next(iter(expectations.values())).half}] {len(result.outcomes)} "
           f"scenarios in {seconds:.0f} s", file=sys.stderr)
     return results
@@ -177,12 +185,15 @@ def keep_suite(suite: Path, kept: Path) -> None:
         shutil.copytree(suite, kept, ignore=shutil.ignore_patterns("node_modules", "*.zip"))
 
 
-def bench_app(app: str, halves: list[str], settings: Settings, out: Path, only: set[str] | None = None) -> dict:
+def bench_app(app: str, halves: list[str], settings: Settings, out: Path, only: set[str] | None = None,
+              extra: Path | None = None) -> dict:
+    """One application's halves (or, with extra, that scenarios file alone, as the half "extra")."""
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     figures: dict = {"app": app, "results": [], "error": None}
     try:
-        loaded = {half: load_half(app, half, only) for half in halves}
+        loaded = {EXTRA: load_half(app, EXTRA, only, extra)} if extra else \
+            {half: load_half(app, half, only) for half in halves}
         if only is not None and not any(loaded.values()):
             return figures
         print(f"[{app}] installing...", file=sys.stderr)
@@ -212,7 +223,7 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
     results = [Result.from_dict(r) for a in apps for r in a["results"]]
     summary: dict = {}
     header = (f"{'':<22}{'n':>4}{'right':>8}{'at step':>9}{'replay':>8}{'acc':>7}{'spec':>7}{'sens':>7}{'AER':>7}"
-              f"{'HER':>7}{'SMER':>7}{'TruAcc':>8}{'read':>6}")
+              f"{'HER':>7}{'SMER':>7}{'TruAcc':>8}{'read':>6}{'partial':>9}{'wrong':>7}{'refused':>9}{'claim':>7}")
     for half in halves:
         print(f"\n=== {half} half")
         print(header)
@@ -228,7 +239,12 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
                 continue
             print(f"{name:<22}{m['n']:>4}{m['verdicts_right']:>8.2f}{m['variants_at_step']:>9}{m['replay_green']:>8}"
                   f"{m['accuracy']:>7.2f}{m['specificity']:>7.2f}{m['sensitivity']:>7.2f}{m['aer']:>7.2f}"
-                  f"{m['her']:>7.2f}{m['smer']:>7.2f}{m['true_accuracy']:>8.2f}{m['readability_issues']:>6}")
+                  f"{m['her']:>7.2f}{m['smer']:>7.2f}{m['true_accuracy']:>8.2f}{m['readability_issues']:>6}"
+                  f"{m['partial_readings']:>9}{m['wrong_actions']:>7}{m['unreadable']:>9}{m['caught_by_claim']:>7}")
+        overall = summary[half]["OVERALL"]
+        if overall["n"]:
+            print(f"{'95% interval':<22}{'':>4}{_span(overall['verdicts_right_95']):>17}{'':>29}"
+                  f"{_span(overall['sensitivity_95']):>10}{'':>21}{_span(overall['true_accuracy_95']):>12}")
     wrong = [r for r in results if not r.right()]
     if wrong:
         print("\nwrong verdicts (one line each):")
@@ -243,10 +259,42 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
     for a in apps:
         if a["error"]:
             print(f"\n{a['app']}: NOT RUN: {a['error']}")
+    partial = [(r, p) for r in results for p in r.partial]
+    if partial:
+        print("\nsteps done with words of their sentence unused (partial readings):")
+        for r, problem in partial:
+            print(f"  {r.expectation.half:<8}{r.scenario_id:<10}{one_line(problem)}")
+    for r in results:
+        for problem in r.wrong_actions:
+            print(f"  WRONG ACTION {r.expectation.half:<8}{r.scenario_id:<10}{one_line(problem)}")
     print("\nright: passing scenarios passed and failing variants failed (accuracy); at step: failing variants "
           "failed at their step / variants; replay: generated scenarios green in the suite's own replay / "
-          "generated; read: readability problems in passed scenarios' steps.")
+          "generated; read: readability problems in passed scenarios' steps; partial: steps done with words of "
+          "their sentence unused (workers/agent/reading/coverage.py; must be 0); wrong: actions done on another "
+          "element than a step's `target:` (must be 0); refused: scenarios stopped on a sentence not read; claim: "
+          "failing variants that failed at their step on what they check or do (not on a refusal) / variants; "
+          "95% interval: Wilson's, of the overall figure above it.")
     return summary
+
+
+def _span(bounds: tuple[float, float]) -> str:
+    return f"{bounds[0]:.2f}-{bounds[1]:.2f}"
+
+
+def extra_files(paths: list[Path]) -> dict[str, Path]:
+    """--extra FILE ...: each named <app>.yaml after a corpus application; a usage error names a file that is not."""
+    known = app_names()
+    out: dict[str, Path] = {}
+    for path in paths:
+        if not path.is_file():
+            raise SystemExit(f"python -m bench.corpus: error: --extra {path}: no such file")
+        if path.suffix not in (".yaml", ".yml") or path.stem not in known:
+            raise SystemExit(f"python -m bench.corpus: error: --extra {path}: name it <app>.yaml after one of the "
+                             f"corpus applications ({', '.join(known)})")
+        if path.stem in out:
+            raise SystemExit(f"python -m bench.corpus: error: --extra: two files for {path.stem}")
+        out[path.stem] = path.resolve()
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -256,15 +304,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", action="append", metavar="ID",
                         help="only this scenario, e.g. DS-2 (repeatable; its application is found by its id)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "corpus" / "results")
+    parser.add_argument("--extra", type=Path, nargs="+", metavar="FILE",
+                        help="scenario files kept elsewhere, each named <app>.yaml in the halves' format, run instead "
+                             "of the halves and scored the same way")
     args = parser.parse_args(argv)
     only = set(args.scenario) if args.scenario else None
+    extra = extra_files(args.extra) if args.extra else {}
     # Stopped from outside, the running application is stopped too (its process group is ours to end).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.chdir(REPO)
     settings = Settings()
     configure_logging(settings)
     ensure_runtime(settings)
-    halves = list(HALVES) if args.half == "both" else [args.half]
+    halves = [EXTRA] if extra else list(HALVES) if args.half == "both" else [args.half]
     started = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
     apps: list[dict] = []
@@ -276,8 +328,10 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "latest.json").write_text(json.dumps(document, indent=2) + "\n")
         return document
 
-    for app in args.app or app_names():
-        figures = bench_app(app, halves, settings, args.out, only)
+    for app in args.app or (sorted(extra) if extra else app_names()):
+        if extra and app not in extra:
+            continue
+        figures = bench_app(app, halves, settings, args.out, only, extra.get(app))
         if only is None or figures["results"] or figures["error"]:
             apps.append(figures)
         write(None)  # what has run so far survives an interrupted run

@@ -7,6 +7,7 @@ that passed. A TP failed before its step (AFB), after it (AFA) or at it (AFC).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -20,6 +21,8 @@ class Expectation:
     half: str
     fails_at: int | None  # None: the scenario must pass
     variant_of: str | None = None
+    # 1-based step -> the name of the element its action must be done on (a scenario file's optional `target:`)
+    targets: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -34,6 +37,19 @@ class Result:
     replay_error: str | None = None
     readability: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    partial: list[str] = field(default_factory=list)  # steps done with words of their sentence unused
+    wrong_actions: list[str] = field(default_factory=list)  # steps done on another element than their `target:`
+
+    @property
+    def unreadable(self) -> bool:
+        """It stopped on a sentence the reader refused (or read only in part)."""
+        return self.status == "failed" and self.kind == "unsupported"
+
+    def caught_by_its_claim(self) -> bool:
+        """A failing variant that failed at its step because what it checks or does did not hold there: a refusal,
+        or an environment error is wrong either way and never counts as caught."""
+        return self.must_fail and self.status == "failed" and self.step == self.expectation.fails_at \
+            and self.kind in ("action", "expectation")
 
     @property
     def must_fail(self) -> bool:
@@ -58,7 +74,41 @@ class Result:
 
     @classmethod
     def from_dict(cls, data: dict) -> Result:
-        return cls(**{**data, "expectation": Expectation(**data["expectation"])})
+        expectation = dict(data["expectation"])
+        expectation["targets"] = {int(k): v for k, v in (expectation.get("targets") or {}).items()}
+        return cls(**{**data, "expectation": Expectation(**expectation)})
+
+
+def interval(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a proportion: one verdict of 30 is 0.033, and the interval says how far
+    a figure of a few dozen scenarios may be from the truth."""
+    if not n:
+        return (0.0, 0.0)
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (round(max(0.0, centre - half), 2), round(min(1.0, centre + half), 2))
+
+
+def _fold(text: str | None) -> str:
+    return " ".join((text or "").split()).lower()
+
+
+def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
+    """Steps with a `target:` whose actions (operations done, not checks) were done on an element none of whose names
+    holds the target's words: an action recorded as done on another element than the one the tester named."""
+    out = []
+    for step, wanted in sorted(targets.items()):
+        for op in operations:
+            if op.step_index != step - 1 or not op.ok or op.target is None or op.kind.startswith(("assert", "wait")):
+                continue
+            node = op.target
+            names = [_fold(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
+                                        node.placeholder, node.value) if t]
+            if not any(_fold(wanted) in name for name in names):
+                out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"
+                           f", not on {wanted!r}")
+    return out
 
 
 def one_line(text: str, limit: int = 220) -> str:
@@ -94,6 +144,13 @@ def metrics(results: list[Result]) -> dict:
         "smer": ratio(afb + afa, len(tp)),
         "true_accuracy": ratio(afc + tn, n),
         "readability_issues": sum(len(r.readability) for r in results),
+        "verdicts_right_95": interval(len(tp) + tn, n),
+        "true_accuracy_95": interval(afc + tn, n),
+        "sensitivity_95": interval(len(tp), len(tp) + fn),
+        "partial_readings": sum(len(r.partial) for r in results),
+        "wrong_actions": sum(len(r.wrong_actions) for r in results),
+        "unreadable": sum(1 for r in results if r.unreadable),
+        "caught_by_claim": f"{sum(1 for r in results if r.caught_by_its_claim())}/{variants}",
     }
 
 

@@ -71,7 +71,7 @@ class PageBrowsers:
 
     def run(self, settings: Settings, work: Callable[[BrowserSession], T]) -> T:
         def in_browser_thread() -> T:
-            key = settings.model_dump_json()
+            key = settings.model_dump_json(exclude=NOT_THE_BROWSER_S)
             session = self._sessions.get(key)
             if session is None:
                 session = self._sessions[key] = BrowserSession(settings)
@@ -89,6 +89,8 @@ class PageBrowsers:
         self._call(close_all, timeout=60)
 
 
+# Settings of the run, not of its browser: runs differing only in these share one.
+NOT_THE_BROWSER_S = {"partial_readings", "max_operations", "wait_timeout_ms"}
 BROWSERS = PageBrowsers()
 
 

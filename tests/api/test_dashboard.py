@@ -107,6 +107,7 @@ def test_each_page_of_a_finished_batch(client, finished):
     assert '<span class="k">Feature:</span>' in passed.text and "&lt;last name&gt;" in passed.text  # Gherkin
     assert """<span class="s1">'@cucumber/cucumber'</span>""" in passed.text  # the JavaScript highlighted
     assert "replayed green" in passed.text
+    assert "<h3>Read as</h3>" in passed.text and "Read as: Click" in passed.text  # each sentence as it was read
 
     junit = browser.get(f"{finished['base']}/downloads/junit.xml")
     assert junit.status_code == 200 and 'name="OWN-2' in junit.text  # the /v1 route's own bytes

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bench.corpus.scoring import Expectation, Result, metrics, readability, scenario_block
+from bench.corpus.__main__ import extra_files, load_half
+from bench.corpus.scoring import Expectation, Result, interval, metrics, readability, scenario_block, wrong_actions
+from shared.records import Node, Operation
 from shared.scenarios import Scenario
 
 
@@ -79,3 +81,46 @@ def test_a_quote_escaped_twice_in_an_examples_cell_is_the_tester_s_quote():
                '      | 20 rows where priority = \\\\"Critical\\\\" |\n')
     scenario = Scenario(id="X-5", title="Facets", steps=['"20 rows where priority = "Critical"" is shown'])
     assert readability(scenario, feature) == []
+
+
+def test_an_interval_is_wilson_s_and_narrows_with_more_verdicts():
+    assert interval(9, 30) == (0.17, 0.48)
+    assert interval(0, 0) == (0.0, 0.0)
+    low, high = interval(90, 300)
+    assert 0.17 < low < 0.3 < high < 0.48
+
+
+def test_a_variant_caught_by_a_refusal_is_not_caught_by_its_claim():
+    refused = Result(Expectation("app", "dev", 2), "X-F1", "failed", 2, "unsupported", "not read", None)
+    checked = Result(Expectation("app", "dev", 2), "X-F2", "failed", 2, "expectation", "'Oops' is not shown", None)
+    assert refused.right() and refused.unreadable and not refused.caught_by_its_claim()
+    assert checked.caught_by_its_claim() and not checked.unreadable
+    m = metrics([refused, checked])
+    assert (m["caught_by_claim"], m["unreadable"]) == ("1/2", 1)
+
+
+def _done(step: int, kind: str, **names) -> Operation:
+    return Operation(index=1, step_index=step - 1, kind=kind, description=f"{kind} it",
+                     target=Node(id=1, tag="button", **names))
+
+
+def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action():
+    operations = [_done(1, "click", a11y_name="Settings"), _done(2, "click", a11y_name="More actions"),
+                  _done(2, "assert_text", text="anything")]
+    assert wrong_actions({1: "settings", 2: "More actions"}, operations) == []
+    found = wrong_actions({1: "Invoice menu"}, operations)
+    assert found == ["step 1: 'click it' was done on 'settings', not on 'Invoice menu'"]
+
+
+def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):
+    extra = tmp_path / "trac.yaml"
+    extra.write_text("scenarios:\n  - id: P-1\n    title: t\n    steps:\n      - action: Click Save\n"
+                     "        target: Save\n      - Verify \"Saved\" is shown\n")
+    scenario_file, expectations = load_half("trac", "extra", path=extra)
+    assert expectations["P-1"].targets == {1: "Save"}
+    assert scenario_file.scenarios[0].steps[0].action == "Click Save"
+    assert extra_files([extra]) == {"trac": extra.resolve()}
+    wrong = tmp_path / "nowhere.yaml"
+    wrong.write_text("scenarios: []\n")
+    with pytest.raises(SystemExit, match="name it <app>.yaml"):
+        extra_files([wrong])

@@ -34,6 +34,7 @@ from workers.agent.execution.browser import (
     BrowserUnavailableError,
     RendererCrashedError,
 )
+from workers.agent.reading.coverage import VERSION as COVERAGE_VERSION
 from workers.agent.scenario_run import run_scenario
 from workers.agent.scripting.build import DEFAULT_FEATURE, Suite, build_suite, new_steps
 from workers.agent.scripting.expressions import is_assertion_step
@@ -124,6 +125,7 @@ class GenerationResult:
             "grounding": self.grounding,
             "model_usage": self.model_usage or None,
             "summary": self.totals(),
+            "sentence_check_version": COVERAGE_VERSION,
             "scenarios": {
                 o.scenario.id: {
                     "title": o.scenario.title,
@@ -135,6 +137,9 @@ class GenerationResult:
                     **o.timings(),
                     "replays": o.replay.replays if o.replay else 0,
                     "stalled_requests": o.record.stalled_requests,
+                    # each sentence as it was read: the operations done, and the words none of them used
+                    "read_as": [r.model_dump(exclude={"check_version"}) for r in o.record.readings],
+                    "partial_readings": sum(1 for r in o.record.readings if r.unused),
                     "model_calls": o.record.model_calls,
                     "steps_written_by": self.suite.writer_notes.get(o.scenario.id) if self.suite else None,
                     "artifacts": attempt_prefix(o.scenario.id, o.attempts),

@@ -30,12 +30,13 @@ from shared.records import (
     Operation,
     PageSnapshot,
     RunRecord,
+    StepReading,
     Verdict,
     attempt_prefix,
     cut_reason,
 )
 from shared.reset_request import LabelledReset
-from shared.scenarios import Scenario
+from shared.scenarios import Scenario, ScenarioStep
 from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
 from workers.agent.actions.elements import is_textbox
@@ -66,6 +67,7 @@ from workers.agent.grounding.places import (
 )
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.model.errors import BudgetExhausted, ModelError
+from workers.agent.reading.coverage import Done, account, substitute
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
@@ -302,8 +304,32 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
             unanswered.clear()
             raise run.fail("action", f"no dialog appeared to {'accept' if accept else 'dismiss'}")
         if decision.step_done:
+            check_whole_sentence(run, brain, step)
             return
     raise run.fail("error", "the brain never finished this step")
+
+
+def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep) -> None:
+    """A brain that reads each step whole: every word of the step's sentences used by an operation the step did
+    (workers/agent/reading/coverage.py), recorded in the run record; a step that did less than its sentence said
+    fails there (settings.partial_readings "fail"), naming the words it did not use."""
+    if not getattr(brain, "reads_whole_steps", False):
+        return
+    done = [op for op in run.record.operations if op.step_index == run.step_index and op.ok]
+    trace = [Done(op.description, op.said, op.value) for op in done]
+    row = run.scenario.first_row()
+    unused: list[str] = []
+    for said, sentence in (("", step.action), ("expected result ", step.expected)):
+        if not sentence:
+            continue
+        coverage = account(substitute(sentence, row), trace)
+        run.record.readings.append(StepReading(step=run.step_index + 1, sentence=coverage.sentence,
+                                               read_as=[op.description for op in done], unused=list(coverage.unused),
+                                               check_version=coverage.version))
+        if not coverage.whole:
+            unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")
+    if unused and run.settings.partial_readings == "fail":
+        raise run.fail("unsupported", "; ".join(unused))
 
 
 def needs_tree(intent: Intent) -> bool:

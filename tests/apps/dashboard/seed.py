@@ -17,7 +17,7 @@ from sqlmodel import select
 
 from shared.artifacts import ArtifactStore, open_artifact_store
 from shared.models import Batch, Job, Project
-from shared.records import Locator, Operation, ReplayResult, RunRecord, Verdict
+from shared.records import Locator, Operation, ReplayResult, RunRecord, StepReading, Verdict
 from shared.scenarios import Scenario as ScenarioDefinition
 from shared.service_settings import ServiceSettings
 from shared.store import (
@@ -31,6 +31,7 @@ from shared.store import (
     writing,
 )
 from shared.store.jobs import JobResult
+from workers.agent.reading.coverage import Done, account
 
 STEPS = [("Go to the Find Owners page", None), ("Type \"Davis\" into the last name field", None),
          ("Click Find Owner", "\"Owner Information\" is shown")]
@@ -119,8 +120,13 @@ def store_job(store: ArtifactStore, job: Job, title: str, *, failed_at: int | No
     verdict = Verdict.passed() if failed_at is None else Verdict.failed(failed_at, "expectation",
                                                                           'expected "Owner Information", the page '
                                                                           'shows "Owners"')
+    trace = [Done(op.description, op.said, op.value) for op in operations if op.ok]
+    readings = [StepReading(step=number, sentence=sentence, read_as=[op.description for op in operations
+                                                                       if op.ok and op.step_index == number - 1],
+                            unused=list(account(sentence, trace).unused))
+                for number, (action, expected) in enumerate(STEPS, 1) for sentence in (action, expected) if sentence]
     record = RunRecord(scenario_id=job.external_id, title=title, base_url="http://petclinic.test",
-                       operations=operations, verdict=verdict,
+                       operations=operations, readings=readings, verdict=verdict,
                        replay=ReplayResult(passed=True, seconds=1.4) if failed_at is None else None)
     store.put_bytes(f"{prefix}{attempt}/run.json", record.model_dump_json(indent=1).encode(), "application/json")
     store.put_bytes(f"{prefix}{attempt}/trace.zip", b"PK\x05\x06" + b"\0" * 18, "application/zip")

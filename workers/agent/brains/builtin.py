@@ -36,6 +36,7 @@ class BuiltinBrain:
     """Rule-based `Brain` (see `base.Brain`)."""
 
     name = "builtin"
+    reads_whole_steps = True  # every word of a step is checked as used by what the step did (scenario_run)
 
     def __init__(self, row: Mapping[str, str] | None = None) -> None:
         self.row: dict[str, str] = dict(row or {})

@@ -1,0 +1,94 @@
+"""The whole-sentence check: a step's words against what its operations said, seen from outside the reader."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workers.agent.reading.coverage import ANY_OPERATION, IGNORABLE, Done, account, substitute
+
+
+def test_a_step_that_used_every_word_is_whole() -> None:
+    done = [Done('Type Franklin into the last name field', "last name", "Franklin")]
+    assert account('Please type "Franklin" into the Last Name box', done).whole
+
+
+def test_place_words_no_operation_used_are_named_in_one_run() -> None:
+    done = [Done('Click the "More" button', "More")]
+    coverage = account("Click the three-dots button at the top right of the invoice card", done)
+    assert coverage.unused == ("three-dots", "top right of the invoice card")
+    assert coverage.reason() == ('read only part of the sentence: "three-dots", "top right of the invoice card" are '
+                                 "not used")
+
+
+def test_a_quoted_text_no_operation_looked_for_is_not_used() -> None:
+    done = [Done("Verify 'Apples' is shown", value="Apples")]
+    assert account('"Apples" and "Pears" are listed', done).unused == ('"Pears"',)
+
+
+def test_a_negation_is_used_only_by_an_operation_that_denies() -> None:
+    shown = [Done("Verify 'Saved' is shown", value="Saved")]
+    assert account('"Saved" is not shown', shown).unused == ("not",)
+    gone = [Done("Verify 'Saved' is not shown", value="Saved")]
+    assert account('"Saved" is not shown', gone).whole
+
+
+def test_an_order_or_a_look_is_never_read_past() -> None:
+    done = [Done("Verify 'Total' is shown", value="Total")]
+    assert account('"Total" is shown in bold', done).unused == ("bold",)
+    assert account('The first item shows "Total"', done).unused == ("first item",)
+
+
+def test_a_step_that_did_nothing_used_no_verb() -> None:
+    assert account("Click Save", []).unused == ("Click Save",)
+
+
+def test_words_of_one_group_use_each_other() -> None:
+    done = [Done("Type Bob into the Name field", "Name", "Bob")]
+    assert account('Enter "Bob" in the Name box', done).whole
+    assert not account('Enter "Bob" in the Name dropdown', done).whole
+
+
+def test_an_examples_value_is_checked_as_the_step_ran_it() -> None:
+    done = [Done("Type Coleman into the last name field", "last name", "Coleman")]
+    sentence = substitute('Type "<lastName>" into the last name field', {"lastName": "Coleman"})
+    assert sentence == 'Type "Coleman" into the last name field'
+    assert account(sentence, done).whole
+    assert not account(substitute('Type "<lastName>" into the last name field', {"lastName": "Franklin"}), done).whole
+
+
+_NAMES = st.lists(st.sampled_from(["Alpha", "Beta", "Gamma", "Delta", "Omega"]), min_size=2, max_size=4, unique=True)
+
+
+@given(_NAMES, st.randoms())
+def test_reordering_a_list_keeps_what_is_used(names: list[str], rnd) -> None:
+    done = [Done(f"Verify '{n}' is shown", value=n) for n in names[:-1]]
+    said = " and ".join(f'"{n}"' for n in names) + " are shown"
+    shuffled = list(names)
+    rnd.shuffle(shuffled)
+    again = " and ".join(f'"{n}"' for n in shuffled) + " are shown"
+    assert account(said, done).unused == (f'"{names[-1]}"',)
+    assert account(again, done).unused == (f'"{names[-1]}"',)
+
+
+@given(_NAMES)
+def test_quoting_a_name_an_operation_used_keeps_it_used(names: list[str]) -> None:
+    done = [Done(f"Verify '{n}' is shown", value=n) for n in names]
+    bare = ", ".join(names) + " are listed"
+    quoted = ", ".join(f'"{n}"' for n in names) + " are listed"
+    assert account(bare, done).whole and account(quoted, done).whole
+
+
+@given(_NAMES, st.sampled_from(["not", "never", "no longer"]))
+def test_adding_a_negation_is_never_read_past(names: list[str], negation: str) -> None:
+    done = [Done(f"Verify '{n}' is shown", value=n) for n in names]
+    said = f'"{names[0]}" is {negation} shown'
+    assert not account(said, done).whole
+    denied = [Done(f"Verify '{names[0]}' is {negation} shown", value=names[0])]
+    assert account(said, denied).whole
+
+
+def test_the_lists_hold_no_word_of_negation_place_order_or_look() -> None:
+    meaningful = set("not no never none nor without top bottom left right above below under inside between next "
+                     "first last second only every all bold red disabled selected hidden gone".split())
+    assert not meaningful & (IGNORABLE | ANY_OPERATION)

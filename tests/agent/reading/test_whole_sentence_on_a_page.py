@@ -1,0 +1,34 @@
+"""The whole-sentence check in a real run: each step's reading is recorded with the words it did not use, and with
+`partial_readings="fail"` a step that did less than its sentence said fails there, naming those words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shared.settings import Settings
+from tests.agent.pages_site import assert_failed_at, assert_passed, run_on_page
+
+CARDS = """<!doctype html><html><body>
+<nav><button aria-label="More">⋮</button></nav>
+<section class="card"><h2>Invoice 12</h2><p>Total 40.00</p><button aria-label="Open menu">⋮</button></section>
+<p id="done" hidden>Menu opened</p>
+<script>for (const b of document.querySelectorAll('button')) b.onclick = () => { done.hidden = false; };</script>
+</body></html>"""
+
+
+def test_a_step_read_whole_records_every_word_used(tmp_path: Path) -> None:
+    record = run_on_page(CARDS, [{"action": 'Click the "Open menu" button', "expected": '"Menu opened" is shown'}],
+                         tmp_path)
+    assert_passed(record)
+    assert [(r.step, r.sentence, r.unused) for r in record.readings] == [
+        (1, 'Click the "Open menu" button', []), (1, '"Menu opened" is shown', [])]
+    assert record.readings[0].read_as[0].startswith("Click")
+
+
+def test_words_of_a_place_the_step_did_not_use_fail_it_when_asked(tmp_path: Path) -> None:
+    steps = ['Click the "Open menu" button at the top right of the invoice card']
+    reported = run_on_page(CARDS, steps, tmp_path / "report")
+    assert reported.readings[0].unused == ["top right of the invoice card"], reported.readings  # recorded either way
+    failed = run_on_page(CARDS, steps, tmp_path / "fail", Settings(partial_readings="fail"))
+    assert_failed_at(failed, 1, "unsupported")
+    assert "read only part of the sentence" in failed.verdict.reason and "invoice card" in failed.verdict.reason

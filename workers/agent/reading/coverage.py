@@ -1,0 +1,153 @@
+"""Every word of a step accounted for, checked from outside the reader.
+
+The checker sees only three things: the sentence the tester wrote, the operations the step carried out (each said in
+words: its description, the words it named its element by, its value) and a fixed, versioned list of words that
+carry no meaning of their own. It never sees how the sentence was read. A word of the sentence that no executed
+operation used, and that is not on the list, means the step did less than the sentence said: the step fails with
+the words it did not use ('read only part of the sentence: "at the top right of the card" is not used'), never
+passes on part of its sentence.
+
+What counts as used:
+
+- a quoted text or an Examples value: some operation's words hold it whole (a name the sentence lists and the step
+  never looked for is not used);
+- any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
+  (`SAME`: a "box" the step typed into as a "field");
+- the words of `ANY_OPERATION` (verbs of doing and of seeing, words that only join) once the step did anything;
+- the words of `IGNORABLE` always.
+
+Negations, places, orders, counts, looks and states are on no list: each is used only when an operation said it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+# Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
+VERSION = 1
+
+# Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
+IGNORABLE = frozenset("""
+a an the please kindly then now also just simply again once successfully correctly properly immediately
+finally first-of-all afterwards so
+""".split())
+
+# Words that say that something is done or seen, or that join the words that say what: used by any operation.
+ANY_OPERATION = frozenset("""
+i you we user tester is are was were be been being am should must will would can could may might shall does do did
+has have had get gets got it its it's this that these those there here which who whom whose what
+click clicks clicked clicking press pressed presses pressing tap tapped hit push choose chose choosing select
+selecting selects pick picked picks type typed types typing enter entered enters entering fill filled
+fills filling input write writes wrote written put set sets change changes changed replace replaced make sure ensure
+verify verifies verified confirm confirms check checks see sees seen saw look looks looking observe notice
+expect expected find finds found locate locates go goes went navigate navigates visit visits open opens
+take takes taken follow follows use using via
+show shows shown showing display displays displayed displaying appear appears appeared appearing visible present
+listed list lists contain contains containing include includes including read reads say says said state states
+exist exists remain remains still
+and or but with in into on onto from to of for at by as
+""".split())
+
+# Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
+SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
+    "field box input textbox textarea area entry",
+    "dropdown select combobox combo picker drop-down drop",
+    "checkbox tickbox box check tick",
+    "button btn",
+    "link hyperlink",
+    "tick check checked ticked",
+    "untick uncheck unchecked unticked",
+    "heading header title headline",
+    "message notice notification alert banner toast",
+    "option choice item entry",
+))
+
+_STEMMER = snowballstemmer.stemmer("english")
+_QUOTED = re.compile(r"""(?<![^\s(\[{,:;=])(?:'(.*?)'|"(.*?)"|‘(.*?)’|“(.*?)”)(?![^\s.,;:!?)\]}])""", re.S)
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_PLACEHOLDER = re.compile(r"<([^<>\s]+)>")
+
+
+@dataclass(frozen=True)
+class Done:
+    """One operation a step carried out, as the checker sees it: its words."""
+
+    description: str
+    said: str | None = None  # the words it named its element by
+    value: str | None = None
+
+    def words(self) -> str:
+        return " ".join(t for t in (self.description, self.said, self.value) if t)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What of a sentence the step's operations used."""
+
+    sentence: str
+    unused: tuple[str, ...]  # the runs of the sentence's words that nothing used, in the sentence's order
+    version: int = VERSION
+
+    @property
+    def whole(self) -> bool:
+        return not self.unused
+
+    def reason(self) -> str:
+        named = ", ".join(f'"{run}"' for run in self.unused)
+        verb = "is" if len(self.unused) == 1 else "are"
+        return f"read only part of the sentence: {named} {verb} not used"
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    return _STEMMER.stemWord(word.lower().replace("’", "'").removesuffix("'s"))
+
+
+def _group_of(word: str) -> frozenset[str]:
+    found = {w for group in SAME if word in group for w in group}
+    return frozenset(stem(w) for w in found | {word})
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.replace("’", "'").split()).lower()
+
+
+def substitute(sentence: str, row: Mapping[str, str]) -> str:
+    """The sentence with each `<column>` the data row has replaced by the row's value (as the step ran it)."""
+    return _PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), sentence)
+
+
+def account(sentence: str, done: Iterable[Done]) -> Coverage:
+    """Which words of the sentence no operation used (see the module's docstring)."""
+    done = list(done)
+    used_text = _fold(" ".join(d.words() for d in done))
+    used_stems = {stem(w) for w in _WORD.findall(used_text)}
+    # pieces: (start, end, used) over the sentence, quoted texts whole
+    pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
+    for quoted in _QUOTED.finditer(sentence):
+        text = next(g for g in quoted.groups() if g is not None)
+        pieces.append((quoted.start(), quoted.end(), not _fold(text) or _fold(text) in used_text))
+    for word in _WORD.finditer(sentence):
+        if any(start <= word.start() < end for start, end, _ in pieces):
+            continue
+        lowered = word[0].lower()
+        if lowered in IGNORABLE or (done and lowered in ANY_OPERATION):
+            pieces.append((word.start(), word.end(), None))
+            continue
+        pieces.append((word.start(), word.end(), bool(_group_of(lowered) & used_stems)))
+    pieces.sort()
+    runs: list[str] = []
+    start = end = None
+    for piece_start, piece_end, used in pieces + [(len(sentence), len(sentence), True)]:
+        if used is False:
+            start = piece_start if start is None else start
+            end = piece_end
+        elif used is True and start is not None:
+            runs.append(" ".join(sentence[start:end].split()))
+            start = end = None
+    return Coverage(sentence=" ".join(sentence.split()), unused=tuple(runs))
