@@ -47,9 +47,9 @@ class Result:
 
     def caught_by_its_claim(self) -> bool:
         """A failing variant that failed at its step because what it checks or does did not hold there: a refusal,
-        or an environment error is wrong either way and never counts as caught."""
+        a place not found or an environment error is wrong either way and never counts as caught."""
         return self.must_fail and self.status == "failed" and self.step == self.expectation.fails_at \
-            and self.kind in ("action", "expectation")
+            and self.kind in ("action", "expectation") and not PLACE_NOT_FOUND.search(self.reason or "")
 
     @property
     def must_fail(self) -> bool:
@@ -109,6 +109,9 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
                 out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"
                            f", not on {wanted!r}")
     return out
+
+
+PLACE_NOT_FOUND = re.compile(r"""\bplace (?:'[^']*'|"[^"]*") not found""")  # workers/agent/grounding/places.py
 
 
 def one_line(text: str, limit: int = 220) -> str:

@@ -93,7 +93,10 @@ def test_an_interval_is_wilson_s_and_narrows_with_more_verdicts():
 def test_a_variant_caught_by_a_refusal_is_not_caught_by_its_claim():
     refused = Result(Expectation("app", "dev", 2), "X-F1", "failed", 2, "unsupported", "not read", None)
     checked = Result(Expectation("app", "dev", 2), "X-F2", "failed", 2, "expectation", "'Oops' is not shown", None)
+    nowhere = Result(Expectation("app", "dev", 2), "X-F3", "failed", 2, "action",
+                     "Click the Save button under \"toolbar\": place 'toolbar' not found", None)
     assert refused.right() and refused.unreadable and not refused.caught_by_its_claim()
+    assert nowhere.right() and not nowhere.caught_by_its_claim()
     assert checked.caught_by_its_claim() and not checked.unreadable
     m = metrics([refused, checked])
     assert (m["caught_by_claim"], m["unreadable"]) == ("1/2", 1)

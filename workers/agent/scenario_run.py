@@ -59,6 +59,7 @@ from workers.agent.grounding.base import Grounder, TextGrounder
 from workers.agent.grounding.locators import NoStableLocator, best_locator, resolve
 from workers.agent.grounding.places import (
     listed_texts,
+    missing_place,
     names_nothing,
     narrow,
     one_per_element,
@@ -382,10 +383,11 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
         view = take_snapshot(run)
         page, tree_ms = view.snapshot, run.timings["tree"]
     if not errors:
-        operation = run.new_operation(intent, ok=False, error=f"no element matches {wanted(intent)}")
+        missing = missing_place(intent, page)  # the place first: nothing is looked for outside it
+        operation = run.new_operation(intent, ok=False, error=missing or f"no element matches {wanted(intent)}")
         operation.timings_ms.update(tree=tree_ms, grounding=ground_ms)
         run.keep(operation)
-        raise run.fail("action", f"{intent.description}: no element on the page matches {wanted(intent)}")
+        raise run.fail("action", f"{intent.description}: {missing or f'no element on the page matches {wanted(intent)}'}")
     raise run.fail("action", f"{intent.description}: {errors[-1]}")
 
 
@@ -552,12 +554,16 @@ def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float
             for text in listed_texts(intent):
                 operation = check_on_page(run, intent.model_copy(update={
                     "kind": "assert_text", "target": None, "value": text,
-                    "description": f"Verify '{text}' is shown (the {intent.target})"}), tree_ms)
+                    # the words of the element are not said: the check did not use them (the whole-sentence check)
+                    "description": f"Verify '{text}' is shown"}), tree_ms)
             return operation
         if not candidates:
-            operation = run.new_operation(intent, ok=False, error=f"no element matches {intent.target!r}")
+            missing = missing_place(intent, page)
+            operation = run.new_operation(intent, ok=False, error=missing or f"no element matches {intent.target!r}")
             operation.timings_ms.update(tree=tree_ms, grounding=grounding)
             run.keep(operation)
+            if missing:  # the check could not be made where it was said: never a caught false claim
+                raise run.fail("action", f"{intent.description}: {missing}")
             raise run.fail("expectation", f"{intent.description}: nothing on the page is labelled {intent.target!r}")
         started = time.perf_counter()
         node_id, locator, actual, error = read_candidates(run, intent, page, candidates, expected)

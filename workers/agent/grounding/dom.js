@@ -26,6 +26,10 @@
   // Interactive elements whose non-interactive descendants are folded into them (their text is the element's text).
   const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
     'menuitemradio', 'option', 'switch', 'treeitem']);
+  // parts of a page people name by what they are (workers/agent/grounding/places.py PARTS)
+  const PART_ROLES = new Set(['progressbar', 'meter', 'toolbar', 'complementary', 'banner', 'contentinfo',
+    'navigation', 'menubar', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search']);
+  const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search']);
   const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
     'month', 'week', 'color', 'file']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -188,7 +192,9 @@
       own = false;
     }
     const idx = recs.length;
-    const rec = { el, parent, vis, op, byListener, rd: own, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn };
+    // a part of the page people name by what it is ("the sidebar", "under the progress bar"): kept as a place
+    const part = !inControl && (PART_ROLES.has(role) || PART_TAGS.has(tag));
+    const rec = { el, parent, vis, op, byListener, rd: own, part, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn };
     recs.push(rec);
     if (role === 'heading' && vis) {
       const t = cap(visibleText(el), 120);
@@ -257,7 +263,7 @@
   // keep: visible and (operable or readable), or an ancestor of a kept element, or a same-origin iframe
   for (let i = recs.length - 1; i >= 0; i--) {
     const r = recs[i];
-    let keep = r.keptChild || (r.vis && !r.hidden && (r.op || r.rd));
+    let keep = r.keptChild || (r.vis && !r.hidden && (r.op || r.rd || r.part));
     if (!keep && r.vis && (r.tag === 'iframe' || r.tag === 'frame')) {
       let doc = null;
       try { doc = r.el.contentDocument; } catch (e) { doc = null; }
@@ -279,7 +285,7 @@
     if (!r.kept) continue;
     const pr = r.parent >= 0 ? recs[r.parent] : null;
     r.outParent = pr ? (pr.collapsed ? pr.outParent : r.parent) : -1;
-    if (i > 0 && r.keptKids === 1 && !r.op && !(r.rd && r.vis) && r.tag !== 'form' &&
+    if (i > 0 && r.keptKids === 1 && !r.op && !(r.rd && r.vis) && !r.part && r.tag !== 'form' &&
         r.tag !== 'iframe' && r.tag !== 'frame') {
       r.collapsed = true;
       continue;
@@ -436,7 +442,7 @@
     const rect = el.getBoundingClientRect();
     const o = {
       p: r.outParent >= 0 ? newIdx.get(r.outParent) : null,
-      tag, role: r.role, op: r.op, rd: r.rd && r.vis, vis: r.vis,
+      tag, role: r.role, op: r.op, rd: r.rd && r.vis, pt: r.part, vis: r.vis,
       xpath: r.xpath, shadow: r.shadow,
       bbox: [rect.x, rect.y, rect.width, rect.height],
     };

@@ -1,8 +1,10 @@
 """Targets named by their place: grounding's candidates kept to what the sentence's place allows.
 
-A section or row described in lower-case words the page shows nowhere (a picture: "under the progress bar", "the
-filter row") cannot be checked: the named element stands alone then, when exactly one fits its name best; else
-nothing does. A quoted or titled place, and any other anchor, must be found.
+A place is always found before anything is looked for in it, and nothing is ever taken outside it: a quoted or
+titled place by its text; a place described in lower-case words the page shows nowhere ("under the progress bar",
+"in the sidebar") by the part of the page those words name (`PARTS`: its ARIA role or its tag), when the page has
+exactly one such part. A place found nowhere leaves no candidate, and the step fails naming it (`missing_place`):
+it never widens to the page.
 
     anchor   "Delete next to Alice", "the checkbox of Water the plants": the candidate's nearest container whose
              text holds the anchor must be the closest of all candidates' (the row of Alice, not the table)
@@ -31,20 +33,20 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         return candidates
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
-    named = bool((intent.target or "").strip())
-    if intent.anchor and named and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
-        candidates = _named_once(candidates)  # "the column dropdown of the filter row": a row the page names nowhere
+    if intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
+        candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
     elif intent.anchor:
         near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), intent.side)
         candidates = near or _pictured_by_place(intent, snap)
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
         # the status facet" is the facet's, not a cell of the status column.
-        under = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section, by_context=False)] or \
-            [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)] or \
-            _on_chosen_view(snap, candidates, intent.section)
-        candidates = under if under or not named or not _DESCRIBED.fullmatch(intent.section) \
-            or _shown(snap, intent.section) else _named_once(candidates)
+        if _DESCRIBED.fullmatch(intent.section) and not _shown(snap, intent.section):
+            candidates = _in_part(snap, candidates, intent.section, below=True)  # "under the progress bar"
+        else:
+            candidates = [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section, by_context=False)] \
+                or [c for c in candidates if _under(snap, snap.node(c.node_id), intent.section)] \
+                or _on_chosen_view(snap, candidates, intent.section)
     if intent.ordinal is not None and candidates:
         top = round(candidates[0].score, 6)
         tied = sorted((c for c in candidates if round(c.score, 6) == top), key=lambda c: _reading(snap.node(c.node_id)))
@@ -86,16 +88,67 @@ def names_nothing(intent: Intent, snap: PageSnapshot) -> bool:
 # Words that pick or place the element rather than say what it is ('the first total', 'the old price')
 _ORDERED = re.compile(r"\b(?:first|second|third|fourth|fifth|last|next|previous|old|new|top|bottom|left|right|"
                       r"other|same|current)\b")
-_NAMED_ALONE = 0.8  # the name fits well, not by a word or two of it
+# Parts of a page a person names by what they are rather than by a title they show: the ARIA roles and the tags that
+# draw each. Only the words here name a part; any other description that the page does not show is a place not found.
+PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    words: (frozenset(roles.split()), frozenset(tags.split())) for words, roles, tags in (
+        ("progress bar", "progressbar meter", "progress meter"),
+        ("toolbar", "toolbar", ""),
+        ("sidebar", "complementary", "aside"),
+        ("header", "banner", "header"),
+        ("footer", "contentinfo", "footer"),
+        ("navigation", "navigation", "nav"),
+        ("navigation bar", "navigation", "nav"),
+        ("menu bar", "menubar", ""),
+        ("dialog", "dialog alertdialog", "dialog"),
+        ("modal", "dialog alertdialog", "dialog"),
+        ("table", "table grid", "table"),
+        ("tab bar", "tablist", ""),
+        ("search form", "search", "search"),
+    )
+}
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
-def _named_once(candidates: list[Candidate]) -> list[Candidate]:
-    """A place that names nothing the page shows ("under the progress bar": a picture, not a title) narrows nothing
-    it could be checked against: the element is its name's, when one element alone fits it best."""
-    if not candidates or candidates[0].score < _NAMED_ALONE or (
-            len(candidates) > 1 and round(candidates[1].score, 6) == round(candidates[0].score, 6)):
+def parts(snap: PageSnapshot, words: str) -> list[Node]:
+    """The visible parts of the page the words name by what they are (`PARTS`), outermost first."""
+    wanted = PARTS.get(" ".join(_ARTICLES.sub("", words.strip()).lower().split()))
+    if wanted is None:
         return []
-    return candidates[:1]
+    roles, tags = wanted
+    found = [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0]
+    return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
+
+
+def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:
+    """The candidates inside the one part the words name (below: or just under it, within NEAR_PX and across its
+    width: the link under a progress bar); none when the page has no such part, or several."""
+    found = parts(snap, words)
+    if len(found) != 1:
+        return []
+    part = found[0]
+    x, y, width, height = part.bbox
+    out = []
+    for candidate in candidates:
+        node = snap.node(candidate.node_id)
+        bx, by, bw, _ = node.bbox
+        under = below and 0 <= by - (y + height) <= NEAR_PX and bx < x + width and x < bx + bw
+        if _holds(snap, part, node) or under:
+            out.append(candidate)
+    return out
+
+
+def missing_place(intent: Intent, snap: PageSnapshot) -> str | None:
+    """'place "progress bar" not found': the place a target was said to be in, when the page shows it nowhere (no
+    text of it, and not exactly one part of the page its words name); None when it is there, or none was said."""
+    for place in (intent.anchor, intent.section):
+        if not place or _shown(snap, place) or _shown(snap, _shown_part(snap, place)):
+            continue
+        found = parts(snap, place) if _DESCRIBED.fullmatch(place) else []
+        if len(found) != 1:
+            several = f" (the page has {len(found)} parts it names)" if found else ""
+            return f"place {place!r} not found{several}"
+    return None
 
 
 def listed_texts(intent: Intent) -> list[str]:

@@ -101,7 +101,7 @@ def _raws(res: dict[str, Any], frame_key: int, chain: tuple[str, ...], dx: float
 def _prune(r: _Raw) -> bool:
     r.kids = [k for k in r.kids if _prune(k)]
     rec = r.rec
-    return bool(r.kids) or bool(rec.get("vis") and (rec.get("op") or rec.get("rd")))
+    return bool(r.kids) or bool(rec.get("vis") and (rec.get("op") or rec.get("rd") or rec.get("pt")))
 
 
 def _collapse(r: _Raw, is_root: bool) -> _Raw:
