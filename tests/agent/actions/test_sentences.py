@@ -816,3 +816,24 @@ def test_one_fill_in_for_two_fields_fills_each_with_its_own_value(sentence) -> N
 def test_a_value_that_holds_another_field_s_value_is_refused_never_typed() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(action='Fill in Name with "Sam" and Email, which is below, with "s@x"'), 0)
     assert decision.unsupported and "not one value" in decision.unsupported
+
+
+@pytest.mark.parametrize(("sentence", "names"), [
+    ('Click "Account" and then "Billing"', ["Account", "Billing"]),
+    ('Open "Account", then "Billing"', ["Account", "Billing"]),
+])
+def test_names_alone_after_an_operation_are_done_the_same_way_never_checked_as_shown(sentence, names) -> None:
+    assert read(sentence) == [op("click", name) for name in names]
+
+
+def test_one_kind_said_in_the_plural_for_several_quoted_names_is_each_one_s() -> None:
+    assert read('Untick the "draft", "archived" and "deleted" checkboxes') == [
+        op("uncheck", name, "checkbox") for name in ("draft", "archived", "deleted")]
+    assert read('Click the "Save" and "Close" buttons') == [op("click", name, "button") for name in ("Save", "Close")]
+
+
+def test_a_statement_before_an_and_is_never_part_of_a_name() -> None:
+    # never the absence of a button named "dialog closes and the Sign in", which no page has
+    assert read("Click Save", 'The dialog closes and the "Sign in" button is no longer shown') == [
+        op("assert_part_shown", value="dialog"), op("click", "Save"), op("assert_part_gone", value="dialog"),
+        op("assert_absent", "Sign in", "button")]

@@ -92,3 +92,11 @@ def test_the_lists_hold_no_word_of_negation_place_order_or_look() -> None:
     meaningful = set("not no never none nor without top bottom left right above below under inside between next "
                      "first last second only every all bold red disabled selected hidden gone".split())
     assert not meaningful & (IGNORABLE | ANY_OPERATION)
+
+
+def test_words_of_absence_use_each_other_and_never_a_presence() -> None:
+    gone = [Done("Verify the dialog is gone"), Done("Verify the Sign in button is not shown", "Sign in")]
+    assert account('The dialog closes and the "Sign in" button is no longer shown', gone).whole
+    shown = [Done("Verify the dialog is shown"), Done("Verify the Sign in button is visible", "Sign in")]
+    assert account('The dialog closes and the "Sign in" button is no longer shown', shown).unused == (
+        "closes", "no longer")

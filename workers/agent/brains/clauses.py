@@ -67,9 +67,15 @@ def _gapped() -> re.Pattern[str]:
 
 
 # One verb for several quoted elements that share a place: 'Untick "Wiki changes" and "Tickets" in the options box'.
-_LISTED = re.compile(r"(?P<verb>(?:click|double-click|tick|check|untick|uncheck|mark|unmark)\s+(?:on\s+)?)"
+# 'Untick the "draft", "archived" and "deleted" checkboxes': the kind said once, in the plural, is each one's.
+_LISTED = re.compile(r"(?P<verb>(?:click|double-click|tick|check|untick|uncheck|mark|unmark)\s+(?:on\s+)?)(?:the\s+)?"
                      r"(?P<objs>\x01\d+\x02(?:(?:\s*,\s*and|\s*,|\s+and)\s+\x01\d+\x02)+)"
+                     r"(?:\s+(?P<kind>checkboxes|check\s+boxes|boxes|buttons|links|tabs|options|toggles|switches|"
+                     r"radio\s+buttons))?"
                      r"(?P<rest>\s+(?:in|on|under|within|inside|from|at|below|beneath)\s+.+)?", re.I)
+_ONE_OF = {"checkboxes": "checkbox", "check boxes": "checkbox", "boxes": "box", "buttons": "button", "links": "link",
+           "tabs": "tab", "options": "option", "toggles": "toggle", "switches": "switch",
+           "radio buttons": "radio button"}
 
 
 # One "fill in" for several fields, each with its quoted value: 'Fill in "Your name" with "Sam" and "Email" with "s@x"'.
@@ -95,7 +101,10 @@ def ungap(clause: str) -> list[str]:
     clause alone."""
     listed = _LISTED.fullmatch(clause.strip())
     if listed:
-        return [f"{listed['verb']}{obj}{listed['rest'] or ''}" for obj in re.findall("\x01\\d+\x02", listed["objs"])]
+        kind = f" {_ONE_OF[' '.join(listed['kind'].lower().split())]}" if listed["kind"] else ""
+        the = "the " if kind else ""
+        return [f"{listed['verb']}{the}{obj}{kind}{listed['rest'] or ''}"
+                for obj in re.findall("\x01\\d+\x02", listed["objs"])]
     form = _FORM_FILLED.fullmatch(clause.strip())
     if form:
         pairs = [_PAIR.fullmatch(p.strip()) for p in re.split(_AND, form["pairs"])]

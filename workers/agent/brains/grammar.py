@@ -498,8 +498,12 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
                 value = f"\x01{len(s.tokens) - 1}\x02"
             clause = f"{typing['verb']} {value} into {typed_into}"
         typed_into = None
+        # 'Click "Account" and then "Billing"': names alone after an operation are that operation's too, never a check
+        # that they are shown
+        carried = None if expected or not _NAMES_ONLY.fullmatch(normalise(clause).strip()) \
+            else _same_verb(verb, clause, s, expected)
         try:
-            items = _parse_checked(clause, s, expected)
+            items = carried or _parse_checked(clause, s, expected)
         except Unsupported as exc:
             # ("Next to ..." is read before normalise drops "Next" as a lead word)
             where = _FRONTED.fullmatch(clause.strip()) or _FRONTED.fullmatch(normalise(clause))
@@ -684,4 +688,15 @@ def _parse_checked(clause: str, s: Sentence, expected: bool) -> list[Item]:
     items = parse_clause(clause, s, expected=expected)
     if expected and not all(isinstance(i, Op) and action(i.kind).is_assertion for i in items):
         raise Unsupported("an expected result must be something to check, not an operation")
+    for item in items:
+        said = isinstance(item, Op) and item.target and _CLAUSE_IN_A_NAME.search(item.target)
+        if said and not s.has_token(said[0]):
+            # 'The dialog closes and the "Sign in" button is gone' is never the absence of a button named "dialog
+            # closes and the Sign in": a name holding a statement and an 'and' is two statements, read part by part
+            raise Unsupported(f"{item.target!r} holds a statement of its own, not a name")
     return items
+
+
+# An element's name that holds a verb of a statement before an 'and' ('dialog closes and the Sign in')
+_CLAUSE_IN_A_NAME = re.compile(r"\b(?:closes|opens|disappears|appears|changes|updates|reloads|is|are|was|were|"
+                               r"shows|becomes|stays|remains|goes)\s+(?:\w+\s+)?and\b", re.I)

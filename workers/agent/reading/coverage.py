@@ -29,7 +29,7 @@ from functools import lru_cache
 import snowballstemmer
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 1
+VERSION = 2
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -65,6 +65,9 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "heading header title headline",
     "message notice notification alert banner toast",
     "option choice item entry",
+    # what is no longer there, said many ways: used only by an operation that says something is not there
+    "not no longer gone disappear disappears disappeared vanish vanishes vanished hidden absent missing closes closed "
+    "removed",
 ))
 
 _STEMMER = snowballstemmer.stemmer("english")
