@@ -373,7 +373,7 @@ def test_a_container_that_fits_only_through_the_one_element_it_holds_is_that_ele
 NOTICES = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 <header>
   <button class="menu-toggle" onclick="log('menu opened')"><i class="fa fa-bars"></i></button>
-  <button aria-label="Settings" onclick="log('settings opened')"><svg width="16" height="16"></svg></button>
+  <button aria-label="Settings" onclick="log('settings opened')"><svg class="icon-gear" width="16" height="16"></svg></button>
 </header>
 <div class="toast" id="tips"><b>Tip of the day</b><p>Press ? for help.</p>
   <button onclick="this.parentElement.remove()">×</button></div>
@@ -400,6 +400,22 @@ def test_closing_a_notification_takes_its_own_close_button(tmp_path, sentence):
 def test_an_icon_only_control_is_named_by_the_picture_people_see(tmp_path, sentence, shown):
     record = run_on_page(NOTICES, [sentence, f'"{shown}" is shown'], tmp_path)
     assert_passed(record)
+
+
+CARD_MENUS = """<!doctype html><html><body>
+<aside><button aria-label="More" onclick="out.textContent = 'sidebar more'"><svg width="16" height="16"></svg></button></aside>
+<section class="card"><h2>Invoice 7</h2>
+  <button aria-label="Invoice actions" onclick="out.textContent = 'invoice menu'"><svg class="icon-ellipsis" width="16" height="16"></svg></button></section>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_picture_s_words_never_name_a_control_whose_own_name_is_another_word(tmp_path):
+    # "More" is what three dots mean, but that button shows no dots: the one showing them is taken, by its picture
+    record = run_on_page(CARD_MENUS, ['Click the three-dots button', '"invoice menu" is shown'], tmp_path)
+    assert_passed(record)
+    record = run_on_page(CARD_MENUS, ['Click the gear button'], tmp_path)
+    assert_failed_at(record, 1, "action")
 
 
 FRUIT = """<!doctype html><html><body>

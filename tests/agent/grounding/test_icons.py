@@ -10,10 +10,17 @@ def control(**fields) -> Node:
     return Node(id=1, tag="button", role="button", operable=True, **fields)
 
 
-def test_a_control_named_by_its_purpose_is_also_named_by_its_picture():
-    assert "gear" in icon_words(control(aria_label="Settings"))
-    assert "gear" in icon_words(control(title="Open settings"))
-    assert "trash can" in icon_words(control(title="Delete"))
+def test_a_control_named_in_words_is_never_named_by_a_picture_it_does_not_show():
+    # a synonym never crosses names: "three dots" is not a control named "More", "gear" not one named "Settings"
+    assert icon_words(control(aria_label="Settings")) == ()
+    assert icon_words(control(title="Open settings")) == ()
+    assert icon_words(control(aria_label="More")) == ()
+
+
+def test_a_control_named_in_words_is_named_by_the_other_words_for_the_picture_it_shows():
+    words = icon_words(control(aria_label="Settings", icon="gear"))
+    assert "cog" in words and "settings" not in words
+    assert "three dots" in icon_words(control(aria_label="Actions", icon="ellipsis"))
 
 
 def test_a_control_named_by_its_picture_is_named_by_the_other_pictures_and_its_purpose():

@@ -52,6 +52,9 @@ def _said(phrases: list[tuple[str, ...]], words: set[str]) -> bool:
     return any(set(p) <= words for p in phrases if len(" ".join(p)) > 1)
 
 
+_PICTURE_WORDS = frozenset(" ".join(p) for _, picture, _ in _GROUPS for p in _phrases(picture))
+
+
 @lru_cache(maxsize=4096)
 def _synonyms(names: tuple[str, ...]) -> tuple[str, ...]:
     words: set[str] = set()
@@ -78,6 +81,12 @@ def icon_words(n: Node) -> tuple[str, ...]:
     if not n.operable:
         return ()
     names = tuple(t for t in (n.aria_label, n.title, n.a11y_name, n.text) if t)
+    if any(re.search(r"[^\W\d_]", t) for t in names):
+        # A control its page names in words is named by those words, and by what its icon shows: a picture's words
+        # ("three dots") never name a control whose own name is another word ("More") unless it shows those dots
+        # (its icon's class words, "fa-ellipsis-v"); other words for the same picture ("cog" for a gear) do.
+        shown = tuple((n.icon or "").split()) + tuple(t.strip() for t in names if len(t.strip()) <= 2)
+        return tuple(w for w in _synonyms(shown) if w in _PICTURE_WORDS) if shown else ()
     names += tuple((n.icon or "").split())  # an icon's class words, each a name of its own ("menu-toggle bars")
     if not (n.text or n.aria_label or n.title):  # nothing else names it: its test id or id ("header--button-settings")
         names += tuple(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", t).replace("-", " ").replace("_", " ")
