@@ -15,9 +15,9 @@ def test_a_step_that_used_every_word_is_whole() -> None:
 
 def test_place_words_no_operation_used_are_named_in_one_run() -> None:
     done = [Done('Click the "More" button', "More")]
-    coverage = account("Click the three-dots button at the top right of the invoice card", done)
-    assert coverage.unused == ("three-dots", "top right of the invoice card")
-    assert coverage.reason() == ('read only part of the sentence: "three-dots", "top right of the invoice card" are '
+    coverage = account("Click the three-dots button in the bottom left corner of the invoice card", done)
+    assert coverage.unused == ("three-dots", "bottom left corner of the invoice card")
+    assert coverage.reason() == ('read only part of the sentence: "three-dots", "bottom left corner of the invoice card" are '
                                  "not used")
 
 

@@ -26,9 +26,9 @@ def test_a_step_read_whole_records_every_word_used(tmp_path: Path) -> None:
 
 
 def test_words_of_a_place_the_step_did_not_use_fail_it_when_asked(tmp_path: Path) -> None:
-    steps = ['Click the "Open menu" button at the top right of the invoice card']
+    steps = ['Click the "Open menu" button in the bottom left corner of the invoice card']
     reported = run_on_page(CARDS, steps, tmp_path / "report")
-    assert reported.readings[0].unused == ["top right of the invoice card"], reported.readings  # recorded either way
+    assert reported.readings[0].unused == ["bottom left corner of the invoice card"], reported.readings  # recorded either way
     failed = run_on_page(CARDS, steps, tmp_path / "fail", Settings(partial_readings="fail"))
     assert_failed_at(failed, 1, "unsupported")
     assert "read only part of the sentence" in failed.verdict.reason and "invoice card" in failed.verdict.reason

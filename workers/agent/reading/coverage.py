@@ -4,7 +4,7 @@ The checker sees only three things: the sentence the tester wrote, the operation
 words: its description, the words it named its element by, its value) and a fixed, versioned list of words that
 carry no meaning of their own. It never sees how the sentence was read. A word of the sentence that no executed
 operation used, and that is not on the list, means the step did less than the sentence said: the step fails with
-the words it did not use ('read only part of the sentence: "at the top right of the card" is not used'), never
+the words it did not use ('read only part of the sentence: "bottom left corner of the card" is not used'), never
 passes on part of its sentence.
 
 What counts as used:
