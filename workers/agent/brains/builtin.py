@@ -21,6 +21,8 @@ from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.language.phrases import Op, Place, Unsupported
+from workers.agent.reading.claims import read_claims
+from workers.agent.reading.coverage import Done, account, substitute
 
 from . import forms
 from .grammar import Item, Macro, parse_text
@@ -78,8 +80,25 @@ class BuiltinBrain:
                 intents += [self._intent(op) for op in self._expand(parse_text(step.expected, expected=True,
                                                                                it=named), page)]
             except Unsupported as exc:
-                raise Unsupported(f"expected result {_naming(exc, step.expected)}") from None
+                intents += self._as_claims(step.expected, f"expected result {_naming(exc, step.expected)}")
         return seen_before_going(intents)
+
+    def _as_claims(self, expected: str, refused: str) -> list[Intent]:
+        """An expected result the rules refused, read as its claims (workers/agent/reading/claims.py), when that
+        reading uses every word of it; else the rules' refusal, with the words the claims left unread."""
+        claims = read_claims(expected)
+        if not claims:
+            raise Unsupported(refused)
+        ops = [Op(("assert_in_section" if c.shown else "assert_not_in_section") if c.place else
+                  ("assert_text" if c.shown else "assert_absent"), target=c.place, value=c.text) for c in claims]
+        try:
+            intents = [self._intent(op) for op in ops]
+        except Unsupported as exc:
+            raise Unsupported(f"{refused}; {exc.reason}") from None
+        coverage = account(substitute(expected, self.row), [Done(i.description, i.target, i.value) for i in intents])
+        if not coverage.whole:
+            raise Unsupported(f"{refused}; read as the texts it names, {coverage.reason()}")
+        return intents
 
     # --- macros ----------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from functools import lru_cache
 import snowballstemmer
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 2
+VERSION = 3
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -37,7 +37,8 @@ a an the please kindly then now also just simply again once successfully correct
 finally first-of-all afterwards so
 """.split())
 
-# Words that say that something is done or seen, or that join the words that say what: used by any operation.
+# Words that say that something is done or seen, or that join the words that say what, and the whole page or screen
+# (where every step acts unless it says a part): used by any operation.
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
@@ -47,6 +48,7 @@ fills filling input write writes wrote written put set sets change changes chang
 verify verifies verified confirm confirms check checks see sees seen saw look looks looking observe notice
 expect expected find finds found locate locates go goes went navigate navigates visit visits open opens
 take takes taken follow follows use using via
+page screen window
 show shows shown showing display displays displayed displaying appear appears appeared appearing visible present
 listed list lists contain contains containing include includes including read reads say says said state states
 exist exists remain remains still

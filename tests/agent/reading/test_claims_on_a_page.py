@@ -1,0 +1,43 @@
+"""Expected results read as their claims, checked on a real page: inside the titled part they name, with their
+polarity; a false claim fails at its step as an expectation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.agent.pages_site import assert_failed_at, assert_passed, run_on_page
+
+SHOP = """<!doctype html><html><body>
+<h2>Reviews</h2>
+<ul><li>Great value, by Sam</li><li>Too small, by Kim</li></ul>
+<h2>Questions</h2>
+<ul><li>Does it fold? asked by Tom</li></ul>
+<button onclick="document.querySelector('ul').lastElementChild.remove()">Hide the last review</button>
+</body></html>"""
+
+
+def test_texts_said_to_appear_in_a_titled_part_are_checked_there(tmp_path: Path) -> None:
+    record = run_on_page(SHOP, [{"action": "Look at the page",
+                                 "expected": 'The review "Great value" by "Sam" appears in the "Reviews" list'}],
+                         tmp_path)
+    assert_passed(record)
+    assert [op.kind for op in record.operations if op.ok][1:] == ["assert_in_section", "assert_in_section"]
+    assert all(not r.unused for r in record.readings), record.readings
+
+
+def test_a_text_of_another_part_fails_the_claim_at_its_step(tmp_path: Path) -> None:
+    # "Tom" is on the page, but under Questions: the claim is about the Reviews part
+    record = run_on_page(SHOP, ['Click "Hide the last review"',
+                                {"action": "Look at the page",
+                                 "expected": 'The review "Does it fold?" by "Tom" appears in the "Reviews" list'}],
+                         tmp_path)
+    assert_failed_at(record, 2, "expectation")
+
+
+def test_a_negated_clause_is_checked_absent(tmp_path: Path) -> None:
+    steps = [{"action": 'Click "Hide the last review"',
+              "expected": '"Great value" is still listed in the "Reviews" list, but "Too small" and "Kim" are not'}]
+    assert_passed(run_on_page(SHOP, steps, tmp_path / "gone"))
+    steps = [{"action": "Look at the page",
+              "expected": '"Great value" is still listed in the "Reviews" list, but "Too small" and "Kim" are not'}]
+    assert_failed_at(run_on_page(SHOP, steps, tmp_path / "there"), 1, "expectation")
