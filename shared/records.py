@@ -46,6 +46,9 @@ class Node(BaseModel):
     min: str | None = None
     max: str | None = None
     icon: str | None = None  # an icon-only control nothing else names: its icon's class words ("trash")
+    # words of its class and id attributes, for a part a person describes by what it looks like ("the progress bar":
+    # class "progress"): never a name a step says, only where a place is
+    class_words: str | None = None
     # Chromium's accessible name, asked for when only a picture names the element (SVG <title>, image alt)
     a11y_name: str | None = None
     # A radio or checkbox whose label goes on in the words after it on its line: "resolve as" ("(o) resolve as [v]")

@@ -426,6 +426,17 @@
     }
     return words.slice(0, 4).join(' ');
   }
+  // The words of a container's class and id ("progress", "filter row"): where a place described by its look is.
+  function classWords(el) {
+    const words = [];
+    const text = ((el.getAttribute('class') || '') + ' ' + (el.id || '')).replace(/([a-z])([A-Z])/g, '$1 $2');
+    for (const w of text.split(/[^A-Za-z]+/)) {
+      const k = w.toLowerCase();
+      if (k.length > 2 && !words.includes(k)) words.push(k);
+      if (words.length >= 8) break;
+    }
+    return words.join(' ');
+  }
   // Fields that react to keys (their suggestions open on keyup) are typed key by key.
   const keyed = window.__stepforge && window.__stepforge.keyed;
   function typeahead(el, tag, role) {
@@ -515,6 +526,7 @@
       o.options = opts;
     }
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
+    if (!r.op) { const cw = classWords(el); if (cw) o.cw = cw; }
     if (el === document.activeElement && el !== document.body) o.focused = true;
     // a text of a tab, a menu entry or a link marked as the one chosen (by ARIA or by its class), or whose holder is
     if (o.text && [el, el.parentElement, el.parentElement && el.parentElement.parentElement].some(chosen)) o.selected = true;

@@ -111,13 +111,50 @@ _ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
 def parts(snap: PageSnapshot, words: str) -> list[Node]:
-    """The visible parts of the page the words name by what they are (`PARTS`), outermost first."""
-    wanted = PARTS.get(" ".join(_ARTICLES.sub("", words.strip()).lower().split()))
+    """The visible parts of the page the words name by what they are (`PARTS`), else by what they look like
+    (`_looking`), outermost first."""
+    said = " ".join(_ARTICLES.sub("", words.strip()).lower().split())
+    wanted = PARTS.get(said)
     if wanted is None:
-        return []
-    roles, tags = wanted
-    found = [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0]
+        found = _looking(snap, said)
+    else:
+        roles, tags = wanted
+        found = [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0]
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
+
+
+# The kinds of box a described place ends with, and what a box of that kind is drawn as (its tags and roles), besides
+# a box whose class says the kind: "the filter row" is a <tr>, or a box of class "filter-row".
+_SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(tags.split()), frozenset(roles.split())) for kind, tags, roles in (
+        ("row", "tr", "row"), ("list", "ul ol dl", "list listbox tree"), ("bar", "", ""), ("box", "", ""),
+        ("area", "", ""), ("panel", "", "region tabpanel"), ("section", "section fieldset", "region group"),
+        ("card", "article", "article"), ("block", "", ""), ("strip", "", ""), ("pane", "", ""), ("group", "fieldset", "group"),
+    )
+}
+
+
+def _looking(snap: PageSnapshot, said: str) -> list[Node]:
+    """A place described by its look, in words the page shows nowhere ("the progress bar", "the filter row"): the
+    boxes whose class or id words hold every other word of it, drawn as its kind (a bar: at least three times as wide
+    as high). The page's own words for its boxes say where a place is; they never name a target."""
+    words = said.split()
+    if len(words) < 2 or words[-1] not in _SHAPES:
+        return []
+    kind, marks = words[-1], words[:-1]
+    tags, roles = _SHAPES[kind]
+    out = []
+    for node in snap.nodes:
+        own = set((node.class_words or "").split())
+        if not own or not all(any(w == m or w.startswith(m) or m.startswith(w) for w in own if len(w) > 2)
+                              for m in marks):
+            continue
+        x, y, width, height = node.bbox
+        drawn = node.tag in tags or node.role in roles or kind in own or (kind == "bar" and width >= 3 * height > 0) \
+            or (not tags and not roles and kind != "bar")
+        if drawn and width > 0 and height > 0:
+            out.append(node)
+    return out
 
 
 def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:

@@ -228,6 +228,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 id_attr=stable_id(rec.get("id_attr")),  # a generated id names nothing
                 testid=rec.get("testid"),
                 icon=rec.get("icon"),
+                class_words=rec.get("cw"),
                 a11y_name=rec.get("a11y_name"),
                 line=rec.get("line"),
                 box_title=rec.get("box_title"),
