@@ -2367,3 +2367,20 @@ def test_a_screen_titled_by_its_biggest_text_is_the_page_of_that_name(tmp_path):
 def test_a_screen_whose_biggest_text_is_another_name_fails_its_page_check(tmp_path, name):
     steps = [{"action": 'Click "Open"', "expected": f'The "{name}" page opens'}]
     assert_failed_at(run_on_page(STYLED_TITLE, steps, tmp_path), 1, "expectation")
+
+
+BARS = """<!doctype html><html><body>
+<h2>Milestone 2</h2>
+<table class="progress" style="width: 400px"><tr><td style="width: 40%; height: 10px; background: #4a4"></td>
+  <td style="height: 10px; background: #ddd"></td></tr></table>
+<p><a href="#" onclick="out.textContent = 'chose the link under the bar'">active: 4</a></p>
+<table class="milestones"><tr><td><a href="#" onclick="out.textContent = 'chose the link of the table'">active: 4</a></td></tr></table>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_place_described_by_its_look_is_the_one_box_whose_class_says_it(tmp_path):
+    # two links read "active: 4": the one under the bar the page draws with class "progress" is meant
+    record = run_on_page(BARS, ['Click the "active: 4" link under the progress bar',
+                                '"chose the link under the bar" is shown'], tmp_path)
+    assert_passed(record)

@@ -115,11 +115,11 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
     (`_looking`), outermost first."""
     said = " ".join(_ARTICLES.sub("", words.strip()).lower().split())
     wanted = PARTS.get(said)
-    if wanted is None:
-        found = _looking(snap, said)
-    else:
+    found = _looking(snap, said)
+    if wanted is not None:
         roles, tags = wanted
-        found = [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0]
+        found += [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0
+                  and n not in found]
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
 
 
