@@ -66,13 +66,13 @@ def leaks(held: set[tuple[str, ...]], files: list[Path]) -> list[str]:
             text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue
-        lines = text.splitlines()
-        window: list[str] = []  # the last words read, across lines
-        for number, line in enumerate(lines, 1):
-            window = (window + words(line))[-(RUN + 200):]
+        carried: list[str] = []  # the last words of the lines before, for a run that spans lines
+        for number, line in enumerate(text.splitlines(), 1):
+            window = carried + words(line)
             if any(tuple(window[i:i + RUN]) in held for i in range(len(window) - RUN + 1)):
                 found.append(f"{_shown(path)}:{number}")
                 window = []
+            carried = window[-(RUN - 1):]
     return found
 
 
@@ -94,6 +94,9 @@ def test_a_run_is_found_across_lines_quotes_and_case(tmp_path: Path) -> None:
     clean = tmp_path / "other.md"
     clean.write_text("click alpha then open a beta panel and read gamma\n")  # four words in a row in common, at most
     assert leaks(held, [leaked, clean]) == [f"{leaked}:3"]
+    long_line = tmp_path / "long.md"
+    long_line.write_text("click alpha then open the beta panel and read gamma " + "filler " * 600 + "\n")
+    assert leaks(held, [long_line]) == [f"{long_line}:1"]
 
 
 def test_no_heldout_words_outside_the_corpus_scenarios() -> None:

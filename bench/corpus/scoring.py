@@ -94,18 +94,24 @@ def _fold(text: str | None) -> str:
     return " ".join((text or "").split()).lower()
 
 
+def _words(text: str | None) -> str:
+    """The words of a name, lower case: "Summary:" and "summary" are one name, "Save draft" is not "Save"."""
+    return " ".join(re.findall(r"\w+", (text or "").lower()))
+
+
 def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
     """Steps with a `target:` whose actions (operations done, not checks) were done on an element none of whose names
-    holds the target's words: an action recorded as done on another element than the one the tester named."""
+    is the target's words: an action recorded as done on another element than the one the tester named."""
     out = []
     for step, wanted in sorted(targets.items()):
         for op in operations:
             if op.step_index != step - 1 or not op.ok or op.target is None or op.kind.startswith(("assert", "wait")):
                 continue
             node = op.target
-            names = [_fold(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
-                                        node.placeholder, node.value) if t]
-            if not any(_fold(wanted) in name for name in names):
+            names = [_words(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
+                                         node.placeholder, node.value) if t and _words(t)]
+            # (an element with no name cannot be told from another by it: a `target:` describing it is not judged)
+            if names and _words(wanted) not in names:
                 out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"
                            f", not on {wanted!r}")
     return out

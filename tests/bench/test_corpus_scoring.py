@@ -113,6 +113,9 @@ def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action()
     assert wrong_actions({1: "settings", 2: "More actions"}, operations) == []
     found = wrong_actions({1: "Invoice menu"}, operations)
     assert found == ["step 1: 'click it' was done on 'settings', not on 'Invoice menu'"]
+    assert wrong_actions({2: "More"}, operations) == ["step 2: 'click it' was done on 'more actions', not on 'More'"]
+    unnamed = [_done(1, "click")]
+    assert wrong_actions({1: "the gear beside votes"}, unnamed) == []  # an element with no name is not judged
 
 
 def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):

@@ -317,13 +317,14 @@ def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep) -> 
     if not getattr(brain, "reads_whole_steps", False):
         return
     done = [op for op in run.record.operations if op.step_index == run.step_index and op.ok]
-    trace = [Done(op.description, op.said, op.value) for op in done]
+    trace = [Done(op.description, op.said, op.value, checks=action(op.kind).is_assertion) for op in done]
     row = run.scenario.first_row()
     unused: list[str] = []
     for said, sentence in (("", step.action), ("expected result ", step.expected)):
         if not sentence:
             continue
-        coverage = account(substitute(sentence, row), trace)
+        # an expected result is used only by checks: what the action did never stands for what it was to show
+        coverage = account(substitute(sentence, row), [d for d in trace if d.checks or not said])
         run.record.readings.append(StepReading(step=run.step_index + 1, sentence=coverage.sentence,
                                                read_as=[op.description for op in done], unused=list(coverage.unused),
                                                check_version=coverage.version))

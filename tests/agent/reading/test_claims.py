@@ -80,3 +80,18 @@ def test_a_result_saying_more_than_its_texts_is_refused_naming_what_was_not_read
 ])
 def test_a_polarity_not_read_exactly_is_no_reading(expected) -> None:
     assert read_claims(expected) == []
+
+
+@pytest.mark.parametrize("expected", [
+    '"Sam" is listed, not "Ann"',  # the denial stands alone after a comma
+    '"Inbox" is shown and not "Spam"',
+    '"Inbox" still exists and is not missing',  # two denials
+    '"Inbox" is not hidden',
+])
+def test_a_denial_that_would_reach_another_text_or_deny_a_denial_is_no_reading(expected) -> None:
+    assert read_claims(expected) == []
+
+
+def test_a_word_of_denial_in_a_title_or_a_quoted_text_denies_nothing() -> None:
+    assert read_claims('"Sam" is listed in the No Reply list') == [Claim("Sam", True, "No Reply")]
+    assert read_claims('"Not found" is shown') == [Claim("Not found", True)]

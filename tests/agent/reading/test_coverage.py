@@ -22,19 +22,19 @@ def test_place_words_no_operation_used_are_named_in_one_run() -> None:
 
 
 def test_a_quoted_text_no_operation_looked_for_is_not_used() -> None:
-    done = [Done("Verify 'Apples' is shown", value="Apples")]
+    done = [Done("Verify 'Apples' is shown", value="Apples", checks=True)]
     assert account('"Apples" and "Pears" are listed', done).unused == ('"Pears"',)
 
 
 def test_a_negation_is_used_only_by_an_operation_that_denies() -> None:
-    shown = [Done("Verify 'Saved' is shown", value="Saved")]
+    shown = [Done("Verify 'Saved' is shown", value="Saved", checks=True)]
     assert account('"Saved" is not shown', shown).unused == ("not",)
-    gone = [Done("Verify 'Saved' is not shown", value="Saved")]
+    gone = [Done("Verify 'Saved' is not shown", value="Saved", checks=True)]
     assert account('"Saved" is not shown', gone).whole
 
 
 def test_an_order_or_a_look_is_never_read_past() -> None:
-    done = [Done("Verify 'Total' is shown", value="Total")]
+    done = [Done("Verify 'Total' is shown", value="Total", checks=True)]
     assert account('"Total" is shown in bold', done).unused == ("bold",)
     assert account('The first item shows "Total"', done).unused == ("first item",)
 
@@ -62,7 +62,7 @@ _NAMES = st.lists(st.sampled_from(["Alpha", "Beta", "Gamma", "Delta", "Omega"]),
 
 @given(_NAMES, st.randoms())
 def test_reordering_a_list_keeps_what_is_used(names: list[str], rnd) -> None:
-    done = [Done(f"Verify '{n}' is shown", value=n) for n in names[:-1]]
+    done = [Done(f"Verify '{n}' is shown", value=n, checks=True) for n in names[:-1]]
     said = " and ".join(f'"{n}"' for n in names) + " are shown"
     shuffled = list(names)
     rnd.shuffle(shuffled)
@@ -73,7 +73,7 @@ def test_reordering_a_list_keeps_what_is_used(names: list[str], rnd) -> None:
 
 @given(_NAMES)
 def test_quoting_a_name_an_operation_used_keeps_it_used(names: list[str]) -> None:
-    done = [Done(f"Verify '{n}' is shown", value=n) for n in names]
+    done = [Done(f"Verify '{n}' is shown", value=n, checks=True) for n in names]
     bare = ", ".join(names) + " are listed"
     quoted = ", ".join(f'"{n}"' for n in names) + " are listed"
     assert account(bare, done).whole and account(quoted, done).whole
@@ -81,10 +81,10 @@ def test_quoting_a_name_an_operation_used_keeps_it_used(names: list[str]) -> Non
 
 @given(_NAMES, st.sampled_from(["not", "never", "no longer"]))
 def test_adding_a_negation_is_never_read_past(names: list[str], negation: str) -> None:
-    done = [Done(f"Verify '{n}' is shown", value=n) for n in names]
+    done = [Done(f"Verify '{n}' is shown", value=n, checks=True) for n in names]
     said = f'"{names[0]}" is {negation} shown'
     assert not account(said, done).whole
-    denied = [Done(f"Verify '{names[0]}' is {negation} shown", value=names[0])]
+    denied = [Done(f"Verify '{names[0]}' is {negation} shown", value=names[0], checks=True)]
     assert account(said, denied).whole
 
 
@@ -95,8 +95,30 @@ def test_the_lists_hold_no_word_of_negation_place_order_or_look() -> None:
 
 
 def test_words_of_absence_use_each_other_and_never_a_presence() -> None:
-    gone = [Done("Verify the dialog is gone"), Done("Verify the Sign in button is not shown", "Sign in")]
+    gone = [Done("Verify the dialog is gone", checks=True),
+            Done("Verify the Sign in button is not shown", "Sign in", checks=True)]
     assert account('The dialog closes and the "Sign in" button is no longer shown', gone).whole
-    shown = [Done("Verify the dialog is shown"), Done("Verify the Sign in button is visible", "Sign in")]
+    shown = [Done("Verify the dialog is shown", checks=True),
+             Done("Verify the Sign in button is visible", "Sign in", checks=True)]
     assert account('The dialog closes and the "Sign in" button is no longer shown', shown).unused == (
         "closes", "no longer")
+
+
+def test_a_verb_of_doing_is_never_used_by_a_check_nor_one_of_seeing_by_an_action() -> None:
+    checked = [Done("Verify 'Save' is shown", value="Save", checks=True)]
+    assert account('Click "Save"', checked).unused == ("Click",)
+    clicked = [Done("Click Save", "Save")]
+    assert account('"Save" is shown', clicked).unused == ("shown",)
+
+
+def test_a_quoted_text_is_used_whole_as_words_and_a_number_whole() -> None:
+    unpaid = [Done("Verify 'Unpaid' is shown", value="Unpaid", checks=True)]
+    assert account('"Paid" and "Unpaid" are shown', unpaid).unused == ('"Paid"',)
+    typed = [Done("Type 50.12 into the Amount field", "Amount", "50.12")]
+    assert account("Type 12.50 into the Amount field", typed).unused == ("12.50",)
+
+
+def test_a_denial_is_never_used_by_a_text_an_operation_looked_for() -> None:
+    both_shown = [Done("Verify 'Saved' is shown", value="Saved", checks=True),
+                  Done("Verify 'Not found' is shown", value="Not found", checks=True)]
+    assert account('"Saved" is not shown and "Not found" is shown', both_shown).unused == ("not",)

@@ -120,7 +120,7 @@ def store_job(store: ArtifactStore, job: Job, title: str, *, failed_at: int | No
     verdict = Verdict.passed() if failed_at is None else Verdict.failed(failed_at, "expectation",
                                                                           'expected "Owner Information", the page '
                                                                           'shows "Owners"')
-    trace = [Done(op.description, op.said, op.value) for op in operations if op.ok]
+    trace = [Done(op.description, op.said, op.value, checks=op.kind.startswith("assert")) for op in operations if op.ok]
     readings = [StepReading(step=number, sentence=sentence, read_as=[op.description for op in operations
                                                                        if op.ok and op.step_index == number - 1],
                             unused=list(account(sentence, trace).unused))

@@ -95,7 +95,8 @@ class BuiltinBrain:
             intents = [self._intent(op) for op in ops]
         except Unsupported as exc:
             raise Unsupported(f"{refused}; {exc.reason}") from None
-        coverage = account(substitute(expected, self.row), [Done(i.description, i.target, i.value) for i in intents])
+        coverage = account(substitute(expected, self.row),
+                           [Done(i.description, i.target, i.value, checks=True) for i in intents])
         if not coverage.whole:
             raise Unsupported(f"{refused}; read as the texts it names, {coverage.reason()}")
         return intents

@@ -146,8 +146,8 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
     out = []
     for node in snap.nodes:
         own = set((node.class_words or "").split())
-        if not own or not all(any(w == m or w.startswith(m) or m.startswith(w) for w in own if len(w) > 2)
-                              for m in marks):
+        if not own or not all(any(w == m or (min(len(w), len(m)) >= 5 and (w.startswith(m) or m.startswith(w)))
+                                  for w in own) for m in marks):
             continue
         x, y, width, height = node.bbox
         drawn = node.tag in tags or node.role in roles or kind in own or (kind == "bar" and width >= 3 * height > 0) \
@@ -158,19 +158,21 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
 
 
 def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:
-    """The candidates inside the one part the words name (below: or just under it, within NEAR_PX and across its
-    width: the link under a progress bar); none when the page has no such part, or several."""
+    """The candidates inside the one part the words name; below (a section): when none is inside and the part holds no
+    control of its own (a bar), those just under it, within NEAR_PX and across its width (the link under a progress
+    bar). None when the page has no such part, or several."""
     found = parts(snap, words)
     if len(found) != 1:
         return []
     part = found[0]
+    inside = [c for c in candidates if _holds(snap, part, snap.node(c.node_id))]
+    if inside or not below or any(n.operable and _holds(snap, part, n) for n in snap.nodes):
+        return inside
     x, y, width, height = part.bbox
     out = []
     for candidate in candidates:
-        node = snap.node(candidate.node_id)
-        bx, by, bw, _ = node.bbox
-        under = below and 0 <= by - (y + height) <= NEAR_PX and bx < x + width and x < bx + bw
-        if _holds(snap, part, node) or under:
+        bx, by, bw, _ = snap.node(candidate.node_id).bbox
+        if 0 <= by - (y + height) <= NEAR_PX and bx < x + width and x < bx + bw:
             out.append(candidate)
     return out
 

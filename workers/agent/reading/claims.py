@@ -61,8 +61,8 @@ def clauses(masked: str) -> list[str] | None:
         if not piece.strip():
             continue
         if not _SAYS.search(piece):
-            if "but" in boundary.lower():
-                return None
+            if "but" in boundary.lower() or NEGATION.search(piece):
+                return None  # '"A" but not "B" is shown', '"A" is shown, not "B"': which is denied is not read here
             waiting.append(piece)
             continue
         out.append(" and ".join([*waiting, piece]))
@@ -89,12 +89,15 @@ def read_claims(text: str) -> list[Claim]:
                 return []  # nothing to deny, or a denial of a denial
             shown, place, outside = False, before[1], clause
         else:
-            shown = NEGATION.search(clause) is None
             found = _PLACE.search(clause)
             place = None
             if found:
                 place = s.tokens[int(TOKEN.fullmatch(found["quoted"])[1])] if found["quoted"] else found["words"]
             outside = clause[:found.start()] + clause[found.end():] if found else clause
+            denials = len(NEGATION.findall(TOKEN.sub(" ", outside)))  # (never a word of a title or a quoted text)
+            if denials > 1:
+                return []  # 'is not missing', 'not hidden but still there': a denial of a denial
+            shown = denials == 0
         texts = [s.tokens[int(n)] for n in TOKEN.findall(outside)]
         texts += _NUMBER.findall(TOKEN.sub(" ", outside))
         out += [Claim(t, shown, place) for t in texts if t.strip()]

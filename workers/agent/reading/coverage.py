@@ -1,22 +1,25 @@
 """Every word of a step accounted for, checked from outside the reader.
 
 The checker sees only three things: the sentence the tester wrote, the operations the step carried out (each said in
-words: its description, the words it named its element by, its value) and a fixed, versioned list of words that
-carry no meaning of their own. It never sees how the sentence was read. A word of the sentence that no executed
-operation used, and that is not on the list, means the step did less than the sentence said: the step fails with
-the words it did not use ('read only part of the sentence: "bottom left corner of the card" is not used'), never
-passes on part of its sentence.
+words: its description, the words it named its element by, its value, and whether it was a check) and fixed,
+versioned lists of words that carry no meaning of their own. It never sees how the sentence was read. A word of the
+sentence that no executed operation used, and that is on no list, means the step did less than the sentence said: the
+run records the words it did not use ('read only part of the sentence: "bottom left corner of the card" is not
+used') and, with `partial_readings="fail"`, fails the step there.
 
 What counts as used:
 
-- a quoted text or an Examples value: some operation's words hold it whole (a name the sentence lists and the step
-  never looked for is not used);
+- a quoted text or an Examples value: some operation's words hold it whole, as words ("Unpaid" never holds "Paid");
+  a number whole ("12.50" is never "50.12");
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
-  (`SAME`: a "box" the step typed into as a "field");
-- the words of `ANY_OPERATION` (verbs of doing and of seeing, words that only join) once the step did anything;
-- the words of `IGNORABLE` always.
+  (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
+  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing);
+- `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
+  something, `ANY_OPERATION` (words that join, the page) once it did either; `IGNORABLE` (articles, courtesy) always.
 
-Negations, places, orders, counts, looks and states are on no list: each is used only when an operation said it.
+Negations, places, orders, counts, looks and states are on no list: each is used only when an operation said it. The
+check is of words, not of which verb went with which object: 'Click "A" and then "B"' done as a click on A and a
+check of B uses every word (the reading keeps the verb with its objects: brains/grammar.py).
 """
 
 from __future__ import annotations
@@ -29,30 +32,37 @@ from functools import lru_cache
 import snowballstemmer
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 3
+VERSION = 4
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
 a an the please kindly then now also just simply again once successfully correctly properly immediately
-finally first-of-all afterwards so
+finally afterwards so
 """.split())
 
-# Words that say that something is done or seen, or that join the words that say what, and the whole page or screen
-# (where every step acts unless it says a part): used by any operation.
+# Words that join the words that say what, name who does it, or the whole page or screen (where every step acts
+# unless it says a part): used by any operation.
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
-click clicks clicked clicking press pressed presses pressing tap tapped hit push choose chose choosing select
-selecting selects pick picked picks type typed types typing enter entered enters entering fill filled
-fills filling input write writes wrote written put set sets change changes changed replace replaced make sure ensure
-verify verifies verified confirm confirms check checks see sees seen saw look looks looking observe notice
-expect expected find finds found locate locates go goes went navigate navigates visit visits open opens
-take takes taken follow follows use using via
 page screen window
-show shows shown showing display displays displayed displaying appear appears appeared appearing visible present
-listed list lists contain contains containing include includes including read reads say says said state states
-exist exists remain remains still
-and or but with in into on onto from to of for at by as
+and or but with in into on onto from to of for at by as via using use
+""".split())
+
+# Verbs of doing: used only by an operation that did something (a click, a typing, a choice), never by a check.
+DOING = frozenset("""
+click clicks clicked clicking press pressed presses pressing tap tapped hit push choose chose choosing select
+selecting selects pick picked picks type typed types typing enter entered enters entering fill filled fills filling
+input write writes wrote written put set sets change changes changed replace replaced go goes went navigate
+navigates visit visits open opens follow follows take takes taken make check checks
+""".split())
+
+# Verbs of seeing: used only by a check.
+SEEING = frozenset("""
+make sure ensure verify verifies verified confirm confirms check checks see sees seen saw look looks looking observe
+notice expect expected find finds found locate locates show shows shown showing display displays displayed
+displaying appear appears appeared appearing visible present listed list lists contain contains containing include
+includes including read reads say says said state states exist exists remain remains still
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
@@ -73,8 +83,9 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
 ))
 
 _STEMMER = snowballstemmer.stemmer("english")
+_ABSENCE = frozenset(_STEMMER.stemWord(w) for w in SAME[-1])  # the stems of the words of absence
 _QUOTED = re.compile(r"""(?<![^\s(\[{,:;=])(?:'(.*?)'|"(.*?)"|‘(.*?)’|“(.*?)”)(?![^\s.,;:!?)\]}])""", re.S)
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+(?:'[^\W_]+)?")  # a number whole: 12.50 is never 50.12
 _PLACEHOLDER = re.compile(r"<([^<>\s]+)>")
 
 
@@ -85,6 +96,7 @@ class Done:
     description: str
     said: str | None = None  # the words it named its element by
     value: str | None = None
+    checks: bool = False  # a check (something seen), not something done
 
     def words(self) -> str:
         return " ".join(t for t in (self.description, self.said, self.value) if t)
@@ -127,24 +139,44 @@ def substitute(sentence: str, row: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), sentence)
 
 
+def _frame(done: Done) -> str:
+    """What an operation says of itself, its quoted texts and its values left out: 'Verify 'Not found' is shown' says
+    no denial."""
+    text = _QUOTED.sub(" ", done.description)
+    for said in (done.value, done.said):
+        if said:
+            text = text.replace(said, " ")
+    return text
+
+
+def _holds(used: str, text: str) -> bool:
+    """The used words hold the text whole, as words: "Unpaid" does not hold "Paid"."""
+    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", used) is not None
+
+
 def account(sentence: str, done: Iterable[Done]) -> Coverage:
     """Which words of the sentence no operation used (see the module's docstring)."""
     done = list(done)
     used_text = _fold(" ".join(d.words() for d in done))
     used_stems = {stem(w) for w in _WORD.findall(used_text)}
+    framed = {stem(w) for d in done for w in _WORD.findall(_fold(_frame(d)))}
+    did, saw = any(not d.checks for d in done), any(d.checks for d in done)
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
     for quoted in _QUOTED.finditer(sentence):
         text = next(g for g in quoted.groups() if g is not None)
-        pieces.append((quoted.start(), quoted.end(), not _fold(text) or _fold(text) in used_text))
+        pieces.append((quoted.start(), quoted.end(), not _fold(text) or _holds(used_text, _fold(text))))
     for word in _WORD.finditer(sentence):
         if any(start <= word.start() < end for start, end, _ in pieces):
             continue
         lowered = word[0].lower()
-        if lowered in IGNORABLE or (done and lowered in ANY_OPERATION):
+        if lowered in IGNORABLE or (done and lowered in ANY_OPERATION) or (did and lowered in DOING) \
+                or (saw and lowered in SEEING):
             pieces.append((word.start(), word.end(), None))
             continue
-        pieces.append((word.start(), word.end(), bool(_group_of(lowered) & used_stems)))
+        group = _group_of(lowered)
+        # a word of absence is used only by what an operation says of itself, never by a text it looked for
+        pieces.append((word.start(), word.end(), bool(group & (framed if group & _ABSENCE else used_stems))))
     pieces.sort()
     runs: list[str] = []
     start = end = None
