@@ -837,3 +837,8 @@ def test_a_statement_before_an_and_is_never_part_of_a_name() -> None:
     assert read("Click Save", 'The dialog closes and the "Sign in" button is no longer shown') == [
         op("assert_part_shown", value="dialog"), op("click", "Save"), op("assert_part_gone", value="dialog"),
         op("assert_absent", "Sign in", "button")]
+
+
+def test_a_name_after_an_operation_and_a_denial_is_never_done() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action='Click "Account" and then not "Billing"'), 0)
+    assert not any(i.kind == "click" and i.target == "Billing" for i in decision.intents), decision

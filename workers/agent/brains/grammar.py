@@ -623,7 +623,8 @@ def _same_verb(verb: str | None, clause: str, s: Sentence, expected: bool) -> li
     """A clause with no verb after an operation goes on with its verb: 'Click "Blog posts" in the sidebar, then the
     "Add Blog post" button'. None when that reads no better."""
     said = normalise(clause)
-    if not verb or verb.lower() not in _CARRIED or not said or _verb_first().match(said) or _STATES.search(said):
+    if not verb or verb.lower() not in _CARRIED or not said or _verb_first().match(said) or _STATES.search(said) \
+            or NEGATIVE.search(said):  # 'Click "A" and then not "B"': what is not to be done is never done
         return None
     try:
         return _parse_checked(f"{verb} {said}", s, expected)
