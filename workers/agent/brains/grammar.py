@@ -19,8 +19,8 @@ from workers.agent.actions.kinds.clear import HELD
 from workers.agent.brains.clauses import loose_split, normalise, split_clauses, ungap, verbs
 from workers.agent.language.counts import take_counts
 from workers.agent.language.phrases import (
-    _ARTICLE,
     ABSENCE_UNCLEAR,
+    ARTICLE,
     NAMED_MENU,
     NEGATIVE,
     TOKEN,
@@ -679,10 +679,10 @@ def fronted_place(masked: str, s: Sentence, beside: bool = False) -> Place:
     row = _ROW_PLACE.fullmatch(masked)
     words = s.tokens[int(quoted[-1])] if quoted else None
     if beside:  # 'Next to "Published from", click the calendar icon'
-        return Place(anchor=words or s.unmask(_ARTICLE.sub("", masked)))
+        return Place(anchor=words or s.unmask(ARTICLE.sub("", masked)))
     if row:  # ('the new Component row': the row's own title, the words before it say which one)
         return Place(anchor=words or re.sub(r"^(?:(?-i:[a-z])[\w-]*\s+)+(?=(?-i:[A-Z]))", "", s.unmask(row["a"] or row["b"])))
-    return Place(section=words or s.unmask(_AREA_WORDS.sub("", _ARTICLE.sub("", masked))))
+    return Place(section=words or s.unmask(_AREA_WORDS.sub("", ARTICLE.sub("", masked))))
 
 
 def _parse_checked(clause: str, s: Sentence, expected: bool) -> list[Item]:

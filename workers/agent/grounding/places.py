@@ -23,6 +23,7 @@ import re
 from shared.records import Candidate, Intent, Node, PageSnapshot
 from shared.scenarios import list_items
 from workers.agent.language.icons import fits_picture, named_purpose, pictured
+from workers.agent.language.phrases import ARTICLE
 
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
@@ -107,13 +108,12 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("search form", "search", "search"),
     )
 }
-_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
 def parts(snap: PageSnapshot, words: str) -> list[Node]:
     """The visible parts of the page the words name by what they are (`PARTS`), else by what they look like
     (`_looking`), outermost first."""
-    said = " ".join(_ARTICLES.sub("", words.strip()).lower().split())
+    said = " ".join(ARTICLE.sub("", words.strip()).lower().split())
     wanted = PARTS.get(said)
     found = _looking(snap, said)
     if wanted is not None:

@@ -60,7 +60,7 @@ class Op:
 
 # An opening quote starts the text or follows a space or opening punctuation; the closing
 # quote ends the text or precedes a space or punctuation, so apostrophes ("owner's") are not quotes.
-_QUOTE = re.compile(
+QUOTE = re.compile(
     r"""(?<![^\s(\[{,:;=])"""
     r"""(?:'(?P<a>.*?)'|"(?P<b>.*?)"|‘(?P<c>.*?)’|“(?P<d>.*?)”)"""
     r"""(?![^\s.,;:!?)\]}])""",
@@ -68,7 +68,7 @@ _QUOTE = re.compile(
 )
 TOKEN = re.compile("\x01(\\d+)\x02")
 _TOKEN_LIST = re.compile("\x01\\d+\x02(?:\\s*(?:,\\s*(?:and\\s+)?|and\\s+|&\\s*)\x01\\d+\x02)*")
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
 _CELL_OF_ROW = re.compile(r"(?P<name>.+?)\s+(?:in|under)\s+the\s+\S+(?:\s+\S+)?\s+column\s+(?:of|in|for)\s+(?:(?:that|this|the\s+same)\s+"
@@ -107,7 +107,7 @@ class Sentence:
 
         text = re.sub(r"\s+", " ", self.raw).strip()
         # ('ticket #13', 'issues #7 and #10': a number with its sign is a text a person reads, as if quoted)
-        self.masked = _NUMBERED.sub(lambda m: self.quote(m[0]), _QUOTE.sub(keep, text))
+        self.masked = _NUMBERED.sub(lambda m: self.quote(m[0]), QUOTE.sub(keep, text))
 
     def statement(self, masked: str) -> list[Op]:
         """The assertions a checkable statement says (see `statements`); Unsupported when it says none."""
@@ -228,11 +228,11 @@ class Target:
 
 def split_role(phrase: str) -> tuple[str, str | None]:
     """'the Add Owner button' -> ('Add Owner', 'button'); a phrase that is only a noun keeps it."""
-    phrase = _ARTICLE.sub("", phrase.strip())
+    phrase = ARTICLE.sub("", phrase.strip())
     for pattern, role in ROLE_NOUNS:
         m = re.fullmatch(rf"(?P<n>.*?)\s*\b(?:{pattern})", phrase, re.I)
         if m:
-            return _ARTICLE.sub("", m["n"].strip()), role
+            return ARTICLE.sub("", m["n"].strip()), role
     return phrase, None
 
 
@@ -329,7 +329,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     if again:  # 'Click that copy icon' after hovering it: that element, its name checked against what was said
         name, role = split_role(again["rest"] or "")
         return Target(sentence.unmask(name), role or default_role, Place(again=True))
-    phrase = _aside(_ARTICLE.sub("", phrase))
+    phrase = _aside(ARTICLE.sub("", phrase))
     cell = _CELL_OF_ROW.fullmatch(phrase)
     if cell:  # 'Gustav Berg in the lead_id column of that row': in that row (the column helps a person look)
         name, role = split_role(cell["name"])
@@ -379,7 +379,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             anchor = side = None  # "the Dependencies tab of this package": the one on the page, no place
         if anchor and not sentence.has_token(anchor) and re.search(r"\b(?:next\s+to|beside|alongside)\s", phrase_before, re.I):
             # 'next to the search box': the words that name that control
-            named, kind = split_role(_ARTICLE.sub("", anchor.strip()))
+            named, kind = split_role(ARTICLE.sub("", anchor.strip()))
             if kind in ("field", "button", "link", "dropdown", "checkbox") and named.strip():
                 anchor = named
         for pattern in _SECTIONED:
@@ -390,7 +390,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                     # 'the gear icon in the "status" column header': in that header cell, as in a row
                     anchor, section = re.sub(r"\s+column$", "", section, flags=re.I), None
                 break
-        phrase = _LANDMARK.sub("", _ARTICLE.sub("", phrase.strip()))
+        phrase = _LANDMARK.sub("", ARTICLE.sub("", phrase.strip()))
         m = _ORDINAL.fullmatch(phrase)
         # "the second Delete button", "the first field"; not "the last name field" (a name that starts so)
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
@@ -431,7 +431,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         role = None  # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives
     target = sentence.unmask(name)
     place = Place(
-        anchor=_shown_words(sentence, _ARTICLE.sub("", anchor.strip())) if anchor else None,
+        anchor=_shown_words(sentence, ARTICLE.sub("", anchor.strip())) if anchor else None,
         section=_shown_words(sentence, section) if section else None,
         ordinal=ordinal,
         side=side if anchor else None,
@@ -452,7 +452,7 @@ def value_phrase(sentence: Sentence, masked: str, *, option: bool = False) -> st
     """A typed value, option or expected text: quoted content as is, else the words as written."""
     text = masked.strip()
     if option and not sentence.is_quoted(text):
-        text = re.sub(r"\s+(?:option|value|item)$", "", _ARTICLE.sub("", text), flags=re.I)
+        text = re.sub(r"\s+(?:option|value|item)$", "", ARTICLE.sub("", text), flags=re.I)
     return sentence.unmask(text)
 
 

@@ -31,6 +31,9 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from shared.scenarios import PLACEHOLDER
+from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
+
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
 VERSION = 4
 
@@ -84,9 +87,7 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
 
 _STEMMER = snowballstemmer.stemmer("english")
 _ABSENCE = frozenset(_STEMMER.stemWord(w) for w in SAME[-1])  # the stems of the words of absence
-_QUOTED = re.compile(r"""(?<![^\s(\[{,:;=])(?:'(.*?)'|"(.*?)"|‘(.*?)’|“(.*?)”)(?![^\s.,;:!?)\]}])""", re.S)
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+(?:'[^\W_]+)?")  # a number whole: 12.50 is never 50.12
-_PLACEHOLDER = re.compile(r"<([^<>\s]+)>")
 
 
 @dataclass(frozen=True)
@@ -136,13 +137,13 @@ def _fold(text: str) -> str:
 
 def substitute(sentence: str, row: Mapping[str, str]) -> str:
     """The sentence with each `<column>` the data row has replaced by the row's value (as the step ran it)."""
-    return _PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), sentence)
+    return PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), sentence)
 
 
 def _frame(done: Done) -> str:
     """What an operation says of itself, its quoted texts and its values left out: 'Verify 'Not found' is shown' says
     no denial."""
-    text = _QUOTED.sub(" ", done.description)
+    text = QUOTE.sub(" ", done.description)
     for said in (done.value, done.said):
         if said:
             text = text.replace(said, " ")
@@ -163,7 +164,7 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
-    for quoted in _QUOTED.finditer(sentence):
+    for quoted in QUOTE.finditer(sentence):
         text = next(g for g in quoted.groups() if g is not None)
         pieces.append((quoted.start(), quoted.end(), not _fold(text) or _holds(used_text, _fold(text))))
     for word in _WORD.finditer(sentence):
