@@ -100,6 +100,10 @@ class Settings(BaseSettings):
     # A step whose operations left a word of its sentence unused (workers/agent/reading/coverage.py): "fail" ends the
     # scenario there with the words not used; "report" only records them in the run record (to measure a reading).
     partial_readings: Literal["fail", "report"] = "report"
+    # How the builtin brain reads an expected result: "rules" reads it by the phrase rules (brains/checks.py) and, when
+    # they refuse it, by the claims grammar (reading/claims.py); "grammar" reads it by the grammar first and by the
+    # rules only when the grammar has no reading. The grammar becomes the default once the corpus measures it better.
+    expected_reader: Literal["rules", "grammar"] = "rules"
     # Each worker process's browser pool: a fresh Chromium after this many jobs, or when the browser's whole
     # process tree (main, renderers, GPU...) holds more than this much memory (PSS, else RSS) after a job.
     pool_max_jobs: int = Field(default=50, ge=1)

@@ -44,10 +44,11 @@ class Agent:
     client: ModelClient | None = None
     grounder: Grounder = field(default_factory=TextGrounder)
     writer: StepWriter | None = None  # None: the builtin rules name and group the steps
+    expected_reader: str = "rules"  # the builtin brain's reading of expected results (Settings.expected_reader)
 
     def brain_for(self, scenario: Scenario) -> Brain:
         if self.client is None or self.brain == "builtin":  # a client of the builtin brain serves the writer only
-            return BuiltinBrain(row=scenario.first_row())
+            return BuiltinBrain(row=scenario.first_row(), grammar_first=self.expected_reader == "grammar")
         return ModelBrain(self.client, scenario)
 
     @property
@@ -80,7 +81,7 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
     if writer not in ("builtin", "model"):
         raise AgentChoiceError(f"unknown step writer {writer!r}: use builtin or model")
     if chosen == "builtin" and writer == "builtin":
-        return Agent()
+        return Agent(expected_reader=settings.expected_reader)
     if not settings.model_base_url:
         needs = "the openai brain" if chosen == "openai" else "the model step writer"
         raise AgentChoiceError(f"{needs} needs a model endpoint: set STEPFORGE_MODEL_BASE_URL "
@@ -98,7 +99,7 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
     )
     step_writer_of = ModelStepWriter(client) if writer == "model" else None
     if chosen == "builtin":  # the builtin brain and grounding; only the steps' wording asks the model
-        return Agent(client=client, writer=step_writer_of)
+        return Agent(client=client, writer=step_writer_of, expected_reader=settings.expected_reader)
     return Agent(brain="openai", grounding=ground, client=client,  # type: ignore[arg-type]
                  grounder=model_grounder(ground, client), writer=step_writer_of)
 

@@ -1,6 +1,13 @@
-"""An expected result the rules do not read, read as its claims: texts shown or not, in a titled part."""
+"""An expected result read as its claims by the grammar: texts shown or not, and where.
+
+Most tests here come from no scenario: a generator writes sentences from meanings (a list of clauses, each texts with
+a polarity and a place) in the many ways a tester says them, and the reader must give back the meaning it was written
+from; negating a clause flips its claims only, quoting a name or reordering a list keeps the meaning.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import given
@@ -8,90 +15,206 @@ from hypothesis import strategies as st
 
 from shared.scenarios import ScenarioStep
 from workers.agent.brains import BuiltinBrain
-from workers.agent.reading.claims import Claim, clauses, read_claims
+from workers.agent.reading.claims import Claim, lexicon, read, read_claims
+
+# --- the generator -----------------------------------------------------------------------------------------------
+
+_NAMES = ["Apples", "Pears", "Plum Jam", "Order 1042", "Kiwi", "Blue Harbour", "Nadia Okafor", "Q3 Report"]
+_TITLES = ["Fruits", "Recent Orders", "Team Members", "Drafts"]
+_KINDS_TITLED = ["list", "panel", "section", "table", "box"]
+_KINDS_ALONE = ["sidebar", "table", "list", "dialog"]
 
 
-def test_each_quoted_text_is_a_claim_of_its_clause_s_polarity() -> None:
-    assert read_claims('"Inbox" is still listed, but "Drafts" and "Spam" are not') == [
-        Claim("Inbox", True), Claim("Drafts", False), Claim("Spam", False)]
+@dataclass(frozen=True)
+class Where:
+    title: str | None = None
+    kind: str | None = None
+    quoted: bool = False
+
+    def said(self) -> str:
+        if self.title is None and self.kind is None:
+            return ""
+        if self.title is None:
+            return f"the {self.kind}"
+        title = f'"{self.title}"' if self.quoted else self.title
+        return f"the {title} {self.kind}" if self.kind else title
 
 
-def test_a_titled_place_holds_the_clause_s_texts_and_is_no_claim_itself() -> None:
-    assert read_claims('The note "Call back" by "Ann" appears in the "Messages" panel') == [
-        Claim("Call back", True, "Messages"), Claim("Ann", True, "Messages")]
-    assert read_claims('"Ann" is shown in the Messages list') == [Claim("Ann", True, "Messages")]
+@dataclass(frozen=True)
+class Said:
+    """One clause's meaning: its texts, their polarity, where."""
+
+    texts: tuple[str, ...]
+    shown: bool
+    where: Where
+    quoted: tuple[bool, ...]
+    holder_first: bool  # 'The Fruits list shows A' rather than 'A is listed in the Fruits list'
+
+    def claims(self) -> list[Claim]:
+        return [Claim(t, self.shown, self.where.title, self.where.kind) for t in self.texts]
 
 
-def test_numbers_with_decimals_or_three_digits_are_claims_too() -> None:
-    assert read_claims('"Fuel" shows 1,250.00 this month') == [Claim("Fuel", True), Claim("1,250.00", True)]
+def _listed(texts: tuple[str, ...], quoted: tuple[bool, ...], oxford: bool) -> str:
+    words = [f'"{t}"' if q else t for t, q in zip(texts, quoted, strict=True)]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + ("," if oxford and len(words) > 2 else "") + " and " + words[-1]
 
 
-def test_names_alone_are_said_of_by_the_clause_after_them() -> None:
-    assert clauses('\x010\x02, \x011\x02 and \x012\x02 are not shown') == ['\x010\x02 and \x011\x02 and \x012\x02 are not shown']
-    assert clauses('\x010\x02 and \x011\x02') == []
+_POSITIVE = ["{be} shown", "{be} listed", "{be} displayed", "{be} visible", "{be} still shown", "{appear}"]
+_NEGATIVE = ["{be} not shown", "{be} no longer listed", "{be} gone", "{be} missing", "{nbe} displayed",
+             "{disappear}", "{do} not appear"]
 
 
-_WORDS = st.lists(st.sampled_from(["Alpha", "Beta", "Gamma 2", "Delta", "Omega"]), min_size=1, max_size=4, unique=True)
+def _say(clause: Said, style: int, oxford: bool) -> str:
+    many = len(clause.texts) > 1
+    verbs = {"be": "are" if many else "is", "nbe": "aren't" if many else "isn't",
+             "appear": "appear" if many else "appears", "disappear": "disappear" if many else "disappears",
+             "do": "do" if many else "does"}
+    listed = _listed(clause.texts, clause.quoted, oxford)
+    if clause.holder_first:
+        holder = clause.where.said() or "the page"
+        verb = ("shows", "lists", "displays")[style % 3] if clause.shown else \
+            ("no longer shows", "does not show", "doesn't list")[style % 3]
+        return f"{holder} {verb} {listed}"
+    predicate = (_POSITIVE if clause.shown else _NEGATIVE)[style % (6 if clause.shown else 7)].format(**verbs)
+    if clause.where.said():
+        if predicate.endswith(("gone", "missing", "disappear", "disappears")):
+            predicate += f" from {clause.where.said()}"
+        else:
+            predicate += f" {'under' if clause.where.kind is None else 'in'} {clause.where.said()}"
+    return f"{listed} {predicate}"
 
 
-@given(_WORDS, st.sampled_from(["is not shown", "are no longer listed", "have disappeared", "is missing"]))
-def test_negating_a_result_flips_every_claim(names: list[str], negated: str) -> None:
-    listed = " and ".join(f'"{n}"' for n in names)
-    assert all(c.shown for c in read_claims(f"{listed} are shown"))
-    assert [c.text for c in read_claims(f"{listed} {negated}")] == names
-    assert not any(c.shown for c in read_claims(f"{listed} {negated}"))
+_where = st.one_of(
+    st.just(Where()),
+    st.builds(Where, st.sampled_from(_TITLES), st.sampled_from(_KINDS_TITLED), st.booleans()),
+    st.builds(Where, st.none(), st.sampled_from(_KINDS_ALONE)),
+    st.builds(Where, st.sampled_from(_TITLES), st.none(), st.just(True)),
+)
 
 
-@given(_WORDS, st.randoms())
-def test_reordering_the_list_reorders_the_claims_only(names: list[str], rnd) -> None:
-    shuffled = list(names)
-    rnd.shuffle(shuffled)
-    said = read_claims(" and ".join(f'"{n}"' for n in names) + ' appear in the "Inbox" box')
-    again = read_claims(" and ".join(f'"{n}"' for n in shuffled) + ' appear in the "Inbox" box')
-    assert sorted(map(repr, said)) == sorted(map(repr, again))
+@st.composite
+def _clause(draw) -> Said:
+    texts = tuple(draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=4, unique=True)))
+    where = draw(_where)
+    holder_first = draw(st.booleans()) and where.kind is not None
+    return Said(texts, draw(st.booleans()), where, tuple(draw(st.lists(st.booleans(), min_size=len(texts),
+                                                                       max_size=len(texts)))), holder_first)
 
 
-def decide(expected: str):
-    return BuiltinBrain().decide(ScenarioStep(action="Click Save", expected=expected), 0)
+_JOINS = [", and ", "; ", " and ", ". "]
 
 
-def test_the_brain_reads_a_result_the_rules_refuse_as_its_claims_when_every_word_is_used() -> None:
-    decision = decide('The note "Call back" by "Ann" appears in the "Messages" panel')
-    assert decision.unsupported is None, decision.unsupported
-    assert [(i.kind, i.target, i.value) for i in decision.intents[1:]] == [
-        ("assert_in_section", "Messages", "Call back"), ("assert_in_section", "Messages", "Ann")]
+@st.composite
+def _result(draw) -> tuple[list[Said], str]:
+    said = draw(st.lists(_clause(), min_size=1, max_size=3))
+    style = draw(st.integers(0, 20))
+    oxford = draw(st.booleans())
+    sentence = ""
+    for n, clause in enumerate(said):
+        text = _say(clause, style + n, oxford)
+        join = draw(st.sampled_from(_JOINS)) if n else ""
+        sentence += join + (text[0].upper() + text[1:] if join in ("", ". ") else text)
+    return said, sentence
 
 
-@pytest.mark.parametrize(("expected", "unused"), [
-    ('"Total" is shown in bold under the table', '"bold'),
-    ('The orders are grouped under headings such as "Paid" and "Unpaid"', '"orders are grouped'),
+@given(_result())
+def test_every_generated_result_reads_back_as_the_meaning_it_was_written_from(result) -> None:
+    said, sentence = result
+    reading = read(sentence)
+    assert reading.refusal is None, (sentence, reading.refusal)
+    assert list(reading.claims) == [c for clause in said for c in clause.claims()], sentence
+
+
+@given(_clause(), st.integers(0, 20))
+def test_negating_a_clause_flips_every_claim_and_nothing_else(clause: Said, style: int) -> None:
+    denied = Said(clause.texts, not clause.shown, clause.where, clause.quoted, clause.holder_first)
+    said, unsaid = read_claims(_say(clause, style, False)), read_claims(_say(denied, style, False))
+    assert said and unsaid
+    assert [c.shown for c in said] == [clause.shown] * len(clause.texts)
+    assert [Claim(c.text, not c.shown, c.place, c.kind) for c in said] == unsaid
+
+
+@given(_clause(), st.integers(0, 20), st.randoms())
+def test_quoting_the_names_or_reordering_the_list_keeps_the_meaning(clause: Said, style: int, rnd) -> None:
+    order = list(range(len(clause.texts)))
+    rnd.shuffle(order)
+    again = Said(tuple(clause.texts[i] for i in order), clause.shown, clause.where, (True,) * len(order),
+                 clause.holder_first)
+    said, quoted = read_claims(_say(clause, style, False)), read_claims(_say(again, style, True))
+    assert said and sorted(said, key=lambda c: c.text) == sorted(quoted, key=lambda c: c.text)
+
+
+# --- what has no reading -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("expected", "named"), [
+    ('"Tips" is no longer in "Available" and "News" is not', "a denial with no statement before it"),
+    ('"Inbox" but not "Junk" is shown', "'but'"),  # which is said of which
+    ('"Gone" is shown or not', "'or'"),  # alternatives
+    ('"Saved" may appear', "'may'"),
+    ('"Sam" is listed, not "Ann"', "'Ann'"),  # a denial standing alone reaches no text
+    ('"Inbox" is shown and not "Spam"', "'Spam'"),
+    ('"Inbox" still exists and is not missing', "'is'"),  # a denial of a denial
+    ('"Inbox" is not hidden', "'hidden'"),
+    ('"Total" is shown in bold under the table', "'bold'"),  # a look, not read here
+    ('"Fuel" shows 1,250.00 this month', "'this'"),
+    ("Apples is the first item", "'first'"),
 ])
-def test_a_result_saying_more_than_its_texts_is_refused_naming_what_was_not_read(expected, unused) -> None:
-    decision = decide(expected)
-    assert decision.unsupported is not None and not decision.intents
-    assert "read only part of the sentence" in decision.unsupported and unused in decision.unsupported
-
-
-@pytest.mark.parametrize("expected", [
-    '"Tips" is no longer in "Available" and "News" is not',  # a denial of a denial
-    '"Inbox" but not "Junk" is shown',  # which is said of which
-    '"Gone" is shown or not',  # alternatives
-    '"Saved" may appear',
-])
-def test_a_polarity_not_read_exactly_is_no_reading(expected) -> None:
-    assert read_claims(expected) == []
-
-
-@pytest.mark.parametrize("expected", [
-    '"Sam" is listed, not "Ann"',  # the denial stands alone after a comma
-    '"Inbox" is shown and not "Spam"',
-    '"Inbox" still exists and is not missing',  # two denials
-    '"Inbox" is not hidden',
-])
-def test_a_denial_that_would_reach_another_text_or_deny_a_denial_is_no_reading(expected) -> None:
-    assert read_claims(expected) == []
+def test_a_result_with_no_exact_reading_is_refused_naming_the_word_it_stops_at(expected: str, named: str) -> None:
+    reading = read(expected)
+    assert reading.claims == () and named in reading.refusal
 
 
 def test_a_word_of_denial_in_a_title_or_a_quoted_text_denies_nothing() -> None:
-    assert read_claims('"Sam" is listed in the No Reply list') == [Claim("Sam", True, "No Reply")]
+    assert read_claims('"Sam" is listed in the No Reply list') == [Claim("Sam", True, "No Reply", "list")]
     assert read_claims('"Not found" is shown') == [Claim("Not found", True)]
+
+
+def test_claims_keep_the_spans_they_were_read_from() -> None:
+    sentence = 'The Fruits list shows Plum Jam and "Kiwi"'
+    claims = read_claims(sentence)
+    assert [sentence[slice(*c.span)] for c in claims] == ["Plum Jam", '"Kiwi"']
+    assert {sentence[slice(*c.place_span)] for c in claims} == {"The Fruits list"}
+
+
+def test_what_a_text_is_said_to_be_is_kept_and_a_row_holds_its_numbers() -> None:
+    assert read_claims('The review "Great value" by "Sam" appears in the "Reviews" list') == [
+        Claim("Great value", True, "Reviews", "list", "review"), Claim("Sam", True, "Reviews", "list")]
+    assert read_claims('The "Fuel" row shows 1,250.00') == [Claim("1,250.00", True, "Fuel", "row")]
+    assert read('The "Fuel" row no longer shows 1,250.00').refusal  # a text gone from one row: not checked
+
+
+def test_placeholders_are_texts_and_capitals_start_names_only_inside_a_sentence() -> None:
+    assert read_claims("<name> appears in the sidebar") == [Claim("<name>", True, None, "sidebar")]
+    assert [w.kind for w in lexicon("Is shown. Then Alpha is")] == ["BE", "SHOWN", "STOP", "CAP", "BE"]
+
+
+# --- the brain ------------------------------------------------------------------------------------------------------
+
+def decide(expected: str, grammar_first: bool = False):
+    return BuiltinBrain(grammar_first=grammar_first).decide(ScenarioStep(action="Click Save", expected=expected), 0)
+
+
+def test_the_brain_checks_each_claim_in_its_place() -> None:
+    decision = decide("The Fruits panel shows Apples, and Kiwi is no longer in the sidebar", grammar_first=True)
+    assert decision.unsupported is None, decision.unsupported
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents[1:]] == [
+        ("assert_in_section", "Fruits", "panel", "Apples"), ("assert_not_inside", None, "sidebar", "Kiwi")]
+
+
+def test_read_by_the_grammar_first_a_place_the_rules_drop_is_kept() -> None:
+    expected = "Printer jams is no longer listed in the table"
+    assert [i.kind for i in decide(expected).intents[1:]] == ["assert_absent"]  # the rules: anywhere on the page
+    assert [(i.kind, i.role_hint) for i in decide(expected, grammar_first=True).intents[1:]] == [
+        ("assert_not_inside", "table")]
+
+
+@pytest.mark.parametrize(("expected", "unused"), [
+    ('The orders are grouped under headings such as "Paid" and "Unpaid"', "'grouped'"),
+    ('The note "Call back" appears in the "Messages" panel', '"note"'),  # what the text is: no check uses it
+    ("Apples is shown in the panel", "which panel is not said"),  # a part of a kind no check can find
+])
+def test_a_result_saying_more_than_its_claims_check_has_no_checks_and_says_why(expected, unused) -> None:
+    reason = BuiltinBrain().claim_checks(expected)
+    assert isinstance(reason, str) and unused in reason

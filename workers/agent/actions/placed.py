@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.language.part_kinds import PARTS
 from workers.agent.language.phrases import PICKS, TOKEN, Op, Unsupported
 
 # The kinds of part a person places a text by: their CSS, or their ARIA role when they are named by a text.
@@ -24,6 +25,11 @@ _PART_CSS = {
     "heading": "h1, h2, h3, h4, h5, h6, [role=heading]",
     "button": "button, [role=button], input[type=submit], input[type=button]",
 }
+# and the parts named by what they are ("the sidebar", "the dialog"): their ARIA roles and tags (grounding/places.py)
+_PART_CSS |= {kind: ", ".join([*sorted(tags), *(f"[role={r}]" for r in sorted(roles))])
+              for kind, (roles, tags) in PARTS.items() if kind not in _PART_CSS}
+_PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=menu], [role=menubar]"}
+PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
                "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",

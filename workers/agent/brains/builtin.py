@@ -20,14 +20,45 @@ from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.placed import PART_KINDS
 from workers.agent.language.phrases import Op, Place, Unsupported
-from workers.agent.reading.claims import read_claims
+from workers.agent.reading.claims import Claim
+from workers.agent.reading.claims import read as read_claims
 from workers.agent.reading.coverage import Done, account, substitute
 
 from . import forms
 from .grammar import Item, Macro, parse_text
 
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
+
+
+# Kinds of part a title heads that a text is checked under (its section); any other kind said with a title is refused
+_TITLED_KINDS = frozenset("list section panel box group card area block pane view tree table menu sidebar dialog "
+                          "heading header footer toolbar grid modal navigation".split())
+
+
+def claim_op(claim: Claim) -> Op:
+    """The check of one claim: in the row of its title, under its title, in its column, inside a part of its kind,
+    or anywhere on the page; raises `Unsupported` for a place no check can hold it to."""
+    check, uncheck = ("assert_text", "assert_absent")
+    if claim.place is not None and claim.kind in ("row", "column"):
+        if not claim.shown:
+            raise Unsupported(f"a text gone from one {claim.kind} cannot be checked, only a text gone from the whole "
+                              "page")
+        return Op(f"assert_in_{claim.kind}", target=claim.place, value=claim.text)
+    if claim.place is not None:
+        if claim.kind is not None and claim.kind not in _TITLED_KINDS:
+            raise Unsupported(f"a text in the {claim.place!r} {claim.kind} cannot be checked, only under a title")
+        check, uncheck = ("assert_in_section", "assert_not_in_section")
+    elif claim.kind is not None:
+        if claim.kind not in PART_KINDS:
+            raise Unsupported(f"which {claim.kind} is not said (name it by its title)")
+        check, uncheck = ("assert_inside", "assert_not_inside")
+    return Op(check if claim.shown else uncheck, target=claim.place, role_hint=claim.kind, value=claim.text)
+
+
+# An action sentence that is a check of its own ('Verify the sidebar lists "A"'), which the grammar may read first
+_CHECK_SAID = re.compile(r"\s*(?:verify|check|ensure|confirm)\b", re.I)
 
 
 class NotOnPage(Unsupported):
@@ -40,8 +71,11 @@ class BuiltinBrain:
     name = "builtin"
     reads_whole_steps = True  # every word of a step is checked as used by what the step did (scenario_run)
 
-    def __init__(self, row: Mapping[str, str] | None = None) -> None:
+    def __init__(self, row: Mapping[str, str] | None = None, grammar_first: bool = False) -> None:
         self.row: dict[str, str] = dict(row or {})
+        # expected results read by the claims grammar first, by the rules when it has no reading
+        # (Settings.expected_reader "grammar"); else by the rules first
+        self.grammar_first = grammar_first
 
     def decide(
         self,
@@ -61,6 +95,9 @@ class BuiltinBrain:
                 history: list[Operation] | None = None) -> list[Intent]:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
         page = snapshot or _EMPTY_PAGE
+        checked = self.claim_checks(step.action) if self.grammar_first and _CHECK_SAID.match(step.action) else None
+        if isinstance(checked, list):  # 'Verify the Fruits list shows Apples and Pears'
+            return self._with_expected(step, checked, [], page)
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
                                _row_said_before(history or []), _named_before(history or []),
@@ -71,9 +108,17 @@ class BuiltinBrain:
         if not intents and not (step.expected or "").strip():
             raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
                               "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
+        return self._with_expected(step, intents, ops, page)
+
+    def _with_expected(self, step: ScenarioStep, intents: list[Intent], ops: list[Op],
+                       page: PageSnapshot) -> list[Intent]:
+        """The step's intents with the checks of its expected result after them."""
         if step.expected is not None:
             if not step.expected.strip():
                 raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
+            claimed = self.claim_checks(step.expected) if self.grammar_first else None
+            if isinstance(claimed, list):
+                return seen_before_going(intents + claimed)
             try:
                 named = next((op.place.anchor or op.target for op in reversed(ops)
                               if op.place.anchor or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
@@ -85,21 +130,25 @@ class BuiltinBrain:
 
     def _as_claims(self, expected: str, refused: str) -> list[Intent]:
         """An expected result the rules refused, read as its claims (workers/agent/reading/claims.py), when that
-        reading uses every word of it; else the rules' refusal, with the words the claims left unread."""
-        claims = read_claims(expected)
-        if not claims:
-            raise Unsupported(refused)
-        ops = [Op(("assert_in_section" if c.shown else "assert_not_in_section") if c.place else
-                  ("assert_text" if c.shown else "assert_absent"), target=c.place, value=c.text) for c in claims]
+        reading uses every word of it; else the rules' refusal, with why the claims do not read it."""
+        claimed = self.claim_checks(expected)
+        if isinstance(claimed, str):
+            raise Unsupported(f"{refused}; read as its claims, {claimed}")
+        return claimed
+
+    def claim_checks(self, expected: str) -> list[Intent] | str:
+        """The checks of an expected result's claims when the grammar reads it and the checks use every word of it;
+        else why not."""
+        reading = read_claims(expected)
+        if reading.refusal is not None:
+            return reading.refusal
         try:
-            intents = [self._intent(op) for op in ops]
+            intents = [self._intent(claim_op(c)) for c in reading.claims]
         except Unsupported as exc:
-            raise Unsupported(f"{refused}; {exc.reason}") from None
+            return exc.reason
         coverage = account(substitute(expected, self.row),
                            [Done(i.description, i.target, i.value, checks=True) for i in intents])
-        if not coverage.whole:
-            raise Unsupported(f"{refused}; read as the texts it names, {coverage.reason()}")
-        return intents
+        return intents if coverage.whole else coverage.reason()
 
     # --- macros ----------------------------------------------------------------------------
 

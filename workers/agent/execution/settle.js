@@ -18,8 +18,9 @@
 //   window.__stepforge.pickable(text, ms, answerMs, since) -> the element "pick <text> from the list" clicks (or
 //                                                    null); since: the change mark taken before the list was opened
 //   window.__stepforge.placed(parts, text, relation, ms, absent) -> true once the text is shown above / below /
-//                                                    beside one of the elements `parts`, in the row (record) of
-//                                                    one, in the section one titles, or in the column one heads;
+//                                                    beside one of the elements `parts`, inside one, in the row
+//                                                    (record) of one, in the section one titles, or in the column
+//                                                    one heads;
 //                                                    absent: once it is not
 //   window.__stepforge.states(element)           -> the states a person checks it for: ["enabled", "unchecked", ...]
 //   window.__stepforge.toggleOf(element)         -> the toggle of the element's own row (an arrow, caret or chevron
@@ -400,6 +401,7 @@
       if (!onALine(b) || !onALine(a)) return false;
       return x.left < y.right && y.left < x.right;
     }
+    if (relation === "inside") return b !== a && b.contains(a);  // in the part itself ("in the sidebar")
     if (relation === "indented") {  // a tree's child under its parent: the parent's item often holds it
       if (a.contains(b)) return false;
       const x = a.getBoundingClientRect(), y = ownTextBox(b);

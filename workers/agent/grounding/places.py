@@ -23,6 +23,7 @@ import re
 from shared.records import Candidate, Intent, Node, PageSnapshot
 from shared.scenarios import list_items
 from workers.agent.language.icons import fits_picture, named_purpose, pictured
+from workers.agent.language.part_kinds import PARTS
 from workers.agent.language.phrases import ARTICLE
 
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
@@ -89,27 +90,6 @@ def names_nothing(intent: Intent, snap: PageSnapshot) -> bool:
 # Words that pick or place the element rather than say what it is ('the first total', 'the old price')
 _ORDERED = re.compile(r"\b(?:first|second|third|fourth|fifth|last|next|previous|old|new|top|bottom|left|right|"
                       r"other|same|current)\b")
-# Parts of a page a person names by what they are rather than by a title they show: the ARIA roles and the tags that
-# draw each. Only the words here name a part; any other description that the page does not show is a place not found.
-PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    words: (frozenset(roles.split()), frozenset(tags.split())) for words, roles, tags in (
-        ("progress bar", "progressbar meter", "progress meter"),
-        ("toolbar", "toolbar", ""),
-        ("sidebar", "complementary", "aside"),
-        ("header", "banner", "header"),
-        ("footer", "contentinfo", "footer"),
-        ("navigation", "navigation", "nav"),
-        ("navigation bar", "navigation", "nav"),
-        ("menu bar", "menubar", ""),
-        ("dialog", "dialog alertdialog", "dialog"),
-        ("modal", "dialog alertdialog", "dialog"),
-        ("table", "table grid", "table"),
-        ("tab bar", "tablist", ""),
-        ("search form", "search", "search"),
-    )
-}
-
-
 def parts(snap: PageSnapshot, words: str) -> list[Node]:
     """The visible parts of the page the words name by what they are (`PARTS`), else by what they look like
     (`_looking`), outermost first."""

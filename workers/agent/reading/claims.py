@@ -1,105 +1,326 @@
-"""An expected result the rules do not read, read as its claims.
+"""An expected result the rules do not read, read as its claims, by a grammar (`claims.lark`).
 
-Each clause of the result claims that the texts it quotes (and the numbers it writes with three digits or more, or
-with decimals) are shown, or, after a negation, are not, inside the part of the page a title it names heads ('in the
-"Reviews" list', 'under Unpaid'). Nothing else is read: every other word has to be accounted for by the
-whole-sentence check (`coverage.py`), which the brain runs on this reading before it is used, so a result that says
-more than its texts and places ("in bold", "grouped by", "sorted") is refused naming those words, never checked in
-part.
+A claim is one text said to be shown, or not, and where: on the page, in the part of the page a title heads ('in the
+"Reviews" list', 'under the Unpaid heading'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
+named by what it is ('in the sidebar', 'in the table'). A text is quoted, an Examples value, a long number, or a name
+written unquoted in capitalised words ('lists Apples, Pears and Plums').
+
+How: each word is first given its class by a small lexicon (quoted texts and numbers are slots; an unknown capitalised
+word is a word of a name), then a general parser (Lark's Earley, explicit ambiguity) returns every reading the grammar
+allows. A sentence with a word the grammar has no place for is no reading, naming the word; one read two ways that
+mean different things is no reading either. Every claim keeps the character spans it came from, so what was read can
+be shown and checked against the sentence. Whether every word was used is still checked from outside, on the
+operations the claims become (`coverage.py`): a word read as what a text is ('the review "Great value"') is kept in
+the claim but checked by no operation, so the step is refused naming it.
 
     'The review "Great value" by "Sam" appears in the "Reviews" list'
         -> "Great value" under "Reviews", "Sam" under "Reviews"
     '"Inbox" is still listed, but "Drafts" and "Spam" are not'
         -> "Inbox" shown; "Drafts" not shown; "Spam" not shown
+    'The Fruits list shows Apples, Pears and Plums'
+        -> "Apples", "Pears", "Plums" under "Fruits"
+
+Polarity is exact: a predicate holds at most one denial, a denial with nothing of its own to deny ('"A" is listed,
+not "B"') or of a denial ('is not missing') has no reading, and alternatives ('or', 'may') have none either.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
-from workers.agent.language.phrases import TOKEN, Sentence
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+from lark.lexer import Lexer
+from lark.visitors import CollapseAmbiguities
 
-# A clause starts after these, when what follows says something of its own (a verb or a negation): 'A is shown and B
-# is not', 'A is listed; B is gone', 'A is listed, but B is not'.
-_BOUNDARY = re.compile(r"(\s*;\s*|,?\s+but\s+|,\s*and\s+|\s+and\s+|,\s+)", re.I)
-_SAYS = re.compile(r"\b(?:is|are|was|were|be|shows?|appears?|lists?|listed|displays?|displayed|reads?|says?|contains?|"
-                   r"includes?|has|have|remains?|stays?|gone|disappears?|visible|present|missing|absent|hidden|removed|"
-                   r"deleted)\b|n't\b", re.I)
-NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|gone|disappears?|disappeared|vanish(?:es|ed)?|hidden|absent|"
-                      r"missing|removed|deleted)\b|n't\b", re.I)
-# 'and "News" is not': the predicate of the clause before it, denied
-_ELLIPTIC = re.compile(r"\s*(?:\x01\d+\x02(?:\s*(?:,|and)\s*\x01\d+\x02)*)\s+(?:is|are|was|were|does|do|did|has|have)"
-                       r"(?:\s+not|n't)\s*", re.I)
-# alternatives and conditions: which texts must be shown is not said ('"Gone" is shown or not')
-_ALTERNATIVE = re.compile(r"\b(?:or|either|whether|if|unless|maybe|perhaps|might|may|sometimes)\b", re.I)
-# a place named by its title: quoted, or in capitalised words followed by the kind of part it is
-_KINDS = r"(?:list|section|panel|box|group|table|tab|column|card|menu|sidebar|area|page|dialog|tree|pane|block|view)"
-_PLACE = re.compile(rf"\b(?:in|under|inside|within|below|beneath|on|from)\s+(?:the\s+)?(?:(?P<quoted>\x01\d+\x02)"
-                    rf"(?:\s+{_KINDS})?|(?P<words>(?-i:[A-Z][\w-]*)(?:\s+(?-i:[A-Z][\w-]*)){{0,2}})\s+{_KINDS}\b)", re.I)
-_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d{3,})(?![\w,]*\d)")
+from shared.scenarios import PLACEHOLDER
+from workers.agent.language.phrases import QUOTE
+from workers.agent.reading.coverage import IGNORABLE
+
+Span = tuple[int, int]
+
+# What each known word is. Any other word is a word of a name when it is capitalised (CAP), else an unknown word
+# (LOW), which the grammar takes only as what a text is ('the review "Great value"').
+LEXICON: dict[str, str] = {word: kind for kind, words in {
+    "DET": "the a an this that these those",
+    "POSS": "its their his her your my our",
+    "BE": "is are was were be been am",
+    "AUX": "does do did",
+    "MODAL": "should must will would can",
+    "NEG": "not never",
+    "STILL": "still anymore",
+    "SHOWN": "shown listed displayed visible present included",
+    "SHOWV": "show shows lists displays display contains contain includes include reads read says say mentions "
+             "mention",
+    "APPEAR": "appear appears appeared exist exists remain remains",
+    "VANISH": "disappear disappears disappeared vanish vanishes vanished",
+    "ABSENT": "gone hidden missing absent removed",
+    "PREP": "in under inside within on",
+    "FROM": "from",
+    "LIST": "list",
+    "KIND": "table section panel sidebar menu dialog tab column card box group tree area pane block view heading "
+            "header footer toolbar grid modal navigation row line entry item record",
+    "PAGE": "page screen window",
+    "AND": "and",
+    "BUT": "but while whereas",
+    "LINK": "by",
+    "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')
+    # words that say more than which texts are shown where, or that a text may not be: never read here
+    "MORE": "or either whether if unless may might maybe perhaps only all both each every some any none no nor "
+            "neither first last second third newest oldest top bottom left right above below beneath beside next "
+            "before after between bold italic sorted ordered grouped selected checked disabled enabled empty",
+}.items() for word in words.split()}
+# parts whose claims are checked in the record that holds the title, not in the part a title heads
+_ROW_KINDS = frozenset("row line entry item record".split())
+_CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "doesn't": "does",
+               "don't": "do", "didn't": "did", "won't": "will", "can't": "can", "shouldn't": "should",
+               "mustn't": "must", "wouldn't": "would"}
+_WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[,;:.!]")
+_LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
+_PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One text said to be shown (or not), and the titled part of the page it is said of (None: the page)."""
+    """One text said to be shown (or not), and where: in the part a title heads (place), of the kind said (kind:
+    "list", "row"), or inside any part of a kind (kind alone: "sidebar"); neither: anywhere on the page."""
 
     text: str
     shown: bool
     place: str | None = None
+    kind: str | None = None
+    said_as: str | None = None  # words that say what the text is ('review'), which no check uses
+    span: Span = field(default=(0, 0), compare=False)  # where the text is in the sentence
+    place_span: Span | None = field(default=None, compare=False)
 
 
-def clauses(masked: str) -> list[str] | None:
-    """The masked result split where each part says something of its own; names alone ('"A", "B"') go with the part
-    after them ('"A", "B" and "C" are not shown' is one clause). None when names alone stand before a 'but' ('"A"
-    but not "B" is shown': which is said of which is not read here)."""
-    parts = _BOUNDARY.split(masked)
-    pieces, boundaries = parts[0::2], parts[1::2] + [""]
-    out: list[str] = []
-    waiting: list[str] = []
-    for piece, boundary in zip(pieces, boundaries, strict=True):
-        if not piece.strip():
+@dataclass(frozen=True)
+class Reading:
+    """The claims of a sentence, or why it has none."""
+
+    claims: tuple[Claim, ...] = ()
+    refusal: str | None = None
+
+
+@dataclass(frozen=True)
+class Word:
+    kind: str
+    text: str
+    span: Span
+
+
+def lexicon(sentence: str) -> list[Word]:
+    """The sentence's words, each with its class; quoted texts and Examples values whole (Q)."""
+    slots = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in QUOTE.finditer(sentence)]
+    slots += [(m.start(), m.end(), m[0]) for m in PLACEHOLDER.finditer(sentence)
+              if not any(s <= m.start() < e for s, e, _ in slots)]
+    words = [Word("Q", text, (start, end)) for start, end, text in slots]
+    starts = True  # the next word starts a sentence (its capital says nothing)
+    for m in _WORD.finditer(sentence):
+        if any(s <= m.start() < e for s, e, _ in slots):
             continue
-        if not _SAYS.search(piece):
-            if "but" in boundary.lower() or NEGATION.search(piece):
-                return None  # '"A" but not "B" is shown', '"A" is shown, not "B"': which is denied is not read here
-            waiting.append(piece)
+        text, lowered = m[0], m[0].lower().replace("’", "'")
+        if text in _PUNCTUATION:
+            words.append(Word(_PUNCTUATION[text], text, m.span()))
+            starts = text in ".!;:"
             continue
-        out.append(" and ".join([*waiting, piece]))
-        waiting = []
-    if waiting:
-        if not out:
-            return []  # nothing is said of them
-        out[-1] = " and ".join([out[-1], *waiting])
+        if lowered in IGNORABLE and lowered not in ("a", "an", "the"):
+            continue  # 'then', 'please': no meaning of their own
+        if lowered in _CONTRACTED:  # "isn't": the verb, then its denial
+            words += [Word(LEXICON[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
+        elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
+            words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "more" and words and words[-1].text.lower() == "any":  # "any more"
+            words[-1] = Word("STILL", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif text[0].isdigit():
+            words.append(Word("NUM" if _LONG_NUMBER.fullmatch(text) else "LOW", text, m.span()))
+        elif text[0].isupper() and not starts:
+            words.append(Word("CAP", text, m.span()))  # a capital inside a sentence: a word of a name
+        elif lowered in LEXICON:
+            words.append(Word(LEXICON[lowered], text, m.span()))
+        else:
+            words.append(Word("CAP" if text[0].isupper() else "LOW", text, m.span()))
+        starts = False
+    return sorted(words, key=lambda w: w.span)
+
+
+class _Words(Lexer):
+    """Hands the parser the words' classes; each token's value is its word's index."""
+
+    def __init__(self, conf) -> None:
+        pass
+
+    def lex(self, data):
+        for n, word in enumerate(data):
+            yield Token(word.kind, str(n), start_pos=word.span[0], end_pos=word.span[1])
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = (Path(__file__).with_name("claims.lark")).read_text()
+    return Lark(grammar, parser="earley", lexer=_Words, ambiguity="explicit")
+
+
+@dataclass
+class _Place:
+    title: str | None
+    kind: str | None
+    span: Span | None
+    row: bool = False  # the claims are checked in the record holding the title
+
+
+def read(sentence: str) -> Reading:
+    """The claims of an expected result, or why it has none."""
+    words = lexicon(sentence)
+    if not words:
+        return Reading(refusal="it says nothing")
+    more = [w.text for w in words if w.kind == "MORE"]
+    if more:
+        return Reading(refusal=f"{', '.join(repr(m) for m in more)} in {' '.join(sentence.split())!r} "
+                               f"{'says' if len(more) == 1 else 'say'} more than which texts are shown where")
+    try:
+        tree = _parser().parse(words)
+    except UnexpectedInput as exc:
+        at = getattr(exc, "token", None)
+        if at is None or not str(at).isdigit():  # the end of the sentence
+            return Reading(refusal=f"{' '.join(sentence.split())!r} ends before it says whether its texts are shown")
+        word = words[int(at)]
+        return Reading(refusal=f"{word.text!r} in {' '.join(sentence.split())!r} is not read as a text shown or not "
+                               "shown")
+    # Where one list ends and the next clause starts: a verb said of one text never has several ('"A" and "B" is
+    # gone'), a list ends where a clause of its own can start ('The sidebar shows "A", and "B" and "C" are gone' says
+    # two things), and of what is left, the reading whose clauses start earliest.
+    readings = [r for r in CollapseAmbiguities().transform(tree) if _agrees(r, words)] or [tree]
+    most = max(len(_clauses(r)) for r in readings)
+    readings = [r for r in readings if len(_clauses(r)) == most]
+    earliest = min(_starts(r) for r in readings)
+    meanings: list[tuple[Claim, ...]] = []
+    for reading in readings:
+        if _starts(reading) != earliest:
+            continue
+        try:
+            claims = tuple(_claims(reading, words, sentence))
+        except _NoReading as exc:
+            return Reading(refusal=str(exc))
+        if claims not in meanings:
+            meanings.append(claims)
+    if len(meanings) > 1:
+        return Reading(refusal=f"{' '.join(sentence.split())!r} reads {len(meanings)} ways; quote each text")
+    if not meanings[0]:
+        return Reading(refusal="it names no text to look for")
+    return Reading(claims=meanings[0])
+
+
+def read_claims(sentence: str) -> list[Claim]:
+    """The claims of an expected result; empty when it has no reading here (`read` says why)."""
+    return list(read(sentence).claims)
+
+
+class _NoReading(Exception):
+    pass
+
+
+def _clauses(tree: Tree) -> list[Tree]:
+    return [c for c in tree.children if isinstance(c, Tree)]
+
+
+def _starts(tree: Tree) -> tuple[int, ...]:
+    return tuple(int(_tokens(c)[0]) for c in _clauses(tree))
+
+
+_SAID_OF_ONE = frozenset("is was has does appears disappears vanishes remains exists isn't wasn't doesn't".split())
+
+
+def _agrees(tree: Tree, words: list[Word]) -> bool:
+    """No clause says a verb of one text of several texts."""
+    for clause in _clauses(tree):
+        if clause.data in ("said_of", "denied_again"):
+            texts = len(list(next(clause.find_data("items")).find_data("text")))
+            verb = next(t for t in _tokens(clause) if t.type not in _SUBJECT_WORDS)
+            if texts > 1 and words[int(verb)].text.lower().replace("’", "'") in _SAID_OF_ONE:
+                return False
+    return True
+
+
+_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS COMMA AND LINK SEEING".split())
+
+
+def _tokens(tree: Tree | Token) -> list[Token]:
+    return [tree] if isinstance(tree, Token) else [t for child in tree.children for t in _tokens(child)]
+
+
+def _span(words: list[Word], tokens: list[Token]) -> Span:
+    return words[int(tokens[0])].span[0], words[int(tokens[-1])].span[1]
+
+
+def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Span, str | None]]:
+    """The texts an `items` subtree lists: (text, span, what it is said to be)."""
+    out = []
+    for item in items.find_data("item"):
+        described = None
+        for child in item.children:
+            if isinstance(child, Tree) and child.data == "described":
+                said = [words[int(t)].text for t in _tokens(child) if words[int(t)].kind == "LOW"]
+                described = " ".join(said) or None
+            elif isinstance(child, Tree) and child.data == "text":
+                tokens = _tokens(child)
+                start, end = _span(words, tokens)
+                text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
+                out.append((text, (start, end), described))
+                described = None
     return out
 
 
-def read_claims(text: str) -> list[Claim]:
-    """The claims of an expected result; empty when it quotes no text and writes no number, or when its polarity is
-    not read exactly here (a denial of a denial: '"A" is no longer in "X" and "B" is not')."""
-    s = Sentence(text)
+def _place(holder: Tree | None, words: list[Word], sentence: str, shows: bool = False) -> _Place:
+    if holder is None or holder.data == "page":
+        return _Place(None, None, None)
+    tokens = _tokens(holder)
+    span = _span(words, tokens)
+    kind = next((words[int(t)].text.lower() for t in tokens if t.type in ("KIND", "LIST")), None)
+    if holder.data == "kind_alone":
+        if kind in _ROW_KINDS:
+            raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
+        return _Place(None, kind, span)
+    titles = [t for t in tokens if t.type in ("Q", "CAP", "LOW", "NUM")]
+    start, end = _span(words, titles)
+    title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[start:end]
+    # 'the "Fuel" row shows ...', '"Fuel" shows ...': the record of the text
+    return _Place(title, kind, span, row=kind in _ROW_KINDS or (shows and kind is None))
+
+
+def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     out: list[Claim] = []
-    said = clauses(s.masked)
-    if said is None or _ALTERNATIVE.search(s.masked):
-        return []
-    before: tuple[bool, str | None] | None = None  # the clause before: its polarity and its place
-    for clause in said:
-        if _ELLIPTIC.fullmatch(clause):
+    # the clause before: its polarity, its place, and the part it said shows its texts (None: it said no part)
+    before: tuple[bool, _Place, _Place | None] | None = None
+    for clause in _clauses(tree):
+        items = next(clause.find_data("items"))
+        if clause.data == "said_of":
+            predicate = clause.children[1]
+            shown = predicate.data == "shown"
+            holder = next((c for c in predicate.children if isinstance(c, Tree) and c.data != "place"), None)
+            place_tree = next((c for c in predicate.children if isinstance(c, Tree) and c.data == "place"), None)
+            if place_tree is not None:
+                holder = place_tree.children[1]
+            place = _place(holder, words, sentence)
+        elif clause.data in ("holder_shows", "holder_lacks"):
+            shown = clause.data == "holder_shows"
+            place = _place(clause.children[0], words, sentence, shows=True)
+        elif clause.data in ("again_shows", "again_lacks"):
+            if before is None or before[2] is None:
+                raise _NoReading(f"{' '.join(sentence.split())!r}: what shows them is not said")
+            shown, place = clause.data == "again_shows", before[2]
+        else:  # denied_again
             if before is None or not before[0]:
-                return []  # nothing to deny, or a denial of a denial
-            shown, place, outside = False, before[1], clause
-        else:
-            found = _PLACE.search(clause)
-            place = None
-            if found:
-                place = s.tokens[int(TOKEN.fullmatch(found["quoted"])[1])] if found["quoted"] else found["words"]
-            outside = clause[:found.start()] + clause[found.end():] if found else clause
-            denials = len(NEGATION.findall(TOKEN.sub(" ", outside)))  # (never a word of a title or a quoted text)
-            if denials > 1:
-                return []  # 'is not missing', 'not hidden but still there': a denial of a denial
-            shown = denials == 0
-        texts = [s.tokens[int(n)] for n in TOKEN.findall(outside)]
-        texts += _NUMBER.findall(TOKEN.sub(" ", outside))
-        out += [Claim(t, shown, place) for t in texts if t.strip()]
-        before = (shown, place)
+                raise _NoReading(f"{' '.join(sentence.split())!r}: a denial with no statement before it to deny")
+            shown, place = False, before[1]
+        if place.row and not shown:
+            raise _NoReading(f"{' '.join(sentence.split())!r}: a text gone from one row cannot be checked, only a text "
+                             "gone from the whole page")
+        for text, span, said_as in _texts(items, words, sentence):
+            out.append(Claim(text, shown, place.title, ("row" if place.row and place.kind is None else place.kind),
+                             said_as, span, place.span))
+        before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
     return out
