@@ -90,15 +90,15 @@ class PageBrowsers:
 
 
 # Settings of the run, not of its browser: runs differing only in these share one.
-NOT_THE_BROWSER_S = {"partial_readings", "max_operations", "wait_timeout_ms"}
+NOT_THE_BROWSER_S = {"partial_readings", "max_operations", "wait_timeout_ms", "expected_reader"}
 BROWSERS = PageBrowsers()
 
 
-def generate_on_page(html: str, steps: list, tmp_path: Path) -> GenerationResult:
+def generate_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | None = None) -> GenerationResult:
     """Generate, verify by a cucumber-js replay and write the suite of one scenario against a site serving `html`."""
     site, stop = serve_page(html)
     scenarios = ScenarioFile(scenarios=[Scenario(id="T-1", title="t", steps=steps)])
-    settings = Settings()
+    settings = settings or Settings()
     try:
         return BROWSERS.run(settings, lambda session: generate_suite(
             scenarios, base_url=site, out_dir=tmp_path / "suite", settings=settings,
@@ -114,7 +114,7 @@ def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | Non
     scenario = Scenario(id="T-1", title="t", steps=steps)
     try:
         return BROWSERS.run(settings, lambda session: run_scenario(
-            scenario, BuiltinBrain(), session, base_url=site, settings=settings, store=LocalArtifactStore(tmp_path)))
+            scenario, BuiltinBrain(grammar_first=settings.expected_reader == "grammar"), session, base_url=site, settings=settings, store=LocalArtifactStore(tmp_path)))
     finally:
         stop()
 

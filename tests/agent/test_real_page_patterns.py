@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from shared.settings import Settings
 from tests.agent.pages_site import assert_failed_at, assert_green, assert_passed, done, generate_on_page, run_on_page
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
@@ -2384,3 +2385,23 @@ def test_a_place_described_by_its_look_is_the_one_box_whose_class_says_it(tmp_pa
     record = run_on_page(BARS, ['Click the "active: 4" link under the progress bar',
                                 '"chose the link under the bar" is shown'], tmp_path)
     assert_passed(record)
+
+
+ARCHIVE = """<!doctype html><html><body>
+<aside><h3>Shortcuts</h3><ul><li>Reports</li><li>Settings</li></ul></aside>
+<main><h2>Folders</h2><ul id="folders"><li>Inbox</li><li>Archived</li></ul>
+<button onclick="document.getElementById('folders').lastElementChild.remove()">Tidy up</button></main>
+</body></html>"""
+
+
+def test_a_text_said_in_a_part_named_by_its_kind_is_checked_inside_that_part_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Tidy up"', "expected": "Reports and Settings are still listed in the sidebar, and "
+                                                        "Archived is no longer shown"}]
+    assert_green(generate_on_page(ARCHIVE, steps, tmp_path, grammar))
+    # "Inbox" is on the page, but not in the sidebar: the claim of the sentence fails, never the page-wide one
+    inbox = [{"action": 'Click "Tidy up"', "expected": "The sidebar shows Reports and Inbox"}]
+    assert_failed_at(run_on_page(ARCHIVE, inbox, tmp_path / "inbox", grammar), 1, "expectation")
+    # a text gone from the sidebar only: still on the page elsewhere
+    gone = [{"action": 'Click "Tidy up"', "expected": "Inbox is not in the sidebar"}]
+    assert_passed(run_on_page(ARCHIVE, gone, tmp_path / "gone", grammar))
