@@ -401,7 +401,7 @@
       if (!onALine(b) || !onALine(a)) return false;
       return x.left < y.right && y.left < x.right;
     }
-    if (relation === "inside") return b !== a && b.contains(a);  // in the part itself ("in the sidebar")
+    if (relation === "inside") return b.contains(a);  // in the part, or the part itself showing it ("in the sidebar")
     if (relation === "indented") {  // a tree's child under its parent: the parent's item often holds it
       if (a.contains(b)) return false;
       const x = a.getBoundingClientRect(), y = ownTextBox(b);

@@ -3,7 +3,8 @@
 A claim is one text said to be shown, or not, and where: on the page, in the part of the page a title heads ('in the
 "Reviews" list', 'under the Unpaid heading'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
 named by what it is ('in the sidebar', 'in the table'). A text is quoted, an Examples value, a long number, or a name
-written unquoted in capitalised words ('lists Apples, Pears and Plums').
+written unquoted in capitalised words inside a sentence ('lists Apples, Pears and Plums'; at its start, a name of one
+word is not told from a word that says what something is: 'Errors are gone' has no reading).
 
 How: each word is first given its class by a small lexicon (quoted texts and numbers are slots; an unknown capitalised
 word is a word of a name), then a general parser (Lark's Earley, explicit ambiguity) returns every reading the grammar
@@ -13,15 +14,17 @@ be shown and checked against the sentence. Whether every word was used is still 
 operations the claims become (`coverage.py`): a word read as what a text is ('the review "Great value"') is kept in
 the claim but checked by no operation, so the step is refused naming it.
 
-    'The review "Great value" by "Sam" appears in the "Reviews" list'
-        -> "Great value" under "Reviews", "Sam" under "Reviews"
+    'The "Great value" review appears in the "Reviews" list'
+        -> "Great value" under "Reviews"
     '"Inbox" is still listed, but "Drafts" and "Spam" are not'
         -> "Inbox" shown; "Drafts" not shown; "Spam" not shown
     'The Fruits list shows Apples, Pears and Plums'
         -> "Apples", "Pears", "Plums" under "Fruits"
 
 Polarity is exact: a predicate holds at most one denial, a denial with nothing of its own to deny ('"A" is listed,
-not "B"') or of a denial ('is not missing') has no reading, and alternatives ('or', 'may') have none either.
+not "B"') or of a denial ('is not missing') has no reading, and alternatives and possibilities ('or', 'may', 'can')
+have none either; nor have words that say more than which texts are shown where ('just', 'first', 'by', 'bold'), a
+pronoun ('it', 'nothing') or a mark other than a list's commas and a sentence's end ('?', '(').
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from lark.visitors import CollapseAmbiguities
 
 from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE
-from workers.agent.reading.coverage import IGNORABLE
 
 Span = tuple[int, int]
 
@@ -49,7 +51,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "POSS": "its their his her your my our",
     "BE": "is are was were be been am",
     "AUX": "does do did",
-    "MODAL": "should must will would can",
+    "MODAL": "should must will",
     "NEG": "not never",
     "STILL": "still anymore",
     "SHOWN": "shown listed displayed visible present included",
@@ -66,19 +68,21 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "PAGE": "page screen window",
     "AND": "and",
     "BUT": "but while whereas",
-    "LINK": "by",
     "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')
     # words that say more than which texts are shown where, or that a text may not be: never read here
-    "MORE": "or either whether if unless may might maybe perhaps only all both each every some any none no nor "
-            "neither first last second third newest oldest top bottom left right above below beneath beside next "
-            "before after between bold italic sorted ordered grouped selected checked disabled enabled empty",
+    "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
+            "every some any none no nor neither first last second third newest oldest top bottom left right above "
+            "below beneath beside next before after between bold italic sorted ordered grouped selected checked "
+            "disabled enabled empty by it they them nothing everything something anything other others",
 }.items() for word in words.split()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
 _ROW_KINDS = frozenset("row line entry item record".split())
 _CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "doesn't": "does",
-               "don't": "do", "didn't": "did", "won't": "will", "can't": "can", "shouldn't": "should",
-               "mustn't": "must", "wouldn't": "would"}
-_WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[,;:.!]")
+               "don't": "do", "didn't": "did", "won't": "will", "shouldn't": "should", "mustn't": "must"}
+# words that say nothing a check could miss, skipped when written in lower case ('is now shown', 'then')
+_SKIPPED = frozenset("please kindly then now also again successfully correctly properly immediately finally "
+                     "afterwards so".split())
+_WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
 _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
 
@@ -119,16 +123,17 @@ def lexicon(sentence: str) -> list[Word]:
               if not any(s <= m.start() < e for s, e, _ in slots)]
     words = [Word("Q", text, (start, end)) for start, end, text in slots]
     starts = True  # the next word starts a sentence (its capital says nothing)
+    first: list[int] = []  # words that start a sentence, capitalised and unknown: a name only if one goes on after them
     for m in _WORD.finditer(sentence):
         if any(s <= m.start() < e for s, e, _ in slots):
             continue
         text, lowered = m[0], m[0].lower().replace("’", "'")
-        if text in _PUNCTUATION:
-            words.append(Word(_PUNCTUATION[text], text, m.span()))
+        if not text[0].isalnum():  # punctuation: other marks ('?', '(', '#') are read by nothing
+            words.append(Word(_PUNCTUATION.get(text, "MARK"), text, m.span()))
             starts = text in ".!;:"
             continue
-        if lowered in IGNORABLE and lowered not in ("a", "an", "the"):
-            continue  # 'then', 'please': no meaning of their own
+        if lowered in _SKIPPED and (text.islower() or starts):
+            continue
         if lowered in _CONTRACTED:  # "isn't": the verb, then its denial
             words += [Word(LEXICON[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
@@ -142,8 +147,13 @@ def lexicon(sentence: str) -> list[Word]:
         elif lowered in LEXICON:
             words.append(Word(LEXICON[lowered], text, m.span()))
         else:
-            words.append(Word("CAP" if text[0].isupper() else "LOW", text, m.span()))
+            if text[0].isupper():
+                first.append(len(words))
+            words.append(Word("LOW", text, m.span()))
         starts = False
+    for n in first:  # 'Blue Harbour is listed', 'Order 1042 is shown'; never 'Error messages are gone'
+        if n + 1 < len(words) and (words[n + 1].kind in ("CAP", "NUM") or words[n + 1].text[0].isdigit()):
+            words[n] = Word("CAP", words[n].text, words[n].span)
     return sorted(words, key=lambda w: w.span)
 
 
@@ -190,17 +200,13 @@ def read(sentence: str) -> Reading:
         word = words[int(at)]
         return Reading(refusal=f"{word.text!r} in {' '.join(sentence.split())!r} is not read as a text shown or not "
                                "shown")
-    # Where one list ends and the next clause starts: a verb said of one text never has several ('"A" and "B" is
-    # gone'), a list ends where a clause of its own can start ('The sidebar shows "A", and "B" and "C" are gone' says
-    # two things), and of what is left, the reading whose clauses start earliest.
-    readings = [r for r in CollapseAmbiguities().transform(tree) if _agrees(r, words)] or [tree]
-    most = max(len(_clauses(r)) for r in readings)
-    readings = [r for r in readings if len(_clauses(r)) == most]
-    earliest = min(_starts(r) for r in readings)
+    # A verb said of one text never has several ('Salt and Pepper is shown' is no list of two names)
+    readings = [r for r in CollapseAmbiguities().transform(tree) if _agrees(r, words)]
+    if not readings:
+        return Reading(refusal=f"{' '.join(sentence.split())!r}: a verb said of one text is said of several; quote "
+                               "each text")
     meanings: list[tuple[Claim, ...]] = []
     for reading in readings:
-        if _starts(reading) != earliest:
-            continue
         try:
             claims = tuple(_claims(reading, words, sentence))
         except _NoReading as exc:
@@ -227,25 +233,21 @@ def _clauses(tree: Tree) -> list[Tree]:
     return [c for c in tree.children if isinstance(c, Tree)]
 
 
-def _starts(tree: Tree) -> tuple[int, ...]:
-    return tuple(int(_tokens(c)[0]) for c in _clauses(tree))
-
-
-_SAID_OF_ONE = frozenset("is was has does appears disappears vanishes remains exists isn't wasn't doesn't".split())
+_SAID_OF_ONE = frozenset("is was does appears disappears vanishes remains exists isn't wasn't doesn't".split())
 
 
 def _agrees(tree: Tree, words: list[Word]) -> bool:
     """No clause says a verb of one text of several texts."""
     for clause in _clauses(tree):
         if clause.data in ("said_of", "denied_again"):
-            texts = len(list(next(clause.find_data("items")).find_data("text")))
+            texts = len(list(next(clause.find_data("items")).find_data("item")))
             verb = next(t for t in _tokens(clause) if t.type not in _SUBJECT_WORDS)
             if texts > 1 and words[int(verb)].text.lower().replace("’", "'") in _SAID_OF_ONE:
                 return False
     return True
 
 
-_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS COMMA AND LINK SEEING".split())
+_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS COMMA AND SEEING".split())
 
 
 def _tokens(tree: Tree | Token) -> list[Token]:
@@ -259,10 +261,15 @@ def _span(words: list[Word], tokens: list[Token]) -> Span:
 def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Span, str | None]]:
     """The texts an `items` subtree lists: (text, span, what it is said to be)."""
     out = []
-    for item in items.find_data("item"):
+    for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
         for child in item.children:
-            if isinstance(child, Tree) and child.data == "described":
+            if isinstance(child, Token) and child.type == "LOW":  # 'the "Save" button'
+                out[-1] = (*out[-1][:2], " ".join(filter(None, (out[-1][2], words[int(child)].text))))
+            elif isinstance(child, Token) and child.type == "Q":
+                out.append((words[int(child)].text, words[int(child)].span, described))
+                described = None
+            elif isinstance(child, Tree) and child.data == "described":
                 said = [words[int(t)].text for t in _tokens(child) if words[int(t)].kind == "LOW"]
                 described = " ".join(said) or None
             elif isinstance(child, Tree) and child.data == "text":
@@ -320,7 +327,6 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             raise _NoReading(f"{' '.join(sentence.split())!r}: a text gone from one row cannot be checked, only a text "
                              "gone from the whole page")
         for text, span, said_as in _texts(items, words, sentence):
-            out.append(Claim(text, shown, place.title, ("row" if place.row and place.kind is None else place.kind),
-                             said_as, span, place.span))
+            out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span))
         before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
     return out
