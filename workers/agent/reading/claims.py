@@ -14,8 +14,8 @@ be shown and checked against the sentence. Whether every word was used is still 
 operations the claims become (`coverage.py`): a word read as what a text is ('the review "Great value"') is kept in
 the claim but checked by no operation, so the step is refused naming it.
 
-    'The "Great value" review appears in the "Reviews" list'
-        -> "Great value" under "Reviews"
+    'The "Great value" review and Free Shipping appear in the "Reviews" list'
+        -> "Great value" under "Reviews" (said to be a review), "Free Shipping" under "Reviews"
     '"Inbox" is still listed, but "Drafts" and "Spam" are not'
         -> "Inbox" shown; "Drafts" not shown; "Spam" not shown
     'The Fruits list shows Apples, Pears and Plums'
