@@ -12,10 +12,16 @@ import os
 
 import psutil
 import pytest
+from hypothesis import settings as hypothesis_settings
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from shared.lifetime import descendants as process_descendants
 from shared.settings import CHROMIUM_ARGS, get_settings
+
+# Properties are checked by the examples they hold for, never by how fast each ran: on a busy machine a time limit
+# per example would fail a property that holds (speed is measured in bench/).
+hypothesis_settings.register_profile("stepforge", deadline=None)
+hypothesis_settings.load_profile("stepforge")
 
 # The Teamtasks demo answers every API call 300-1000 ms late by default; under test 150-500 ms: still late for
 # every step that waits for it (a step takes a few ms), with half the waiting. `python -m bench` keeps the default.

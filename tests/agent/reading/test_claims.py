@@ -256,3 +256,9 @@ def test_read_by_the_grammar_first_a_place_the_rules_drop_is_kept() -> None:
 def test_a_result_saying_more_than_its_claims_check_has_no_checks_and_says_why(expected, unused) -> None:
     reason = BuiltinBrain().claim_checks(expected)
     assert isinstance(reason, str) and unused in reason
+
+
+def test_a_text_said_to_be_a_heading_or_a_button_is_checked_in_one() -> None:
+    decision = decide('The heading "Files" is shown and the "Upload" button is no longer shown', grammar_first=True)
+    assert [(i.kind, i.role_hint, i.value) for i in decision.intents[1:]] == [
+        ("assert_inside", "heading", "Files"), ("assert_not_inside", "button", "Upload")]

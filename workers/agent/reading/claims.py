@@ -264,13 +264,14 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
     for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
         for child in item.children:
-            if isinstance(child, Token) and child.type == "LOW":  # 'the "Save" button'
-                out[-1] = (*out[-1][:2], " ".join(filter(None, (out[-1][2], words[int(child)].text))))
+            if isinstance(child, Token) and child.type == "LOW" or isinstance(child, Tree) and child.data == "kind":
+                said = " ".join(words[int(t)].text for t in _tokens(child))  # 'the "Save" button'
+                out[-1] = (*out[-1][:2], " ".join(filter(None, (out[-1][2], said))))
             elif isinstance(child, Token) and child.type == "Q":
                 out.append((words[int(child)].text, words[int(child)].span, described))
                 described = None
             elif isinstance(child, Tree) and child.data == "described":
-                said = [words[int(t)].text for t in _tokens(child) if words[int(t)].kind == "LOW"]
+                said = [words[int(t)].text for t in _tokens(child) if words[int(t)].kind in ("LOW", "KIND", "LIST")]
                 described = " ".join(said) or None
             elif isinstance(child, Tree) and child.data == "text":
                 tokens = _tokens(child)
