@@ -89,7 +89,7 @@ def _say(clause: Said, style: int, oxford: bool) -> str:
         if predicate.endswith(("gone", "missing", "disappear", "disappears")):
             predicate += f" from {clause.where.said()}"
         else:
-            predicate += f" {'under' if clause.where.kind is None else 'in'} {clause.where.said()}"
+            predicate += f" in {clause.where.said()}"
     return f"{listed} {predicate}"
 
 

@@ -1,7 +1,7 @@
 """An expected result the rules do not read, read as its claims, by a grammar (`claims.lark`).
 
 A claim is one text said to be shown, or not, and where: on the page, in the part of the page a title heads ('in the
-"Reviews" list', 'under the Unpaid heading'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
+"Reviews" list', 'in the Unpaid section'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
 named by what it is ('in the sidebar', 'in the table'). A text is quoted, an Examples value, a long number, or a name
 written unquoted in capitalised words inside a sentence ('lists Apples, Pears and Plums'; at its start, a name of one
 word is not told from a word that says what something is: 'Errors are gone' has no reading).
@@ -60,7 +60,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "APPEAR": "appear appears appeared exist exists remain remains",
     "VANISH": "disappear disappears disappeared vanish vanishes vanished",
     "ABSENT": "gone hidden missing absent removed",
-    "PREP": "in under inside within on",
+    "PREP": "in inside within on",
     "FROM": "from",
     "LIST": "list",
     "KIND": "table section panel sidebar menu dialog tab column card box group tree area pane block view heading "
@@ -70,10 +70,12 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "BUT": "but while whereas",
     "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')
     # words that say more than which texts are shown where, or that a text may not be: never read here
+    # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right above "
-            "below beneath beside next before after between bold italic sorted ordered grouped selected checked "
-            "disabled enabled empty by it they them nothing everything something anything other others",
+            "below beneath under underneath beside next before after between bold italic sorted ordered grouped "
+            "selected checked disabled enabled empty by it they them nothing everything something anything other "
+            "others",
 }.items() for word in words.split()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
 _ROW_KINDS = frozenset("row line entry item record".split())
@@ -282,7 +284,7 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
     return out
 
 
-def _place(holder: Tree | None, words: list[Word], sentence: str, shows: bool = False) -> _Place:
+def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
     if holder is None or holder.data == "page":
         return _Place(None, None, None)
     tokens = _tokens(holder)
@@ -295,8 +297,8 @@ def _place(holder: Tree | None, words: list[Word], sentence: str, shows: bool = 
     titles = [t for t in tokens if t.type in ("Q", "CAP", "LOW", "NUM")]
     start, end = _span(words, titles)
     title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[start:end]
-    # 'the "Fuel" row shows ...', '"Fuel" shows ...': the record of the text
-    return _Place(title, kind, span, row=kind in _ROW_KINDS or (shows and kind is None))
+    # 'the "Fuel" row shows ...': the record of the text; '"Dependencies (2)" lists ...': the part it titles
+    return _Place(title, kind, span, row=kind in _ROW_KINDS)
 
 
 def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
@@ -315,7 +317,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             place = _place(holder, words, sentence)
         elif clause.data in ("holder_shows", "holder_lacks"):
             shown = clause.data == "holder_shows"
-            place = _place(clause.children[0], words, sentence, shows=True)
+            place = _place(clause.children[0], words, sentence)
         elif clause.data in ("again_shows", "again_lacks"):
             if before is None or before[2] is None:
                 raise _NoReading(f"{' '.join(sentence.split())!r}: what shows them is not said")
