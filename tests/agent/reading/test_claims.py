@@ -262,3 +262,13 @@ def test_a_text_said_to_be_a_heading_or_a_button_is_checked_in_one() -> None:
     decision = decide('The heading "Files" is shown and the "Upload" button is no longer shown', grammar_first=True)
     assert [(i.kind, i.role_hint, i.value) for i in decision.intents[1:]] == [
         ("assert_inside", "heading", "Files"), ("assert_not_inside", "button", "Upload")]
+
+
+def test_texts_said_with_a_text_or_a_part_that_opens_are_checked_where_said() -> None:
+    decision = decide('The heading "Components" is shown with Backend and Mobile app in the table', grammar_first=True)
+    assert [(i.kind, i.role_hint, i.value) for i in decision.intents[1:]] == [
+        ("assert_inside", "heading", "Components"), ("assert_inside", "table", "Backend"),
+        ("assert_inside", "table", "Mobile app")]
+    assert read_claims("The Fruits dialog opens with Apples and Pears") == [
+        Claim("Apples", True, "Fruits", "dialog"), Claim("Pears", True, "Fruits", "dialog")]
+    assert read('"Kiwi" is gone with Apples').refusal  # what goes with a text that is gone is not said

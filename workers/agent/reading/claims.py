@@ -68,13 +68,15 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "PAGE": "page screen window",
     "AND": "and",
     "BUT": "but while whereas",
-    "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')
+    "SEEING": "verify check ensure confirm",
+    "WITH": "with",
+    "OPENS": "opens open opened",  # a check said as one ('Verify "A" is listed')
     # words that say more than which texts are shown where, or that a text may not be: never read here
     # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right above "
             "below beneath under underneath beside next before after between bold italic sorted ordered grouped "
-            "selected checked disabled enabled empty by it they them nothing everything something anything other "
+            "selected checked disabled enabled empty by without it they them nothing everything something anything other "
             "others",
 }.items() for word in words.split()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
@@ -307,7 +309,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     before: tuple[bool, _Place, _Place | None] | None = None
     for clause in _clauses(tree):
         items = next(clause.find_data("items"))
-        if clause.data == "said_of":
+        if clause.data in ("said_of", "said_with"):
             predicate = clause.children[1]
             shown = predicate.data == "shown"
             holder = next((c for c in predicate.children if isinstance(c, Tree) and c.data != "place"), None)
@@ -331,5 +333,15 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                              "gone from the whole page")
         for text, span, said_as in _texts(items, words, sentence):
             out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span))
+        if clause.data == "said_with":  # the texts said with them: shown, in their own place or in the same one
+            if not shown:
+                raise _NoReading(f"{' '.join(sentence.split())!r}: what is said with a text that is gone is not read")
+            withs = [c for c in clause.children if isinstance(c, Tree) and c.data == "items"][1]
+            own = next((c for c in clause.children if isinstance(c, Tree) and c.data == "place"), None)
+            if own is not None:
+                place = _place(own.children[1], words, sentence)
+            for text, span, said_as in _texts(withs, words, sentence):
+                out.append(Claim(text, True, place.title, "row" if place.row else place.kind, said_as, span,
+                                 place.span))
         before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
     return out

@@ -65,7 +65,7 @@ SEEING = frozenset("""
 make sure ensure verify verifies verified confirm confirms check checks see sees seen saw look looks looking observe
 notice expect expected find finds found locate locates show shows shown showing display displays displayed
 displaying appear appears appeared appearing visible present listed list lists contain contains containing include
-includes including read reads say says said state states exist exists remain remains still
+includes including read reads say says said state states exist exists remain remains still opens opened
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
