@@ -2387,7 +2387,7 @@ def test_a_place_described_by_its_look_is_the_one_box_whose_class_says_it(tmp_pa
     assert_passed(record)
 
 
-ARCHIVE = """<!doctype html><html><body>
+SHORTCUTS = """<!doctype html><html><body>
 <aside><h3>Shortcuts</h3><ul><li>Reports</li><li>Settings</li></ul></aside>
 <main><h2>Folders</h2><ul id="folders"><li>Inbox</li><li>Archived</li></ul>
 <button onclick="document.getElementById('folders').lastElementChild.remove()">Tidy up</button></main>
@@ -2399,13 +2399,13 @@ def test_a_text_said_in_a_part_named_by_its_kind_is_checked_inside_that_part_and
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'Click "Tidy up"', "expected": '"Reports" and Settings are still listed in the sidebar, and '
                                                         "Archived is no longer shown"}]
-    assert_green(generate_on_page(ARCHIVE, steps, tmp_path, grammar))
+    assert_green(generate_on_page(SHORTCUTS, steps, tmp_path, grammar))
     # "Inbox" is on the page, but not in the sidebar: the claim of the sentence fails, never the page-wide one
     inbox = [{"action": 'Click "Tidy up"', "expected": "The sidebar shows Reports and Inbox"}]
-    assert_failed_at(run_on_page(ARCHIVE, inbox, tmp_path / "inbox", grammar), 1, "expectation")
+    assert_failed_at(run_on_page(SHORTCUTS, inbox, tmp_path / "inbox", grammar), 1, "expectation")
     # a text gone from the sidebar only: still on the page elsewhere
     gone = [{"action": 'Click "Tidy up"', "expected": '"Inbox" is not in the sidebar'}]
-    assert_passed(run_on_page(ARCHIVE, gone, tmp_path / "gone", grammar))
+    assert_passed(run_on_page(SHORTCUTS, gone, tmp_path / "gone", grammar))
     # the part itself showing the text holds it
     footer = [{"action": 'Click "Tidy up"', "expected": "Acme Corp is shown in the footer"}]
-    assert_passed(run_on_page(ARCHIVE, footer, tmp_path / "footer", grammar))
+    assert_passed(run_on_page(SHORTCUTS, footer, tmp_path / "footer", grammar))

@@ -272,3 +272,9 @@ def test_texts_said_with_a_text_or_a_part_that_opens_are_checked_where_said() ->
     assert read_claims("The Fruits dialog opens with Apples and Pears") == [
         Claim("Apples", True, "Fruits", "dialog"), Claim("Pears", True, "Fruits", "dialog")]
     assert read('"Kiwi" is gone with Apples').refusal  # what goes with a text that is gone is not said
+
+
+def test_the_verb_of_one_text_is_told_after_what_the_texts_are_said_to_be() -> None:
+    assert read('The heading "A" and the "B" button is shown').claims == ()
+    assert read_claims('The heading "A" and the "B" button are shown') == [
+        Claim("A", True, said_as="heading"), Claim("B", True, said_as="button")]

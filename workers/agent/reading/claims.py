@@ -243,15 +243,16 @@ _SAID_OF_ONE = frozenset("is was does appears disappears vanishes remains exists
 def _agrees(tree: Tree, words: list[Word]) -> bool:
     """No clause says a verb of one text of several texts."""
     for clause in _clauses(tree):
-        if clause.data in ("said_of", "denied_again"):
-            texts = len(list(next(clause.find_data("items")).find_data("item")))
+        if clause.data in ("said_of", "said_with", "denied_again"):
+            subject = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
+            texts = sum(1 for c in subject.children if isinstance(c, Tree) and c.data == "item")
             verb = next(t for t in _tokens(clause) if t.type not in _SUBJECT_WORDS)
             if texts > 1 and words[int(verb)].text.lower().replace("’", "'") in _SAID_OF_ONE:
                 return False
     return True
 
 
-_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS COMMA AND SEEING".split())
+_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS KIND LIST COMMA AND SEEING".split())
 
 
 def _tokens(tree: Tree | Token) -> list[Token]:
@@ -308,7 +309,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     # the clause before: its polarity, its place, and the part it said shows its texts (None: it said no part)
     before: tuple[bool, _Place, _Place | None] | None = None
     for clause in _clauses(tree):
-        items = next(clause.find_data("items"))
+        items, *withs = [c for c in clause.children if isinstance(c, Tree) and c.data == "items"]
         if clause.data in ("said_of", "said_with"):
             predicate = clause.children[1]
             shown = predicate.data == "shown"
@@ -336,11 +337,10 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
         if clause.data == "said_with":  # the texts said with them: shown, in their own place or in the same one
             if not shown:
                 raise _NoReading(f"{' '.join(sentence.split())!r}: what is said with a text that is gone is not read")
-            withs = [c for c in clause.children if isinstance(c, Tree) and c.data == "items"][1]
             own = next((c for c in clause.children if isinstance(c, Tree) and c.data == "place"), None)
             if own is not None:
                 place = _place(own.children[1], words, sentence)
-            for text, span, said_as in _texts(withs, words, sentence):
+            for text, span, said_as in _texts(withs[0], words, sentence):
                 out.append(Claim(text, True, place.title, "row" if place.row else place.kind, said_as, span,
                                  place.span))
         before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
