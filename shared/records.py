@@ -120,6 +120,9 @@ class Decision(BaseModel):
     # The refusal depends on the page as it was read (a form the sentence names is not there yet): a page still
     # changing may be asked about again.
     page_dependent: bool = False
+    # What the brain read a sentence of the step as, claim by claim, with the characters each came from (a sentence
+    # read by the claims grammar: workers/agent/reading/claims.py), keyed by the sentence as the step wrote it.
+    meaning: dict[str, list[str]] = Field(default_factory=dict)
 
 
 # --- grounding, execution, observation -----------------------------------------
@@ -270,6 +273,7 @@ class StepReading(BaseModel):
     step: int  # 1-based
     sentence: str
     read_as: list[str] = Field(default_factory=list)
+    meaning: list[str] = Field(default_factory=list)  # its claims, when the claims grammar read it (Decision.meaning)
     unused: list[str] = Field(default_factory=list)
     check_version: int = 0
 

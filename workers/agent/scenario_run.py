@@ -305,15 +305,17 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
             unanswered.clear()
             raise run.fail("action", f"no dialog appeared to {'accept' if accept else 'dismiss'}")
         if decision.step_done:
-            check_whole_sentence(run, brain, step)
+            check_whole_sentence(run, brain, step, decision.meaning)
             return
     raise run.fail("error", "the brain never finished this step")
 
 
-def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep) -> None:
+def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep,
+                         meaning: dict[str, list[str]] | None = None) -> None:
     """A brain that reads each step whole: every word of the step's sentences used by an operation the step did
     (workers/agent/reading/coverage.py), recorded in the run record; a step that did less than its sentence said
-    fails there (settings.partial_readings "fail"), naming the words it did not use."""
+    fails there (settings.partial_readings "fail"), naming the words it did not use. meaning: the claims the brain
+    read a sentence as (Decision.meaning), recorded beside it."""
     if not getattr(brain, "reads_whole_steps", False):
         return
     done = [op for op in run.record.operations if op.step_index == run.step_index and op.ok]
@@ -326,7 +328,8 @@ def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep) -> 
         # an expected result is used only by checks: what the action did never stands for what it was to show
         coverage = account(substitute(sentence, row), [d for d in trace if d.checks or not said])
         run.record.readings.append(StepReading(step=run.step_index + 1, sentence=coverage.sentence,
-                                               read_as=[op.description for op in done], unused=list(coverage.unused),
+                                               read_as=[op.description for op in done],
+                                               meaning=(meaning or {}).get(sentence, []), unused=list(coverage.unused),
                                                check_version=coverage.version))
         if not coverage.whole:
             unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")

@@ -79,6 +79,7 @@ class BuiltinBrain:
         # expected results read by the claims grammar first, by the rules when it has no reading
         # (Settings.expected_reader "grammar"); else by the rules first
         self.grammar_first = grammar_first
+        self._meaning: dict[str, list[str]] = {}  # the step's sentences read by the grammar, claim by claim
 
     def decide(
         self,
@@ -88,8 +89,10 @@ class BuiltinBrain:
         history: list[Operation] | None = None,
         screenshot: Callable[[], bytes] | None = None,
     ) -> Decision:
+        self._meaning = {}
         try:
-            return Decision(intents=self.intents(step, snapshot, history), step_done=True)
+            intents = self.intents(step, snapshot, history)
+            return Decision(intents=intents, step_done=True, meaning=self._meaning)
         except Unsupported as exc:
             return Decision(intents=[], step_done=True, unsupported=exc.reason,
                             page_dependent=isinstance(exc, NotOnPage))
@@ -151,7 +154,10 @@ class BuiltinBrain:
             return exc.reason
         coverage = account(substitute(expected, self.row),
                            [Done(i.description, i.target, i.value, checks=True) for i in intents])
-        return intents if coverage.whole else coverage.reason()
+        if not coverage.whole:
+            return coverage.reason()
+        self._meaning[expected] = [c.said() for c in reading.claims]
+        return intents
 
     # --- macros ----------------------------------------------------------------------------
 

@@ -104,6 +104,17 @@ class Claim:
     span: Span = field(default=(0, 0), compare=False)  # where the text is in the sentence
     place_span: Span | None = field(default=None, compare=False)
 
+    def said(self) -> str:
+        """The claim in words, with the characters of the sentence it came from: '"Kiwi" not shown, inside the
+        sidebar (text 0-6, place 29-40)'."""
+        where = (f"in the row of {self.place!r}" if self.kind == "row" else
+                 f"under {self.place!r}" + (f" ({self.kind})" if self.kind else "") if self.place else
+                 f"inside the {self.kind}" if self.kind else "on the page")
+        said_as = f" (said to be a {self.said_as})" if self.said_as else ""
+        spans = f"text {self.span[0]}-{self.span[1]}" + (
+            f", place {self.place_span[0]}-{self.place_span[1]}" if self.place_span else "")
+        return f"{self.text!r}{said_as} {'shown' if self.shown else 'not shown'}, {where} ({spans})"
+
 
 @dataclass(frozen=True)
 class Reading:
