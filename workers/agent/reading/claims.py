@@ -1,4 +1,5 @@
-"""An expected result the rules do not read, read as its claims, by a grammar (`claims.lark`).
+"""An expected result, or a check said as a step ('Verify the sidebar lists A'), read as its claims by a grammar
+(`claims.lark`): by the builtin brain after its phrase rules refuse one, or before them (Settings.expected_reader).
 
 A claim is one text said to be shown, or not, and where: on the page, in the part of the page a title heads ('in the
 "Reviews" list', 'in the Unpaid section'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
