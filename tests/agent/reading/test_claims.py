@@ -285,3 +285,10 @@ def test_the_brain_gives_what_it_read_each_sentence_as_claim_by_claim_with_its_c
     decision = decide(expected, grammar_first=True)
     assert decision.meaning == {expected: ["'Apples' shown, under 'Fruits' (panel) (text 23-29, place 0-16)"]}
     assert decide('"Apples" is shown').meaning == {}  # read by the rules: their operations say what was read
+
+
+def test_the_kind_of_a_control_is_never_a_word_of_its_name() -> None:
+    expected = 'The heading "Sign in" is shown with a Password field and a "Go" button'
+    assert read_claims(expected)[1:] == [Claim("Password", True, said_as="field"), Claim("Go", True, said_as="button")]
+    reason = BuiltinBrain().claim_checks(expected)  # a field's name is its label, outside it: not read here
+    assert isinstance(reason, str) and '"field" is not used' in reason

@@ -41,8 +41,9 @@ def claim_op(claim: Claim) -> Op:
     """The check of one claim: in the row of its title, under its title, in its column, inside a part of its kind,
     or anywhere on the page; raises `Unsupported` for a place no check can hold it to."""
     check, uncheck = ("assert_text", "assert_absent")
-    if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS:
-        # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it
+    if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
+        # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
+        # its label, outside it: no check of a field is read here)
         claim = Claim(claim.text, claim.shown, kind=claim.said_as)
     if claim.place is not None and claim.kind in ("row", "column"):
         if not claim.shown:

@@ -67,6 +67,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "KIND": "table section panel sidebar menu dialog tab column card box group tree area pane block view heading "
             "header footer toolbar grid modal navigation row line entry item record",
     "PAGE": "page screen window",
+    # kinds of control a text may be said to be, never words of a name ('a Password field')
+    "ELEMENT": "field button link checkbox dropdown icon input option toggle radio textbox textarea chip badge label",
     "AND": "and",
     "BUT": "but while whereas",
     "SEEING": "verify check ensure confirm",
@@ -264,7 +266,7 @@ def _agrees(tree: Tree, words: list[Word]) -> bool:
     return True
 
 
-_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS KIND LIST COMMA AND SEEING".split())
+_SUBJECT_WORDS = frozenset("Q NUM CAP LOW DET POSS KIND LIST ELEMENT COMMA AND SEEING".split())
 
 
 def _tokens(tree: Tree | Token) -> list[Token]:
@@ -281,16 +283,18 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
     for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
         for child in item.children:
-            if isinstance(child, Token) and child.type == "LOW" or isinstance(child, Tree) and child.data == "kind":
+            if isinstance(child, Token) and child.type in ("LOW", "ELEMENT") or (
+                    isinstance(child, Tree) and child.data == "kind"):
                 said = " ".join(words[int(t)].text for t in _tokens(child))  # 'the "Save" button'
                 out[-1] = (*out[-1][:2], " ".join(filter(None, (out[-1][2], said))))
             elif isinstance(child, Token) and child.type == "Q":
                 out.append((words[int(child)].text, words[int(child)].span, described))
                 described = None
             elif isinstance(child, Tree) and child.data == "described":
-                said = [words[int(t)].text for t in _tokens(child) if words[int(t)].kind in ("LOW", "KIND", "LIST")]
+                said = [words[int(t)].text for t in _tokens(child)
+                        if words[int(t)].kind in ("LOW", "KIND", "LIST", "ELEMENT")]
                 described = " ".join(said) or None
-            elif isinstance(child, Tree) and child.data == "text":
+            elif isinstance(child, Tree) and child.data in ("text", "name"):
                 tokens = _tokens(child)
                 start, end = _span(words, tokens)
                 text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
