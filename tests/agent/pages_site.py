@@ -15,7 +15,7 @@ from shared.records import RunRecord
 from shared.scenarios import Scenario, ScenarioFile
 from shared.settings import Settings
 from tests.http_site import SiteHandler, serve
-from workers.agent.brains.builtin import BuiltinBrain
+from workers.agent.choice import Agent
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.pipeline import GenerationResult, generate_suite
 from workers.agent.scenario_run import run_scenario
@@ -114,7 +114,8 @@ def run_on_page(html: str, steps: list, tmp_path: Path, settings: Settings | Non
     scenario = Scenario(id="T-1", title="t", steps=steps)
     try:
         return BROWSERS.run(settings, lambda session: run_scenario(
-            scenario, BuiltinBrain(grammar_first=settings.expected_reader == "grammar"), session, base_url=site, settings=settings, store=LocalArtifactStore(tmp_path)))
+            scenario, Agent(expected_reader=settings.expected_reader).brain_for(scenario), session, base_url=site,
+            settings=settings, store=LocalArtifactStore(tmp_path)))
     finally:
         stop()
 

@@ -195,7 +195,8 @@ def generate_scenarios(
     also replayed as a Playwright Test project by Playwright's runner; a scenario red there fails and is left out.
     """
     job = GenerationJob(scenario_file.scenarios, base_url, settings, store, reset_command, events or PipelineEvents(),
-                        registry, project, agent or Agent(expected_reader=settings.expected_reader), feature=scenario_file.feature or DEFAULT_FEATURE,
+                        registry, project, agent or Agent(expected_reader=settings.expected_reader),
+                        feature=scenario_file.feature or DEFAULT_FEATURE,
                         suite_format=suite_format)
     with tempfile.TemporaryDirectory(prefix=".stepforge-staging-", dir=work_dir, ignore_cleanup_errors=True) as work:
         staging = Path(work) / "suite"

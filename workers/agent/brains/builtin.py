@@ -14,6 +14,7 @@ value is rendered from it); a placeholder in a target is substituted only.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Callable, Mapping
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
@@ -44,7 +45,7 @@ def claim_op(claim: Claim) -> Op:
     if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
         # its label, outside it: no check of a field is read here)
-        claim = Claim(claim.text, claim.shown, kind=claim.said_as)
+        claim = replace(claim, kind=claim.said_as, said_as=None)
     if claim.place is not None and claim.kind in ("row", "column"):
         if not claim.shown:
             raise Unsupported(f"a text gone from one {claim.kind} cannot be checked, only a text gone from the whole "

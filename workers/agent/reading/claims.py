@@ -79,8 +79,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right above "
             "below beneath under underneath beside next before after between bold italic sorted ordered grouped "
-            "selected checked disabled enabled empty by without it they them nothing everything something anything other "
-            "others",
+            "selected checked disabled enabled empty by without it they them nothing everything something anything "
+            "other others",
 }.items() for word in words.split()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
 _ROW_KINDS = frozenset("row line entry item record".split())
@@ -200,6 +200,11 @@ class _Place:
     row: bool = False  # the claims are checked in the record holding the title
 
 
+def _whole(sentence: str) -> str:
+    """The sentence on one line, as a refusal quotes it."""
+    return " ".join(sentence.split())
+
+
 def read(sentence: str) -> Reading:
     """The claims of an expected result, or why it has none."""
     words = lexicon(sentence)
@@ -207,21 +212,21 @@ def read(sentence: str) -> Reading:
         return Reading(refusal="it says nothing")
     more = [w.text for w in words if w.kind == "MORE"]
     if more:
-        return Reading(refusal=f"{', '.join(repr(m) for m in more)} in {' '.join(sentence.split())!r} "
+        return Reading(refusal=f"{', '.join(repr(m) for m in more)} in {_whole(sentence)!r} "
                                f"{'says' if len(more) == 1 else 'say'} more than which texts are shown where")
     try:
         tree = _parser().parse(words)
     except UnexpectedInput as exc:
         at = getattr(exc, "token", None)
         if at is None or not str(at).isdigit():  # the end of the sentence
-            return Reading(refusal=f"{' '.join(sentence.split())!r} ends before it says whether its texts are shown")
+            return Reading(refusal=f"{_whole(sentence)!r} ends before it says whether its texts are shown")
         word = words[int(at)]
-        return Reading(refusal=f"{word.text!r} in {' '.join(sentence.split())!r} is not read as a text shown or not "
+        return Reading(refusal=f"{word.text!r} in {_whole(sentence)!r} is not read as a text shown or not "
                                "shown")
     # A verb said of one text never has several ('Salt and Pepper is shown' is no list of two names)
     readings = [r for r in CollapseAmbiguities().transform(tree) if _agrees(r, words)]
     if not readings:
-        return Reading(refusal=f"{' '.join(sentence.split())!r}: a verb said of one text is said of several; quote "
+        return Reading(refusal=f"{_whole(sentence)!r}: a verb said of one text is said of several; quote "
                                "each text")
     meanings: list[tuple[Claim, ...]] = []
     for reading in readings:
@@ -232,7 +237,7 @@ def read(sentence: str) -> Reading:
         if claims not in meanings:
             meanings.append(claims)
     if len(meanings) > 1:
-        return Reading(refusal=f"{' '.join(sentence.split())!r} reads {len(meanings)} ways; quote each text")
+        return Reading(refusal=f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each text")
     if not meanings[0]:
         return Reading(refusal="it names no text to look for")
     return Reading(claims=meanings[0])
@@ -287,14 +292,12 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
                     isinstance(child, Tree) and child.data == "kind"):
                 said = " ".join(words[int(t)].text for t in _tokens(child))  # 'the "Save" button'
                 out[-1] = (*out[-1][:2], " ".join(filter(None, (out[-1][2], said))))
-            elif isinstance(child, Token) and child.type == "Q":
-                out.append((words[int(child)].text, words[int(child)].span, described))
-                described = None
             elif isinstance(child, Tree) and child.data == "described":
                 said = [words[int(t)].text for t in _tokens(child)
                         if words[int(t)].kind in ("LOW", "KIND", "LIST", "ELEMENT")]
                 described = " ".join(said) or None
-            elif isinstance(child, Tree) and child.data in ("text", "name"):
+            elif isinstance(child, Token) and child.type == "Q" or (
+                    isinstance(child, Tree) and child.data in ("text", "name")):
                 tokens = _tokens(child)
                 start, end = _span(words, tokens)
                 text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
@@ -339,20 +342,20 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             place = _place(clause.children[0], words, sentence)
         elif clause.data in ("again_shows", "again_lacks"):
             if before is None or before[2] is None:
-                raise _NoReading(f"{' '.join(sentence.split())!r}: what shows them is not said")
+                raise _NoReading(f"{_whole(sentence)!r}: what shows them is not said")
             shown, place = clause.data == "again_shows", before[2]
         else:  # denied_again
             if before is None or not before[0]:
-                raise _NoReading(f"{' '.join(sentence.split())!r}: a denial with no statement before it to deny")
+                raise _NoReading(f"{_whole(sentence)!r}: a denial with no statement before it to deny")
             shown, place = False, before[1]
         if place.row and not shown:
-            raise _NoReading(f"{' '.join(sentence.split())!r}: a text gone from one row cannot be checked, only a text "
+            raise _NoReading(f"{_whole(sentence)!r}: a text gone from one row cannot be checked, only a text "
                              "gone from the whole page")
         for text, span, said_as in _texts(items, words, sentence):
             out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span))
         if clause.data == "said_with":  # the texts said with them: shown, in their own place or in the same one
             if not shown:
-                raise _NoReading(f"{' '.join(sentence.split())!r}: what is said with a text that is gone is not read")
+                raise _NoReading(f"{_whole(sentence)!r}: what is said with a text that is gone is not read")
             own = next((c for c in clause.children if isinstance(c, Tree) and c.data == "place"), None)
             if own is not None:
                 place = _place(own.children[1], words, sentence)
