@@ -2412,3 +2412,30 @@ def test_a_text_said_in_a_part_named_by_its_kind_is_checked_inside_that_part_and
     # the part itself showing the text holds it
     footer = [{"action": 'Click "Tidy up"', "expected": "Acme Corp is shown in the footer"}]
     assert_passed(run_on_page(SHORTCUTS, footer, tmp_path / "footer", grammar))
+
+
+TICKET = """<!doctype html><html><body>
+<h1>Ticket #7</h1>
+<table class="properties"><tr><th>Priority:</th><td>minor</td><th>Owner:</th><td>Nadia Okafor</td></tr></table>
+<label><input type="checkbox" id="notify" checked> Notify me</label>
+<label>Summary <input id="summary" value="Printer jams"></label>
+<button id="save" disabled>Save</button>
+<button onclick="document.getElementById('notify').checked = false; document.getElementById('save').disabled = false">
+Edit</button>
+</body></html>"""
+
+
+def test_states_and_values_said_together_are_each_checked_on_their_element_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Edit"',
+              "expected": 'The Priority is minor, the Owner is Nadia Okafor, the Summary field shows "Printer jams", '
+                          'the "Save" button is enabled and the Notify me checkbox is no longer ticked'}]
+    record = run_on_page(TICKET, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert [o.kind for o in record.operations][1:] == ["click"] + ["assert_value"] * 3 + ["assert_state"] * 2
+    assert_green(generate_on_page(TICKET, steps, tmp_path / "suite", grammar))
+    # each false claim fails its step: a value the label does not show, a state the control is not in
+    for n, wrong in enumerate(["The Priority is major", 'the "Save" button is disabled',
+                               "the Notify me checkbox is ticked"]):
+        failed = run_on_page(TICKET, [{"action": 'Click "Edit"', "expected": wrong}], tmp_path / f"wrong{n}", grammar)
+        assert_failed_at(failed, 1, "expectation")

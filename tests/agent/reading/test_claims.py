@@ -292,3 +292,56 @@ def test_the_kind_of_a_control_is_never_a_word_of_its_name() -> None:
     assert read_claims(expected)[1:] == [Claim("Password", True, said_as="field"), Claim("Go", True, said_as="button")]
     reason = BuiltinBrain().claim_checks(expected)  # a field's name is its label, outside it: not read here
     assert isinstance(reason, str) and '"field" is not used' in reason
+
+
+# --- elements in a state, and the value one element shows ------------------------------------------------------------
+
+_CONTROLS = [('the "Save" button', "Save", "button"), ('the Remember me checkbox', "Remember me", "checkbox"),
+             ("the newsletter checkbox", "newsletter", "checkbox"), ('"Blog posts"', "Blog posts", None),
+             ("the Details section", "Details", "section")]
+_STATES_SAID = ["disabled", "enabled", "ticked", "unchecked", "selected", "expanded", "collapsed", "greyed out",
+                "empty"]
+
+
+@given(st.sampled_from(_CONTROLS), st.sampled_from(_STATES_SAID), st.sampled_from(["is", "should be", "is still"]),
+       st.sampled_from(["is not", "isn't", "is no longer", "should not be"]))
+def test_an_element_said_in_a_state_or_not_is_one_claim_of_that_state_whose_denial_flips_it(
+        control, state: str, be: str, nbe: str) -> None:
+    said, name, kind = control
+    claims, denied = read_claims(f"{said} {be} {state}"), read_claims(f"{said} {nbe} {state}")
+    if kind == "section":  # a section is a part, not a control: no state of it is read here
+        assert claims == [] and denied == []
+        return
+    assert [(c.text, c.said_as, c.state, c.shown) for c in claims] == [(name, kind, state, True)]
+    assert [(c.text, c.said_as, c.state, c.shown) for c in denied] == [(name, kind, state, False)]
+
+
+def test_states_are_checked_as_the_page_reads_them_and_a_denial_as_the_opposite_state() -> None:
+    decision = decide('The "Save" button is greyed out, and the Remember me checkbox is no longer ticked',
+                      grammar_first=True)
+    assert decision.unsupported is None, decision.unsupported
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents[1:]] == [
+        ("assert_state", "Save", "button", "disabled"), ("assert_state", "Remember me", "checkbox", "unchecked")]
+    assert read_claims('"Apples" and "Pears" are selected') == [
+        Claim("Apples", True, state="selected"), Claim("Pears", True, state="selected")]
+    assert read('"Apples" and "Pears" is selected').claims == ()  # one verb, two texts
+
+
+@pytest.mark.parametrize(("expected", "label", "kind", "value"), [
+    ("The Priority field shows minor", "Priority", "field", "minor"),
+    ("the status is new", "status", None, "new"),
+    ('the "Title" field reads "Draft v2"', "Title", "field", "Draft v2"),
+    ("The Owner is Nadia Okafor", "Owner", None, "Nadia Okafor"),
+    ("the total should be 1,250.00", "total", None, "1,250.00"),
+])
+def test_a_label_said_to_show_a_value_is_one_claim_of_that_element_s_value(expected, label, kind, value) -> None:
+    assert [(c.place, c.said_as, c.text, c.kind) for c in read_claims(expected)] == [(label, kind, value, "value")]
+
+
+def test_values_states_and_texts_are_read_together_and_each_checked() -> None:
+    expected = 'The summary is Fix login bug, the status is new and "Saved" is shown'
+    decision = decide(expected, grammar_first=True)
+    assert [(i.kind, i.target, i.value) for i in decision.intents[1:]] == [
+        ("assert_value", "summary", "Fix login bug"), ("assert_value", "status", "new"), ("assert_text", None, "Saved")]
+    assert read("The results show Apples").claims == ()  # many results: no one element's value
+    assert read('"Priority" shows "minor"').claims == (Claim("minor", True, "Priority"),)  # a quoted title: its part

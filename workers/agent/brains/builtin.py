@@ -21,8 +21,9 @@ from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
 from workers.agent.actions.placed import PART_KINDS
-from workers.agent.language.phrases import Op, Place, Unsupported
+from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
 from workers.agent.reading.claims import read as read_claims
 from workers.agent.reading.coverage import Done, account, substitute
@@ -35,12 +36,18 @@ _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
 
 # Kinds of part a title heads that a text is checked under (its section); any other kind said with a title is refused
 _TITLED_KINDS = frozenset("list section panel box group card area block pane view tree table menu sidebar dialog "
-                          "heading header footer toolbar grid modal navigation".split())
+                          "heading header footer toolbar grid modal navigation form".split())
 
 
 def claim_op(claim: Claim) -> Op:
     """The check of one claim: in the row of its title, under its title, in its column, inside a part of its kind,
     or anywhere on the page; raises `Unsupported` for a place no check can hold it to."""
+    if claim.state is not None:  # 'the "Save" button is disabled', 'the "Terms" box is not ticked'
+        state = STATE_WORDS[claim.state]
+        return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
+                  value=state if claim.shown else OPPOSITE[state])
+    if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
+        return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)
     check, uncheck = ("assert_text", "assert_absent")
     if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
@@ -60,6 +67,16 @@ def claim_op(claim: Claim) -> Op:
             raise Unsupported(f"which {claim.kind} is not said (name it by its title)")
         check, uncheck = ("assert_inside", "assert_not_inside")
     return Op(check if claim.shown else uncheck, target=claim.place, role_hint=claim.kind, value=claim.text)
+
+
+def _control_role(kind: str | None) -> str | None:
+    """The role a control said by its kind ('the Terms checkbox', 'the Priority field') is looked for as."""
+    if kind is None:
+        return None
+    role = split_role(f"x {kind}")[1]
+    if role is None:
+        raise Unsupported(f"a {kind} is no control with a state or a value")
+    return role
 
 
 # An action sentence that is a check of its own ('Verify the sidebar lists "A"'), which the grammar may read first

@@ -307,11 +307,14 @@
       const cells = row.cells;
       const headerRow = (row.parentElement && row.parentElement.tagName === 'THEAD') ||
         Array.from(cells).every((c) => c.tagName === 'TH');
-      if (!headerRow) for (const c of cells) {
-        if (c === cell) continue;
-        if (c.tagName === 'TH' && (c.getAttribute('scope') || '').toLowerCase() !== 'col') {
-          rh = cap(norm(c.textContent), 80); break;
-        }
+      // the row's header cell nearest before the cell ('Owner:' of the second pair in 'Priority: minor Owner: Ann'),
+      // else the first after it
+      if (!headerRow) {
+        const isRowHeader = (c) => c !== cell && c.tagName === 'TH' && (c.getAttribute('scope') || '').toLowerCase() !== 'col';
+        const all = Array.from(cells), at = all.indexOf(cell);
+        const before = all.slice(0, at).reverse().find(isRowHeader), after = all.slice(at + 1).find(isRowHeader);
+        const header = before || after;
+        if (header) rh = cap(norm(header.textContent), 80);
       }
       if (rh === null && cells.length > 1 && cells[0] !== cell && cells[0].tagName === 'TD' && cell.tagName === 'TD') {
         rh = cap(norm(cells[0].textContent), 80) || null;

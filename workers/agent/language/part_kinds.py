@@ -21,5 +21,6 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("table", "table grid", "table"),
         ("tab bar", "tablist", ""),
         ("search form", "search", "search"),
+        ("form", "form", "form"),
     )
 }

@@ -65,7 +65,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "FROM": "from",
     "LIST": "list",
     "KIND": "table section panel sidebar menu dialog tab column card box group tree area pane block view heading "
-            "header footer toolbar grid modal navigation row line entry item record",
+            "header footer toolbar grid modal navigation form row line entry item record",
     "PAGE": "page screen window",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
     "ELEMENT": "field button link checkbox dropdown icon input option toggle radio textbox textarea chip badge label",
@@ -74,12 +74,15 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "SEEING": "verify check ensure confirm",
     "WITH": "with",
     "OPENS": "opens open opened",  # a check said as one ('Verify "A" is listed')
+    # states a person sees on a control (actions/kinds/assert_state.py reads them)
+    "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
+             "empty",
     # words that say more than which texts are shown where, or that a text may not be: never read here
     # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right above "
             "below beneath under underneath beside next before after between bold italic sorted ordered grouped "
-            "selected checked disabled enabled empty by without it they them nothing everything something anything "
+            "by without it they them nothing everything something anything "
             "other others",
 }.items() for word in words.split()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
@@ -97,25 +100,34 @@ _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP
 @dataclass(frozen=True)
 class Claim:
     """One text said to be shown (or not), and where: in the part a title heads (place), of the kind said (kind:
-    "list", "row"), or inside any part of a kind (kind alone: "sidebar"); neither: anywhere on the page."""
+    "list", "row"), or inside any part of a kind (kind alone: "sidebar"); neither: anywhere on the page.
+
+    Or one element said to be in a state (state: 'disabled', 'ticked'; text: the element's name; shown False: not in
+    it), or the value one element shows (kind "value"; place: the element's name or label; text: the value)."""
 
     text: str
     shown: bool
     place: str | None = None
     kind: str | None = None
-    said_as: str | None = None  # words that say what the text is ('review'), which no check uses
+    said_as: str | None = None  # words that say what the text is ('review', 'button')
     span: Span = field(default=(0, 0), compare=False)  # where the text is in the sentence
     place_span: Span | None = field(default=None, compare=False)
+    state: str | None = None
 
     def said(self) -> str:
         """The claim in words, with the characters of the sentence it came from: '"Kiwi" not shown, inside the
         sidebar (text 0-6, place 29-40)'."""
+        spans = f"text {self.span[0]}-{self.span[1]}" + (
+            f", place {self.place_span[0]}-{self.place_span[1]}" if self.place_span else "")
+        said_as = f" {self.said_as}" if self.said_as else ""
+        if self.state is not None:
+            return f"the{said_as} {self.text!r} {'is' if self.shown else 'is not'} {self.state} ({spans})"
+        if self.kind == "value":
+            return f"the{said_as} {self.place!r} shows the value {self.text!r} ({spans})"
         where = (f"in the row of {self.place!r}" if self.kind == "row" else
                  f"under {self.place!r}" + (f" ({self.kind})" if self.kind else "") if self.place else
                  f"inside the {self.kind}" if self.kind else "on the page")
         said_as = f" (said to be a {self.said_as})" if self.said_as else ""
-        spans = f"text {self.span[0]}-{self.span[1]}" + (
-            f", place {self.place_span[0]}-{self.place_span[1]}" if self.place_span else "")
         return f"{self.text!r}{said_as} {'shown' if self.shown else 'not shown'}, {where} ({spans})"
 
 
@@ -156,6 +168,8 @@ def lexicon(sentence: str) -> list[Word]:
             words += [Word(LEXICON[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "out" and words and words[-1].text.lower() in ("greyed", "grayed"):  # one state
+            words[-1] = Word("STATE", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "more" and words and words[-1].text.lower() == "any":  # "any more"
             words[-1] = Word("STILL", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif text[0].isdigit():
@@ -256,14 +270,21 @@ def _clauses(tree: Tree) -> list[Tree]:
     return [c for c in tree.children if isinstance(c, Tree)]
 
 
+_SAID_OF_MANY = frozenset("are were show display contain read say".split())
 _SAID_OF_ONE = frozenset("is was does appears disappears vanishes remains exists isn't wasn't doesn't".split())
 
 
 def _agrees(tree: Tree, words: list[Word]) -> bool:
     """No clause says a verb of one text of several texts."""
     for clause in _clauses(tree):
-        if clause.data in ("said_of", "said_with", "denied_again"):
-            subject = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
+        if clause.data == "has_value":  # one element shows one value: 'the results show "X"' is no value
+            verb = next(c for c in clause.children if isinstance(c, Token))
+            if words[int(verb)].text.lower() in _SAID_OF_MANY:
+                return False
+        if clause.data in ("said_of", "said_with", "denied_again", "in_state", "not_in_state"):
+            subject = next((c for c in clause.children if isinstance(c, Tree) and c.data == "items"), None)
+            if subject is None:
+                continue
             texts = sum(1 for c in subject.children if isinstance(c, Tree) and c.data == "item")
             verb = next(t for t in _tokens(clause) if t.type not in _SUBJECT_WORDS)
             if texts > 1 and words[int(verb)].text.lower().replace("’", "'") in _SAID_OF_ONE:
@@ -328,6 +349,10 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     # the clause before: its polarity, its place, and the part it said shows its texts (None: it said no part)
     before: tuple[bool, _Place, _Place | None] | None = None
     for clause in _clauses(tree):
+        if clause.data in ("in_state", "not_in_state", "has_value"):
+            out += _element_claims(clause, words, sentence)
+            before = None  # nothing after it is said of its place ('..., and does not list B')
+            continue
         items, *withs = [c for c in clause.children if isinstance(c, Tree) and c.data == "items"]
         if clause.data in ("said_of", "said_with"):
             predicate = clause.children[1]
@@ -364,3 +389,30 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                                  place.span))
         before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
     return out
+
+
+def _element_claims(clause: Tree, words: list[Word], sentence: str) -> list[Claim]:
+    """The claims of a clause about elements: each in a state, or one showing a value."""
+    parts = [c for c in clause.children if isinstance(c, Tree)]
+    if clause.data == "has_value":
+        labelled, value = parts[0], parts[-1]
+        tokens = _tokens(labelled)
+        kind = next((words[int(t)].text.lower() for t in tokens if t.type == "ELEMENT"), None)
+        named = [t for t in tokens if t.type in ("Q", "CAP", "LOW", "NUM")]
+        start, end = _span(words, named)
+        label = words[int(named[0])].text if named[0].type == "Q" else sentence[start:end]
+        value_tokens = _tokens(value)
+        at = _span(words, value_tokens)
+        text = words[int(value_tokens[0])].text if value_tokens[0].type == "Q" else sentence[at[0]:at[1]]
+        return [Claim(text, True, label, "value", kind, at, (start, end))]
+    state = next(words[int(t)].text.lower() for t in _tokens(clause) if t.type == "STATE")
+    shown = clause.data == "in_state"
+    subject = parts[0]
+    if subject.data == "control":
+        tokens = _tokens(subject)
+        named = [t for t in tokens if t.type == "LOW"]
+        at = _span(words, named)
+        kind = next(words[int(t)].text.lower() for t in tokens if t.type == "ELEMENT")
+        return [Claim(sentence[at[0]:at[1]], shown, said_as=kind, span=at, state=" ".join(state.split()))]
+    return [Claim(text, shown, said_as=said_as, span=span, state=" ".join(state.split()))
+            for text, span, said_as in _texts(subject, words, sentence)]

@@ -35,7 +35,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 5
+VERSION = 6
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -84,6 +84,25 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "not no longer never isn't aren't wasn't weren't doesn't don't didn't won't gone disappear disappears disappeared "
     "vanish vanishes vanished hidden absent missing closes closed removed",
 ))
+
+# A state a person sees on a control, as testers write it (the words of each), and its opposite. A state said with its
+# denial ('is not ticked', "isn't selected", 'is no longer greyed out') is one piece of the sentence, used by a check
+# that says the opposite state; a state said alone, by a check that says it.
+STATES: dict[str, tuple[str, ...]] = {
+    "disabled": ("disabled", "greyed out", "grayed out", "inactive"), "enabled": ("enabled",),
+    "checked": ("checked", "ticked"), "unchecked": ("unchecked", "unticked"),
+    "selected": ("selected", "chosen"), "unselected": ("unselected", "deselected"),
+    "expanded": ("expanded", "unfolded"), "collapsed": ("collapsed", "folded"),
+    "empty": ("empty", "blank"), "filled": ("filled",),
+}
+_OPPOSITE = {"disabled": "enabled", "checked": "unchecked", "selected": "unselected", "expanded": "collapsed",
+             "empty": "filled"}
+_OPPOSITE |= {b: a for a, b in _OPPOSITE.items()}
+_STATE_OF = {said: state for state, words in STATES.items() for said in words}
+_STATE_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in _STATE_OF), key=len, reverse=True))
+_STATE_SAID = re.compile(rf"(?i)(?<![\w'’])(?P<denied>(?:not|never|no\s+longer|[a-z]+n['’]t)\s+(?:be\s+)?)?"
+                         rf"(?P<state>{_STATE_WORDS})(?![\w'’])")
+_STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 
 _STEMMER = snowballstemmer.stemmer("english")
 _ABSENCE = frozenset(_STEMMER.stemWord(w) for w in SAME[-1])  # the stems of the words of absence
@@ -167,6 +186,15 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     for quoted in QUOTE.finditer(sentence):
         text = next(g for g in quoted.groups() if g is not None)
         pieces.append((quoted.start(), quoted.end(), not _fold(text) or _holds(used_text, _fold(text))))
+    # the states the checks say of their elements (a quoted text looked for, or an element's name, says none)
+    checked_states = {_STATE_OF[" ".join(m[0].lower().split())] for d in done if d.checks
+                      for m in _STATE_IN.finditer(QUOTE.sub(" ", d.description).replace(d.said or "\0", " "))}
+    for said in _STATE_SAID.finditer(sentence):
+        if any(start <= said.start() < end for start, end, _ in pieces):
+            continue
+        state = _STATE_OF[" ".join(said["state"].lower().split())]
+        pieces.append((said.start(), said.end(),
+                       (_OPPOSITE.get(state) if said["denied"] else state) in checked_states))
     for word in _WORD.finditer(sentence):
         if any(start <= word.start() < end for start, end, _ in pieces):
             continue
