@@ -2419,6 +2419,7 @@ TICKET = """<!doctype html><html><body>
 <table class="properties"><tr><th>Priority:</th><td>minor</td><th>Owner:</th><td>Nadia Okafor</td></tr></table>
 <label><input type="checkbox" id="notify" checked> Notify me</label>
 <label>Summary <input id="summary" value="Printer jams"></label>
+<p>One line, please</p>
 <button id="save" disabled>Save</button>
 <button onclick="document.getElementById('notify').checked = false; document.getElementById('save').disabled = false">
 Edit</button>
@@ -2439,3 +2440,11 @@ def test_states_and_values_said_together_are_each_checked_on_their_element_and_r
                                "the Notify me checkbox is ticked"]):
         failed = run_on_page(TICKET, [{"action": 'Click "Edit"', "expected": wrong}], tmp_path / f"wrong{n}", grammar)
         assert_failed_at(failed, 1, "expectation")
+
+
+def test_a_text_said_above_or_below_a_control_is_checked_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Edit"', "expected": '"One line, please" is shown below the Summary field'}]
+    assert_green(generate_on_page(TICKET, steps, tmp_path, grammar))
+    wrong = [{"action": 'Click "Edit"', "expected": '"One line, please" is shown above the Summary field'}]
+    assert_failed_at(run_on_page(TICKET, wrong, tmp_path / "wrong", grammar), 1, "expectation")

@@ -345,3 +345,20 @@ def test_values_states_and_texts_are_read_together_and_each_checked() -> None:
         ("assert_value", "summary", "Fix login bug"), ("assert_value", "status", "new"), ("assert_text", None, "Saved")]
     assert read("The results show Apples").claims == ()  # many results: no one element's value
     assert read('"Priority" shows "minor"').claims == (Claim("minor", True, "Priority"),)  # a quoted title: its part
+
+
+@pytest.mark.parametrize(("expected", "near", "place", "kind"), [
+    ('"Wrong password" is shown above the form', "above", None, "form"),
+    ('"8 matches" is shown next to the "Custom Query" heading', "beside", "Custom Query", "heading"),
+    ('"Saved" appears beneath the Notes field', "below", "Notes", "field"),
+    ('"Total" is below "Fuel"', "below", "Fuel", None),
+])
+def test_a_text_said_above_below_or_beside_a_part_is_one_claim_of_that_relation(expected, near, place, kind) -> None:
+    assert [(c.near, c.place, c.kind, c.shown) for c in read_claims(expected)] == [(near, place, kind, True)]
+    checks = BuiltinBrain().claim_checks(expected)
+    assert [(i.kind, i.target) for i in checks] == [(f"assert_{near}", place)]
+
+
+def test_a_text_denied_beside_a_part_is_refused_never_checked_as_gone_from_the_page() -> None:
+    reason = BuiltinBrain().claim_checks('"A" is shown below the table, but "B" is not')
+    assert isinstance(reason, str) and "not shown below a part cannot be checked" in reason

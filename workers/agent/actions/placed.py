@@ -71,6 +71,17 @@ def statement(relation_words: str, kind: str, part: str = r".+", order: int = 13
                 rf"(?P<y>{part}){after}", read, order)
 
 
+def placed_role(kind: str | None) -> str | None:
+    """The kind of part a text is placed by, from the word that says it ('box': a field); raises `Unsupported` for a
+    word that names no such part."""
+    if kind is None:
+        return None
+    role = _PART_NOUNS.get(kind) or (kind if kind in PART_KINDS else None)
+    if role is None:
+        raise Unsupported(f"a {kind} is not a part of the page a text can be placed by")
+    return role
+
+
 def _part(words: str, s) -> tuple[str | None, str | None]:
     """(the part's text, the kind of part) from 'the form', 'the "Custom Query" heading', 'the heading "X"', '"X"'."""
     words = re.sub(r"^(?:the|a|an|its)\s+", "", words.strip(), flags=re.I)

@@ -22,7 +22,7 @@ from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
-from workers.agent.actions.placed import PART_KINDS
+from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
 from workers.agent.reading.claims import read as read_claims
@@ -48,6 +48,10 @@ def claim_op(claim: Claim) -> Op:
                   value=state if claim.shown else OPPOSITE[state])
     if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
         return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)
+    if claim.near is not None:  # '"Wrong password" is shown above the form'
+        if not claim.shown:
+            raise Unsupported(f"a text not shown {claim.near} a part cannot be checked, only a text gone from the page")
+        return Op(f"assert_{claim.near}", target=claim.place, role_hint=placed_role(claim.kind), value=claim.text)
     check, uncheck = ("assert_text", "assert_absent")
     if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is

@@ -79,9 +79,11 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
              "empty",
     # words that say more than which texts are shown where, or that a text may not be: never read here
     # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
+    # where a text is beside a part ('next to' is one word: NEAR)
+    "NEAR": "above over below beneath underneath beside",
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
-            "every some any none no nor neither first last second third newest oldest top bottom left right above "
-            "below beneath under underneath beside next before after between bold italic sorted ordered grouped "
+            "every some any none no nor neither first last second third newest oldest top bottom left right "
+            "under next before after between bold italic sorted ordered grouped "
             "by without it they them nothing everything something anything "
             "other others",
 }.items() for word in words.split()}
@@ -113,6 +115,7 @@ class Claim:
     span: Span = field(default=(0, 0), compare=False)  # where the text is in the sentence
     place_span: Span | None = field(default=None, compare=False)
     state: str | None = None
+    near: str | None = None  # 'above', 'below', 'beside': the text is there beside its place, not inside it
 
     def said(self) -> str:
         """The claim in words, with the characters of the sentence it came from: '"Kiwi" not shown, inside the
@@ -124,6 +127,10 @@ class Claim:
             return f"the{said_as} {self.text!r} {'is' if self.shown else 'is not'} {self.state} ({spans})"
         if self.kind == "value":
             return f"the{said_as} {self.place!r} shows the value {self.text!r} ({spans})"
+        if self.near is not None:
+            part = f"the {self.place!r} {self.kind}" if self.place and self.kind else repr(self.place) \
+                if self.place else f"the {self.kind}"
+            return f"{self.text!r} {'shown' if self.shown else 'not shown'} {self.near} {part} ({spans})"
         where = (f"in the row of {self.place!r}" if self.kind == "row" else
                  f"under {self.place!r}" + (f" ({self.kind})" if self.kind else "") if self.place else
                  f"inside the {self.kind}" if self.kind else "on the page")
@@ -168,6 +175,8 @@ def lexicon(sentence: str) -> list[Word]:
             words += [Word(LEXICON[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "to" and words and words[-1].text.lower() == "next":  # "next to": beside
+            words[-1] = Word("NEAR", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "out" and words and words[-1].text.lower() in ("greyed", "grayed"):  # one state
             words[-1] = Word("STATE", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "more" and words and words[-1].text.lower() == "any":  # "any more"
@@ -212,6 +221,7 @@ class _Place:
     kind: str | None
     span: Span | None
     row: bool = False  # the claims are checked in the record holding the title
+    near: str | None = None  # beside the part, not inside it
 
 
 def _whole(sentence: str) -> str:
@@ -332,7 +342,7 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
         return _Place(None, None, None)
     tokens = _tokens(holder)
     span = _span(words, tokens)
-    kind = next((words[int(t)].text.lower() for t in tokens if t.type in ("KIND", "LIST")), None)
+    kind = next((words[int(t)].text.lower() for t in tokens if t.type in ("KIND", "LIST", "ELEMENT")), None)
     if holder.data == "kind_alone":
         if kind in _ROW_KINDS:
             raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
@@ -342,6 +352,19 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
     title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[start:end]
     # 'the "Fuel" row shows ...': the record of the text; '"Dependencies (2)" lists ...': the part it titles
     return _Place(title, kind, span, row=kind in _ROW_KINDS)
+
+
+_NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below",
+         "beside": "beside", "next to": "beside"}
+
+
+def _near(predicate: Tree, anchor: Tree, words: list[Word], sentence: str) -> _Place:
+    """The place beside a part a shown_near predicate says: the part (as a holder is read) and the relation."""
+    said = next(words[int(t)].text.lower() for t in predicate.children if isinstance(t, Token) and t.type == "NEAR")
+    place = _place(anchor, words, sentence)
+    if place.row:
+        raise _NoReading(f"{_whole(sentence)!r}: a text beside a row is not read")
+    return _Place(place.title, place.kind, place.span, near=_NEAR[" ".join(said.split())])
 
 
 def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
@@ -362,6 +385,12 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             if place_tree is not None:
                 holder = place_tree.children[1]
             place = _place(holder, words, sentence)
+            if predicate.data == "shown_near":
+                shown = True
+                place = _near(predicate, holder, words, sentence)
+                if clause.data == "said_with":
+                    raise _NoReading(f"{_whole(sentence)!r}: what is said with a text placed beside a part is not "
+                                     "read")
         elif clause.data in ("holder_shows", "holder_lacks"):
             shown = clause.data == "holder_shows"
             place = _place(clause.children[0], words, sentence)
@@ -377,7 +406,8 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             raise _NoReading(f"{_whole(sentence)!r}: a text gone from one row cannot be checked, only a text "
                              "gone from the whole page")
         for text, span, said_as in _texts(items, words, sentence):
-            out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span))
+            out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span,
+                             near=place.near))
         if clause.data == "said_with":  # the texts said with them: shown, in their own place or in the same one
             if not shown:
                 raise _NoReading(f"{_whole(sentence)!r}: what is said with a text that is gone is not read")
