@@ -362,3 +362,12 @@ def test_a_text_said_above_below_or_beside_a_part_is_one_claim_of_that_relation(
 def test_a_text_denied_beside_a_part_is_refused_never_checked_as_gone_from_the_page() -> None:
     reason = BuiltinBrain().claim_checks('"A" is shown below the table, but "B" is not')
     assert isinstance(reason, str) and "not shown below a part cannot be checked" in reason
+
+
+def test_a_page_named_is_one_claim_and_what_it_shows_is_checked_on_it() -> None:
+    assert [c.said() for c in read("the ticket page opens showing \"Printer jams\", and does not show Drafts").claims] == [
+        "the page is 'ticket' (text 4-10)", "'Printer jams' shown, on the page (text 30-44)",
+        "'Drafts' not shown, on the page (text 64-70)"]
+    checks = BuiltinBrain().claim_checks('The "New Ticket" page loads')
+    assert [(i.kind, i.value) for i in checks] == [("assert_page", "New Ticket")]
+    assert read("The Roadmap page is not shown").claims == ()  # which page it is not: no check of it here

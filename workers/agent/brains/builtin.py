@@ -46,6 +46,8 @@ def claim_op(claim: Claim) -> Op:
         state = STATE_WORDS[claim.state]
         return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
                   value=state if claim.shown else OPPOSITE[state])
+    if claim.kind == "page":  # 'the Roadmap page is shown': the page is the one named
+        return Op("assert_page", value=claim.text)
     if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
         return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)
     if claim.near is not None:  # '"Wrong password" is shown above the form'

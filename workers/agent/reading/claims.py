@@ -73,7 +73,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "BUT": "but while whereas",
     "SEEING": "verify check ensure confirm",
     "WITH": "with",
-    "OPENS": "opens open opened",  # a check said as one ('Verify "A" is listed')
+    "OPENS": "opens open opened loads loaded",
+    "SHOWING": "showing listing displaying",  # a check said as one ('Verify "A" is listed')
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
              "empty",
@@ -125,6 +126,8 @@ class Claim:
         said_as = f" {self.said_as}" if self.said_as else ""
         if self.state is not None:
             return f"the{said_as} {self.text!r} {'is' if self.shown else 'is not'} {self.state} ({spans})"
+        if self.kind == "page":
+            return f"the page is {self.text!r} ({spans})"
         if self.kind == "value":
             return f"the{said_as} {self.place!r} shows the value {self.text!r} ({spans})"
         if self.near is not None:
@@ -372,6 +375,18 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     # the clause before: its polarity, its place, and the part it said shows its texts (None: it said no part)
     before: tuple[bool, _Place, _Place | None] | None = None
     for clause in _clauses(tree):
+        if clause.data in ("page_is", "page_shows"):  # the page named, then what it shows anywhere on it
+            named = next(c for c in clause.children if isinstance(c, Tree) and c.data == "named_page")
+            tokens = [t for t in _tokens(named) if t.type in ("Q", "CAP", "LOW", "NUM")]
+            at = _span(words, tokens)
+            name = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]
+            out.append(Claim(name, True, kind="page", span=at))
+            if clause.data == "page_shows":
+                items = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
+                out += [Claim(text, True, said_as=said_as, span=span) for text, span, said_as in
+                        _texts(items, words, sentence)]
+            before = (True, _Place(None, None, None), _Place(None, None, None))
+            continue
         if clause.data in ("in_state", "not_in_state", "has_value"):
             out += _element_claims(clause, words, sentence)
             before = None  # nothing after it is said of its place ('..., and does not list B')
