@@ -21,6 +21,7 @@ from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
+from workers.agent.actions.kinds.assert_page import VAGUE
 from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
 from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
@@ -47,6 +48,9 @@ def claim_op(claim: Claim) -> Op:
         return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
                   value=state if claim.shown else OPPOSITE[state])
     if claim.kind == "page":  # 'the Roadmap page is shown': the page is the one named
+        if VAGUE.fullmatch(claim.text):
+            raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "
+                              "says, e.g. The Roadmap page is shown")
         return Op("assert_page", value=claim.text)
     if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
         return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)

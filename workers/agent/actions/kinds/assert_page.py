@@ -19,7 +19,7 @@ _WHO = r"(?:(?:i|we|you|he|she|they|it|the\s+(?:user|browser|app|application)|us
 _BE = r"(?:am|are|is|be|gets?|(?:should|must|will)\s+(?:(?:still|now|then)\s+)?be|has\s+been|have\s+been)"
 _NOW = r"(?:(?:now|still|then|immediately|automatically|successfully)\s+)*"
 # What a page's name may not be: words that say which page without naming it.
-_VAGUE = re.compile(r"(?:the\s+)?(?:same|previous|prior|next|last|other|another|new|different|correct|right|expected|"
+VAGUE = re.compile(r"(?:the\s+)?(?:same|previous|prior|next|last|other|another|new|different|correct|right|expected|"
                     r"relevant|corresponding|appropriate|respective|proper|current|this|that|a|an|some|any|original|"
                     r"following|resulting|target)(?:\s+one)?", re.I)
 # Names that are parts of a page, not a page: left to the part checks (kinds/assert_part_shown).
@@ -34,7 +34,7 @@ def _named(x: str, s, *, noun_said: bool) -> list[Op] | None:
         return None  # 'the page loads': no page's name
     if re.search(r"\s(?:on|in|of|at|under|from)\s", f" {x} ", re.I) and not s.is_quoted(x):
         return None  # 'the Save button on the settings page is visible': an element of a page, not the page
-    if _VAGUE.fullmatch(x):
+    if VAGUE.fullmatch(x):
         raise Unsupported(f"{s.show(x)!r} names no particular page; name it as its title or heading says, "
                           "e.g. The Roadmap page is shown")
     if not noun_said and not s.is_quoted(x) and len(name.split()) > 3:
