@@ -2448,3 +2448,25 @@ def test_a_text_said_above_or_below_a_control_is_checked_there_and_replays(tmp_p
     assert_green(generate_on_page(TICKET, steps, tmp_path, grammar))
     wrong = [{"action": 'Click "Edit"', "expected": '"One line, please" is shown above the Summary field'}]
     assert_failed_at(run_on_page(TICKET, wrong, tmp_path / "wrong", grammar), 1, "expectation")
+
+
+TWO_ARCHIVES = """<!doctype html><html><body>
+<main><h2>Notes</h2><button onclick="document.getElementById('said').textContent = 'Main archived'">Archive</button></main>
+<aside><h3>Shortcuts</h3><button onclick="document.getElementById('said').textContent = 'Sidebar archived'">Archive</button>
+<label><input type="checkbox" checked> Daily digest</label></aside>
+<p id="said"></p>
+</body></html>"""
+
+
+def test_an_action_said_in_a_part_acts_only_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Archive" in the sidebar and untick Daily digest',
+              "expected": '"Sidebar archived" is shown and the Daily digest checkbox is unticked'}]
+    record = run_on_page(TWO_ARCHIVES, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert [r.meaning for r in record.readings][0][:1] == ["click 'Archive' inside the sidebar (0-30)"]
+    assert_green(generate_on_page(TWO_ARCHIVES, steps, tmp_path / "suite", grammar))
+    # a part the page does not have: the step fails there, never acting elsewhere on the page
+    nowhere = [{"action": 'Click "Archive" in the footer', "expected": '"Main archived" is shown'}]
+    failed = run_on_page(TWO_ARCHIVES, nowhere, tmp_path / "nowhere", grammar)
+    assert failed.verdict.status == "failed" and failed.verdict.step == 1 and "footer" in failed.verdict.reason

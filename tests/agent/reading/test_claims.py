@@ -283,7 +283,8 @@ def test_the_verb_of_one_text_is_told_after_what_the_texts_are_said_to_be() -> N
 def test_the_brain_gives_what_it_read_each_sentence_as_claim_by_claim_with_its_characters() -> None:
     expected = "The Fruits panel shows Apples"
     decision = decide(expected, grammar_first=True)
-    assert decision.meaning == {expected: ["'Apples' shown, under 'Fruits' (panel) (text 23-29, place 0-16)"]}
+    assert decision.meaning == {"Click Save": ["click 'Save' (0-10)"],  # the action, read by the commands grammar
+                                expected: ["'Apples' shown, under 'Fruits' (panel) (text 23-29, place 0-16)"]}
     assert decide('"Apples" is shown').meaning == {}  # read by the rules: their operations say what was read
 
 

@@ -27,6 +27,8 @@ from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
 from workers.agent.reading.claims import read as read_claims
+from workers.agent.reading.commands import Command, Where
+from workers.agent.reading.commands import read as read_commands
 from workers.agent.reading.coverage import Done, account, substitute
 
 from . import forms
@@ -89,6 +91,40 @@ def _control_role(kind: str | None) -> str | None:
     return role
 
 
+# Keys a tester presses by name ('Press Enter'); any other name pressed is a button's
+_KEYS = frozenset("enter return escape esc tab space backspace delete home end pageup pagedown arrowup arrowdown "
+                  "arrowleft arrowright".split())
+_CHECK_ROLES = frozenset({"checkbox", "radio", "option"})
+
+
+def command_op(command: Command) -> Op:
+    """The operation of one command read by the commands grammar; raises `Unsupported` for a kind of element no
+    operation looks for."""
+    role = None
+    if command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
+        rest, role = split_role(f"x {command.kind}")
+        if role is None or rest != "x":
+            raise Unsupported(f"a {command.kind} is no kind of element looked for")
+    where = command.where
+    place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,
+                  part=where.part or where.kind)
+    verb = command.verb
+    if verb == "press" and role is None and (command.target or "").lower() in _KEYS and where == Where():
+        return Op("press", value=command.target)
+    if verb in ("press", "click"):
+        return Op("click", target=command.target, role_hint=role, place=place)
+    if verb in ("check", "uncheck"):
+        role = "checkbox" if role in (None, "field") else role
+        if role not in _CHECK_ROLES:
+            raise Unsupported(f"a {command.kind} is not ticked or unticked")
+        return Op(verb, target=command.target, role_hint=role, place=place)
+    if verb == "fill":
+        return Op("fill", target=command.target, role_hint=role or "field", value=command.value, place=place)
+    if verb == "select":  # 'from the Priority list': the list a dropdown opens
+        return Op("select", target=command.target, role_hint="dropdown" if role in (None, "field") else role, value=command.value, place=place)
+    return Op(verb, target=command.target, role_hint=role, place=place)  # hover
+
+
 # An action sentence that is a check of its own ('Verify the sidebar lists "A"'), which the grammar may read first
 _CHECK_SAID = re.compile(r"\s*(?:verify|check|ensure|confirm)\b", re.I)
 
@@ -133,6 +169,10 @@ class BuiltinBrain:
         checked = self.claim_checks(step.action) if self.grammar_first and _CHECK_SAID.match(step.action) else None
         if isinstance(checked, list):  # 'Verify the Fruits list shows Apples and Pears'
             return self._with_expected(step, checked, [], page)
+        read = self._commanded(step.action, page, history or []) if self.grammar_first and checked is None else None
+        if read is not None:  # 'Click "Checking" in the sidebar', 'Untick "A", "B" and "C"'
+            ops, intents = read
+            return self._with_expected(step, intents, ops, page)
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
                                _row_said_before(history or []), _named_before(history or []),
@@ -170,6 +210,25 @@ class BuiltinBrain:
         if isinstance(claimed, str):
             raise Unsupported(f"{refused}; read as its claims, {claimed}")
         return claimed
+
+    def _commanded(self, action: str, page: PageSnapshot,
+                   history: list[Operation]) -> tuple[list[Op], list[Intent]] | None:
+        """The ops and intents of an action sentence the commands grammar reads whole (reading/commands.py); None
+        when it has no reading, or when what it read leaves words of the sentence unused (the rules read it then)."""
+        reading = read_commands(action)
+        if reading.refusal is not None:
+            return None
+        try:
+            ops = self._expand([(action, [command_op(c) for c in reading.commands])], page, _field_in_use(history),
+                               _row_said_before(history), _named_before(history), _placed_field_before(history))
+        except Unsupported:
+            return None
+        intents = armed_first([self._intent(op) for op in ops])
+        coverage = account(substitute(action, self.row), [Done(i.description, i.target, i.value) for i in intents])
+        if not coverage.whole:
+            return None
+        self._meaning[action] = [c.said() for c in reading.commands]
+        return ops, intents
 
     def claim_checks(self, expected: str) -> list[Intent] | str:
         """The checks of an expected result's claims when the grammar reads it and the checks use every word of it;
@@ -271,7 +330,7 @@ class BuiltinBrain:
         return Intent(
             kind=op.kind,
             description=" ".join((describe(op.kind, target, op.role_hint, value)
-                                  + where(place.ordinal, anchor, section, place.side)
+                                  + where(place.ordinal, anchor, section, place.side, place.part)
                                   + (" (the element acted on before)" if place.again else "")).split()),
             target=target,
             role_hint=op.role_hint,
@@ -373,12 +432,17 @@ def _placed_field_before(history: list[Operation]) -> bool:
     return bool(done) and done[-1].kind in _INTO_FIELD and bool(_PLACED.search(done[-1].description))
 
 
-def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None) -> str:
-    """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description."""
+def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None,
+          part: str | None = None) -> str:
+    """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description; part: the
+    kind of part the section's title heads (' under the "Profile" dialog'), or the part an anchor of that name is
+    (' in the sidebar')."""
     out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
-    if anchor:
+    if anchor and part == anchor:
+        out += f" in the {anchor}"
+    elif anchor:
         out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
-    return out + (f' under "{section}"' if section else "")
+    return out + (f' under the "{section}" {part}' if section and part else f' under "{section}"' if section else "")
 
 
 def armed_first(intents: list[Intent]) -> list[Intent]:

@@ -39,6 +39,7 @@ class Place:
     ordinal: int | None = None
     side: str | None = None  # "right" / "left": the side of its anchor it is on ("the gear to the right of X")
     again: bool = False  # "that copy icon", "it", "the same button": the element an operation before acted on
+    part: str | None = None  # what the section's title heads, as said ("dialog"), or the part the anchor names
 
 
 @dataclass

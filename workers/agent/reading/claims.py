@@ -156,8 +156,10 @@ class Word:
     span: Span
 
 
-def lexicon(sentence: str) -> list[Word]:
-    """The sentence's words, each with its class; quoted texts and Examples values whole (Q)."""
+def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
+    """The sentence's words, each with its class (`table`: LEXICON by default); quoted texts and Examples values
+    whole (Q)."""
+    table = LEXICON if table is None else table
     slots = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in QUOTE.finditer(sentence)]
     slots += [(m.start(), m.end(), m[0]) for m in PLACEHOLDER.finditer(sentence)
               if not any(s <= m.start() < e for s, e, _ in slots)]
@@ -175,7 +177,7 @@ def lexicon(sentence: str) -> list[Word]:
         if lowered in _SKIPPED and (text.islower() or starts):
             continue
         if lowered in _CONTRACTED:  # "isn't": the verb, then its denial
-            words += [Word(LEXICON[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
+            words += [Word(table[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "to" and words and words[-1].text.lower() == "next":  # "next to": beside
@@ -188,8 +190,8 @@ def lexicon(sentence: str) -> list[Word]:
             words.append(Word("NUM" if _LONG_NUMBER.fullmatch(text) else "LOW", text, m.span()))
         elif text[0].isupper() and not starts:
             words.append(Word("CAP", text, m.span()))  # a capital inside a sentence: a word of a name
-        elif lowered in LEXICON:
-            words.append(Word(LEXICON[lowered], text, m.span()))
+        elif lowered in table:
+            words.append(Word(table[lowered], text, m.span()))
         else:
             if text[0].isupper():
                 first.append(len(words))

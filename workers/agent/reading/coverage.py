@@ -35,7 +35,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 8
+VERSION = 9
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -72,7 +72,7 @@ loads loaded
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
 SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "field box input textbox textarea area entry",
-    "dropdown select combobox combo picker drop-down drop",
+    "dropdown select combobox combo picker drop-down drop list",
     "checkbox tickbox box check tick",
     "button btn",
     "link hyperlink",

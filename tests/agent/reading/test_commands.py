@@ -1,0 +1,122 @@
+"""An action sentence read as its commands by the grammar: what to do, to which element, with which value, where.
+
+Most tests come from no scenario: a generator writes sentences from meanings (commands with their element, kind,
+value and place) in the ways a tester says them, and the reader must give back the meaning it was written from;
+quoting a name keeps the meaning, and a sentence with a word of no place has no reading.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared.scenarios import ScenarioStep
+from workers.agent.brains import BuiltinBrain
+from workers.agent.reading.commands import Command, Where, read
+
+_NAMES = ["Save", "Add Owner", "Order 1042", "Blue Harbour", "draft", "Remember me"]
+_VALUES = ["Printer jams", "admin", "42", "Nadia Okafor"]
+_KINDS = {"click": ["button", "link", "tab", None], "check": ["checkbox", None], "uncheck": ["checkbox", None],
+          "fill": ["field", "box", None], "select": ["dropdown", None]}
+_PLACES = [(Where(), ""), (Where(part="sidebar"), " in the sidebar"),
+           (Where(section="Filters", kind="panel"), ' in the "Filters" panel'),
+           (Where(anchor="Alice"), ' in the row of "Alice"'), (Where(anchor="Alice"), ' next to "Alice"')]
+_VERBS = {"click": ["Click", "Tap", "Click on"], "check": ["Tick", "Check"], "uncheck": ["Untick", "Uncheck"],
+          "fill": ["Type {v} into", "Enter {v} in", "Fill in {t} with {v}"], "select": ["Select {v} from", "Choose {v} in"]}
+
+
+def _quoted(text: str, quote: bool) -> str:
+    # a lower-case name or value is quoted: unquoted, it is no name
+    return f'"{text}"' if quote or text[0].islower() or text[0].isdigit() else text
+
+
+@st.composite
+def _command(draw) -> tuple[Command, str]:
+    verb = draw(st.sampled_from(sorted(_KINDS)))
+    name = draw(st.sampled_from(_NAMES))
+    kind = draw(st.sampled_from(_KINDS[verb]))
+    where, said_where = draw(st.sampled_from(_PLACES))
+    value = draw(st.sampled_from(_VALUES)) if verb in ("fill", "select") else None
+    quote = draw(st.booleans())
+    element = f"the {_quoted(name, quote)} {kind}" if kind else _quoted(name, quote)
+    wording = draw(st.sampled_from(_VERBS[verb]))
+    said_value = _quoted(value, draw(st.booleans())) if value else ""
+    if "{t}" in wording:
+        sentence = wording.format(t=element, v=said_value).replace(" with ", f"{said_where} with ", 1)
+    elif "{v}" in wording:
+        sentence = f"{wording.format(v=said_value)} {element}{said_where}"
+    else:
+        sentence = f"{wording} {element}{said_where}"
+    return Command(verb, name, kind, None, value, where), sentence
+
+
+@st.composite
+def _sentence(draw) -> tuple[list[Command], str]:
+    said = draw(st.lists(_command(), min_size=1, max_size=3))
+    joins = [draw(st.sampled_from([", then ", " and then ", "; ", ", and "])) for _ in said[1:]]
+    text = said[0][1]
+    for join, (_, sentence) in zip(joins, said[1:], strict=True):
+        text += join + sentence[0].lower() + sentence[1:]
+    return [c for c, _ in said], text
+
+
+@given(_sentence())
+def test_every_generated_action_sentence_reads_back_as_the_commands_it_was_written_from(said) -> None:
+    commands, sentence = said
+    reading = read(sentence)
+    assert reading.refusal is None, (sentence, reading.refusal)
+    assert list(reading.commands) == commands, sentence
+
+
+def test_a_kind_said_once_after_a_list_is_each_element_s_kind() -> None:
+    assert [(c.verb, c.target, c.kind) for c in read('Untick the "draft", "archived" and "deleted" checkboxes').commands] \
+        == [("uncheck", "draft", "checkbox"), ("uncheck", "archived", "checkbox"), ("uncheck", "deleted", "checkbox")]
+
+
+def test_a_place_said_before_the_commands_is_where_each_acts() -> None:
+    commands = read('In the "Add account" dialog, type "Cash" into Name and click Create').commands
+    assert [(c.verb, c.target, c.value, c.where.section, c.where.kind) for c in commands] == [
+        ("fill", "Name", "Cash", "Add account", "dialog"), ("click", "Create", None, "Add account", "dialog")]
+    assert read('In the "Add account" dialog, click Create in the sidebar').refusal  # placed twice
+
+
+@pytest.mark.parametrize("sentence", [
+    'Click "Add New" above the transaction table',  # above or below another element: not found by this reading
+    "Click on the first ticket in the list",  # 'ticket' names no kind of element
+    "Click Save or Cancel",
+    'Check the heading and the first row',  # a heading is not ticked
+    "Click it",
+])
+def test_an_action_sentence_with_a_word_of_no_place_has_no_reading(sentence: str) -> None:
+    assert read(sentence).commands == ()
+
+
+# --- the brain ------------------------------------------------------------------------------------------------------
+
+def intents(action: str, grammar_first: bool = True):
+    decision = BuiltinBrain(grammar_first=grammar_first).decide(ScenarioStep(action=action), 0)
+    assert decision.unsupported is None, decision.unsupported
+    return decision
+
+
+def test_read_by_the_grammar_first_a_place_the_rules_drop_is_kept() -> None:
+    sentence = 'Click "Checking" in the sidebar'
+    assert [(i.target, i.anchor) for i in intents(sentence, grammar_first=False).intents] == [("Checking", None)]
+    decision = intents(sentence)
+    assert [(i.kind, i.target, i.anchor, i.description) for i in decision.intents] == [
+        ("click", "Checking", "sidebar", "Click Checking in the sidebar")]
+    assert decision.meaning == {sentence: ["click 'Checking' inside the sidebar (0-31)"]}
+
+
+def test_commands_become_the_operations_of_their_verbs_with_their_kinds_values_and_places() -> None:
+    decision = intents('Type "Printer jams" as the summary, choose major from the Priority list, tick the Notify me '
+                       'box and press Enter')
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents] == [
+        ("fill", "summary", "field", "Printer jams"), ("select", "Priority", "dropdown", "major"),
+        ("check", "Notify me", "checkbox", None), ("press", None, None, "Enter")]
+
+
+def test_a_sentence_the_grammar_reads_with_words_left_over_is_left_to_the_rules() -> None:
+    # 'column' is used by no operation of the grammar's reading: the rules read it (and record what they left)
+    assert intents('Click the "votes" column header').meaning == {}

@@ -1,0 +1,220 @@
+"""An action sentence read as its commands by a grammar (`commands.lark`), with the same lexicon and parser as the
+claims of an expected result (claims.py): what to do, to which element (its name, its kind, its order), with which
+value, and where (inside a part of the page, in the row of a text).
+
+    'Click "Checking" in the sidebar'                       -> click "Checking", inside the sidebar
+    'Untick the "draft", "archived" and "deleted" checkboxes' -> uncheck each, as a checkbox
+    'In the "Add account" dialog, type "Cash" into Name and click Create'
+                                                            -> fill Name with "Cash" and click Create, both under
+                                                               "Add account"
+    'Click the Delete button for "Alice"'                   -> click Delete (a button) in the row of "Alice"
+
+Every word has its place or the sentence has no reading here; a sentence read two ways that mean different things has
+none either. The brain reads action sentences by this grammar first with Settings.expected_reader "grammar", and by
+its phrase rules when it has no reading (brains/builtin.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+from lark.visitors import CollapseAmbiguities
+
+from .claims import LEXICON, Span, Word, _span, _tokens, _whole, _Words, lexicon
+
+# The words of doing, and of where an element is, over the claims' lexicon (whose other classes have no place here)
+TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
+    "CLICK": "click tap hit open follow",
+    "PRESS": "press push",
+    "HOVER": "hover",
+    "TICK": "tick check",
+    "UNTICK": "untick uncheck",
+    "TYPE": "type enter input write",
+    "FILL": "fill",
+    "SELECT": "select choose pick",
+    "INTO": "into",
+    "AS": "as",
+    "OF": "of",
+    "FOR": "for",
+    "ORD": "first second third fourth fifth last",
+    "PREP": "in inside within on over",
+}.items() for word in words.split()}
+# several elements of a kind ('the "A" and "B" checkboxes')
+TABLE |= {plural: kind for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
+          for plural in (word + "s", word + "es")}
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+_ROWS = frozenset("row line entry item record card".split())
+_SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
+             for plural in (word + "s", word + "es")}
+_CHECKABLE = frozenset("checkbox box toggle radio option".split())
+_BESIDE = frozenset({"next to", "beside"})
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an element is: in the row, card or line holding a text (anchor), under a title (section), or inside a
+    part named by what it is (part: 'sidebar', 'main menu')."""
+
+    anchor: str | None = None
+    section: str | None = None
+    part: str | None = None
+    kind: str | None = None  # what the section's title heads ('dialog' in 'in the "Add account" dialog')
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing to do: its verb (click, press, hover, check, uncheck, fill, select), the element's name and kind as
+    said ('Save', 'button'), its order among its kind (0-based, -1 the last), a value typed or chosen, and where."""
+
+    verb: str
+    target: str | None
+    kind: str | None = None
+    ordinal: int | None = None
+    value: str | None = None
+    where: Where = Where()
+    span: Span = field(default=(0, 0), compare=False)
+
+    def said(self) -> str:
+        what = " ".join(filter(None, (f"the {_ORDER[self.ordinal]}" if self.ordinal is not None else None,
+                                      repr(self.target) if self.target else None, self.kind))) or "?"
+        where = (f' in the row of {self.where.anchor!r}' if self.where.anchor else
+                 f' under {self.where.section!r}' if self.where.section else
+                 f' inside the {self.where.part}' if self.where.part else "")
+        value = f" with {self.value!r}" if self.value is not None else ""
+        return f"{self.verb} {what}{value}{where} ({self.span[0]}-{self.span[1]})"
+
+
+_ORDER = {v: k for k, v in _ORDINALS.items()}
+
+
+@dataclass(frozen=True)
+class Commands:
+    """The commands of a sentence, or why it has none."""
+
+    commands: tuple[Command, ...] = ()
+    refusal: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(Path(__file__).with_name("commands.lark").read_text(), parser="earley", lexer=_Words,
+                ambiguity="explicit")
+
+
+class _NoReading(Exception):
+    pass
+
+
+def read(sentence: str) -> Commands:
+    """The commands of an action sentence, or why this grammar has none."""
+    words = lexicon(sentence, TABLE)
+    if not words:
+        return Commands(refusal="it says nothing")
+    try:
+        tree = _parser().parse(words)
+    except UnexpectedInput as exc:
+        at = getattr(exc, "token", None)
+        if at is None or not str(at).isdigit():
+            return Commands(refusal=f"{_whole(sentence)!r} ends before it says what to do")
+        return Commands(refusal=f"{words[int(at)].text!r} in {_whole(sentence)!r} is not read as what to do, to "
+                                "what or where")
+    meanings: list[tuple[Command, ...]] = []
+    for reading in CollapseAmbiguities().transform(tree):
+        try:
+            commands = tuple(_commands(reading, words, sentence))
+        except _NoReading as exc:
+            return Commands(refusal=str(exc))
+        if commands not in meanings:
+            meanings.append(commands)
+    if len(meanings) > 1:
+        return Commands(refusal=f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each name")
+    return Commands(commands=meanings[0])
+
+
+def _text(tree: Tree | Token, words: list[Word], sentence: str) -> tuple[str, Span]:
+    """A name or a value as written: a quoted text without its quotes, else the words it spans."""
+    tokens = _tokens(tree)
+    at = _span(words, tokens)
+    return (words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]), at
+
+
+def _said(tree: Tree, kinds: tuple[str, ...], words: list[Word]) -> str | None:
+    found = [words[int(t)].text.lower() for t in _tokens(tree) if t.type in kinds]
+    return " ".join(found) or None
+
+
+def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, str | None, int | None]:
+    """(name, kind, ordinal) of a target subtree."""
+    kind_tree = next((c for c in tree.children if isinstance(c, Tree) and c.data == "kind"), None)
+    kind = _said(kind_tree, ("ELEMENT", "KIND", "LIST"), words) if kind_tree is not None else None
+    if kind is not None:  # 'the "A" and "B" checkboxes': each a checkbox
+        kind = " ".join(_SINGULAR.get(w, w) for w in kind.split())
+    ordinal = next((_ORDINALS[words[int(t)].text.lower()] for t in tree.children
+                    if isinstance(t, Token) and t.type == "ORD"), None)
+    if tree.data == "named":
+        named = next(c for c in tree.children if isinstance(c, Tree) and c.data == "named")
+        return _text(named, words, sentence)[0], kind, ordinal
+    if tree.data == "field":
+        return _target(tree.children[0], words, sentence)
+    if tree.data in ("described", "label"):  # 'the close button', 'as the summary': the words name it
+        low = [t for t in tree.children if isinstance(t, Token) and t.type == "LOW"]
+        at = _span(words, low)
+        return sentence[at[0]:at[1]], kind, ordinal
+    return None, kind, ordinal
+
+
+def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
+    if tree is None:
+        return Where()
+    span = _span(words, _tokens(tree))
+    if tree.data == "row_of":
+        near = next((words[int(t)].text.lower() for t in tree.children if isinstance(t, Token) and t.type == "NEAR"),
+                    None)
+        if near is not None and " ".join(near.split()) not in _BESIDE:
+            raise _NoReading(f"{_whole(sentence)!r}: an element {near} another is not found by this reading")
+        named = next(c for c in tree.children if isinstance(c, Tree) and c.data == "named")
+        return Where(anchor=_text(named, words, sentence)[0], span=span)
+    holder = [c for c in tree.children if isinstance(c, Tree)][-1]
+    kind = _said(holder, ("KIND", "LIST"), words)
+    if holder.data == "part":
+        return Where(part=" ".join(words[int(t)].text.lower() for t in _tokens(holder)
+                                   if t.type in ("LOW", "KIND", "LIST")), span=span)
+    titles = [t for t in _tokens(holder) if t.type in ("Q", "CAP", "LOW", "NUM")]
+    at = _span(words, titles)
+    title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[at[0]:at[1]]
+    if kind in _ROWS:  # 'in the "Alice" row': the row holding the text
+        return Where(anchor=title, span=span)
+    return Where(section=title, kind=kind, span=span)
+
+
+def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
+    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data == "lead"), None)
+    everywhere = _where(lead, words, sentence) if lead is not None else Where()
+    out: list[Command] = []
+    for command in (c for c in tree.children if isinstance(c, Tree) and c.data != "lead"):
+        subtrees = [c for c in command.children if isinstance(c, Tree)]
+        place = next((c for c in subtrees if c.data in ("inside", "row_of")), None)
+        where = _where(place, words, sentence) if place is not None else everywhere
+        if place is not None and lead is not None:
+            raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
+        value_tree = next((c for c in subtrees if c.data == "value"), None)
+        value = _text(value_tree, words, sentence)[0] if value_tree is not None else None
+        targets = next((c for c in subtrees if c.data == "targets"), None)
+        elements = [c for c in targets.children if isinstance(c, Tree)] if targets is not None else \
+            [c for c in subtrees if c.data in ("named", "described", "kind_only", "field", "label")]
+        span = _span(words, _tokens(command))
+        found = [_target(element, words, sentence) for element in elements]
+        plural = found[-1][1] is not None and any(w.text.lower() in _SINGULAR for w in words[int(_tokens(
+            elements[-1])[0]):int(_tokens(elements[-1])[-1]) + 1] if w.kind in ("ELEMENT", "KIND"))
+        for name, kind, ordinal in found:
+            if kind is None and plural:  # 'the "A", "B" and "C" checkboxes': each of that kind
+                kind = found[-1][1]
+            if command.data in ("check", "uncheck") and kind is not None and kind not in _CHECKABLE:
+                raise _NoReading(f"{_whole(sentence)!r}: a {kind} is not ticked or unticked")
+            out.append(Command(command.data, name, kind, ordinal, value, where, span))
+    return out
