@@ -162,8 +162,8 @@ def test_quoting_the_names_or_reordering_the_list_keeps_the_meaning(clause: Said
     ('"Inbox" but not "Junk" is shown', "'but'"),  # which is said of which
     ('"Gone" is shown or not', "'or'"),  # alternatives
     ('"Saved" may appear', "'may'"),
-    ('"Sam" is listed, not "Ann"', "'Ann'"),  # a denial standing alone reaches no text
-    ('"Inbox" is shown and not "Spam"', "'Spam'"),
+    ('"Sam" is listed, not "Ann"', "a denial standing alone"),  # reaches no text ("but not" does: below)
+    ('"Inbox" is shown and not "Spam"', "a denial standing alone"),
     ('"Inbox" still exists and is not missing', "'is'"),  # a denial of a denial
     ('"Inbox" is not hidden', "'hidden'"),
     ('"Total" is shown in bold under the table', "'bold'"),  # a look, not read here
@@ -372,3 +372,9 @@ def test_a_page_named_is_one_claim_and_what_it_shows_is_checked_on_it() -> None:
     checks = BuiltinBrain().claim_checks('The "New Ticket" page loads')
     assert [(i.kind, i.value) for i in checks] == [("assert_page", "New Ticket")]
     assert read("The Roadmap page is not shown").claims == ()  # which page it is not: no check of it here
+
+
+def test_but_not_denies_its_texts_where_the_clause_before_said_its_own() -> None:
+    assert read_claims("The roadmap lists 1.1 Beta and Someday, but not 1.0 Alpha") == [
+        Claim("1.1 Beta", True, "roadmap"), Claim("Someday", True, "roadmap"), Claim("1.0 Alpha", False, "roadmap")]
+    assert read('"Sam" is not listed, but not "Ann"').claims == ()  # a denial of a denial

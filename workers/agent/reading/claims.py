@@ -56,7 +56,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "NEG": "not never",
     "STILL": "still anymore",
     "SHOWN": "shown listed displayed visible present included",
-    "SHOWV": "show shows lists displays display contains contain includes include reads read says say mentions "
+    "LISTS": "lists",  # said of a part, never of one element's value
+    "SHOWV": "show shows displays display contains contain includes include reads read says say mentions "
              "mention",
     "APPEAR": "appear appears appeared exist exists remain remains",
     "VANISH": "disappear disappears disappeared vanish vanishes vanished",
@@ -415,7 +416,10 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             if before is None or before[2] is None:
                 raise _NoReading(f"{_whole(sentence)!r}: what shows them is not said")
             shown, place = clause.data == "again_shows", before[2]
-        else:  # denied_again
+        else:  # denied_again, but_not
+            first = int(_tokens(clause)[0])
+            if clause.data == "but_not" and (first == 0 or words[first - 1].kind != "BUT"):
+                raise _NoReading(f"{_whole(sentence)!r}: a denial standing alone reaches no text")
             if before is None or not before[0]:
                 raise _NoReading(f"{_whole(sentence)!r}: a denial with no statement before it to deny")
             shown, place = False, before[1]
