@@ -378,3 +378,31 @@ def test_but_not_denies_its_texts_where_the_clause_before_said_its_own() -> None
     assert read_claims("The roadmap lists 1.1 Beta and Someday, but not 1.0 Alpha") == [
         Claim("1.1 Beta", True, "roadmap"), Claim("Someday", True, "roadmap"), Claim("1.0 Alpha", False, "roadmap")]
     assert read('"Sam" is not listed, but not "Ann"').claims == ()  # a denial of a denial
+
+
+def test_a_short_number_is_a_text_only_with_the_words_after_it_and_never_a_count_of_records() -> None:
+    assert read_claims("The page says 8 matches") == [Claim("8 matches", True)]
+    assert read("The table shows 3 rows").claims == ()  # how many rows: a count, not a text
+    assert read('"A" is shown 3 times').claims == ()
+    assert read_claims("Manage Milestones (4) lists 1.0 Alpha") == [Claim("1.0 Alpha", True, "Manage Milestones (4)")]
+
+
+def test_a_dropdown_that_opens_shows_its_texts_in_what_it_opens() -> None:
+    checks = BuiltinBrain().claim_checks("A dropdown opens with Our History and Our Team")
+    assert [(i.kind, i.role_hint, i.value) for i in checks] == [
+        ("assert_inside", "dropdown", "Our History"), ("assert_inside", "dropdown", "Our Team")]
+
+
+def test_a_control_said_in_a_state_in_a_place_is_looked_for_there() -> None:
+    checks = BuiltinBrain().claim_checks('The "closed" checkbox in the "Status" row is not ticked')
+    assert [(i.kind, i.target, i.anchor, i.value) for i in checks] == [("assert_state", "closed", "Status", "unchecked")]
+    checks = BuiltinBrain().claim_checks("The Daily checkbox in the sidebar is ticked")
+    assert [(i.kind, i.target, i.anchor, i.description) for i in checks] == [
+        ("assert_state", "Daily", "sidebar", "Verify the Daily checkbox is checked in the sidebar")]
+
+
+def test_a_step_that_states_what_the_page_shows_is_read_as_its_claims_by_the_grammar_reader() -> None:
+    step = ScenarioStep(action="Manage Components lists Backend and Frontend")
+    decision = BuiltinBrain(grammar_first=True).decide(step, 0)
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [
+        ("assert_in_section", "Manage Components", "Backend"), ("assert_in_section", "Manage Components", "Frontend")]

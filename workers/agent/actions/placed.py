@@ -28,7 +28,9 @@ _PART_CSS = {
 # and the parts named by what they are ("the sidebar", "the dialog"): their ARIA roles and tags (grounding/places.py)
 _PART_CSS |= {kind: ", ".join([*sorted(tags), *(f"[role={r}]" for r in sorted(roles))])
               for kind, (roles, tags) in PARTS.items() if kind not in _PART_CSS}
-_PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=menu], [role=menubar]"}
+_PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=menu], [role=menubar]",
+              # what a dropdown opens: its list of options or its menu ('A dropdown opens with A and B')
+              "dropdown": "[role=listbox], [role=menu], .dropdown-menu"}
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",

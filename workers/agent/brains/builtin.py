@@ -48,7 +48,7 @@ def claim_op(claim: Claim) -> Op:
     if claim.state is not None:  # 'the "Save" button is disabled', 'the "Terms" box is not ticked'
         state = STATE_WORDS[claim.state]
         return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
-                  value=state if claim.shown else OPPOSITE[state])
+                  value=state if claim.shown else OPPOSITE[state], place=_control_place(claim))
     if claim.kind == "page":  # 'the Roadmap page is shown': the page is the one named
         if VAGUE.fullmatch(claim.text):
             raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "
@@ -79,6 +79,15 @@ def claim_op(claim: Claim) -> Op:
             raise Unsupported(f"which {claim.kind} is not said (name it by its title)")
         check, uncheck = ("assert_inside", "assert_not_inside")
     return Op(check if claim.shown else uncheck, target=claim.place, role_hint=claim.kind, value=claim.text)
+
+
+def _control_place(claim: Claim) -> Place:
+    """Where a control said in a state is: in the row of a text, under a title, or inside a part said by its kind."""
+    if claim.place is None:
+        return Place(anchor=claim.kind, part=claim.kind) if claim.kind else Place()
+    if claim.kind == "row":
+        return Place(anchor=claim.place)
+    return Place(section=claim.place, part=claim.kind)
 
 
 def _control_role(kind: str | None) -> str | None:
@@ -173,6 +182,10 @@ class BuiltinBrain:
         if read is not None:  # 'Click "Checking" in the sidebar', 'Untick "A", "B" and "C"'
             ops, intents = read
             return self._with_expected(step, intents, ops, page)
+        if self.grammar_first and checked is None:  # a step that states what the page shows ('The sidebar lists A')
+            stated = self.claim_checks(step.action)
+            if isinstance(stated, list):
+                return self._with_expected(step, stated, [], page)
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
                                _row_said_before(history or []), _named_before(history or []),

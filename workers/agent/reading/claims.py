@@ -98,6 +98,8 @@ _SKIPPED = frozenset("please kindly then now also again successfully correctly p
                      "afterwards so".split())
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
+_RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
+_COUNTED = re.compile(r"\(\d+\)")
 _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
 
 
@@ -171,6 +173,11 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
         if any(s <= m.start() < e for s, e, _ in slots):
             continue
         text, lowered = m[0], m[0].lower().replace("’", "'")
+        counted = _COUNTED.match(sentence, m.start()) if text == "(" else None
+        if counted and words and words[-1].kind == "CAP":  # 'Manage Milestones (4)': the count is the name's
+            words.append(Word("CAP", counted[0], counted.span()))
+            slots.append((*counted.span(), counted[0]))
+            continue
         if not text[0].isalnum():  # punctuation: other marks ('?', '(', '#') are read by nothing
             words.append(Word(_PUNCTUATION.get(text, "MARK"), text, m.span()))
             starts = text in ".!;:"
@@ -187,8 +194,8 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             words[-1] = Word("STATE", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "more" and words and words[-1].text.lower() == "any":  # "any more"
             words[-1] = Word("STILL", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
-        elif text[0].isdigit():
-            words.append(Word("NUM" if _LONG_NUMBER.fullmatch(text) else "LOW", text, m.span()))
+        elif text[0].isdigit():  # a short number says a text only with words after it ('8 matches')
+            words.append(Word("NUM" if _LONG_NUMBER.fullmatch(text) else "SHORT", text, m.span()))
         elif text[0].isupper() and not starts:
             words.append(Word("CAP", text, m.span()))  # a capital inside a sentence: a word of a name
         elif lowered in table:
@@ -337,6 +344,8 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
                     isinstance(child, Tree) and child.data in ("text", "name")):
                 tokens = _tokens(child)
                 start, end = _span(words, tokens)
+                if tokens[0].type == "SHORT" and words[int(tokens[1])].text.lower() in _RECORDS:
+                    raise _NoReading(f"{sentence[start:end]!r}: a count of records is not read as a text shown")
                 text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
                 out.append((text, (start, end), described))
                 described = None
@@ -456,14 +465,18 @@ def _element_claims(clause: Tree, words: list[Word], sentence: str) -> list[Clai
         at = _span(words, value_tokens)
         text = words[int(value_tokens[0])].text if value_tokens[0].type == "Q" else sentence[at[0]:at[1]]
         return [Claim(text, True, label, "value", kind, at, (start, end))]
-    state = next(words[int(t)].text.lower() for t in _tokens(clause) if t.type == "STATE")
+    state = " ".join(next(words[int(t)].text.lower() for t in _tokens(clause) if t.type == "STATE").split())
     shown = clause.data == "in_state"
     subject = parts[0]
+    place_tree = next((c for c in parts if c.data == "place"), None)
+    # 'the closed checkbox in the Status filter is not ticked': the control in that part
+    place = _place(place_tree.children[1], words, sentence) if place_tree is not None else _Place(None, None, None)
+    where = {"place": place.title, "kind": "row" if place.row else place.kind, "place_span": place.span}
     if subject.data == "control":
         tokens = _tokens(subject)
         named = [t for t in tokens if t.type == "LOW"]
         at = _span(words, named)
         kind = next(words[int(t)].text.lower() for t in tokens if t.type == "ELEMENT")
-        return [Claim(sentence[at[0]:at[1]], shown, said_as=kind, span=at, state=" ".join(state.split()))]
-    return [Claim(text, shown, said_as=said_as, span=span, state=" ".join(state.split()))
+        return [Claim(sentence[at[0]:at[1]], shown, said_as=kind, span=at, state=state, **where)]
+    return [Claim(text, shown, said_as=said_as, span=span, state=state, **where)
             for text, span, said_as in _texts(subject, words, sentence)]
