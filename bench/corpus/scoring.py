@@ -110,6 +110,8 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
             node = op.target
             names = [_words(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
                                          node.placeholder, node.value) if t and _words(t)]
+            if op.kind == "select" and op.value and names:  # a choice is named by its dropdown or by the option
+                names.append(_words(op.value))
             # (an element with no name cannot be told from another by it: a `target:` describing it is not judged)
             if names and _words(wanted) not in names:
                 out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"

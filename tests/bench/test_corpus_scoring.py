@@ -116,6 +116,10 @@ def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action()
     assert wrong_actions({2: "More"}, operations) == ["step 2: 'click it' was done on 'more actions', not on 'More'"]
     unnamed = [_done(1, "click")]
     assert wrong_actions({1: "the gear beside votes"}, unnamed) == []  # an element with no name is not judged
+    chosen = [_done(1, "select", a11y_name="Action")]
+    chosen[0].value = "Delete selected"
+    assert wrong_actions({1: "Delete selected"}, chosen) == []  # a choice is named by its option too
+    assert wrong_actions({1: "Export"}, chosen) == ["step 1: 'select it' was done on 'action', not on 'Export'"]
 
 
 def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):
