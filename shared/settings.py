@@ -100,9 +100,11 @@ class Settings(BaseSettings):
     # A step whose operations left a word of its sentence unused (workers/agent/reading/coverage.py): "fail" ends the
     # scenario there with the words not used; "report" only records them in the run record (to measure a reading).
     partial_readings: Literal["fail", "report"] = "report"
-    # How the builtin brain reads an expected result: "rules" reads it by the phrase rules (brains/checks.py) and, when
-    # they refuse it, by the claims grammar (reading/claims.py); "grammar" reads it by the grammar first and by the
-    # rules only when the grammar has no reading. The grammar becomes the default once the corpus measures it better.
+    # How the builtin brain reads a sentence: "rules" reads it by the phrase rules (brains/grammar.py, checks.py) and an
+    # expected result they refuse by the claims grammar (reading/claims.py); "grammar" reads an action sentence by the
+    # commands grammar (reading/commands.py) and a check or an expected result by the claims grammar first, and by the
+    # rules only what the grammars do not read whole. The grammars become the default once the corpus measures them
+    # better.
     expected_reader: Literal["rules", "grammar"] = "rules"
     # Each worker process's browser pool: a fresh Chromium after this many jobs, or when the browser's whole
     # process tree (main, renderers, GPU...) holds more than this much memory (PSS, else RSS) after a job.

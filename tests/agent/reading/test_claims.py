@@ -406,3 +406,11 @@ def test_a_step_that_states_what_the_page_shows_is_read_as_its_claims_by_the_gra
     decision = BuiltinBrain(grammar_first=True).decide(step, 0)
     assert [(i.kind, i.target, i.value) for i in decision.intents] == [
         ("assert_in_section", "Manage Components", "Backend"), ("assert_in_section", "Manage Components", "Frontend")]
+
+
+def test_a_kind_said_in_the_plural_before_a_list_is_what_each_text_is() -> None:
+    assert read_claims('The tabs "Readme" and "Versions" are shown') == [
+        Claim("Readme", True, said_as="tab"), Claim("Versions", True, said_as="tab")]
+    checks = BuiltinBrain().claim_checks("the buttons Save and Cancel are shown")
+    assert [(i.kind, i.role_hint, i.value) for i in checks] == [
+        ("assert_inside", "button", "Save"), ("assert_inside", "button", "Cancel")]

@@ -120,3 +120,9 @@ def test_commands_become_the_operations_of_their_verbs_with_their_kinds_values_a
 def test_a_sentence_the_grammar_reads_with_words_left_over_is_left_to_the_rules() -> None:
     # 'column' is used by no operation of the grammar's reading: the rules read it (and record what they left)
     assert intents('Click the "votes" column header').meaning == {}
+
+
+def test_fields_said_by_their_label_and_value_are_each_filled() -> None:
+    assert [(c.verb, c.target, c.value) for c in read("Fill in Username alice and Password secret").commands] == [
+        ("fill", "Username", "alice"), ("fill", "Password", "secret")]
+    assert read("Fill in Username").commands == ()  # no value

@@ -30,7 +30,9 @@ _PART_CSS |= {kind: ", ".join([*sorted(tags), *(f"[role={r}]" for r in sorted(ro
               for kind, (roles, tags) in PARTS.items() if kind not in _PART_CSS}
 _PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=menu], [role=menubar]",
               # what a dropdown opens: its list of options or its menu ('A dropdown opens with A and B')
-              "dropdown": "[role=listbox], [role=menu], .dropdown-menu"}
+              "dropdown": "[role=listbox], [role=menu], .dropdown-menu",
+              # controls a text is said to be ('the tabs "A" and "B"', 'a "Sign in" link')
+              "tab": "[role=tab]", "link": "a[href], [role=link]"}
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",

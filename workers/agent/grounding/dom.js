@@ -28,8 +28,9 @@
     'menuitemradio', 'option', 'switch', 'treeitem']);
   // parts of a page people name by what they are (workers/agent/grounding/places.py PARTS)
   const PART_ROLES = new Set(['progressbar', 'meter', 'toolbar', 'complementary', 'banner', 'contentinfo',
-    'navigation', 'menubar', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search']);
-  const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search']);
+    'navigation', 'menubar', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search', 'form']);
+  const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search',
+    'form']);
   const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
     'month', 'week', 'color', 'file']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();

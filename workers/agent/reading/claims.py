@@ -75,7 +75,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "SEEING": "verify check ensure confirm",
     "WITH": "with",
     "OPENS": "opens open opened loads loaded",
-    "SHOWING": "showing listing displaying",  # a check said as one ('Verify "A" is listed')
+    "SHOWING": "showing listing displaying saying holding containing",  # a check said as one ('Verify "A" is listed')
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
              "empty",
@@ -89,6 +89,10 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
             "by without it they them nothing everything something anything "
             "other others",
 }.items() for word in words.split()}
+# several of a kind ('the tabs "A" and "B"'), each of that kind ("lists" is a verb)
+PLURALS = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND") and word != "list"
+           for plural in (word + "s", word + "es")}
+LEXICON |= {plural: LEXICON[word] for plural, word in PLURALS.items()}
 # parts whose claims are checked in the record that holds the title, not in the part a title heads
 _ROW_KINDS = frozenset("row line entry item record".split())
 _CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "doesn't": "does",
@@ -329,6 +333,7 @@ def _span(words: list[Word], tokens: list[Token]) -> Span:
 def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Span, str | None]]:
     """The texts an `items` subtree lists: (text, span, what it is said to be)."""
     out = []
+    every = None  # what every text of the list is said to be ('the tabs "A" and "B"')
     for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
         for child in item.children:
@@ -339,6 +344,9 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
             elif isinstance(child, Tree) and child.data == "described":
                 said = [words[int(t)].text for t in _tokens(child)
                         if words[int(t)].kind in ("LOW", "KIND", "LIST", "ELEMENT")]
+                if said and said[-1].lower() in PLURALS:  # 'the tabs "A" and "B"': each a tab
+                    said = [*said[:-1], PLURALS[said[-1].lower()]]
+                    every = " ".join(said)
                 described = " ".join(said) or None
             elif isinstance(child, Token) and child.type == "Q" or (
                     isinstance(child, Tree) and child.data in ("text", "name")):
@@ -347,7 +355,7 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
                 if tokens[0].type == "SHORT" and words[int(tokens[1])].text.lower() in _RECORDS:
                     raise _NoReading(f"{sentence[start:end]!r}: a count of records is not read as a text shown")
                 text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
-                out.append((text, (start, end), described))
+                out.append((text, (start, end), described or every))
                 described = None
     return out
 

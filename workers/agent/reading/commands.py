@@ -198,6 +198,14 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
     out: list[Command] = []
     for command in (c for c in tree.children if isinstance(c, Tree) and c.data != "lead"):
         subtrees = [c for c in command.children if isinstance(c, Tree)]
+        if command.data == "fill_pairs":  # 'Fill in Username alice and Password secret'
+            for pair in subtrees:
+                label = [t for t in pair.children if isinstance(t, Token)]
+                at = _span(words, label)
+                value = _text(pair.children[-1], words, sentence)[0]
+                out.append(Command("fill", sentence[at[0]:at[1]], None, None, value, everywhere,
+                                   _span(words, _tokens(pair))))
+            continue
         place = next((c for c in subtrees if c.data in ("inside", "row_of")), None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
