@@ -175,24 +175,17 @@ class BuiltinBrain:
                 history: list[Operation] | None = None) -> list[Intent]:
         """All intents of the step; raises `Unsupported` with a message naming the sentence."""
         page = snapshot or _EMPTY_PAGE
-        checked = self.claim_checks(step.action) if self.grammar_first and _CHECK_SAID.match(step.action) else None
-        if isinstance(checked, list):  # 'Verify the Fruits list shows Apples and Pears'
-            return self._with_expected(step, checked, [], page)
-        read = self._commanded(step.action, page, history or []) if self.grammar_first and checked is None else None
-        if read is not None:  # 'Click "Checking" in the sidebar', 'Untick "A", "B" and "C"'
-            ops, intents = read
-            return self._with_expected(step, intents, ops, page)
-        if self.grammar_first and checked is None:  # a step that states what the page shows ('The sidebar lists A')
-            stated = self.claim_checks(step.action)
-            if isinstance(stated, list):
-                return self._with_expected(step, stated, [], page)
+        why = self._grammar_first(step, page, history or []) if self.grammar_first else None
+        if isinstance(why, list):
+            return why
         try:
             ops = self._expand(parse_text(step.action), page, _field_in_use(history or []),
                                _row_said_before(history or []), _named_before(history or []),
                                _placed_field_before(history or []))
             intents = armed_first([self._intent(op) for op in ops])
         except Unsupported as exc:
-            raise type(exc)(_naming(exc, step.action)) from None
+            reason = _naming(exc, step.action) + (f"; read by the grammars, {why}" if why else "")
+            raise type(exc)(reason) from None
         if not intents and not (step.expected or "").strip():
             raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
                               "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
@@ -224,22 +217,38 @@ class BuiltinBrain:
             raise Unsupported(f"{refused}; read as its claims, {claimed}")
         return claimed
 
+    def _grammar_first(self, step: ScenarioStep, page: PageSnapshot, history: list[Operation]) -> list[Intent] | str:
+        """The step's intents when the grammars read its action sentence whole: a check said as a step ('Verify the
+        Fruits list shows A') or a statement ('Manage Components lists A') by the claims grammar, any other by the
+        commands grammar, then the claims grammar; else why they do not (the rules read it then)."""
+        if _CHECK_SAID.match(step.action):
+            checked = self.claim_checks(step.action)
+            return self._with_expected(step, checked, [], page) if isinstance(checked, list) else checked
+        commanded = self._commanded(step.action, page, history)
+        if not isinstance(commanded, str):  # 'Click "Checking" in the sidebar', 'Untick "A", "B" and "C"'
+            ops, intents = commanded
+            return self._with_expected(step, intents, ops, page)
+        stated = self.claim_checks(step.action)
+        if isinstance(stated, list):
+            return self._with_expected(step, stated, [], page)
+        return f"as commands, {commanded}; as claims, {stated}"
+
     def _commanded(self, action: str, page: PageSnapshot,
-                   history: list[Operation]) -> tuple[list[Op], list[Intent]] | None:
-        """The ops and intents of an action sentence the commands grammar reads whole (reading/commands.py); None
-        when it has no reading, or when what it read leaves words of the sentence unused (the rules read it then)."""
+                   history: list[Operation]) -> tuple[list[Op], list[Intent]] | str:
+        """The ops and intents of an action sentence the commands grammar reads whole (reading/commands.py); else why
+        not: it has no reading, or what it read leaves words of the sentence unused (the rules read it then)."""
         reading = read_commands(action)
         if reading.refusal is not None:
-            return None
+            return reading.refusal
         try:
             ops = self._expand([(action, [command_op(c) for c in reading.commands])], page, _field_in_use(history),
                                _row_said_before(history), _named_before(history), _placed_field_before(history))
-        except Unsupported:
-            return None
+        except Unsupported as exc:
+            return exc.reason
         intents = armed_first([self._intent(op) for op in ops])
         coverage = account(substitute(action, self.row), [Done(i.description, i.target, i.value) for i in intents])
         if not coverage.whole:
-            return None
+            return coverage.reason()
         self._meaning[action] = [c.said() for c in reading.commands]
         return ops, intents
 
