@@ -414,3 +414,11 @@ def test_a_kind_said_in_the_plural_before_a_list_is_what_each_text_is() -> None:
     checks = BuiltinBrain().claim_checks("the buttons Save and Cancel are shown")
     assert [(i.kind, i.role_hint, i.value) for i in checks] == [
         ("assert_inside", "button", "Save"), ("assert_inside", "button", "Cancel")]
+
+
+def test_a_part_that_opens_stays_open_or_closes_is_a_claim_of_the_part_itself() -> None:
+    checks = BuiltinBrain().claim_checks('"Wrong password" appears and the dialog stays open')
+    assert [(i.kind, i.value) for i in checks] == [("assert_text", "Wrong password"), ("assert_part_shown", "dialog")]
+    checks = BuiltinBrain().claim_checks('The "Edit user" dialog closes')
+    assert [(i.kind, i.value) for i in checks] == [("assert_part_gone", "Edit user dialog")]
+    assert read('The "Fuel" row opens').claims == ()  # a row is no part that opens

@@ -23,6 +23,7 @@ from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.actions.kinds.assert_page import VAGUE
 from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
+from workers.agent.actions.parts import part_of
 from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
@@ -49,6 +50,9 @@ def claim_op(claim: Claim) -> Op:
         state = STATE_WORDS[claim.state]
         return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
                   value=state if claim.shown else OPPOSITE[state], place=_control_place(claim))
+    if claim.kind == "part":  # 'the "Login" dialog opens', 'the menu closes'
+        part_of(claim.text)  # a part settle.js can find, else Unsupported
+        return Op("assert_part_shown" if claim.shown else "assert_part_gone", value=claim.text)
     if claim.kind == "page":  # 'the Roadmap page is shown': the page is the one named
         if VAGUE.fullmatch(claim.text):
             raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "

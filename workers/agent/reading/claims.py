@@ -75,6 +75,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "SEEING": "verify check ensure confirm",
     "WITH": "with",
     "OPENS": "opens open opened loads loaded",
+    "STAY": "stays stay",
+    "CLOSES": "closes close closed",
     "SHOWING": "showing listing displaying saying holding containing",  # a check said as one ('Verify "A" is listed')
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
@@ -135,6 +137,8 @@ class Claim:
             return f"the{said_as} {self.text!r} {'is' if self.shown else 'is not'} {self.state} ({spans})"
         if self.kind == "page":
             return f"the page is {self.text!r} ({spans})"
+        if self.kind == "part":
+            return f"the {self.text} {'is shown' if self.shown else 'is gone'} ({spans})"
         if self.kind == "value":
             return f"the{said_as} {self.place!r} shows the value {self.text!r} ({spans})"
         if self.near is not None:
@@ -406,6 +410,15 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                 out += [Claim(text, True, said_as=said_as, span=span) for text, span, said_as in
                         _texts(items, words, sentence)]
             before = (True, _Place(None, None, None), _Place(None, None, None))
+            continue
+        if clause.data in ("part_shown", "part_gone"):  # the part itself, as a step says it ('"Login" dialog')
+            holder = next(c for c in clause.children if isinstance(c, Tree))
+            place = _place(holder, words, sentence)
+            if place.kind is None or place.row:
+                raise _NoReading(f"{_whole(sentence)!r}: only a part of the page opens or closes")
+            said = " ".join(filter(None, (place.title, place.kind)))
+            out.append(Claim(said, clause.data == "part_shown", kind="part", span=place.span or (0, 0)))
+            before = None
             continue
         if clause.data in ("in_state", "not_in_state", "has_value"):
             out += _element_claims(clause, words, sentence)
