@@ -2408,7 +2408,8 @@ def test_a_text_said_in_a_part_named_by_its_kind_is_checked_inside_that_part_and
     record = run_on_page(SHORTCUTS, gone, tmp_path / "gone", grammar)
     assert_passed(record)
     # what it was read as, with the characters each claim came from, kept beside the sentence
-    assert [r.meaning for r in record.readings] == [[], ["'Inbox' not shown, inside the sidebar (text 0-7, place 18-29)"]]
+    assert [r.meaning for r in record.readings] == [["click 'Tidy up' (0-15)"],
+                                                    ["'Inbox' not shown, inside the sidebar (text 0-7, place 18-29)"]]
     # the part itself showing the text holds it
     footer = [{"action": 'Click "Tidy up"', "expected": "Acme Corp is shown in the footer"}]
     assert_passed(run_on_page(SHORTCUTS, footer, tmp_path / "footer", grammar))
