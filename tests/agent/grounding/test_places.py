@@ -8,7 +8,7 @@ from shared.records import Intent, Node, PageSnapshot
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 from workers.agent.grounding.hte import ground
 from workers.agent.grounding.locators import best_locator
-from workers.agent.grounding.places import listed_texts, names_nothing, narrow
+from workers.agent.grounding.places import listed_texts, names_nothing, narrow, parts
 from workers.agent.grounding.tree import snapshot
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
@@ -141,3 +141,24 @@ def test_a_list_of_texts_is_split_at_commas_between_words_never_inside_a_number(
     assert listed_texts(_value_check("facet", "Open 7, Closed 4 and Won't fix 3")) == ["Open 7", "Closed 4",
                                                                                         "Won't fix 3"]
     assert listed_texts(_value_check("total", "1,250,000.00")) == ["1,250,000.00"]
+
+
+PARTS_DRAWN = """<div class="app-header"><div class="inner"><button>Help</button></div></div>
+<div class="side-bar"><a href="#c">Checking</a></div>
+<main><a href="#m">Checking</a>
+<div class="bar"><table class="progress" style="width:300px"><tr><td style="height:8px;background:#ccc"></td></tr></table>
+<a href="#x">active: 4</a></div>
+<div class="bar"><table class="progress" style="width:300px"><tr><td style="height:8px;background:#ccc"></td></tr></table>
+<span>closed: 2</span></div>
+</main>"""
+
+
+def test_a_part_drawn_as_a_box_of_its_own_class_is_found_and_among_several_the_one_with_the_target(page):
+    snap = load(page, PARTS_DRAWN)
+    (checking,) = found(snap, kind="click", target="Checking", anchor="sidebar")
+    assert "side-bar" not in (snap.node(checking).xpath or "") and snap.node(checking).xpath.startswith("/html[1]/body[1]/div[2]")
+    assert len(found(snap, kind="click", target="Help", anchor="header")) == 1
+    # two progress bars: the link is just under one of them
+    assert len(parts(snap, "progress bar")) == 2
+    assert len(found(snap, kind="click", target="active: 4", section="progress bar")) == 1
+    assert found(snap, kind="click", target="Checking", anchor="footer") == []

@@ -31,6 +31,8 @@
     'navigation', 'menubar', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search', 'form']);
   const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search',
     'form']);
+  // a part drawn as a box whose class or id says what it is (places.py CLASS_NAMES): kept as a place too
+  const PART_CLASS = /(?:^|[^a-z])(?:side-?bar|side-?nav|side-?panel|left-?nav|header|nav-?bar|top-?bar|app-?bar|masthead|footer|tool-?bar)(?:[^a-z]|$)/i;
   const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
     'month', 'week', 'color', 'file']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -194,7 +196,8 @@
     }
     const idx = recs.length;
     // a part of the page people name by what it is ("the sidebar", "under the progress bar"): kept as a place
-    const part = !inControl && (PART_ROLES.has(role) || PART_TAGS.has(tag));
+    const part = !inControl && (PART_ROLES.has(role) || PART_TAGS.has(tag)
+      || PART_CLASS.test(((el.getAttribute && el.getAttribute('class')) || '') + ' ' + (el.id || '')));
     const rec = { el, parent, vis, op, byListener, rd: own, part, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn };
     recs.push(rec);
     if (role === 'heading' && vis) {

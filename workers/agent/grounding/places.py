@@ -100,7 +100,22 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
         roles, tags = wanted
         found += [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0
                   and n not in found]
+    if not found and said in CLASS_NAMES:  # a sidebar drawn as a <div class="sidebar">: the page's own word for it
+        found = [n for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0 and any(
+            re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
+
+
+# The words a page's classes and ids use for a part a person names by what it is, when no tag or role draws it
+CLASS_NAMES: dict[str, tuple[str, ...]] = {
+    "sidebar": ("sidebar", "side bar", "sidenav", "side nav", "side panel", "sidepanel", "leftnav", "left nav"),
+    "header": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
+    "footer": ("footer",),
+    "toolbar": ("toolbar", "tool bar"),
+    "menu": ("menu",),
+    "tree": ("tree",),
+    "navigation": ("nav", "navbar", "navigation"),
+}
 
 
 # The kinds of box a described place ends with, and what a box of that kind is drawn as (its tags and roles), besides
@@ -140,11 +155,13 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
 def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:
     """The candidates inside the one part the words name; below (a section): when none is inside and the part holds no
     control of its own (a bar), those just under it, within NEAR_PX and across its width (the link under a progress
-    bar). None when the page has no such part, or several."""
-    found = parts(snap, words)
-    if len(found) != 1:
-        return []
-    part = found[0]
+    bar). Several parts of that kind: the one part where the target is. None when the page has no such part, or
+    several hold it."""
+    found = [in_part for part in parts(snap, words) if (in_part := _in_one_part(snap, candidates, part, below))]
+    return found[0] if len(found) == 1 else []
+
+
+def _in_one_part(snap: PageSnapshot, candidates: list[Candidate], part: Node, below: bool) -> list[Candidate]:
     inside = [c for c in candidates if _holds(snap, part, snap.node(c.node_id))]
     if inside or not below or any(n.operable and _holds(snap, part, n) for n in snap.nodes):
         return inside
