@@ -110,10 +110,10 @@ def test_read_by_the_grammar_first_a_place_the_rules_drop_is_kept() -> None:
 
 
 def test_commands_become_the_operations_of_their_verbs_with_their_kinds_values_and_places() -> None:
-    decision = intents('Type "Printer jams" as the summary, choose major from the Priority list, tick the Notify me '
+    decision = intents('Type "Printer jams" as the Summary, choose major from the Priority list, tick the Notify me '
                        'box and press Enter')
     assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents] == [
-        ("fill", "summary", "field", "Printer jams"), ("select", "Priority", "dropdown", "major"),
+        ("fill", "Summary", "field", "Printer jams"), ("select", "Priority", "dropdown", "major"),
         ("check", "Notify me", "checkbox", None), ("press", None, None, "Enter")]
 
 
@@ -126,3 +126,9 @@ def test_fields_said_by_their_label_and_value_are_each_filled() -> None:
     assert [(c.verb, c.target, c.value) for c in read("Fill in Username alice and Password secret").commands] == [
         ("fill", "Username", "alice"), ("fill", "Password", "secret")]
     assert read("Fill in Username").commands == ()  # no value
+
+
+def test_a_field_said_in_lower_case_words_is_left_to_the_rules() -> None:
+    # which the phrase rules tell from a list that opened after typing (a pick), and find by its label
+    assert read("Select task-queue from the suggestions dropdown").commands == ()
+    assert read('Type "Printer jams" as the summary').commands == ()

@@ -116,7 +116,7 @@ def command_op(command: Command) -> Op:
     role = None
     if command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
         rest, role = split_role(f"x {command.kind}")
-        if role is None or rest != "x":
+        if role is None or rest != "x" or role == "icon":  # (an icon: its picture, which the rules name)
             raise Unsupported(f"a {command.kind} is no kind of element looked for")
     where = command.where
     place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,

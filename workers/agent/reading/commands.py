@@ -216,6 +216,11 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         elements = [c for c in targets.children if isinstance(c, Tree)] if targets is not None else \
             [c for c in subtrees if c.data in ("named", "described", "kind_only", "field", "label")]
         span = _span(words, _tokens(command))
+        if command.data in ("fill", "select") and any(e.data in ("described", "label") or (
+                e.data == "field" and e.children[0].data in ("described", "label")) for e in elements):
+            # 'the suggestions dropdown', 'as the summary': a field said in lower-case words, which the phrase
+            # rules tell from a list that opened (a pick) and find by its label
+            raise _NoReading(f"{_whole(sentence)!r}: a field said in lower-case words is not read here")
         found = [_target(element, words, sentence) for element in elements]
         plural = found[-1][1] is not None and any(w.text.lower() in _SINGULAR for w in words[int(_tokens(
             elements[-1])[0]):int(_tokens(elements[-1])[-1]) + 1] if w.kind in ("ELEMENT", "KIND"))
