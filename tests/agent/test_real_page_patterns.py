@@ -2471,3 +2471,20 @@ def test_an_action_said_in_a_part_acts_only_there_and_replays(tmp_path):
     nowhere = [{"action": 'Click "Archive" in the footer', "expected": '"Main archived" is shown'}]
     failed = run_on_page(TWO_ARCHIVES, nowhere, tmp_path / "nowhere", grammar)
     assert failed.verdict.status == "failed" and failed.verdict.step == 1 and "footer" in failed.verdict.reason
+
+
+DRAWN_SIDEBAR = """<!doctype html><html><body>
+<div id="app"><div class="sidebar"><a href="#" onclick="document.getElementById('said').textContent = 'Budget opened'">Budget</a>
+<span>Reports</span></div>
+<div class="content"><a href="#" onclick="document.getElementById('said').textContent = 'Other opened'">Budget</a>
+<p id="said"></p><p>Archive</p></div></div>
+</body></html>"""
+
+
+def test_a_sidebar_drawn_as_a_box_of_its_class_is_where_a_step_acts_and_checks(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Budget" in the sidebar',
+              "expected": '"Budget opened" is shown and "Reports" is listed in the sidebar'}]
+    assert_green(generate_on_page(DRAWN_SIDEBAR, steps, tmp_path, grammar))
+    wrong = [{"action": 'Click "Budget" in the sidebar', "expected": '"Archive" is listed in the sidebar'}]
+    assert_failed_at(run_on_page(DRAWN_SIDEBAR, wrong, tmp_path / "wrong", grammar), 1, "expectation")
