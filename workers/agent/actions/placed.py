@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.language.part_kinds import PARTS
+from workers.agent.language.part_kinds import CLASS_NAMES, PARTS
 from workers.agent.language.phrases import PICKS, TOKEN, Op, Unsupported
 
 # The kinds of part a person places a text by: their CSS, or their ARIA role when they are named by a text.
@@ -33,10 +33,10 @@ _PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=
               "dropdown": "[role=listbox], [role=menu], .dropdown-menu",
               # controls a text is said to be ('the tabs "A" and "B"', 'a "Sign in" link')
               "tab": "[role=tab]", "link": "a[href], [role=link]"}
-# and parts drawn as boxes whose class or id says what they are (grounding/places.py CLASS_NAMES, as whole class words)
-for _kind, _classes in {"sidebar": "sidebar side-bar sidenav side-nav", "header": "navbar topbar masthead",
-                        "footer": "footer", "toolbar": "toolbar"}.items():
-    _PART_CSS[_kind] += ", " + ", ".join([f"#{_kind}", *(f"[class~={c}]" for c in _classes.split())])
+# and parts drawn as boxes whose class or id says what they are (part_kinds.CLASS_NAMES, as whole class names)
+for _kind in ("sidebar", "header", "footer", "toolbar"):
+    _PART_CSS[_kind] += ", " + ", ".join([f"#{_kind}", *(f"[class~={name.replace(' ', '-')}]"
+                                                          for name in CLASS_NAMES[_kind])])
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",

@@ -23,7 +23,7 @@ import re
 from shared.records import Candidate, Intent, Node, PageSnapshot
 from shared.scenarios import list_items
 from workers.agent.language.icons import fits_picture, named_purpose, pictured
-from workers.agent.language.part_kinds import PARTS
+from workers.agent.language.part_kinds import CLASS_NAMES, PARTS
 from workers.agent.language.phrases import ARTICLE
 
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
@@ -105,17 +105,6 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
 
-
-# The words a page's classes and ids use for a part a person names by what it is, when no tag or role draws it
-CLASS_NAMES: dict[str, tuple[str, ...]] = {
-    "sidebar": ("sidebar", "side bar", "sidenav", "side nav", "side panel", "sidepanel", "leftnav", "left nav"),
-    "header": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
-    "footer": ("footer",),
-    "toolbar": ("toolbar", "tool bar"),
-    "menu": ("menu",),
-    "tree": ("tree",),
-    "navigation": ("nav", "navbar", "navigation"),
-}
 
 
 # The kinds of box a described place ends with, and what a box of that kind is drawn as (its tags and roles), besides

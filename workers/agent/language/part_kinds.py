@@ -24,3 +24,16 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("form", "form", "form"),
     )
 }
+
+# The words a page's classes and ids use for a part a person names by what it is, when no tag or role draws it (a
+# <div class="side-bar">): grounding finds it by them among an element's class words (grounding/places.py), the checks
+# of a text inside it by them as whole class names (actions/placed.py), and grounding/dom.js keeps such a box as a place.
+CLASS_NAMES: dict[str, tuple[str, ...]] = {
+    "sidebar": ("sidebar", "side bar", "sidenav", "side nav", "side panel", "sidepanel", "leftnav", "left nav"),
+    "header": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
+    "footer": ("footer",),
+    "toolbar": ("toolbar", "tool bar"),
+    "menu": ("menu",),
+    "tree": ("tree",),
+    "navigation": ("nav", "navbar", "navigation"),
+}
