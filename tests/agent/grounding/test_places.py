@@ -162,3 +162,14 @@ def test_a_part_drawn_as_a_box_of_its_own_class_is_found_and_among_several_the_o
     assert len(parts(snap, "progress bar")) == 2
     assert len(found(snap, kind="click", target="active: 4", section="progress bar")) == 1
     assert found(snap, kind="click", target="Checking", anchor="footer") == []
+
+
+COLUMNS = """<style>body{margin:0} .a{display:flex;height:100vh} .b{width:220px} .c{flex:1}</style>
+<div class="a"><div class="b"><a href="#1">Cash Wallet</a><a href="#2">Checking</a></div>
+<div class="c"><a href="#3">Cash Wallet</a><p>Accounts</p></div></div>"""
+
+
+def test_a_sidebar_drawn_with_no_word_for_it_is_the_column_on_the_page_s_edge(page):
+    snap = load(page, COLUMNS)
+    (wallet,) = found(snap, kind="click", target="Cash Wallet", anchor="sidebar")
+    assert snap.node(wallet).bbox[0] < 220

@@ -103,7 +103,30 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
     if not found and said in CLASS_NAMES:  # a sidebar drawn as a <div class="sidebar">: the page's own word for it
         found = [n for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0 and any(
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
+    if not found and said == "sidebar":
+        found = _side_columns(snap)
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
+
+
+def _side_columns(snap: PageSnapshot) -> list[Node]:
+    """A sidebar drawn with no tag, role or class word for it: a column standing on the left or right edge of the page,
+    at least SIDE_HEIGHT of its height and at most SIDE_WIDTH of its width, holding something to click."""
+    page = snap.node(snap.root).bbox if snap.nodes else (0.0, 0.0, 0.0, 0.0)
+    width, height = page[2], page[3]
+    if width <= 0 or height <= 0:
+        return []
+    out = []
+    for node in snap.nodes:
+        x, y, w, h = node.bbox
+        on_edge = x <= EDGE_PX or x + w >= page[0] + width - EDGE_PX
+        if on_edge and 80 <= w <= SIDE_WIDTH * width and h >= SIDE_HEIGHT * height and any(
+                n.operable and _holds(snap, node, n) for n in snap.nodes):
+            out.append(node)
+    return out
+
+
+EDGE_PX = 8  # how near the page's edge a sidebar stands
+SIDE_WIDTH, SIDE_HEIGHT = 0.35, 0.6  # a sidebar's width and height at most / at least, as parts of the page's
 
 
 
