@@ -22,6 +22,10 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("tab bar", "tablist", ""),
         ("search form", "search", "search"),
         ("form", "form", "form"),
+        ("menu", "menu menubar", "menu"),
+        ("main menu", "navigation menubar", "nav"),
+        ("tree", "tree", ""),
+        ("tree view", "tree", ""),
     )
 }
 
