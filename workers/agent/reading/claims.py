@@ -259,33 +259,43 @@ def read(sentence: str) -> Reading:
     if more:
         return Reading(refusal=f"{', '.join(repr(m) for m in more)} in {_whole(sentence)!r} "
                                f"{'says' if len(more) == 1 else 'say'} more than which texts are shown where")
+    meaning = one_meaning(_parser(), words, sentence, _claims, _agrees, ends="whether its texts are shown",
+                          unread="a text shown or not shown", quote="text")
+    if isinstance(meaning, str):
+        return Reading(refusal=meaning)
+    if not meaning:
+        return Reading(refusal="it names no text to look for")
+    return Reading(claims=meaning)
+
+
+def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agrees=None, *, ends: str, unread: str,
+                quote: str) -> tuple | str:
+    """The one meaning a grammar's parser reads in the words (`meaning_of(reading, words, sentence)` of every
+    reading, `agrees(reading, words)` first), or why there is none: a word it has no place for, the sentence ending
+    too soon, no reading that agrees, a reading with no meaning (`_NoReading`), or readings that mean different
+    things. ends, unread, quote: how the refusals say what the grammar reads ('whether its texts are shown', 'a text
+    shown or not shown', 'text')."""
     try:
-        tree = _parser().parse(words)
+        tree = parser.parse(words)
     except UnexpectedInput as exc:
         at = getattr(exc, "token", None)
         if at is None or not str(at).isdigit():  # the end of the sentence
-            return Reading(refusal=f"{_whole(sentence)!r} ends before it says whether its texts are shown")
-        word = words[int(at)]
-        return Reading(refusal=f"{word.text!r} in {_whole(sentence)!r} is not read as a text shown or not "
-                               "shown")
-    # A verb said of one text never has several ('Salt and Pepper is shown' is no list of two names)
-    readings = [r for r in CollapseAmbiguities().transform(tree) if _agrees(r, words)]
-    if not readings:
-        return Reading(refusal=f"{_whole(sentence)!r}: a verb said of one text is said of several; quote "
-                               "each text")
-    meanings: list[tuple[Claim, ...]] = []
+            return f"{_whole(sentence)!r} ends before it says {ends}"
+        return f"{words[int(at)].text!r} in {_whole(sentence)!r} is not read as {unread}"
+    readings = [r for r in CollapseAmbiguities().transform(tree) if agrees is None or agrees(r, words)]
+    if not readings:  # 'Salt and Pepper is shown' is no list of two names
+        return f"{_whole(sentence)!r}: a verb said of one {quote} is said of several; quote each {quote}"
+    meanings: list[tuple] = []
     for reading in readings:
         try:
-            claims = tuple(_claims(reading, words, sentence))
+            meaning = tuple(meaning_of(reading, words, sentence))
         except _NoReading as exc:
-            return Reading(refusal=str(exc))
-        if claims not in meanings:
-            meanings.append(claims)
+            return str(exc)
+        if meaning not in meanings:
+            meanings.append(meaning)
     if len(meanings) > 1:
-        return Reading(refusal=f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each text")
-    if not meanings[0]:
-        return Reading(refusal="it names no text to look for")
-    return Reading(claims=meanings[0])
+        return f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each {quote}"
+    return meanings[0]
 
 
 def read_claims(sentence: str) -> list[Claim]:

@@ -21,10 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
-from lark.visitors import CollapseAmbiguities
 
-from .claims import LEXICON, Span, Word, _span, _tokens, _whole, _Words, lexicon
+from .claims import LEXICON, Span, Word, _NoReading, _span, _tokens, _whole, _Words, lexicon, one_meaning
 
 # The words of doing, and of where an element is, over the claims' lexicon (whose other classes have no place here)
 TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
@@ -106,34 +104,16 @@ def _parser() -> Lark:
                 ambiguity="explicit")
 
 
-class _NoReading(Exception):
-    pass
-
-
 def read(sentence: str) -> Commands:
     """The commands of an action sentence, or why this grammar has none."""
     words = lexicon(sentence, TABLE)
     if not words:
         return Commands(refusal="it says nothing")
-    try:
-        tree = _parser().parse(words)
-    except UnexpectedInput as exc:
-        at = getattr(exc, "token", None)
-        if at is None or not str(at).isdigit():
-            return Commands(refusal=f"{_whole(sentence)!r} ends before it says what to do")
-        return Commands(refusal=f"{words[int(at)].text!r} in {_whole(sentence)!r} is not read as what to do, to "
-                                "what or where")
-    meanings: list[tuple[Command, ...]] = []
-    for reading in CollapseAmbiguities().transform(tree):
-        try:
-            commands = tuple(_commands(reading, words, sentence))
-        except _NoReading as exc:
-            return Commands(refusal=str(exc))
-        if commands not in meanings:
-            meanings.append(commands)
-    if len(meanings) > 1:
-        return Commands(refusal=f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each name")
-    return Commands(commands=meanings[0])
+    meaning = one_meaning(_parser(), words, sentence, _commands, ends="what to do",
+                          unread="what to do, to what or where", quote="name")
+    if isinstance(meaning, str):
+        return Commands(refusal=meaning)
+    return Commands(commands=meaning)
 
 
 def _text(tree: Tree | Token, words: list[Word], sentence: str) -> tuple[str, Span]:
