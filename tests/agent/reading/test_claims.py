@@ -422,3 +422,23 @@ def test_a_part_that_opens_stays_open_or_closes_is_a_claim_of_the_part_itself() 
     checks = BuiltinBrain().claim_checks('The "Edit user" dialog closes')
     assert [(i.kind, i.value) for i in checks] == [("assert_part_gone", "Edit user dialog")]
     assert read('The "Fuel" row opens').claims == ()  # a row is no part that opens
+
+
+def test_a_reading_with_no_meaning_is_dropped_and_the_others_decide() -> None:
+    from workers.agent.reading.claims import _agrees, _claims, _NoReading, _parser, lexicon, one_meaning
+
+    sentence = 'The sidebar shows Apples and "Kiwi" and Pears are gone'  # two readings: is "Kiwi" shown or gone?
+    seen: list[object] = []
+
+    def all_but_the_first(reading, words, said):
+        seen.append(reading)
+        if len(seen) == 1:
+            raise _NoReading("no meaning")
+        return _claims(reading, words, said)
+
+    words = lexicon(sentence)
+    meaning = one_meaning(_parser(), words, sentence, all_but_the_first, _agrees, ends="", unread="", quote="text")
+    assert len(seen) == 2 and isinstance(meaning, tuple) and meaning  # the other reading is the meaning
+    never = one_meaning(_parser(), words, sentence, lambda *a: (_ for _ in ()).throw(_NoReading("none")), _agrees,
+                        ends="", unread="", quote="text")
+    assert never == "none"  # no reading has a meaning: the sentence is refused, saying why

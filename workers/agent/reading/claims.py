@@ -272,8 +272,8 @@ def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agre
                 quote: str) -> tuple | str:
     """The one meaning a grammar's parser reads in the words (`meaning_of(reading, words, sentence)` of every
     reading, `agrees(reading, words)` first), or why there is none: a word it has no place for, the sentence ending
-    too soon, no reading that agrees, a reading with no meaning (`_NoReading`), or readings that mean different
-    things. ends, unread, quote: how the refusals say what the grammar reads ('whether its texts are shown', 'a text
+    too soon, no reading that agrees, no reading with a meaning (`_NoReading`: a structure the words allow that says
+    nothing checkable), or readings that mean different things. ends, unread, quote: how the refusals say what the grammar reads ('whether its texts are shown', 'a text
     shown or not shown', 'text')."""
     try:
         tree = parser.parse(words)
@@ -286,13 +286,17 @@ def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agre
     if not readings:  # 'Salt and Pepper is shown' is no list of two names
         return f"{_whole(sentence)!r}: a verb said of one {quote} is said of several; quote each {quote}"
     meanings: list[tuple] = []
+    why: str | None = None  # why a reading has no meaning: the sentence's refusal when none has one
     for reading in readings:
         try:
             meaning = tuple(meaning_of(reading, words, sentence))
         except _NoReading as exc:
-            return str(exc)
+            why = why or str(exc)
+            continue
         if meaning not in meanings:
             meanings.append(meaning)
+    if not meanings:
+        return why or f"{_whole(sentence)!r} has no meaning here"
     if len(meanings) > 1:
         return f"{_whole(sentence)!r} reads {len(meanings)} ways; quote each {quote}"
     return meanings[0]
