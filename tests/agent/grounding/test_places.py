@@ -173,3 +173,6 @@ def test_a_sidebar_drawn_with_no_word_for_it_is_the_column_on_the_page_s_edge(pa
     snap = load(page, COLUMNS)
     (wallet,) = found(snap, kind="click", target="Cash Wallet", anchor="sidebar")
     assert snap.node(wallet).bbox[0] < 220
+    # said by its side: the column on that edge, never the other
+    assert found(snap, kind="click", target="Cash Wallet", anchor="right-hand panel") == []
+    assert found(snap, kind="click", target="Cash Wallet", anchor="left-hand panel") == [wallet]

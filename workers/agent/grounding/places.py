@@ -103,14 +103,21 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
     if not found and said in CLASS_NAMES:  # a sidebar drawn as a <div class="sidebar">: the page's own word for it
         found = [n for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0 and any(
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
-    if not found and said == "sidebar":
-        found = _side_columns(snap)
+    side = _SIDE.fullmatch(said)
+    if not found and (said == "sidebar" or side):  # 'the right-hand panel': the column on that edge
+        found = _side_columns(snap, side["side"] if side else None)
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
 
 
-def _side_columns(snap: PageSnapshot) -> list[Node]:
+# a part said by the side of the page it stands on: 'the right-hand panel', 'the left menu', 'the left sidebar'
+_SIDE = re.compile(r"(?P<side>left|right)(?:-hand|\s+hand)?(?:\s+side)?\s+(?:panel|pane|sidebar|side\s?bar|column|menu|"
+                   r"navigation|nav)")
+
+
+def _side_columns(snap: PageSnapshot, side: str | None = None) -> list[Node]:
     """A sidebar drawn with no tag, role or class word for it: a column standing on the left or right edge of the page,
-    at least SIDE_HEIGHT of its height and at most SIDE_WIDTH of its width, holding something to click."""
+    at least SIDE_HEIGHT of its height; or a part said by its side (side: 'left', 'right'), in the outer tenth of
+    that side and not crossing the middle. Either at most SIDE_WIDTH of the page's width, holding something to click."""
     page = snap.node(snap.root).bbox if snap.nodes else (0.0, 0.0, 0.0, 0.0)
     width, height = page[2], page[3]
     if width <= 0 or height <= 0:
@@ -118,9 +125,12 @@ def _side_columns(snap: PageSnapshot) -> list[Node]:
     out = []
     for node in snap.nodes:
         x, y, w, h = node.bbox
-        on_edge = x <= EDGE_PX or x + w >= page[0] + width - EDGE_PX
-        if on_edge and 80 <= w <= SIDE_WIDTH * width and h >= SIDE_HEIGHT * height and any(
-                n.operable and _holds(snap, node, n) for n in snap.nodes):
+        if side is None:  # a sidebar: standing on an edge, tall
+            fits = (x <= EDGE_PX or x + w >= page[0] + width - EDGE_PX) and h >= SIDE_HEIGHT * height
+        else:  # 'the right-hand panel': in the outer tenth of that side, not crossing the middle
+            fits = x + w <= page[0] + width / 2 and x <= page[0] + width / 10 if side == "left" else \
+                x >= page[0] + width / 2 and x + w >= page[0] + width * 9 / 10
+        if fits and 80 <= w <= SIDE_WIDTH * width and any(n.operable and _holds(snap, node, n) for n in snap.nodes):
             out.append(node)
     return out
 
