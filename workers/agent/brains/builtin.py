@@ -14,128 +14,22 @@ value is rendered from it); a placeholder in a target is substituted only.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections.abc import Callable, Mapping
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
-from workers.agent.actions.kinds.assert_page import VAGUE
-from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
-from workers.agent.actions.parts import part_of
-from workers.agent.actions.placed import PART_KINDS, placed_role
-from workers.agent.language.phrases import Op, Place, Unsupported, split_role
-from workers.agent.reading.claims import Claim
+from workers.agent.language.phrases import Op, Place, Unsupported
 from workers.agent.reading.claims import read as read_claims
-from workers.agent.reading.commands import Command, Where
 from workers.agent.reading.commands import read as read_commands
 from workers.agent.reading.coverage import Done, account, substitute
 
 from . import forms
 from .grammar import Item, Macro, parse_text
+from .meanings import claim_op, command_op
 
 _EMPTY_PAGE = PageSnapshot(url="about:blank", title="", nodes=[])
-
-
-# Kinds of part a title heads that a text is checked under (its section); any other kind said with a title is refused
-_TITLED_KINDS = frozenset("list section panel box group card area block pane view tree table menu sidebar dialog "
-                          "heading header footer toolbar grid modal navigation form".split())
-
-
-def claim_op(claim: Claim) -> Op:
-    """The check of one claim: in the row of its title, under its title, in its column, inside a part of its kind,
-    or anywhere on the page; raises `Unsupported` for a place no check can hold it to."""
-    if claim.state is not None:  # 'the "Save" button is disabled', 'the "Terms" box is not ticked'
-        state = STATE_WORDS[claim.state]
-        return Op("assert_state", target=claim.text, role_hint=_control_role(claim.said_as),
-                  value=state if claim.shown else OPPOSITE[state], place=_control_place(claim))
-    if claim.kind == "part":  # 'the "Login" dialog opens', 'the menu closes'
-        part_of(claim.text)  # a part settle.js can find, else Unsupported
-        return Op("assert_part_shown" if claim.shown else "assert_part_gone", value=claim.text)
-    if claim.kind == "page":  # 'the Roadmap page is shown': the page is the one named
-        if VAGUE.fullmatch(claim.text):
-            raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "
-                              "says, e.g. The Roadmap page is shown")
-        return Op("assert_page", value=claim.text)
-    if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
-        return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)
-    if claim.near is not None:  # '"Wrong password" is shown above the form'
-        if not claim.shown:
-            raise Unsupported(f"a text not shown {claim.near} a part cannot be checked, only a text gone from the page")
-        return Op(f"assert_{claim.near}", target=claim.place, role_hint=placed_role(claim.kind), value=claim.text)
-    check, uncheck = ("assert_text", "assert_absent")
-    if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
-        # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
-        # its label, outside it: no check of a field is read here)
-        claim = replace(claim, kind=claim.said_as, said_as=None)
-    if claim.place is not None and claim.kind in ("row", "column"):
-        if not claim.shown:
-            raise Unsupported(f"a text gone from one {claim.kind} cannot be checked, only a text gone from the whole "
-                              "page")
-        return Op(f"assert_in_{claim.kind}", target=claim.place, value=claim.text)
-    if claim.place is not None:
-        if claim.kind is not None and claim.kind not in _TITLED_KINDS:
-            raise Unsupported(f"a text in the {claim.place!r} {claim.kind} cannot be checked, only under a title")
-        check, uncheck = ("assert_in_section", "assert_not_in_section")
-    elif claim.kind is not None:
-        if claim.kind not in PART_KINDS:
-            raise Unsupported(f"which {claim.kind} is not said (name it by its title)")
-        check, uncheck = ("assert_inside", "assert_not_inside")
-    return Op(check if claim.shown else uncheck, target=claim.place, role_hint=claim.kind, value=claim.text)
-
-
-def _control_place(claim: Claim) -> Place:
-    """Where a control said in a state is: in the row of a text, under a title, or inside a part said by its kind."""
-    if claim.place is None:
-        return Place(anchor=claim.kind, part=claim.kind) if claim.kind else Place()
-    if claim.kind == "row":
-        return Place(anchor=claim.place)
-    return Place(section=claim.place, part=claim.kind)
-
-
-def _control_role(kind: str | None) -> str | None:
-    """The role a control said by its kind ('the Terms checkbox', 'the Priority field') is looked for as."""
-    if kind is None:
-        return None
-    role = split_role(f"x {kind}")[1]
-    if role is None:
-        raise Unsupported(f"a {kind} is no control with a state or a value")
-    return role
-
-
-# Keys a tester presses by name ('Press Enter'); any other name pressed is a button's
-_KEYS = frozenset("enter return escape esc tab space backspace delete home end pageup pagedown arrowup arrowdown "
-                  "arrowleft arrowright".split())
-_CHECK_ROLES = frozenset({"checkbox", "radio", "option"})
-
-
-def command_op(command: Command) -> Op:
-    """The operation of one command read by the commands grammar; raises `Unsupported` for a kind of element no
-    operation looks for."""
-    role = None
-    if command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
-        rest, role = split_role(f"x {command.kind}")
-        if role is None or rest != "x" or role == "icon":  # (an icon: its picture, which the rules name)
-            raise Unsupported(f"a {command.kind} is no kind of element looked for")
-    where = command.where
-    place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,
-                  part=where.part or where.kind)
-    verb = command.verb
-    if verb == "press" and role is None and (command.target or "").lower() in _KEYS and where == Where():
-        return Op("press", value=command.target)
-    if verb in ("press", "click"):
-        return Op("click", target=command.target, role_hint=role, place=place)
-    if verb in ("check", "uncheck"):
-        role = "checkbox" if role in (None, "field") else role
-        if role not in _CHECK_ROLES:
-            raise Unsupported(f"a {command.kind} is not ticked or unticked")
-        return Op(verb, target=command.target, role_hint=role, place=place)
-    if verb == "fill":
-        return Op("fill", target=command.target, role_hint=role or "field", value=command.value, place=place)
-    if verb == "select":  # 'from the Priority list': the list a dropdown opens
-        return Op("select", target=command.target, role_hint="dropdown" if role in (None, "field") else role, value=command.value, place=place)
-    return Op(verb, target=command.target, role_hint=role, place=place)  # hover
 
 
 # An action sentence that is a check of its own ('Verify the sidebar lists "A"'), which the grammar may read first
