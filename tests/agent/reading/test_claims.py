@@ -366,7 +366,8 @@ def test_a_text_denied_beside_a_part_is_refused_never_checked_as_gone_from_the_p
 
 
 def test_a_page_named_is_one_claim_and_what_it_shows_is_checked_on_it() -> None:
-    assert [c.said() for c in read("the ticket page opens showing \"Printer jams\", and does not show Drafts").claims] == [
+    said = read('the ticket page opens showing "Printer jams", and does not show Drafts').claims
+    assert [c.said() for c in said] == [
         "the page is 'ticket' (text 4-10)", "'Printer jams' shown, on the page (text 30-44)",
         "'Drafts' not shown, on the page (text 64-70)"]
     checks = BuiltinBrain().claim_checks('The "New Ticket" page loads')
@@ -395,7 +396,8 @@ def test_a_dropdown_that_opens_shows_its_texts_in_what_it_opens() -> None:
 
 def test_a_control_said_in_a_state_in_a_place_is_looked_for_there() -> None:
     checks = BuiltinBrain().claim_checks('The "closed" checkbox in the "Status" row is not ticked')
-    assert [(i.kind, i.target, i.anchor, i.value) for i in checks] == [("assert_state", "closed", "Status", "unchecked")]
+    assert [(i.kind, i.target, i.anchor, i.value) for i in checks] == [
+        ("assert_state", "closed", "Status", "unchecked")]
     checks = BuiltinBrain().claim_checks("The Daily checkbox in the sidebar is ticked")
     assert [(i.kind, i.target, i.anchor, i.description) for i in checks] == [
         ("assert_state", "Daily", "sidebar", "Verify the Daily checkbox is checked in the sidebar")]

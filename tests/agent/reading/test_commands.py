@@ -23,7 +23,8 @@ _PLACES = [(Where(), ""), (Where(part="sidebar"), " in the sidebar"),
            (Where(section="Filters", kind="panel"), ' in the "Filters" panel'),
            (Where(anchor="Alice"), ' in the row of "Alice"'), (Where(anchor="Alice"), ' next to "Alice"')]
 _VERBS = {"click": ["Click", "Tap", "Click on"], "check": ["Tick", "Check"], "uncheck": ["Untick", "Uncheck"],
-          "fill": ["Type {v} into", "Enter {v} in", "Fill in {t} with {v}"], "select": ["Select {v} from", "Choose {v} in"]}
+          "fill": ["Type {v} into", "Enter {v} in", "Fill in {t} with {v}"],
+          "select": ["Select {v} from", "Choose {v} in"]}
 
 
 def _quoted(text: str, quote: bool) -> str:
@@ -70,8 +71,9 @@ def test_every_generated_action_sentence_reads_back_as_the_commands_it_was_writt
 
 
 def test_a_kind_said_once_after_a_list_is_each_element_s_kind() -> None:
-    assert [(c.verb, c.target, c.kind) for c in read('Untick the "draft", "archived" and "deleted" checkboxes').commands] \
-        == [("uncheck", "draft", "checkbox"), ("uncheck", "archived", "checkbox"), ("uncheck", "deleted", "checkbox")]
+    commands = read('Untick the "draft", "archived" and "deleted" checkboxes').commands
+    assert [(c.verb, c.target, c.kind) for c in commands] == [
+        ("uncheck", "draft", "checkbox"), ("uncheck", "archived", "checkbox"), ("uncheck", "deleted", "checkbox")]
 
 
 def test_a_place_said_before_the_commands_is_where_each_acts() -> None:

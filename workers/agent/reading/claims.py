@@ -2,10 +2,13 @@
 (`claims.lark`): by the builtin brain after its phrase rules refuse one, or before them (Settings.expected_reader).
 
 A claim is one text said to be shown, or not, and where: on the page, in the part of the page a title heads ('in the
-"Reviews" list', 'in the Unpaid section'), in the row of a text ('the "Fuel" row shows 1,250.00'), or inside a part
-named by what it is ('in the sidebar', 'in the table'). A text is quoted, an Examples value, a long number, or a name
-written unquoted in capitalised words inside a sentence ('lists Apples, Pears and Plums'; at its start, a name of one
-word is not told from a word that says what something is: 'Errors are gone' has no reading).
+"Reviews" list', 'in the Unpaid section'), in the row of a text ('the "Fuel" row shows 1,250.00'), inside a part
+named by what it is ('in the sidebar', 'in the table'), or above, below or beside a part ('"Saved" appears below the
+form'). A text is quoted, an Examples value, a long number, a short number with the words after it ('8 matches'), or
+a name written unquoted in capitalised words inside a sentence ('lists Apples, Pears and Plums'; at its start, a name
+of one word is not told from a word that says what something is: 'Errors are gone' has no reading). Other claims say
+that a control is in a state ('the "Save" button is greyed out'), that an element shows a value ('the Priority is
+minor'), that the page is one named ('the Roadmap page opens'), or that a part opens or closes ('the dialog closes').
 
 How: each word is first given its class by a small lexicon (quoted texts and numbers are slots; an unknown capitalised
 word is a word of a name), then a general parser (Lark's Earley, explicit ambiguity) returns every reading the grammar
@@ -72,19 +75,20 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "ELEMENT": "field button link checkbox dropdown icon input option toggle radio textbox textarea chip badge label",
     "AND": "and",
     "BUT": "but while whereas",
-    "SEEING": "verify check ensure confirm",
+    "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')
     "WITH": "with",
+    # a part or a page that opens, stays open or closes, and what it opens showing
     "OPENS": "opens open opened loads loaded",
     "STAY": "stays stay",
     "CLOSES": "closes close closed",
-    "SHOWING": "showing listing displaying saying holding containing",  # a check said as one ('Verify "A" is listed')
+    "SHOWING": "showing listing displaying saying holding containing",
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
              "empty",
-    # words that say more than which texts are shown where, or that a text may not be: never read here
-    # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     # where a text is beside a part ('next to' is one word: NEAR)
     "NEAR": "above over below beneath underneath beside",
+    # words that say more than which texts are shown where, or that a text may not be: never read here
+    # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right "
             "under next before after between bold italic sorted ordered grouped "
@@ -273,8 +277,8 @@ def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agre
     """The one meaning a grammar's parser reads in the words (`meaning_of(reading, words, sentence)` of every
     reading, `agrees(reading, words)` first), or why there is none: a word it has no place for, the sentence ending
     too soon, no reading that agrees, no reading with a meaning (`_NoReading`: a structure the words allow that says
-    nothing checkable), or readings that mean different things. ends, unread, quote: how the refusals say what the grammar reads ('whether its texts are shown', 'a text
-    shown or not shown', 'text')."""
+    nothing checkable), or readings that mean different things. ends, unread, quote: how the refusals say what the
+    grammar reads ('whether its texts are shown', 'a text shown or not shown', 'text')."""
     try:
         tree = parser.parse(words)
     except UnexpectedInput as exc:
