@@ -144,6 +144,8 @@ def test_a_list_of_texts_is_split_at_commas_between_words_never_inside_a_number(
 
 
 PARTS_DRAWN = """<div class="app-header"><div class="inner"><button>Help</button></div></div>
+<div id="metanav" class="nav"><ul><li><a href="#w">Wiki</a></li></ul></div>
+<div id="mainnav" class="nav"><ul><li><a href="#w2">Wiki</a></li></ul></div>
 <div class="side-bar"><a href="#c">Checking</a></div>
 <main><a href="#m">Checking</a>
 <div class="bar"><table class="progress" style="width:300px"><tr><td style="height:8px"></td></tr></table>
@@ -156,8 +158,10 @@ PARTS_DRAWN = """<div class="app-header"><div class="inner"><button>Help</button
 def test_a_part_drawn_as_a_box_of_its_own_class_is_found_and_among_several_the_one_with_the_target(page):
     snap = load(page, PARTS_DRAWN)
     (checking,) = found(snap, kind="click", target="Checking", anchor="sidebar")
-    assert snap.node(checking).xpath.startswith("/html[1]/body[1]/div[2]")  # the side-bar's, not the main one
+    assert snap.node(checking).xpath.startswith("/html[1]/body[1]/div[4]")  # the side-bar's, not the main one
     assert len(found(snap, kind="click", target="Help", anchor="header")) == 1
+    (wiki,) = found(snap, kind="click", target="Wiki", anchor="main menu")
+    assert "div[3]" in snap.node(wiki).xpath  # the main navigation's, not the meta one's
     # two progress bars: the link is just under one of them
     assert len(parts(snap, "progress bar")) == 2
     assert len(found(snap, kind="click", target="active: 4", section="progress bar")) == 1

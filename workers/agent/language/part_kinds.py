@@ -40,4 +40,5 @@ CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "menu": ("menu",),
     "tree": ("tree",),
     "navigation": ("nav", "navbar", "navigation"),
+    "main menu": ("mainnav", "main nav", "main menu", "mainmenu", "primary nav", "primary menu"),
 }
