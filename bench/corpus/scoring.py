@@ -110,8 +110,10 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
             node = op.target
             names = [_words(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
                                          node.placeholder, node.value) if t and _words(t)]
-            if op.kind == "select" and op.value and names:  # a choice is named by its dropdown or by the option
-                names.append(_words(op.value))
+            if op.kind == "select" and names:  # a choice is named by its dropdown or by the option it chose
+                names += [_words(op.value)] if op.value else []
+                if re.search(rf"(?<!\w){re.escape(_words(wanted))}(?!\w)", _words(op.description)):
+                    continue  # the option as the step said it (its value attribute may be another word)
             # (an element with no name cannot be told from another by it: a `target:` describing it is not judged)
             if names and _words(wanted) not in names:
                 out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"

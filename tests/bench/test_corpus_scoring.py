@@ -117,9 +117,11 @@ def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action()
     unnamed = [_done(1, "click")]
     assert wrong_actions({1: "the gear beside votes"}, unnamed) == []  # an element with no name is not judged
     chosen = [_done(1, "select", a11y_name="Action")]
-    chosen[0].value = "Delete selected"
+    chosen[0].value = "delete_selected"  # the option's value attribute
+    chosen[0].description = "Select Delete selected from the Action dropdown"
     assert wrong_actions({1: "Delete selected"}, chosen) == []  # a choice is named by its option too
-    assert wrong_actions({1: "Export"}, chosen) == ["step 1: 'select it' was done on 'action', not on 'Export'"]
+    assert wrong_actions({1: "Export"}, chosen) == [
+        "step 1: 'Select Delete selected from the Action dropdown' was done on 'action', not on 'Export'"]
 
 
 def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):
