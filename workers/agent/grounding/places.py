@@ -139,7 +139,6 @@ EDGE_PX = 8  # how near the page's edge a sidebar stands
 SIDE_WIDTH, SIDE_HEIGHT = 0.35, 0.6  # a sidebar's width and height at most / at least, as parts of the page's
 
 
-
 # The kinds of box a described place ends with, and what a box of that kind is drawn as (its tags and roles), besides
 # a box whose class says the kind: "the filter row" is a <tr>, or a box of class "filter-row".
 _SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -352,6 +352,16 @@ def _span(words: list[Word], tokens: list[Token]) -> Span:
     return words[int(tokens[0])].span[0], words[int(tokens[-1])].span[1]
 
 
+NAMING = ("Q", "CAP", "LOW", "NUM")  # the classes of the words a title or a label is written in
+
+
+def written(tokens: list[Token], words: list[Word], sentence: str) -> tuple[str, Span]:
+    """What the tokens say, as the sentence writes it (a quoted text without its quotes, else the words they span),
+    and where."""
+    at = _span(words, tokens)
+    return (words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]), at
+
+
 def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Span, str | None]]:
     """The texts an `items` subtree lists: (text, span, what it is said to be)."""
     out = []
@@ -373,11 +383,10 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
             elif isinstance(child, Token) and child.type == "Q" or (
                     isinstance(child, Tree) and child.data in ("text", "name")):
                 tokens = _tokens(child)
-                start, end = _span(words, tokens)
+                text, at = written(tokens, words, sentence)
                 if tokens[0].type == "SHORT" and words[int(tokens[1])].text.lower() in _RECORDS:
-                    raise _NoReading(f"{sentence[start:end]!r}: a count of records is not read as a text shown")
-                text = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[start:end]
-                out.append((text, (start, end), described or every))
+                    raise _NoReading(f"{text!r}: a count of records is not read as a text shown")
+                out.append((text, at, described or every))
                 described = None
     return out
 
@@ -392,9 +401,7 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
         if kind in _ROW_KINDS:
             raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
         return _Place(None, kind, span)
-    titles = [t for t in tokens if t.type in ("Q", "CAP", "LOW", "NUM")]
-    start, end = _span(words, titles)
-    title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[start:end]
+    title = written([t for t in tokens if t.type in NAMING], words, sentence)[0]
     # 'the "Fuel" row shows ...': the record of the text; '"Dependencies (2)" lists ...': the part it titles
     return _Place(title, kind, span, row=kind in _ROW_KINDS)
 
@@ -419,9 +426,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
     for clause in _clauses(tree):
         if clause.data in ("page_is", "page_shows"):  # the page named, then what it shows anywhere on it
             named = next(c for c in clause.children if isinstance(c, Tree) and c.data == "named_page")
-            tokens = [t for t in _tokens(named) if t.type in ("Q", "CAP", "LOW", "NUM")]
-            at = _span(words, tokens)
-            name = words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]
+            name, at = written([t for t in _tokens(named) if t.type in NAMING], words, sentence)
             out.append(Claim(name, True, kind="page", span=at))
             if clause.data == "page_shows":
                 items = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
@@ -497,13 +502,9 @@ def _element_claims(clause: Tree, words: list[Word], sentence: str) -> list[Clai
         labelled, value = parts[0], parts[-1]
         tokens = _tokens(labelled)
         kind = next((words[int(t)].text.lower() for t in tokens if t.type == "ELEMENT"), None)
-        named = [t for t in tokens if t.type in ("Q", "CAP", "LOW", "NUM")]
-        start, end = _span(words, named)
-        label = words[int(named[0])].text if named[0].type == "Q" else sentence[start:end]
-        value_tokens = _tokens(value)
-        at = _span(words, value_tokens)
-        text = words[int(value_tokens[0])].text if value_tokens[0].type == "Q" else sentence[at[0]:at[1]]
-        return [Claim(text, True, label, "value", kind, at, (start, end))]
+        label, label_at = written([t for t in tokens if t.type in NAMING], words, sentence)
+        text, at = written(_tokens(value), words, sentence)
+        return [Claim(text, True, label, "value", kind, at, label_at)]
     state = " ".join(next(words[int(t)].text.lower() for t in _tokens(clause) if t.type == "STATE").split())
     shown = clause.data == "in_state"
     subject = parts[0]

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from lark import Lark, Token, Tree
 
-from .claims import LEXICON, Span, Word, _NoReading, _span, _tokens, _whole, _Words, lexicon, one_meaning
+from .claims import (LEXICON, NAMING, Span, Word, _NoReading, _span, _tokens, _whole, _Words, lexicon, one_meaning,
+                     written)
 
 # The words of doing, and of where an element is, over the claims' lexicon (whose other classes have no place here)
 TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
@@ -118,9 +119,7 @@ def read(sentence: str) -> Commands:
 
 def _text(tree: Tree | Token, words: list[Word], sentence: str) -> tuple[str, Span]:
     """A name or a value as written: a quoted text without its quotes, else the words it spans."""
-    tokens = _tokens(tree)
-    at = _span(words, tokens)
-    return (words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]), at
+    return written(_tokens(tree), words, sentence)
 
 
 def _said(tree: Tree, kinds: tuple[str, ...], words: list[Word]) -> str | None:
@@ -143,8 +142,7 @@ def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, s
         return _target(tree.children[0], words, sentence)
     if tree.data in ("described", "label"):  # 'the close button', 'as the summary': the words name it
         low = [t for t in tree.children if isinstance(t, Token) and t.type == "LOW"]
-        at = _span(words, low)
-        return sentence[at[0]:at[1]], kind, ordinal
+        return written(low, words, sentence)[0], kind, ordinal
     return None, kind, ordinal
 
 
@@ -164,9 +162,7 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
     if holder.data == "part":
         return Where(part=" ".join(words[int(t)].text.lower() for t in _tokens(holder)
                                    if t.type in ("LOW", "KIND", "LIST")), span=span)
-    titles = [t for t in _tokens(holder) if t.type in ("Q", "CAP", "LOW", "NUM")]
-    at = _span(words, titles)
-    title = words[int(titles[0])].text if titles[0].type == "Q" else sentence[at[0]:at[1]]
+    title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
     if kind in _ROWS:  # 'in the "Alice" row': the row holding the text
         return Where(anchor=title, span=span)
     return Where(section=title, kind=kind, span=span)
@@ -180,11 +176,9 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         subtrees = [c for c in command.children if isinstance(c, Tree)]
         if command.data == "fill_pairs":  # 'Fill in Username alice and Password secret'
             for pair in subtrees:
-                label = [t for t in pair.children if isinstance(t, Token)]
-                at = _span(words, label)
+                label = written([t for t in pair.children if isinstance(t, Token)], words, sentence)[0]
                 value = _text(pair.children[-1], words, sentence)[0]
-                out.append(Command("fill", sentence[at[0]:at[1]], None, None, value, everywhere,
-                                   _span(words, _tokens(pair))))
+                out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
         place = next((c for c in subtrees if c.data in ("inside", "row_of")), None)
         where = _where(place, words, sentence) if place is not None else everywhere
