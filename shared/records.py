@@ -104,7 +104,9 @@ class Intent(BaseModel):
     anchor: str | None = None
     section: str | None = None
     ordinal: int | None = None
-    side: Literal["left", "right"] | None = None  # "to the right of" / "at the end of" its anchor: on that side
+    # "to the right of" / "at the end of" its anchor: on that side; "below" / "above": standing below or above the
+    # anchor, which is then a landmark (a part named by what it is, or a text), not a container holding the target
+    side: Literal["left", "right", "above", "below"] | None = None
     again: bool = False  # "that copy icon", "it": the element the operation before acted on, if its name fits
 
 

@@ -2488,3 +2488,34 @@ def test_a_sidebar_drawn_as_a_box_of_its_class_is_where_a_step_acts_and_checks(t
     assert_green(generate_on_page(DRAWN_SIDEBAR, steps, tmp_path, grammar))
     wrong = [{"action": 'Click "Budget" in the sidebar', "expected": '"Archive" is listed in the sidebar'}]
     assert_failed_at(run_on_page(DRAWN_SIDEBAR, wrong, tmp_path / "wrong", grammar), 1, "expectation")
+
+
+TWO_EXPORTS = """<!doctype html><html><body>
+<h2>Recent orders</h2>
+<button onclick="document.getElementById('said').textContent = 'Exported from the top'">Export</button>
+<table><tr><th>Order</th><th>Total</th></tr><tr><td>A-1</td><td>12.00</td></tr></table>
+<button onclick="document.getElementById('said').textContent = 'Exported from the bottom'">Export</button>
+<p><label>Notes <input id="notes"></label></p>
+<button onclick="document.getElementById('said').textContent = 'Saved'">Save</button>
+<p id="said"></p>
+</body></html>"""
+
+
+def test_an_element_said_above_or_below_a_part_is_the_one_standing_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    below = [{"action": 'Click the "Export" button below the table', "expected": '"Exported from the bottom" is shown'}]
+    record = run_on_page(TWO_EXPORTS, below, tmp_path, grammar)
+    assert_passed(record)
+    assert record.readings[0].meaning == ["click 'Export' button below 'table' (0-41)"]
+    assert_green(generate_on_page(TWO_EXPORTS, below, tmp_path / "suite", grammar))
+    above = [{"action": 'Click "Export" above the Recent orders table', "expected": '"Exported from the top" is shown'}]
+    assert_passed(run_on_page(TWO_EXPORTS, above, tmp_path / "above", grammar))
+    # a field by its label: the button below it
+    save = [{"action": 'Click the button below the "Notes" field', "expected": '"Saved" is shown'}]
+    assert_passed(run_on_page(TWO_EXPORTS, save, tmp_path / "save", grammar))
+    # a landmark the page lacks: the step fails naming it, never clicking either button
+    nowhere = [{"action": 'Click "Export" below the form', "expected": '"Exported from the bottom" is shown'}]
+    failed = run_on_page(TWO_EXPORTS, nowhere, tmp_path / "nowhere", grammar)
+    assert_failed_at(failed, 1, "action")
+    assert "'form' not found" in failed.verdict.reason
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

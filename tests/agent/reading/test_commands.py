@@ -83,8 +83,15 @@ def test_a_place_said_before_the_commands_is_where_each_acts() -> None:
     assert read('In the "Add account" dialog, click Create in the sidebar').refusal  # placed twice
 
 
+def test_an_element_said_above_or_below_another_stands_on_that_side_of_it() -> None:
+    said = [(c.target, c.kind, c.where.side, c.where.anchor) for c in read(
+        'Click "Add New" above the transaction table, then click the button below the "Notes" field').commands]
+    assert said == [("Add New", None, "above", "transaction table"), (None, "button", "below", "Notes field")]
+    assert read("Click Export beneath Recent orders").commands[0].where.anchor == "Recent orders"
+
+
 @pytest.mark.parametrize("sentence", [
-    'Click "Add New" above the transaction table',  # above or below another element: not found by this reading
+    'Click "Add New" next to the search box',  # beside a part: not found by this reading
     "Click on the first ticket in the list",  # 'ticket' names no kind of element
     "Click Save or Cancel",
     'Check the heading and the first row',  # a heading is not ticked

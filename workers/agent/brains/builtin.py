@@ -360,6 +360,8 @@ def where(ordinal: int | None, anchor: str | None, section: str | None, side: st
     out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
     if anchor and part == anchor:
         out += f" in the {anchor}"
+    elif anchor and side in ("above", "below"):
+        out += f' {side} "{anchor}"'
     elif anchor:
         out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
     return out + (f' under the "{section}" {part}' if section and part else f' under "{section}"' if section else "")

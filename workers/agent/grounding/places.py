@@ -35,7 +35,9 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         return candidates
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
-    if intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
+    if intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
+        candidates = _stacked(snap, candidates, intent.anchor, intent.side)
+    elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
         candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
     elif intent.anchor:
         near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), intent.side)
@@ -198,6 +200,11 @@ def _in_one_part(snap: PageSnapshot, candidates: list[Candidate], part: Node, be
 def missing_place(intent: Intent, snap: PageSnapshot) -> str | None:
     """'place "progress bar" not found': the place a target was said to be in, when the page shows it nowhere (no
     text of it, and not exactly one part of the page its words name); None when it is there, or none was said."""
+    if intent.anchor and intent.side in _STACKED:  # 'below the table': exactly one landmark
+        found = landmarks(snap, intent.anchor)
+        if len(found) != 1:
+            return f"place {intent.anchor!r} not found" + (f" (the page has {len(found)} it names)" if found else "")
+        return missing_place(intent.model_copy(update={"anchor": None}), snap)
     for place in (intent.anchor, intent.section):
         if not place or _shown(snap, place) or _shown(snap, _shown_part(snap, place)):
             continue
@@ -339,6 +346,73 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
 
 
+_STACKED = frozenset({"above", "below"})
+OVERLAP_PX = 2.0  # how far a box may reach past its landmark's edge and still stand above or below it
+
+
+def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, side: str) -> list[Candidate]:
+    """'the "Export" button below the table', 'the Save link above "Notes"': the candidates standing wholly above or
+    below the landmark (its top past the landmark's bottom, or its bottom before the landmark's top, OVERLAP_PX
+    allowed) and overlapping it side to side, the nearest first; alike ones at alike distances stay for the ordinal or
+    the tie-break. The landmark is found by `landmarks`; none found: no candidate (the place is missing)."""
+    marks = [n.bbox for n in landmarks(snap, landmark)]
+    distance: dict[int, float] = {}
+    for candidate in candidates:
+        x, y, w, h = snap.node(candidate.node_id).bbox
+        for mx, my, mw, mh in marks:
+            gap = y - (my + mh) if side == "below" else my - (y + h)
+            if gap >= -OVERLAP_PX and x < mx + mw and mx < x + w:
+                distance[candidate.node_id] = min(distance.get(candidate.node_id, gap), gap)
+    if not distance:
+        return []
+    nearest = min(distance.values())
+    return sorted((c for c in candidates if distance.get(c.node_id, nearest + 2.0) <= nearest + 1.0),
+                  key=lambda c: distance[c.node_id])
+
+
+def landmarks(snap: PageSnapshot, words: str) -> list[Node]:
+    """What a target is placed above or below, when the page shows none of the words whole: the parts they name by what
+    they are ("table"), or the elements of a kind a title names ("Notes field": a field labelled Notes; "Recent
+    orders table": a table under that title); else the innermost elements whose text, name or placeholder holds
+    the words."""
+    said = ARTICLE.sub("", words.strip())
+    if _DESCRIBED.fullmatch(said) and not _shown(snap, said):
+        return parts(snap, said)
+    titled = _TITLED_KIND.fullmatch(said)
+    if titled and not _shown(snap, said):  # 'the "Notes" field', 'the Recent orders table': that kind, so titled
+        title = words_pattern(titled["title"])
+        kind = titled["kind"].lower()
+        of_kind = [n for n in snap.nodes if n.input_type or n.role in _FIELD_ROLES] if kind in _FIELDS else \
+            parts(snap, kind)
+        return [n for n in of_kind if any(title.search(t or "") for t in (n.label, n.aria_label, _placeholder(n), n.title))
+                or _under(snap, n, titled["title"])]
+    pattern = words_pattern(said)
+    texts: dict[int, str] = {}
+    found = [snap.node(b) for b in _innermost(snap, snap.root, pattern, texts)] if snap.nodes else []
+    return [n for n in found if n.bbox[2] > 0 and n.bbox[3] > 0]
+
+
+_FIELDS = frozenset({"field", "box", "input"})
+_FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox"})
+# a landmark said by its title and its kind ('the "Notes" field', 'the Recent orders table')
+_TITLED_KIND = re.compile(r"(?P<title>.+?)\s+(?P<kind>" + "|".join(sorted({*PARTS, *_FIELDS}, key=len, reverse=True))
+                          + ")", re.I)
+
+
+def _innermost(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], texts: dict[int, str]) -> list[int]:
+    """The innermost elements under `holder` whose text, name or placeholder holds the words."""
+    out = []
+    stack = [holder]
+    while stack:
+        node = snap.node(stack.pop())
+        inner = [c for c in node.children if pattern.search(_text_of(snap, c, texts))]
+        if inner:
+            stack.extend(inner)
+        elif any(pattern.search(t or "") for t in (node.text, node.aria_label, _placeholder(node))):
+            out.append(node.id)
+    return out
+
+
 def _on_side(box: tuple[float, float, float, float], mark: tuple[float, float, float, float], side: str) -> bool:
     """Past the middle of the anchor's box on that side: beyond its edge, or inside its end (a field's × clear link
     drawn over its right end)."""
@@ -380,27 +454,7 @@ def _depth(snap: PageSnapshot, node_id: int) -> int:
 def _anchor_boxes(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], texts: dict[int, str],
                   ) -> list[tuple[float, float, float, float]]:
     """The boxes of the innermost elements under `holder` whose text holds the anchor."""
-    boxes = []
-    stack = [holder]
-    while stack:
-        node = snap.node(stack.pop())
-        inner = [c for c in node.children if pattern.search(_text_of(snap, c, texts))]
-        if inner:
-            stack.extend(inner)
-        elif node.id != holder and any(pattern.search(t or "") for t in (node.text, node.aria_label, _placeholder(node))):
-            boxes.append(node.bbox)
-    return boxes
-
-
-def _record(node: Node) -> bool:
-    """A container that holds one record (a table row, a list item, an article): all of it is the record's."""
-    return node.tag in ("tr", "li", "article") or node.role in ("row", "listitem", "article", "option")
-
-
-def _beside(box: tuple[float, float, float, float], mark: tuple[float, float, float, float]) -> bool:
-    """On the text's line, or within NEAR_PX of it: a wrapper holding both says no more than that."""
-    same_line = box[1] < mark[1] + mark[3] and mark[1] < box[1] + box[3]
-    return same_line or _gap(box, mark) <= NEAR_PX
+    return [snap.node(n).bbox for n in _innermost(snap, holder, pattern, texts) if n != holder]
 
 
 def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:

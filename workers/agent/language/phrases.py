@@ -37,7 +37,9 @@ class Place:
     anchor: str | None = None
     section: str | None = None
     ordinal: int | None = None
-    side: str | None = None  # "right" / "left": the side of its anchor it is on ("the gear to the right of X")
+    # "right" / "left": the side of its anchor it is on ("the gear to the right of X"); "above" / "below": it stands
+    # above or below the anchor ("the Export button below the table")
+    side: str | None = None
     again: bool = False  # "that copy icon", "it", "the same button": the element an operation before acted on
     part: str | None = None  # what the section's title heads, as said ("dialog"), or the part the anchor names
 

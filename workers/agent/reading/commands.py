@@ -51,6 +51,7 @@ _SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT
              for plural in (word + "s", word + "es")}
 _CHECKABLE = frozenset("checkbox box toggle radio option".split())
 _BESIDE = frozenset({"next to", "beside"})
+_STACKED = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ class Where:
     section: str | None = None
     part: str | None = None
     kind: str | None = None  # what the section's title heads ('dialog' in 'in the "Add account" dialog')
+    # 'below the table', 'above the "Notes" field': the element stands on that side ("above", "below") of the
+    # landmark (a part said by what it is, or a text with or without its kind), which is held in `anchor`
+    side: str | None = None
     span: Span | None = field(default=None, compare=False)
 
 
@@ -81,7 +85,8 @@ class Command:
     def said(self) -> str:
         what = " ".join(filter(None, (f"the {_ORDER[self.ordinal]}" if self.ordinal is not None else None,
                                       repr(self.target) if self.target else None, self.kind))) or "?"
-        where = (f' in the row of {self.where.anchor!r}' if self.where.anchor else
+        where = (f' {self.where.side} {self.where.anchor!r}' if self.where.side else
+                 f' in the row of {self.where.anchor!r}' if self.where.anchor else
                  f' under {self.where.section!r}' if self.where.section else
                  f' inside the {self.where.part}' if self.where.part else "")
         value = f" with {self.value!r}" if self.value is not None else ""
@@ -150,6 +155,20 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
     if tree is None:
         return Where()
     span = _span(words, _tokens(tree))
+    if tree.data == "stacked":  # 'below the table', 'above the "Notes" field'
+        near = next(words[int(t)].text.lower() for t in tree.children if isinstance(t, Token) and t.type == "NEAR")
+        side = _STACKED.get(" ".join(near.split()))
+        if side is None:  # 'next to': the row or line of a text (row_of), never a part's side
+            raise _NoReading(f"{_whole(sentence)!r}: an element {near} a part is not found by this reading")
+        landmark = tree.children[-1]
+        if landmark.data == "part":
+            words_said = " ".join(words[int(t)].text.lower() for t in _tokens(landmark) if t.type in ("LOW", "KIND",
+                                                                                                    "LIST", "ELEMENT"))
+        else:  # 'the "Notes" field', 'the Recent orders table': the title, and the kind it is (places.landmarks)
+            kind = _said(landmark, ("KIND", "LIST", "ELEMENT"), words)
+            title = written([t for t in _tokens(landmark) if t.type in NAMING], words, sentence)[0]
+            words_said = f"{title} {kind}" if kind else title
+        return Where(anchor=words_said, side=side, span=span)
     if tree.data == "row_of":
         near = next((words[int(t)].text.lower() for t in tree.children if isinstance(t, Token) and t.type == "NEAR"),
                     None)
@@ -180,7 +199,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 value = _text(pair.children[-1], words, sentence)[0]
                 out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
-        place = next((c for c in subtrees if c.data in ("inside", "row_of")), None)
+        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked")), None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
             raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
