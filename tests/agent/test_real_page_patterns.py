@@ -190,6 +190,37 @@ def test_pick_from_results_that_are_not_a_listbox_takes_what_appeared_after_the_
     assert outcome.replay is not None and outcome.replay.passed  # the suite's pickOption chose the same
 
 
+REDRAWN_ON_HOVER = """<!doctype html><html><body>
+<input aria-label="Package search" placeholder="Search packages" autocomplete="off">
+<div class="results"></div>
+<p id="out"></p>
+<script>
+  // The results draw themselves again whenever the pointer moves over one (a highlight, as list widgets do): the
+  // option found before the pointer reached it is no longer on the page when it is clicked.
+  const field = document.querySelector('input'), results = document.querySelector('.results');
+  let shown = [], lit = -1;
+  function draw() {
+    results.innerHTML = shown.map((n, i) => `<div class="item${i === lit ? ' lit' : ''}">${n}</div>`).join('');
+    results.querySelectorAll('.item').forEach((el, i) => {
+      el.addEventListener('mouseover', () => { if (lit !== i) { lit = i; draw(); } });
+      el.addEventListener('click', () => { out.textContent = 'Chose ' + shown[i]; });
+    });
+  }
+  field.addEventListener('keyup', () => {
+    shown = ['express', 'express-session'].filter((n) => n.includes(field.value)); lit = -1; draw();
+  });
+</script>
+</body></html>"""
+
+
+def test_pick_from_results_drawn_again_as_the_pointer_reaches_them_replays(tmp_path):
+    result = generate_on_page(REDRAWN_ON_HOVER, ['Type "express" into the Package search and pick "express-session" '
+                                                 'from the results', '"Chose express-session" is shown'], tmp_path)
+    outcome = result.outcomes[0]
+    assert outcome.verdict.status == "passed", (outcome.verdict, done(outcome.record))
+    assert outcome.replay is not None and outcome.replay.passed, outcome.replay
+
+
 TABLE_LAYOUT = """<!doctype html><html><body>
 <table>
   <tr><td colspan="2" class="title"><b>Sign in</b></td></tr>

@@ -6,6 +6,9 @@ the value, among what appeared or changed in response to the typing first, neare
 from __future__ import annotations
 
 import re
+import time
+
+from playwright.sync_api import Error as PlaywrightError
 
 from workers.agent.actions.base import Action, ActionFailed, Rule
 from workers.agent.language.phrases import NAMED_MENU, Op, Unsupported, literal_value
@@ -49,10 +52,21 @@ def pick_option(act, failure: str, since: int | None = None) -> None:
     list after the page's change mark `since`) brings."""
     name = act.value or ""
     waits = [name, act.settings.action_timeout_ms, act.settings.settle_timeout_ms, since]
-    chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
-    if chosen is None:
-        raise ActionFailed(f'{failure} "{name}"')
-    chosen.click(timeout=act.settings.action_timeout_ms)
+    deadline = time.monotonic() + act.settings.action_timeout_ms / 1000
+    while True:
+        chosen = act.page.evaluate_handle(PICKABLE_JS, waits).as_element()
+        if chosen is None:
+            raise ActionFailed(f'{failure} "{name}"')
+        try:
+            chosen.click(timeout=max(250.0, (deadline - time.monotonic()) * 1000))
+            return
+        except PlaywrightError as exc:
+            # the list drew its options again as the pointer reached one (a highlight): find the option again
+            if time.monotonic() >= deadline or not _DETACHED.search(str(exc)):
+                raise
+
+
+_DETACHED = re.compile(r"not attached|detached", re.I)
 
 
 class Pick(Action):

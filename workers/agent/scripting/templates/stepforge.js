@@ -481,12 +481,21 @@ function withHelpers(Base) {
     }
 
     async pickOption(text, since = null) {
-      const handle = await this.page.evaluateHandle(
-        ([t, ms, answer, s]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer, s) : null),
-        [text, ACTION_TIMEOUT_MS, SETTLE_TIMEOUT_MS, since]);
-      const chosen = handle.asElement();
-      if (!chosen) throw new assert.AssertionError({ message: `no open list offers "${text}"` });
-      await chosen.click({ timeout: ACTION_TIMEOUT_MS });
+      const deadline = Date.now() + ACTION_TIMEOUT_MS;
+      for (;;) {
+        const handle = await this.page.evaluateHandle(
+          ([t, ms, answer, s]) => (window.__stepforge ? window.__stepforge.pickable(t, ms, answer, s) : null),
+          [text, ACTION_TIMEOUT_MS, SETTLE_TIMEOUT_MS, since]);
+        const chosen = handle.asElement();
+        if (!chosen) throw new assert.AssertionError({ message: `no open list offers "${text}"` });
+        try {
+          await chosen.click({ timeout: Math.max(250, deadline - Date.now()) });
+          return;
+        } catch (error) {
+          // the list drew its options again between finding the option and clicking it: find it again
+          if (Date.now() >= deadline || !/not attached|detached/i.test(String(error.message || error))) throw error;
+        }
+      }
     }
 
     // A file the suite ships in its files/ folder.
