@@ -444,3 +444,12 @@ def test_a_reading_with_no_meaning_is_dropped_and_the_others_decide() -> None:
     never = one_meaning(_parser(), words, sentence, lambda *a: (_ for _ in ()).throw(_NoReading("none")), _agrees,
                         ends="", unread="", quote="text")
     assert never == "none"  # no reading has a meaning: the sentence is refused, saying why
+
+
+def test_who_a_text_is_by_is_a_claim_of_that_text_s_own_record() -> None:
+    claims = read_claims('"Great value" by Sam Lee and "Too small" by "Kim" are listed in the Reviews list')
+    assert [(c.text, c.shown, c.place, c.kind) for c in claims] == [
+        ("Great value", True, "Reviews", "list"), ("Too small", True, "Reviews", "list"),
+        ("Sam Lee", True, "Great value", "row"), ("Kim", True, "Too small", "row")]
+    # denied: is the text gone, or only its author? neither is read
+    assert read('The comment "Nice" by "Ann" is not shown').claims == ()

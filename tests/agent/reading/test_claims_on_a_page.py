@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shared.settings import Settings
 from tests.agent.pages_site import assert_failed_at, assert_passed, run_on_page
 
 SHOP = """<!doctype html><html><body>
 <h2>Reviews</h2>
-<ul><li>Great value, by Sam</li><li>Too small, by Kim</li></ul>
+<ul><li><b>Great value</b>, by Sam</li><li><b>Too small</b>, by Kim</li></ul>
 <h2>Questions</h2>
 <ul><li>Does it fold? asked by Tom</li></ul>
 <button onclick="document.querySelector('ul').lastElementChild.remove()">Hide the last review</button>
@@ -23,6 +24,17 @@ def test_texts_said_to_appear_in_a_titled_part_are_checked_there(tmp_path: Path)
     assert_passed(record)
     assert [op.kind for op in record.operations if op.ok][1:] == ["assert_in_section", "assert_in_section"]
     assert all(not r.unused for r in record.readings), record.readings
+
+
+def test_who_a_text_is_by_is_checked_in_that_text_s_own_record(tmp_path: Path) -> None:
+    grammar = Settings(expected_reader="grammar")
+    said = {"action": "Look at the page", "expected": 'The review "Great value" by "Sam" appears in the Reviews list'}
+    record = run_on_page(SHOP, [said], tmp_path / "sam", grammar)
+    assert_passed(record)
+    assert [op.kind for op in record.operations if op.ok][1:] == ["assert_in_section", "assert_in_row"]
+    # "Kim" is in the Reviews list, but in another review's record: the claim fails
+    kim = {"action": "Look at the page", "expected": 'The review "Great value" by "Kim" appears in the Reviews list'}
+    assert_failed_at(run_on_page(SHOP, [kim], tmp_path / "kim", grammar), 1, "expectation")
 
 
 def test_a_text_of_another_part_fails_the_claim_at_its_step(tmp_path: Path) -> None:

@@ -85,6 +85,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
              "empty",
+    # who a text is by, shown in the same record ('the review "Great value" by "Sam"')
+    "BY": "by",
     # where a text is beside a part ('next to' is one word: NEAR)
     "NEAR": "above over below beneath underneath beside",
     # words that say more than which texts are shown where, or that a text may not be: never read here
@@ -92,7 +94,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither first last second third newest oldest top bottom left right "
             "under next before after between bold italic sorted ordered grouped "
-            "by without it they them nothing everything something anything "
+            "without it they them nothing everything something anything "
             "other others",
 }.items() for word in words.split()}
 # several of a kind ('the tabs "A" and "B"'), each of that kind ("lists" is a verb)
@@ -362,12 +364,23 @@ def written(tokens: list[Token], words: list[Word], sentence: str) -> tuple[str,
     return (words[int(tokens[0])].text if tokens[0].type == "Q" else sentence[at[0]:at[1]]), at
 
 
-def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Span, str | None]]:
-    """The texts an `items` subtree lists: (text, span, what it is said to be)."""
+def _texts(items: Tree, words: list[Word], sentence: str, bylines: list[tuple[str, Span, str]] | None = None,
+           ) -> list[tuple[str, Span, str | None]]:
+    """The texts an `items` subtree lists: (text, span, what it is said to be). A text said to be by another ('"Great
+    value" by "Sam"') goes into `bylines` as (the other, its span, the text), or, where no list of them is kept, the
+    sentence has no reading."""
     out = []
     every = None  # what every text of the list is said to be ('the tabs "A" and "B"')
     for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
+        by = next((int(t) for t in item.children if isinstance(t, Token) and t.type == "BY"), None)
+        if by is not None:
+            if bylines is None:
+                raise _NoReading(f"{_whole(sentence)!r}: who a text is by is not read here")
+            author = item.children[-1]
+            bylines.append((*written(_tokens(author), words, sentence), ""))
+            item = Tree(item.data, [c for c in item.children if c is not author
+                                    and not (isinstance(c, Token) and c.type == "BY")])
         for child in item.children:
             if isinstance(child, Token) and child.type in ("LOW", "ELEMENT") or (
                     isinstance(child, Tree) and child.data == "kind"):
@@ -388,6 +401,8 @@ def _texts(items: Tree, words: list[Word], sentence: str) -> list[tuple[str, Spa
                     raise _NoReading(f"{text!r}: a count of records is not read as a text shown")
                 out.append((text, at, described or every))
                 described = None
+        if by is not None:  # the record of the text shows who it is by
+            bylines[-1] = (*bylines[-1][:2], out[-1][0])
     return out
 
 
@@ -479,9 +494,14 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
         if place.row and not shown:
             raise _NoReading(f"{_whole(sentence)!r}: a text gone from one row cannot be checked, only a text "
                              "gone from the whole page")
-        for text, span, said_as in _texts(items, words, sentence):
+        bylines: list[tuple[str, Span, str]] = []
+        for text, span, said_as in _texts(items, words, sentence, bylines):
             out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span,
                              near=place.near))
+        if bylines and (not shown or place.row or place.near):
+            raise _NoReading(f"{_whole(sentence)!r}: who a text is by is read only of a text shown, in a part or on "
+                             "the page")
+        out += [Claim(author, True, text, "row", span=span) for author, span, text in bylines]
         if clause.data == "said_with":  # the texts said with them: shown, in their own place or in the same one
             if not shown:
                 raise _NoReading(f"{_whole(sentence)!r}: what is said with a text that is gone is not read")
