@@ -2550,3 +2550,20 @@ def test_an_element_said_above_or_below_a_part_is_the_one_standing_there_and_rep
     assert_failed_at(failed, 1, "action")
     assert "'form' not found" in failed.verdict.reason
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+INLINE_TABLE = """<!doctype html><html><body>
+<table><thead><tr><th>Item</th><th>Quantity</th><th>Note</th></tr></thead>
+<tbody><tr><td>Apples</td><td><input type="number" value="1"></td><td><input></td></tr>
+<tr><td>Pears</td><td><input type="number" value="2"></td><td><input></td></tr></tbody></table>
+<button onclick="out.textContent = [...document.querySelectorAll('input')].map(i => i.value).join(',')">Save</button>
+<p id="out"></p></body></html>"""
+
+
+def test_an_inline_table_s_input_is_named_by_its_column_header_in_its_row_and_replays(tmp_path):
+    steps = [{"action": 'Type "5" into the Quantity field in the row of "Pears" and click Save',
+              "expected": '"1,,5," is shown'}]
+    assert_green(generate_on_page(INLINE_TABLE, steps, tmp_path))
+    # a column the table does not have names none of its inputs
+    price = [{"action": 'Type "5" into the Price field in the row of "Pears"', "expected": '"1,,5," is shown'}]
+    assert_failed_at(run_on_page(INLINE_TABLE, price, tmp_path / "price"), 1, "action")

@@ -512,7 +512,12 @@
       if (tipped.length === 1 && norm(tipped[0].getAttribute('title'))) o.title = norm(tipped[0].getAttribute('title'));
     }
     const boxed = tag !== 'input' || !['hidden', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file'].includes(r.type);
-    if (isCtl && boxed && !labels.length && !al && !ph && !ti) { const bt = boxTitle(el); if (bt) o.box_title = bt; }
+    if (isCtl && boxed && !labels.length && !al && !ph && !ti) {
+      // a control nothing names: in a table's cell, by its column's header (an inline table's inputs); else by the
+      // title its own box starts with
+      const ch = r.ctx && r.ctx.cell ? cellHeaders(r.ctx.cell)[1] : null;
+      const bt = ch || boxTitle(el); if (bt) o.box_title = bt;
+    }
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;
     if (el.id) o.id_attr = el.id;
     // A native select hidden and drawn again by a script right after it (Chosen, Select2): its opener goes by the

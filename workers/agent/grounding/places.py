@@ -457,6 +457,17 @@ def _anchor_boxes(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], tex
     return [snap.node(n).bbox for n in _innermost(snap, holder, pattern, texts) if n != holder]
 
 
+def _record(node: Node) -> bool:
+    """A container that holds one record (a table row, a list item, an article): all of it is the record's."""
+    return node.tag in ("tr", "li", "article") or node.role in ("row", "listitem", "article", "option")
+
+
+def _beside(box: tuple[float, float, float, float], mark: tuple[float, float, float, float]) -> bool:
+    """On the text's line, or within NEAR_PX of it: a wrapper holding both says no more than that."""
+    same_line = box[1] < mark[1] + mark[3] and mark[1] < box[1] + box[3]
+    return same_line or _gap(box, mark) <= NEAR_PX
+
+
 def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     """The distance between two boxes' edges (0 when they touch or overlap)."""
     dx = max(0.0, max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2]))
