@@ -453,3 +453,9 @@ def test_who_a_text_is_by_is_a_claim_of_that_text_s_own_record() -> None:
         ("Sam Lee", True, "Great value", "row"), ("Kim", True, "Too small", "row")]
     # denied: is the text gone, or only its author? neither is read
     assert read('The comment "Nice" by "Ann" is not shown').claims == ()
+
+
+def test_a_check_said_with_that_or_make_sure_is_read_as_its_claims() -> None:
+    assert read_claims('Check that the sidebar lists "A" and does not list "B"') == read_claims(
+        'The sidebar lists "A" and does not list "B"')
+    assert read_claims('Make sure that "Save" is disabled') == read_claims('"Save" is disabled')

@@ -198,6 +198,11 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             continue
         if lowered in _SKIPPED and (text.islower() or starts):
             continue
+        if lowered == "that" and words and words[-1].kind == "SEEING":  # 'Check that "A" is listed'
+            continue
+        if lowered == "sure" and words and words[-1].text.lower() == "make":  # 'Make sure "A" is listed'
+            words[-1] = Word("SEEING", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+            continue
         if lowered in _CONTRACTED:  # "isn't": the verb, then its denial
             words += [Word(table[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
