@@ -153,9 +153,10 @@ def test_a_section_titled_by_a_styled_div_that_is_not_a_heading(tmp_path):
     assert_passed(record)
 
 
-def test_a_place_said_before_its_clause_narrows_it(tmp_path):
+@pytest.mark.parametrize("reader", ["rules", "grammar"])
+def test_a_place_said_before_its_clause_narrows_it(tmp_path, reader):
     record = run_on_page(SIDEBAR, ['Under "Recent labels", click "billing"', '"Opened billing (recent)" is shown'],
-                         tmp_path)
+                         tmp_path, Settings(expected_reader=reader))
     assert_passed(record)
 
 

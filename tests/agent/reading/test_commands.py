@@ -141,3 +141,13 @@ def test_a_field_said_in_lower_case_words_is_left_to_the_rules() -> None:
     # which the phrase rules tell from a list that opened after typing (a pick), and find by its label
     assert read("Select task-queue from the suggestions dropdown").commands == ()
     assert read('Type "Printer jams" as the summary').commands == ()
+
+
+def test_a_title_said_with_under_or_a_row_said_first_is_where_the_commands_act() -> None:
+    said = [(c.target, c.where.section, c.where.anchor) for c in read(
+        'Under Queries, click "Open issues" and click Run').commands]
+    assert said == [("Open issues", "Queries", None), ("Run", "Queries", None)]
+    assert [(c.target, c.where.section) for c in read('Click "billing" under the "Popular labels" list').commands] \
+        == [("billing", "Popular labels")]
+    assert [(c.target, c.where.anchor) for c in read('In the row for "Alice", click Delete').commands] == [
+        ("Delete", "Alice")]

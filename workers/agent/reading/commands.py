@@ -41,6 +41,7 @@ TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
     "FOR": "for",
     "ORD": "first second third fourth fifth last",
     "PREP": "in inside within on over",
+    "UNDER": "under",
 }.items() for word in words.split()}
 # several elements of a kind ('the "A" and "B" checkboxes')
 TABLE |= {plural: kind for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
@@ -169,7 +170,16 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
             title = written([t for t in _tokens(landmark) if t.type in NAMING], words, sentence)[0]
             words_said = f"{title} {kind}" if kind else title
         return Where(anchor=words_said, side=side, span=span)
-    if tree.data == "row_of":
+    if tree.data in ("under", "lead_under"):  # 'under "Queries"': the title above it; 'under the progress bar'
+        holder = [c for c in tree.children if isinstance(c, Tree)][-1]
+        if holder.data == "named":  # 'Under Queries, ...'
+            return Where(section=_text(holder, words, sentence)[0], span=span)
+        if holder.data == "part":
+            return Where(section=" ".join(words[int(t)].text.lower() for t in _tokens(holder)
+                                          if t.type in ("LOW", "KIND", "LIST")), span=span)
+        title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
+        return Where(section=title, kind=_said(holder, ("KIND", "LIST"), words), span=span)
+    if tree.data in ("row_of", "lead_row"):
         near = next((words[int(t)].text.lower() for t in tree.children if isinstance(t, Token) and t.type == "NEAR"),
                     None)
         if near is not None and " ".join(near.split()) not in _BESIDE:
@@ -188,10 +198,10 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
 
 
 def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
-    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data == "lead"), None)
+    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead")), None)
     everywhere = _where(lead, words, sentence) if lead is not None else Where()
     out: list[Command] = []
-    for command in (c for c in tree.children if isinstance(c, Tree) and c.data != "lead"):
+    for command in (c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead")):
         subtrees = [c for c in command.children if isinstance(c, Tree)]
         if command.data == "fill_pairs":  # 'Fill in Username alice and Password secret'
             for pair in subtrees:
@@ -199,7 +209,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 value = _text(pair.children[-1], words, sentence)[0]
                 out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
-        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked")), None)
+        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under")), None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
             raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
