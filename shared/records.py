@@ -107,6 +107,9 @@ class Intent(BaseModel):
     # "to the right of" / "at the end of" its anchor: on that side; "below" / "above": standing below or above the
     # anchor, which is then a landmark (a part named by what it is, or a text), not a container holding the target
     side: Literal["left", "right", "above", "below"] | None = None
+    # "at the top right (of the sidebar)": the corner or side of its anchor, a part said by what it is, or of the top
+    # of the page it stands in ("top", "bottom", "left", "right", "top left", "top right", ...)
+    corner: str | None = None
     again: bool = False  # "that copy icon", "it": the element the operation before acted on, if its name fits
 
 

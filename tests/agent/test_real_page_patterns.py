@@ -2568,3 +2568,31 @@ def test_an_inline_table_s_input_is_named_by_its_column_header_in_its_row_and_re
     # a column the table does not have names none of its inputs
     price = [{"action": 'Type "5" into the Price field in the row of "Pears"', "expected": '"1,,5," is shown'}]
     assert_failed_at(run_on_page(INLINE_TABLE, price, tmp_path / "price"), 1, "action")
+
+
+TWO_LOG_OUTS = """<!doctype html><html><body style="margin:0">
+<header style="display:flex;justify-content:space-between;padding:8px"><b>Library</b>
+<a href="#" onclick="said.textContent = 'Signed out from the header'">Log out</a></header>
+<main style="height:900px"><h1>Welcome</h1>
+<aside style="position:absolute;left:0;top:120px;width:240px;border:1px solid">
+<div style="display:flex;justify-content:space-between"><button onclick="said.textContent = 'Left menu'">Menu</button>
+<button onclick="said.textContent = 'Right menu'">Menu</button></div><p>Shortcuts</p><p>More</p></aside>
+<p id="said"></p></main>
+<footer><a href="#" onclick="said.textContent = 'Signed out from the footer'">Log out</a></footer>
+</body></html>"""
+
+
+def test_an_element_said_at_a_corner_of_the_page_or_of_a_part_is_the_one_standing_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    header = [{"action": 'Click "Log out" at the top right', "expected": '"Signed out from the header" is shown'}]
+    assert_green(generate_on_page(TWO_LOG_OUTS, header, tmp_path, grammar))
+    corner = [{"action": 'Click the "Menu" button in the top right corner of the sidebar',
+               "expected": '"Right menu" is shown'}]
+    record = run_on_page(TWO_LOG_OUTS, corner, tmp_path / "corner", grammar)
+    assert_passed(record)
+    assert not record.readings[0].unused
+    # nothing of that name stands there: the step fails, never clicking the other one
+    nowhere = [{"action": 'Click "Log out" at the bottom right', "expected": '"Signed out from the footer" is shown'}]
+    failed = run_on_page(TWO_LOG_OUTS, nowhere, tmp_path / "nowhere", grammar)
+    assert_failed_at(failed, 1, "action")
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

@@ -454,7 +454,7 @@ def named_before(run: ScenarioRun, intent: Intent, page: PageSnapshot) -> list[C
 def wanted(intent: Intent) -> str:
     """What grounding looked for, as a message says it: 'Save', 'a checkbox in the row of "X"'."""
     name = repr(intent.target) if intent.target else f"a {intent.role_hint or 'element'}"
-    return name + where(intent.ordinal, intent.anchor, intent.section, intent.side)
+    return name + where(intent.ordinal, intent.anchor, intent.section, intent.side, corner=intent.corner)
 
 
 def element_key(node: Node) -> tuple[tuple[str, ...], str]:

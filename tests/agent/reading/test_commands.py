@@ -151,3 +151,11 @@ def test_a_title_said_with_under_or_a_row_said_first_is_where_the_commands_act()
         == [("billing", "Popular labels")]
     assert [(c.target, c.where.anchor) for c in read('In the row for "Alice", click Delete').commands] == [
         ("Delete", "Alice")]
+
+
+def test_a_corner_or_side_of_the_page_or_of_a_part_is_where_the_element_is() -> None:
+    said = [(c.target, c.where.corner, c.where.part) for c in read(
+        'Click "Log out" at the top right and click the menu button in the upper left corner of the sidebar').commands]
+    assert said == [("Log out", "top right", None), (None, "top left", "sidebar")]
+    assert read("Click Save on the right").commands[0].where.corner == "right"
+    assert read("Click Save at the left right").commands == ()  # no corner

@@ -250,7 +250,7 @@ class BuiltinBrain:
         return Intent(
             kind=op.kind,
             description=" ".join((describe(op.kind, target, op.role_hint, value)
-                                  + where(place.ordinal, anchor, section, place.side, place.part)
+                                  + where(place.ordinal, anchor, section, place.side, place.part, place.corner)
                                   + (" (the element acted on before)" if place.again else "")).split()),
             target=target,
             role_hint=op.role_hint,
@@ -261,6 +261,7 @@ class BuiltinBrain:
             section=section,
             ordinal=place.ordinal,
             side=place.side,
+            corner=place.corner,
             again=place.again,
         )
 
@@ -353,11 +354,13 @@ def _placed_field_before(history: list[Operation]) -> bool:
 
 
 def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None,
-          part: str | None = None) -> str:
+          part: str | None = None, corner: str | None = None) -> str:
     """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description; part: the
     kind of part the section's title heads (' under the "Profile" dialog'), or the part an anchor of that name is
     (' in the sidebar')."""
     out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
+    if corner:  # ' at the top right of the sidebar', ' at the top right'
+        return out + f" at the {corner} {'corner' if ' ' in corner else 'side'}" + (f" of the {anchor}" if anchor else "")
     if anchor and part == anchor:
         out += f" in the {anchor}"
     elif anchor and side in ("above", "below"):

@@ -97,7 +97,7 @@ def command_op(command: Command) -> Op:
             raise Unsupported(f"a {command.kind} is no kind of element looked for")
     where = command.where
     place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,
-                  side=where.side, part=where.part or where.kind)
+                  side=where.side, part=where.part or where.kind, corner=where.corner)
     verb = command.verb
     if verb == "press" and role is None and (command.target or "").lower() in _KEYS and where == Where():
         return Op("press", value=command.target)

@@ -31,11 +31,13 @@ from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
 def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> list[Candidate]:
     """The candidates the intent's place allows, best first (all of them when it names no place)."""
-    if intent.anchor is None and intent.section is None and intent.ordinal is None:
+    if intent.anchor is None and intent.section is None and intent.ordinal is None and intent.corner is None:
         return candidates
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
-    if intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
+    if intent.corner:  # 'the "Log out" link at the top right', 'the menu button at the top right of the sidebar'
+        candidates = _in_corner(snap, candidates, intent.corner, intent.anchor)
+    elif intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
         candidates = _stacked(snap, candidates, intent.anchor, intent.side)
     elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
         candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
@@ -200,6 +202,10 @@ def _in_one_part(snap: PageSnapshot, candidates: list[Candidate], part: Node, be
 def missing_place(intent: Intent, snap: PageSnapshot) -> str | None:
     """'place "progress bar" not found': the place a target was said to be in, when the page shows it nowhere (no
     text of it, and not exactly one part of the page its words name); None when it is there, or none was said."""
+    if intent.corner and intent.anchor:  # 'at the top right of the sidebar': that part, once
+        if len(parts(snap, intent.anchor)) == 0:
+            return f"place {intent.anchor!r} not found"
+        return None
     if intent.anchor and intent.side in _STACKED:  # 'below the table': exactly one landmark
         found = landmarks(snap, intent.anchor)
         if len(found) != 1:
@@ -346,6 +352,39 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
 
 
+CORNERS = frozenset({"top", "bottom", "left", "right", "top left", "top right", "bottom left", "bottom right"})
+PAGE_TOP_PX = 800.0  # what "the top right" of the page is a corner of: its first screen, the window's height
+
+
+def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, part: str | None) -> list[Candidate]:
+    """The candidates whose middle is in that corner or side of the part (said by what it is: the one holding them)
+    or, with no part, of the page's first PAGE_TOP_PX: "top" the upper third, "bottom" the lower third, "left" and
+    "right" that half; a corner both. The best named first, and of those the nearest to the corner."""
+    if part is not None:
+        regions = [p for p in parts(snap, part) if any(_holds(snap, p, snap.node(c.node_id)) for c in candidates)]
+        if len(regions) != 1:
+            return []
+        x, y, w, h = regions[0].bbox
+        candidates = [c for c in candidates if _holds(snap, regions[0], snap.node(c.node_id))]
+    else:
+        x, y, w, h = snap.node(snap.root).bbox if snap.nodes else (0.0, 0.0, 0.0, 0.0)
+        h = min(h, PAGE_TOP_PX)
+    if w <= 0 or h <= 0:
+        return []
+    words = corner.split()
+    out = []
+    for candidate in candidates:
+        bx, by, bw, bh = snap.node(candidate.node_id).bbox
+        cx, cy = bx + bw / 2, by + bh / 2
+        fits = all({"top": cy <= y + h / 3, "bottom": cy >= y + 2 * h / 3, "left": cx <= x + w / 2,
+                    "right": cx >= x + w / 2}[word] for word in words)
+        if fits:
+            far = ((cy - y if "top" in words else y + h - cy if "bottom" in words else 0.0) ** 2
+                   + (cx - x if "left" in words else x + w - cx if "right" in words else 0.0) ** 2) ** 0.5
+            out.append((far, candidate))
+    return [c for _, c in sorted(out, key=lambda fc: (-round(fc[1].score, 6), fc[0]))]
+
+
 _STACKED = frozenset({"above", "below"})
 OVERLAP_PX = 2.0  # how far a box may reach past its landmark's edge and still stand above or below it
 
@@ -353,8 +392,8 @@ OVERLAP_PX = 2.0  # how far a box may reach past its landmark's edge and still s
 def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, side: str) -> list[Candidate]:
     """'the "Export" button below the table', 'the Save link above "Notes"': the candidates standing wholly above or
     below the landmark (its top past the landmark's bottom, or its bottom before the landmark's top, OVERLAP_PX
-    allowed) and overlapping it side to side, the nearest first; alike ones at alike distances stay for the ordinal or
-    the tie-break. The landmark is found by `landmarks`; none found: no candidate (the place is missing)."""
+    allowed) and overlapping it side to side: the best named first, and of those the nearest (alike ones at alike
+    distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none found: no candidate (the place is missing)."""
     marks = [n.bbox for n in landmarks(snap, landmark)]
     distance: dict[int, float] = {}
     for candidate in candidates:
@@ -365,9 +404,13 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
                 distance[candidate.node_id] = min(distance.get(candidate.node_id, gap), gap)
     if not distance:
         return []
-    nearest = min(distance.values())
-    return sorted((c for c in candidates if distance.get(c.node_id, nearest + 2.0) <= nearest + 1.0),
-                  key=lambda c: distance[c.node_id])
+    # the best named first (a nearer "Export all" is not "Export"); of those, the nearest (alike ones at alike distances
+    # stay for the ordinal or the tie-break)
+    standing = [c for c in candidates if c.node_id in distance]
+    top = max(round(c.score, 6) for c in standing)
+    nearest = min(distance[c.node_id] for c in standing if round(c.score, 6) == top)
+    return sorted((c for c in standing if round(c.score, 6) < top or distance[c.node_id] <= nearest + 1.0),
+                  key=lambda c: (-round(c.score, 6), distance[c.node_id]))
 
 
 def landmarks(snap: PageSnapshot, words: str) -> list[Node]:

@@ -42,6 +42,9 @@ class Place:
     side: str | None = None
     again: bool = False  # "that copy icon", "it", "the same button": the element an operation before acted on
     part: str | None = None  # what the section's title heads, as said ("dialog"), or the part the anchor names
+    # "at the top right (of the card)": the corner or side of its anchor (a part said by what it is) or of the page's
+    # top it stands in: "top", "bottom", "left", "right", "top left", "top right", "bottom left", "bottom right"
+    corner: str | None = None
 
 
 @dataclass

@@ -42,6 +42,9 @@ TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
     "ORD": "first second third fourth fifth last",
     "PREP": "in inside within on over",
     "UNDER": "under",
+    "AT": "at",
+    "CORNER": "top bottom left right upper lower left-hand right-hand",
+    "CORNERNOUN": "corner side",
 }.items() for word in words.split()}
 # several elements of a kind ('the "A" and "B" checkboxes')
 TABLE |= {plural: kind for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
@@ -52,6 +55,8 @@ _SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT
              for plural in (word + "s", word + "es")}
 _CHECKABLE = frozenset("checkbox box toggle radio option".split())
 _BESIDE = frozenset({"next to", "beside"})
+_CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
+                 "left-hand": "left", "right": "right", "right-hand": "right"}
 _STACKED = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below"}
 
 
@@ -67,6 +72,8 @@ class Where:
     # 'below the table', 'above the "Notes" field': the element stands on that side ("above", "below") of the
     # landmark (a part said by what it is, or a text with or without its kind), which is held in `anchor`
     side: str | None = None
+    # 'at the top right (of the sidebar)': that corner or side of the part (in `part`) or of the page
+    corner: str | None = None
     span: Span | None = field(default=None, compare=False)
 
 
@@ -86,7 +93,9 @@ class Command:
     def said(self) -> str:
         what = " ".join(filter(None, (f"the {_ORDER[self.ordinal]}" if self.ordinal is not None else None,
                                       repr(self.target) if self.target else None, self.kind))) or "?"
-        where = (f' {self.where.side} {self.where.anchor!r}' if self.where.side else
+        where = (f' at the {self.where.corner}' + (f' of the {self.where.part}' if self.where.part else '')
+                 if self.where.corner else
+                 f' {self.where.side} {self.where.anchor!r}' if self.where.side else
                  f' in the row of {self.where.anchor!r}' if self.where.anchor else
                  f' under {self.where.section!r}' if self.where.section else
                  f' inside the {self.where.part}' if self.where.part else "")
@@ -170,6 +179,14 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
             title = written([t for t in _tokens(landmark) if t.type in NAMING], words, sentence)[0]
             words_said = f"{title} {kind}" if kind else title
         return Where(anchor=words_said, side=side, span=span)
+    if tree.data == "corner":  # 'at the top right', 'in the upper left corner of the sidebar'
+        said = [_CORNER_WORDS[words[int(t)].text.lower()] for t in tree.children
+                if isinstance(t, Token) and t.type == "CORNER"]
+        if len(said) == 2 and (said[0] not in ("top", "bottom") or said[1] not in ("left", "right")):
+            raise _NoReading(f"{_whole(sentence)!r}: {' '.join(said)} is no corner")
+        part = [t for t in _tokens(tree) if t.type in ("LOW", "KIND", "LIST")]
+        return Where(part=" ".join(words[int(t)].text.lower() for t in part) or None, corner=" ".join(said),
+                     span=span)
     if tree.data in ("under", "lead_under"):  # 'under "Queries"': the title above it; 'under the progress bar'
         holder = [c for c in tree.children if isinstance(c, Tree)][-1]
         if holder.data == "named":  # 'Under Queries, ...'
@@ -209,7 +226,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 value = _text(pair.children[-1], words, sentence)[0]
                 out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
-        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under")), None)
+        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under", "corner")), None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
             raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
