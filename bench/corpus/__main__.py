@@ -270,8 +270,8 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
     print("\nright: passing scenarios passed and failing variants failed (accuracy); at step: failing variants "
           "failed at their step / variants; replay: generated scenarios green in the suite's own replay / "
           "generated; read: readability problems in passed scenarios' steps; partial: steps done with words of "
-          "their sentence unused (workers/agent/reading/coverage.py; must be 0); wrong: actions done on another "
-          "element than a step's `target:` (must be 0); refused: scenarios stopped on a sentence not read; claim: "
+          "their sentence unused (workers/agent/reading/coverage.py; must be 0); wrong: steps none of whose "
+          "actions was done on their `target:` (must be 0); refused: scenarios stopped on a sentence not read; claim: "
           "failing variants that failed at their step on what they check or do (not on a refusal) / variants; "
           "95% interval: Wilson's, of the overall figure above it.")
     return summary

@@ -100,25 +100,38 @@ def _words(text: str | None) -> str:
 
 
 def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
-    """Steps with a `target:` whose actions (operations done, not checks) were done on an element none of whose names
-    is the target's words: an action recorded as done on another element than the one the tester named."""
+    """Steps with a `target:` none of whose actions (operations done, not checks) was done on an element one of whose
+    names is the target's words: the step's action recorded as done on another element than the one the tester named.
+    A step of several actions ('Tick A and press Update') is right when one of them was done on its target; an element
+    with no name cannot be told from another by it, so a step whose actions all lack one is not judged."""
     out = []
     for step, wanted in sorted(targets.items()):
+        others: list[str] = []
+        on_target = False
         for op in operations:
-            if op.step_index != step - 1 or not op.ok or op.target is None or op.kind.startswith(("assert", "wait")):
+            if op.step_index != step - 1 or not op.ok or op.kind.startswith(("assert", "wait")):
                 continue
-            node = op.target
-            names = [_words(t) for t in (node.a11y_name, node.text, node.label, node.aria_label, node.title,
-                                         node.placeholder, node.value) if t and _words(t)]
-            if op.kind == "select" and names:  # a choice is named by its dropdown or by the option it chose
-                names += [_words(op.value)] if op.value else []
-                if re.search(rf"(?<!\w){re.escape(_words(wanted))}(?!\w)", _words(op.description)):
-                    continue  # the option as the step said it (its value attribute may be another word)
-            # (an element with no name cannot be told from another by it: a `target:` describing it is not judged)
-            if names and _words(wanted) not in names:
-                out.append(f"step {step}: {op.description!r} was done on {(names or ['an element with no name'])[0]!r}"
-                           f", not on {wanted!r}")
+            names = _names(op)
+            if any(_words(wanted) == name for name in names) or op.kind in ("select", "pick") and re.search(
+                    rf"(?<!\w){re.escape(_words(wanted))}(?!\w)", _words(op.description)):
+                on_target = True  # (a choice: also the option as the step said it, its value attribute aside)
+            elif names:
+                others.append(f"step {step}: {op.description!r} was done on {names[0]!r}, not on {wanted!r}")
+        if others and not on_target:
+            out.append(others[0])
     return out
+
+
+def _names(op) -> list[str]:
+    """The names of the element an operation was done on: its own words, the words its line goes on with ('resolve
+    as' of a radio labelled 'resolve'); a choice also by the option it chose."""
+    node = op.target
+    names = [] if node is None else [_words(t) for t in (
+        node.a11y_name, node.text, node.label, node.aria_label, node.title, node.placeholder, node.value, node.line)
+        if t and _words(t)]
+    if op.kind in ("select", "pick") and op.value:
+        names.append(_words(op.value))
+    return names
 
 
 PLACE_NOT_FOUND = re.compile(r"""\bplace (?:'[^']*'|"[^"]*") not found""")  # workers/agent/grounding/places.py

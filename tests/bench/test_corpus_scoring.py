@@ -136,3 +136,14 @@ def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):
     wrong.write_text("scenarios: []\n")
     with pytest.raises(SystemExit, match="name it <app>.yaml"):
         extra_files([wrong])
+
+
+def test_a_step_of_several_actions_is_right_when_one_was_done_on_its_target():
+    radio = _done(1, "click", label="resolve", line="resolve as")  # a radio whose label goes on after it
+    opener = _done(2, "click", a11y_name="Action")  # a dropdown clicked open, then its option picked
+    picked = Operation(index=2, step_index=1, kind="pick", description="Pick Delete selected from the list",
+                       value="Delete selected")
+    both = [radio, opener, picked, _done(3, "check", label="Component"), _done(3, "uncheck", label="Type")]
+    assert wrong_actions({1: "resolve as", 2: "Delete selected", 3: "Component"}, both) == []
+    # none of the step's actions on its target: the first named one is the wrong one
+    assert wrong_actions({3: "Status"}, both) == ["step 3: 'check it' was done on 'component', not on 'Status'"]

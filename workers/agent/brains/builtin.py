@@ -360,7 +360,8 @@ def where(ordinal: int | None, anchor: str | None, section: str | None, side: st
     (' in the sidebar')."""
     out = f" (the {_ORDER_WORDS.get(ordinal, str(ordinal))})" if ordinal is not None else ""
     if corner:  # ' at the top right of the sidebar', ' at the top right'
-        return out + f" at the {corner} {'corner' if ' ' in corner else 'side'}" + (f" of the {anchor}" if anchor else "")
+        said = f" at the {corner} {'corner' if ' ' in corner else 'side'}"
+        return out + said + (f" of the {anchor}" if anchor else "")
     if anchor and part == anchor:
         out += f" in the {anchor}"
     elif anchor and side in ("above", "below"):

@@ -393,7 +393,8 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
     """'the "Export" button below the table', 'the Save link above "Notes"': the candidates standing wholly above or
     below the landmark (its top past the landmark's bottom, or its bottom before the landmark's top, OVERLAP_PX
     allowed) and overlapping it side to side: the best named first, and of those the nearest (alike ones at alike
-    distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none found: no candidate (the place is missing)."""
+    distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none found: no candidate
+    (the place is missing)."""
     marks = [n.bbox for n in landmarks(snap, landmark)]
     distance: dict[int, float] = {}
     for candidate in candidates:
@@ -427,7 +428,8 @@ def landmarks(snap: PageSnapshot, words: str) -> list[Node]:
         kind = titled["kind"].lower()
         of_kind = [n for n in snap.nodes if n.input_type or n.role in _FIELD_ROLES] if kind in _FIELDS else \
             parts(snap, kind)
-        return [n for n in of_kind if any(title.search(t or "") for t in (n.label, n.aria_label, _placeholder(n), n.title))
+        return [n for n in of_kind
+                if any(title.search(t or "") for t in (n.label, n.aria_label, _placeholder(n), n.title))
                 or _under(snap, n, titled["title"])]
     pattern = words_pattern(said)
     texts: dict[int, str] = {}
