@@ -1842,6 +1842,8 @@ def test_a_tree_s_children_appear_indented_under_their_parent(tmp_path):
 def test_a_text_below_but_not_indented_fails_the_check(tmp_path):
     record = run_on_page(PAGE_TREE, ['"Services" is indented under "About Us"'], tmp_path)
     assert_failed_at(record, 1, "expectation")
+    nested = run_on_page(PAGE_TREE, ['"Services" is nested under "About Us"'], tmp_path / "nested")
+    assert_failed_at(nested, 1, "expectation")
 
 
 # An edit tray whose values are in fields, and a list of rules whose texts are field values too.

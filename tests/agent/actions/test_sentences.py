@@ -366,6 +366,7 @@ FORMS = [
     ('The search box now contains "pnpm i x"', [op("assert_value", "search", "field", "pnpm i x")]),
     ('"Our History" and "Our Team" appear indented under "About Us"',
      [op("assert_indented", "About Us", value="Our History"), op("assert_indented", "About Us", value="Our Team")]),
+    ('"Our Team" is nested under "About Us"', [op("assert_indented", "About Us", value="Our Team")]),
     ('Check "Remember me"', [op("check", "Remember me", "checkbox")]),
 ]
 

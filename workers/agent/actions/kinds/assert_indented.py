@@ -13,7 +13,9 @@ class AssertIndented(Placed):
     name = "assert_indented"
     relation = "indented"
     words = "indented under"
-    statements = (statement(r"indented\s+(?:under|below|beneath)", "assert_indented", shown=_SHOWN, order=134),)
+    # ('nested under "Services"': a tree's children, said as a person sees them)
+    statements = (statement(r"(?:indented|nested)\s+(?:under|below|beneath)", "assert_indented", shown=_SHOWN,
+                            order=134),)
 
 
 ACTION = AssertIndented()
