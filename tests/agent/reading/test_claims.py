@@ -459,3 +459,8 @@ def test_a_check_said_with_that_or_make_sure_is_read_as_its_claims() -> None:
     assert read_claims('Check that the sidebar lists "A" and does not list "B"') == read_claims(
         'The sidebar lists "A" and does not list "B"')
     assert read_claims('Make sure that "Save" is disabled') == read_claims('"Save" is disabled')
+
+
+def test_texts_offered_are_texts_shown() -> None:
+    assert read_claims('"Events" and "News" are offered') == read_claims('"Events" and "News" are shown')
+    assert read_claims('The dropdown opens offering "A" and "B"') == read_claims('The dropdown opens showing "A" and "B"')

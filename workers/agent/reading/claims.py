@@ -58,7 +58,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "MODAL": "should must will",
     "NEG": "not never",
     "STILL": "still anymore",
-    "SHOWN": "shown listed displayed visible present included",
+    "SHOWN": "shown listed displayed visible present included offered",
     "LISTS": "lists",  # said of a part, never of one element's value
     "SHOWV": "show shows displays display contains contain includes include reads read says say mentions "
              "mention",
@@ -81,7 +81,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "OPENS": "opens open opened loads loaded",
     "STAY": "stays stay",
     "CLOSES": "closes close closed",
-    "SHOWING": "showing listing displaying saying holding containing",
+    "SHOWING": "showing listing displaying saying holding containing offering",
     # states a person sees on a control (actions/kinds/assert_state.py reads them)
     "STATE": "disabled enabled checked unchecked ticked unticked selected deselected unselected expanded collapsed "
              "empty",

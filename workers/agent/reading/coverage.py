@@ -66,7 +66,7 @@ make sure ensure verify verifies verified confirm confirms check checks see sees
 notice expect expected find finds found locate locates show shows shown showing display displays displayed
 displaying appear appears appeared appearing visible present listed list lists contain contains containing include
 includes including read reads say says said state states exist exists remain remains still opens opened load
-loads loaded open stay stays
+loads loaded open stay stays offer offers offered offering
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
