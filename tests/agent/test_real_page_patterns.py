@@ -2598,3 +2598,23 @@ def test_an_element_said_at_a_corner_of_the_page_or_of_a_part_is_the_one_standin
     failed = run_on_page(TWO_LOG_OUTS, nowhere, tmp_path / "nowhere", grammar)
     assert_failed_at(failed, 1, "action")
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+COMMENT_BOX = """<!doctype html><html><body>
+<h3>Description</h3><p>Printer jams on page two.</p>
+<h3>Add Comment</h3>
+<fieldset><label for="c">You may use WikiFormatting here.</label><p><textarea id="c"></textarea></p></fieldset>
+<h3>Notes</h3><textarea aria-label="Public note"></textarea><textarea aria-label="Private note"></textarea>
+<button onclick="out.textContent = 'Comment: ' + document.getElementById('c').value">Submit changes</button>
+<p id="out"></p></body></html>"""
+
+
+def test_a_text_area_is_named_by_the_heading_over_it_whatever_hint_its_label_gives_and_replays(tmp_path):
+    steps = [{"action": 'Type "Same here" into the Add Comment box and click "Submit changes"',
+              "expected": '"Comment: Same here" is shown'}]
+    assert_green(generate_on_page(COMMENT_BOX, steps, tmp_path))
+    # two text areas under one heading: the heading does not say which
+    notes = [{"action": 'Type "Same here" into the Notes box', "expected": '"Comment: Same here" is not shown'}]
+    failed = run_on_page(COMMENT_BOX, notes, tmp_path / "notes")
+    assert failed.verdict.status == "failed" and failed.verdict.step == 1, failed.verdict
+    assert not [o for o in failed.operations if o.kind == "fill" and o.ok]

@@ -258,6 +258,11 @@ def _hint_compat(hint: str | None, n: Node) -> float:
 # --- fields ---------------------------------------------------------------------------
 
 
+def _editor(n: Node) -> bool:
+    """A text area or a rich-text editor (an element drawn as a text box that is no <input>)."""
+    return n.input_type == "textarea" or (n.role == "textbox" and n.tag != "input")
+
+
 def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
     """(weight, text) of the fields that name the node itself."""
     fields: list[tuple[float, str | None]] = [
@@ -277,6 +282,10 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
     if (action(intent.kind).field or _hint(intent) == "field") and is_textbox(n) and not (
             n.label or n.aria_label or n.placeholder or n.title or n.a11y_name):
         fields.append((0.9, n.form_title))  # a field nothing names, in a form titled "Search": the Search field
+    if (action(intent.kind).field or _hint(intent) == "field") and _editor(n) and _context_parts(n):
+        # a text area or editor is titled by the heading or legend over it ("Add Comment"), whatever hint its label
+        # gives ("You may use WikiFormatting here."): two under one title tie, and the step says which
+        fields.append((0.9, _context_parts(n)[0]))
     if intent.kind == "assert_value":
         fields.append((0.7, n.text))
         for part in _context_parts(n):
