@@ -112,14 +112,22 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
             if op.step_index != step - 1 or not op.ok or op.kind.startswith(("assert", "wait")):
                 continue
             names = _names(op)
-            if any(_words(wanted) == name for name in names) or op.kind in ("select", "pick") and re.search(
-                    rf"(?<!\w){re.escape(_words(wanted))}(?!\w)", _words(op.description)):
-                on_target = True  # (a choice: also the option as the step said it, its value attribute aside)
+            said = set(_words(op.description).split())
+            if any(_words(wanted) == name or _holds(name, _words(wanted)) and set(name.split()) <= said
+                   for name in names) or op.kind in ("select", "pick") and _holds(_words(op.description),
+                                                                                  _words(wanted)):
+                # (a name holding the target's words and only words the step said: "Milestone: 1.1 Beta" for "the
+                # 1.1 Beta milestone"; a choice: also the option as the step said it, its value attribute aside)
+                on_target = True
             elif names:
                 others.append(f"step {step}: {op.description!r} was done on {names[0]!r}, not on {wanted!r}")
         if others and not on_target:
             out.append(others[0])
     return out
+
+
+def _holds(words: str, wanted: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", words) is not None
 
 
 def _names(op) -> list[str]:

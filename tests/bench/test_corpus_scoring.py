@@ -147,3 +147,12 @@ def test_a_step_of_several_actions_is_right_when_one_was_done_on_its_target():
     assert wrong_actions({1: "resolve as", 2: "Delete selected", 3: "Component"}, both) == []
     # none of the step's actions on its target: the first named one is the wrong one
     assert wrong_actions({3: "Status"}, both) == ["step 3: 'check it' was done on 'component', not on 'Status'"]
+
+
+def test_a_name_holding_the_target_and_only_words_the_step_said_is_the_target():
+    link = _done(1, "click", text="Milestone: 1.1 Beta")
+    link.description = "Click 1.1 Beta milestone name"
+    assert wrong_actions({1: "1.1 Beta"}, [link]) == []
+    draft = _done(1, "click", text="Save draft")
+    draft.description = "Click Save"
+    assert wrong_actions({1: "Save"}, [draft]) == ["step 1: 'Click Save' was done on 'save draft', not on 'Save'"]
