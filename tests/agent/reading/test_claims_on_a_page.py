@@ -53,3 +53,18 @@ def test_a_negated_clause_is_checked_absent(tmp_path: Path) -> None:
     steps = [{"action": "Look at the page",
               "expected": '"Great value" is still listed in the "Reviews" list, but "Too small" and "Kim" are not'}]
     assert_failed_at(run_on_page(SHOP, steps, tmp_path / "there"), 1, "expectation")
+
+
+TICKET_HEADER = """<!doctype html><html><body>
+<div id="header"><a href="/">Lighthouse</a></div>
+<h2><a href="#">#2</a> <span>assigned</span> <span>enhancement</span></h2>
+<p>Was closed once, then reopened.</p>
+</body></html>"""
+
+
+def test_a_text_in_the_header_may_be_in_the_banner_or_in_a_heading_and_nowhere_else(tmp_path: Path) -> None:
+    grammar = Settings(expected_reader="grammar")
+    said = {"action": "Look at the page", "expected": 'The header shows "assigned enhancement" and "Lighthouse"'}
+    assert_passed(run_on_page(TICKET_HEADER, [said], tmp_path / "said", grammar))
+    closed = {"action": "Look at the page", "expected": 'The header shows "closed"'}  # in a paragraph only
+    assert_failed_at(run_on_page(TICKET_HEADER, [closed], tmp_path / "closed", grammar), 1, "expectation")

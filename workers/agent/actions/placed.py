@@ -37,6 +37,9 @@ _PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=
 for _kind in ("sidebar", "header", "footer", "toolbar"):
     _PART_CSS[_kind] += ", " + ", ".join([f"#{_kind}", *(f"[class~={name.replace(' ', '-')}]"
                                                           for name in CLASS_NAMES[_kind])])
+# a text "in the header" may be in the page's banner or in a heading, which people call a header too ("the ticket
+# header reads ..."): both are looked in
+_PART_CSS["header"] += ", " + _PART_CSS["heading"]
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
