@@ -2618,3 +2618,19 @@ def test_a_text_area_is_named_by_the_heading_over_it_whatever_hint_its_label_giv
     failed = run_on_page(COMMENT_BOX, notes, tmp_path / "notes")
     assert failed.verdict.status == "failed" and failed.verdict.step == 1, failed.verdict
     assert not [o for o in failed.operations if o.kind == "fill" and o.ok]
+
+
+CATEGORIES_TWICE = """<!doctype html><html><body style="margin:0">
+<main style="margin-right:300px;min-height:700px"><h2>Categories</h2>
+<a href="#" onclick="said.textContent = 'Main list'">Book Reviews</a><p id="said"></p></main>
+<aside style="position:absolute;right:0;top:0;width:260px"><h3>Categories</h3>
+<a href="#" onclick="said.textContent = 'Sidebar list'">Book Reviews</a></aside>
+</body></html>"""
+
+
+def test_a_title_and_a_part_said_first_are_both_where_the_element_is(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Under Categories in the right sidebar, click Book Reviews", "expected": '"Sidebar list" is shown'}]
+    record = run_on_page(CATEGORIES_TWICE, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert not record.readings[0].unused

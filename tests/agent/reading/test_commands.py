@@ -159,3 +159,10 @@ def test_a_corner_or_side_of_the_page_or_of_a_part_is_where_the_element_is() -> 
     assert said == [("Log out", "top right", None), (None, "top left", "sidebar")]
     assert read("Click Save on the right").commands[0].where.corner == "right"
     assert read("Click Save at the left right").commands == ()  # no corner
+
+
+def test_a_title_said_with_the_part_that_holds_it_is_both() -> None:
+    for sentence in ("Under Categories in the right sidebar, click Book Reviews",
+                     'Click "Book Reviews" under "Categories" in the right sidebar'):
+        where = read(sentence).commands[0].where
+        assert (where.section, where.part) == ("Categories", "right sidebar"), sentence

@@ -368,7 +368,8 @@ def where(ordinal: int | None, anchor: str | None, section: str | None, side: st
         out += f' {side} "{anchor}"'
     elif anchor:
         out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
-    return out + (f' under the "{section}" {part}' if section and part else f' under "{section}"' if section else "")
+    titled = section and part and part != anchor  # (a part the anchor names is said above)
+    return out + (f' under the "{section}" {part}' if titled else f' under "{section}"' if section else "")
 
 
 def armed_first(intents: list[Intent]) -> list[Intent]:

@@ -16,7 +16,7 @@ its phrase rules when it has no reading (brains/builtin.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -97,7 +97,8 @@ class Command:
                  if self.where.corner else
                  f' {self.where.side} {self.where.anchor!r}' if self.where.side else
                  f' in the row of {self.where.anchor!r}' if self.where.anchor else
-                 f' under {self.where.section!r}' if self.where.section else
+                 f' under {self.where.section!r}' + (f' inside the {self.where.part}' if self.where.part else '')
+                 if self.where.section else
                  f' inside the {self.where.part}' if self.where.part else "")
         value = f" with {self.value!r}" if self.value is not None else ""
         return f"{self.verb} {what}{value}{where} ({self.span[0]}-{self.span[1]})"
@@ -161,6 +162,11 @@ def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, s
     return None, kind, ordinal
 
 
+def _part_words(part: Tree, words: list[Word]) -> str:
+    """A part said by what it is, in its words: 'right sidebar', 'search form'."""
+    return " ".join(words[int(t)].text.lower() for t in _tokens(part) if t.type in ("LOW", "CORNER", "KIND", "LIST"))
+
+
 def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
     if tree is None:
         return Where()
@@ -188,12 +194,16 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
         return Where(part=" ".join(words[int(t)].text.lower() for t in part) or None, corner=" ".join(said),
                      span=span)
     if tree.data in ("under", "lead_under"):  # 'under "Queries"': the title above it; 'under the progress bar'
-        holder = [c for c in tree.children if isinstance(c, Tree)][-1]
+        holder, *inside = [c for c in tree.children if isinstance(c, Tree)]
+        if inside:  # 'Under Categories in the right sidebar, ...': under that title, inside that part
+            if holder.data == "part":
+                raise _NoReading(f"{_whole(sentence)!r}: a part under a part is not read")
+            return replace(_where(Tree(tree.data, [holder]), words, sentence), part=_part_words(inside[0], words),
+                           span=span)
         if holder.data == "named":  # 'Under Queries, ...'
             return Where(section=_text(holder, words, sentence)[0], span=span)
         if holder.data == "part":
-            return Where(section=" ".join(words[int(t)].text.lower() for t in _tokens(holder)
-                                          if t.type in ("LOW", "KIND", "LIST")), span=span)
+            return Where(section=_part_words(holder, words), span=span)
         title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
         return Where(section=title, kind=_said(holder, ("KIND", "LIST"), words), span=span)
     if tree.data in ("row_of", "lead_row"):
@@ -206,8 +216,7 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
     holder = [c for c in tree.children if isinstance(c, Tree)][-1]
     kind = _said(holder, ("KIND", "LIST"), words)
     if holder.data == "part":
-        return Where(part=" ".join(words[int(t)].text.lower() for t in _tokens(holder)
-                                   if t.type in ("LOW", "KIND", "LIST")), span=span)
+        return Where(part=_part_words(holder, words), span=span)
     title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
     if kind in _ROWS:  # 'in the "Alice" row': the row holding the text
         return Where(anchor=title, span=span)
