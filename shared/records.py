@@ -104,9 +104,10 @@ class Intent(BaseModel):
     anchor: str | None = None
     section: str | None = None
     ordinal: int | None = None
-    # "to the right of" / "at the end of" its anchor: on that side; "below" / "above": standing below or above the
+    # "to the right of" / "at the end of" its anchor: on that side ("beside": "next to", either side, in its row or
+    # line); "below" / "above": standing below or above the
     # anchor, which is then a landmark (a part named by what it is, or a text), not a container holding the target
-    side: Literal["left", "right", "above", "below"] | None = None
+    side: Literal["left", "right", "above", "below", "beside"] | None = None
     # "at the top right (of the sidebar)": the corner or side of its anchor, a part said by what it is, or of the top
     # of the page it stands in ("top", "bottom", "left", "right", "top left", "top right", ...)
     corner: str | None = None

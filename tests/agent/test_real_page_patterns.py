@@ -2634,3 +2634,24 @@ def test_a_title_and_a_part_said_first_are_both_where_the_element_is(tmp_path):
     record = run_on_page(CATEGORIES_TWICE, steps, tmp_path, grammar)
     assert_passed(record)
     assert not record.readings[0].unused
+
+
+ACTIONS_BOX = """<!doctype html><html><body>
+<fieldset><legend>Action</legend>
+<div><input type="radio" name="action" id="leave" checked><label for="leave">leave</label> as new</div>
+<div><input type="radio" name="action" id="reassign"><label for="reassign">reassign</label> to
+<input id="owner" value="anonymous"></div>
+<div><input type="radio" name="action" id="accept"><label for="accept">accept</label></div>
+</fieldset><input id="cc" aria-label="Cc">
+<button onclick="said.textContent = 'Owner: ' + owner.value + (reassign.checked ? ' (reassigned)' : '')">Submit</button>
+<p id="said"></p></body></html>"""
+
+
+def test_a_field_next_to_it_is_the_one_beside_the_element_said_before_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click the "reassign to" radio button and type "carol" into the field next to it, then click '
+                        "Submit", "expected": '"Owner: carol (reassigned)" is shown'}]
+    record = run_on_page(ACTIONS_BOX, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert record.readings[0].meaning[1].startswith("fill field with 'carol' next to 'it'")
+    assert_green(generate_on_page(ACTIONS_BOX, steps, tmp_path / "suite", grammar))

@@ -21,7 +21,8 @@ _KINDS = {"click": ["button", "link", "tab", None], "check": ["checkbox", None],
           "fill": ["field", "box", None], "select": ["dropdown", None]}
 _PLACES = [(Where(), ""), (Where(part="sidebar"), " in the sidebar"),
            (Where(section="Filters", kind="panel"), ' in the "Filters" panel'),
-           (Where(anchor="Alice"), ' in the row of "Alice"'), (Where(anchor="Alice"), ' next to "Alice"')]
+           (Where(anchor="Alice"), ' in the row of "Alice"'),
+           (Where(anchor="Alice", side="beside"), ' next to "Alice"')]
 _VERBS = {"click": ["Click", "Tap", "Click on"], "check": ["Tick", "Check"], "uncheck": ["Untick", "Uncheck"],
           "fill": ["Type {v} into", "Enter {v} in", "Fill in {t} with {v}"],
           "select": ["Select {v} from", "Choose {v} in"]}

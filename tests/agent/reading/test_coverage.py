@@ -122,3 +122,8 @@ def test_a_denial_is_never_used_by_a_text_an_operation_looked_for() -> None:
     both_shown = [Done("Verify 'Saved' is shown", value="Saved", checks=True),
                   Done("Verify 'Not found' is shown", value="Not found", checks=True)]
     assert account('"Saved" is not shown and "Not found" is shown', both_shown).unused == ("not",)
+
+
+def test_a_kind_of_control_said_in_two_words_is_used_when_its_first_word_is() -> None:
+    assert account('Click the "Yes" radio button', [Done("Click the Yes radio", "Yes")]).whole
+    assert account('Click the "Yes" radio button', [Done("Click Yes", "Yes")]).unused == ("radio button",)

@@ -366,6 +366,8 @@ def where(ordinal: int | None, anchor: str | None, section: str | None, side: st
         out += f" in the {anchor}"
     elif anchor and side in ("above", "below"):
         out += f' {side} "{anchor}"'
+    elif anchor and side == "beside":
+        out += f' next to "{anchor}"'
     elif anchor:
         out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
     titled = section and part and part != anchor  # (a part the anchor names is said above)

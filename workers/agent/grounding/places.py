@@ -42,7 +42,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
         candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
     elif intent.anchor:
-        near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), intent.side)
+        near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), _lateral(intent.side))
         candidates = near or _pictured_by_place(intent, snap)
     if intent.section:
         # A part titled so holds the element before a heading or column header it is merely read under: "Open in
@@ -386,6 +386,11 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
 
 
 _STACKED = frozenset({"above", "below"})
+
+
+def _lateral(side: str | None) -> str | None:
+    """The side of its anchor a target is said to be on, for `_nearest_to`: "left" or "right" ("beside": either)."""
+    return side if side in ("left", "right") else None
 OVERLAP_PX = 2.0  # how far a box may reach past its landmark's edge and still stand above or below it
 
 
@@ -479,7 +484,7 @@ def _pictured_by_place(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
              if n.operable and not n.text and not n.label and n.role in ("button", "link", None)
              and (n.tag != "a" or named_purpose(n) == purpose)
              and is_candidate(n, snap.root) and _action_compat(intent.kind, n) > 0 and fits_picture(n, purpose)]
-    near = _nearest_to(snap, icons, intent.anchor, intent.side, nearest_only=False)
+    near = _nearest_to(snap, icons, intent.anchor, _lateral(intent.side), nearest_only=False)
     return near if len(near) == 1 else []
 
 

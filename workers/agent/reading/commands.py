@@ -45,6 +45,7 @@ TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
     "AT": "at",
     "CORNER": "top bottom left right upper lower left-hand right-hand",
     "CORNERNOUN": "corner side",
+    "IT": "it",
 }.items() for word in words.split()}
 # several elements of a kind ('the "A" and "B" checkboxes')
 TABLE |= {plural: kind for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
@@ -95,6 +96,7 @@ class Command:
                                       repr(self.target) if self.target else None, self.kind))) or "?"
         where = (f' at the {self.where.corner}' + (f' of the {self.where.part}' if self.where.part else '')
                  if self.where.corner else
+                 f' next to {self.where.anchor!r}' if self.where.side == "beside" else
                  f' {self.where.side} {self.where.anchor!r}' if self.where.side else
                  f' in the row of {self.where.anchor!r}' if self.where.anchor else
                  f' under {self.where.section!r}' + (f' inside the {self.where.part}' if self.where.part else '')
@@ -211,8 +213,11 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
                     None)
         if near is not None and " ".join(near.split()) not in _BESIDE:
             raise _NoReading(f"{_whole(sentence)!r}: an element {near} another is not found by this reading")
-        named = next(c for c in tree.children if isinstance(c, Tree) and c.data == "named")
-        return Where(anchor=_text(named, words, sentence)[0], span=span)
+        named = next((c for c in tree.children if isinstance(c, Tree) and c.data == "named"), None)
+        side = "beside" if near is not None else None  # said 'next to' or 'beside': so described
+        if named is None:  # 'next to it': the element said before it (brains/builtin.py _pronoun_placed)
+            return Where(anchor="it", side=side, span=span)
+        return Where(anchor=_text(named, words, sentence)[0], side=side, span=span)
     holder = [c for c in tree.children if isinstance(c, Tree)][-1]
     kind = _said(holder, ("KIND", "LIST"), words)
     if holder.data == "part":

@@ -87,6 +87,12 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "vanish vanishes vanished hidden absent missing closes closed removed",
 ))
 
+# Names of a kind of control said in two words, the first saying it ('the "reassign to" radio button' clicked as a
+# radio): one piece of the sentence, used when its first word is.
+COMPOUNDS = frozenset({"radio button", "toggle button", "option button"})
+_COMPOUND = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(c.replace(" ", r"\s+") for c in sorted(COMPOUNDS))
+                       + r")(?![\w'’])")
+
 # A state a person sees on a control, as testers write it (the words of each), and its opposite. A state said with its
 # denial ('is not ticked', "isn't selected", 'is no longer greyed out') is one piece of the sentence, used by a check
 # that says the opposite state; a state said alone, by a check that says it.
@@ -197,6 +203,10 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
         state = _STATE_OF[" ".join(said["state"].lower().split())]
         pieces.append((said.start(), said.end(),
                        (_OPPOSITE.get(state) if said["denied"] else state) in checked_states))
+    for compound in _COMPOUND.finditer(sentence):
+        if not any(start <= compound.start() < end for start, end, _ in pieces):
+            first = compound[0].split()[0].lower()
+            pieces.append((compound.start(), compound.end(), bool(_group_of(first) & used_stems)))
     for word in _WORD.finditer(sentence):
         if any(start <= word.start() < end for start, end, _ in pieces):
             continue
