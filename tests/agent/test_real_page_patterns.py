@@ -2655,3 +2655,23 @@ def test_a_field_next_to_it_is_the_one_beside_the_element_said_before_and_replay
     assert_passed(record)
     assert record.readings[0].meaning[1].startswith("fill field with 'carol' next to 'it'")
     assert_green(generate_on_page(ACTIONS_BOX, steps, tmp_path / "suite", grammar))
+
+
+STATUS_ROWS = """<!doctype html><html><body>
+<table><tr><th>Title</th><th>Status</th></tr>
+<tr><td>Autumn Sale</td><td><label><input type="radio" name="s1" checked> Draft</label>
+<label><input type="radio" name="s1" id="p1"> Published</label></td></tr>
+<tr><td>Summer Reading</td><td><label><input type="radio" name="s2"> Draft</label>
+<label><input type="radio" name="s2" id="p2" checked> Published</label></td></tr></table>
+<button onclick="said.textContent = 'Autumn Sale ' + (p1.checked ? 'published' : 'draft')">Save</button>
+<p id="said"></p></body></html>"""
+
+
+def test_a_radio_button_selected_by_name_in_a_row_is_ticked_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'In the row for "Autumn Sale", select the Published radio button and click Save',
+              "expected": '"Autumn Sale published" is shown'}]
+    record = run_on_page(STATUS_ROWS, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert record.readings[0].meaning[0].startswith("choose 'Published' radio button in the row of 'Autumn Sale'")
+    assert_green(generate_on_page(STATUS_ROWS, steps, tmp_path / "suite", grammar))

@@ -167,3 +167,9 @@ def test_a_title_said_with_the_part_that_holds_it_is_both() -> None:
                      'Click "Book Reviews" under "Categories" in the right sidebar'):
         where = read(sentence).commands[0].where
         assert (where.section, where.part) == ("Categories", "right sidebar"), sentence
+
+
+def test_a_radio_or_option_selected_by_itself_is_chosen_and_a_text_alone_is_not_read() -> None:
+    assert [(c.verb, c.target, c.kind) for c in read('Select the "resolve as" option').commands] == [
+        ("choose", "resolve as", "option")]
+    assert read('Select "Backend"').commands == ()  # from which list is not said: the rules read it

@@ -103,6 +103,8 @@ def command_op(command: Command) -> Op:
         return Op("press", value=command.target)
     if verb in ("press", "click"):
         return Op("click", target=command.target, role_hint=role, place=place)
+    if verb == "choose":  # 'Select the "Published" radio button': the radio, option or checkbox itself, ticked
+        verb = "check"
     if verb in ("check", "uncheck"):
         role = "checkbox" if role in (None, "field") else role
         if role not in _CHECK_ROLES:

@@ -55,6 +55,7 @@ _ROWS = frozenset("row line entry item record card".split())
 _SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
              for plural in (word + "s", word + "es")}
 _CHECKABLE = frozenset("checkbox box toggle radio option".split())
+_CHOSEN = frozenset({"radio", "radio button", "option", "checkbox"})  # what 'Select the "X" ...' picks by itself
 _BESIDE = frozenset({"next to", "beside"})
 _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
                  "left-hand": "left", "right": "right", "right-hand": "right"}
@@ -263,5 +264,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 kind = found[-1][1]
             if command.data in ("check", "uncheck") and kind is not None and kind not in _CHECKABLE:
                 raise _NoReading(f"{_whole(sentence)!r}: a {kind} is not ticked or unticked")
+            if command.data == "choose" and kind not in _CHOSEN:  # 'Select "Backend"': from which list is not said
+                raise _NoReading(f"{_whole(sentence)!r}: a {kind or 'text'} selected alone is left to the rules")
             out.append(Command(command.data, name, kind, ordinal, value, where, span))
     return out
