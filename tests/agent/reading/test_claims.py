@@ -464,3 +464,10 @@ def test_a_check_said_with_that_or_make_sure_is_read_as_its_claims() -> None:
 def test_texts_offered_are_texts_shown() -> None:
     assert read_claims('"Events" and "News" are offered') == read_claims('"Events" and "News" are shown')
     assert read_claims('The dropdown opens offering "A" and "B"') == read_claims('The dropdown opens showing "A" and "B"')
+
+
+def test_a_part_said_in_lower_case_words_is_a_claim_of_the_part() -> None:
+    assert [(c.text, c.shown, c.kind) for c in read_claims("The login form is still shown")] == [
+        ("login form", True, "part")]
+    assert [(c.text, c.shown) for c in read_claims("The confirmation dialog is not shown")] == [
+        ("confirmation dialog", False)]

@@ -68,3 +68,19 @@ def test_a_text_in_the_header_may_be_in_the_banner_or_in_a_heading_and_nowhere_e
     assert_passed(run_on_page(TICKET_HEADER, [said], tmp_path / "said", grammar))
     closed = {"action": "Look at the page", "expected": 'The header shows "closed"'}  # in a paragraph only
     assert_failed_at(run_on_page(TICKET_HEADER, [closed], tmp_path / "closed", grammar), 1, "expectation")
+
+
+LOGIN = """<!doctype html><html><body>
+<form id="login-form" onsubmit="event.preventDefault(); err.hidden = false">
+<p id="err" hidden>Please enter the correct username and password.</p>
+<label>Username <input></label> <label>Password <input type="password"></label> <button>Log in</button></form>
+</body></html>"""
+
+
+def test_a_part_said_in_lower_case_words_is_that_part_shown_or_gone(tmp_path: Path) -> None:
+    grammar = Settings(expected_reader="grammar")
+    still = {"action": 'Click "Log in"', "expected": '"Please enter the correct username and password." appears and '
+                                                     "the login form is still shown"}
+    assert_passed(run_on_page(LOGIN, [still], tmp_path / "still", grammar))
+    signup = {"action": 'Click "Log in"', "expected": "The signup form is still shown"}
+    assert_failed_at(run_on_page(LOGIN, [signup], tmp_path / "signup", grammar), 1, "expectation")

@@ -456,6 +456,13 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             continue
         if clause.data in ("part_shown", "part_gone"):  # the part itself, as a step says it ('"Login" dialog')
             holder = next(c for c in clause.children if isinstance(c, Tree))
+            if holder.data == "part":
+                holder = holder.children[0]
+            if holder.data == "lowpart":  # 'the login form': its words, as a part is said
+                said = " ".join(words[int(t)].text.lower() for t in _tokens(holder) if t.type != "DET")
+                out.append(Claim(said, clause.data == "part_shown", kind="part", span=_span(words, _tokens(holder))))
+                before = None
+                continue
             place = _place(holder, words, sentence)
             if place.kind is None or place.row:
                 raise _NoReading(f"{_whole(sentence)!r}: only a part of the page opens or closes")
