@@ -471,3 +471,8 @@ def test_a_part_said_in_lower_case_words_is_a_claim_of_the_part() -> None:
         ("login form", True, "part")]
     assert [(c.text, c.shown) for c in read_claims("The confirmation dialog is not shown")] == [
         ("confirmation dialog", False)]
+
+
+def test_a_capitalised_contraction_inside_a_sentence_is_a_word_of_a_name() -> None:
+    assert [c.text for c in read_claims("The sidebar lists Open and Won't fix")] == ["Open", "Won't fix"]
+    assert read_claims('"Open" isn\'t shown')[0].shown is False

@@ -203,7 +203,8 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
         if lowered == "sure" and words and words[-1].text.lower() == "make":  # 'Make sure "A" is listed'
             words[-1] = Word("SEEING", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
             continue
-        if lowered in _CONTRACTED:  # "isn't": the verb, then its denial
+        if lowered in _CONTRACTED and not (text[0].isupper() and not starts):  # "isn't": the verb, then its denial
+            # (capitalised inside a sentence, it is a word of a name: "Won't fix")
             words += [Word(table[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
