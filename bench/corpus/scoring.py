@@ -114,7 +114,7 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
             names = _names(op)
             said = set(_words(op.description).split())
             if any(_words(wanted) == name or _holds(name, _words(wanted)) and set(name.split()) <= said
-                   for name in names) or op.kind in ("select", "pick") and _holds(_words(op.description),
+                   for name in names) or op.kind in _CHOICES and _holds(_words(op.description),
                                                                                   _words(wanted)):
                 # (a name holding the target's words and only words the step said: "Milestone: 1.1 Beta" for "the
                 # 1.1 Beta milestone"; a choice: also the option as the step said it, its value attribute aside)
@@ -124,6 +124,9 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
         if others and not on_target:
             out.append(others[0])
     return out
+
+
+_CHOICES = frozenset({"select", "choose", "pick"})  # operations that choose an option, named by it too
 
 
 def _holds(words: str, wanted: str) -> bool:
@@ -137,7 +140,7 @@ def _names(op) -> list[str]:
     names = [] if node is None else [_words(t) for t in (
         node.a11y_name, node.text, node.label, node.aria_label, node.title, node.placeholder, node.value, node.line)
         if t and _words(t)]
-    if op.kind in ("select", "pick") and op.value:
+    if op.kind in _CHOICES and op.value:
         names.append(_words(op.value))
     return names
 

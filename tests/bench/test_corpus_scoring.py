@@ -116,6 +116,10 @@ def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action()
     assert wrong_actions({2: "More"}, operations) == ["step 2: 'click it' was done on 'more actions', not on 'More'"]
     unnamed = [_done(1, "click")]
     assert wrong_actions({1: "the gear beside votes"}, unnamed) == []  # an element with no name is not judged
+    for kind in ("select", "choose"):  # a native select, or a dropdown drawn by a script
+        drawn = [_done(1, kind, a11y_name="Action")]
+        drawn[0].description = "Select Delete selected from the Action dropdown"
+        assert wrong_actions({1: "Delete selected"}, drawn) == []
     chosen = [_done(1, "select", a11y_name="Action")]
     chosen[0].value = "delete_selected"  # the option's value attribute
     chosen[0].description = "Select Delete selected from the Action dropdown"
