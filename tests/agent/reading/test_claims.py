@@ -476,3 +476,9 @@ def test_a_part_said_in_lower_case_words_is_a_claim_of_the_part() -> None:
 def test_a_capitalised_contraction_inside_a_sentence_is_a_word_of_a_name() -> None:
     assert [c.text for c in read_claims("The sidebar lists Open and Won't fix")] == ["Open", "Won't fix"]
     assert read_claims('"Open" isn\'t shown')[0].shown is False
+
+
+def test_an_identifier_written_unquoted_is_a_text_whole() -> None:
+    assert [c.text for c in read_claims("The list shows ann.lee@example.test, @acme/icons, lead_id and 1.2.0")] == [
+        "ann.lee@example.test", "@acme/icons", "lead_id", "1.2.0"]
+    assert [c.text for c in read_claims('"Total" shows 12.50.')] == ["12.50"]  # a number stays a number

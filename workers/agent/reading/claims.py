@@ -109,6 +109,11 @@ _CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were
 _SKIPPED = frozenset("please kindly then now also again successfully correctly properly immediately finally "
                      "afterwards so".split())
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
+# a run of letters and digits joined by '.', '_', '@', '/', '+' or '-', ending on a letter or digit: 'lead_id',
+# 'elif.yilmaz@bugline.test', '@acme/icons', 'v2.3.0', '2.0.0-beta.1' (one with a '.', '_', '@' or '/' or a digit, and
+# a letter: never a plain hyphenated word, 'sign-up', nor a number but a version, '1.2.0')
+_IDENTIFIER = re.compile(r"(?<![\w@./+-])@?[^\W_][\w]*(?:[._@/+-][\w]+)+(?![\w@/+-]|\.\w)")
+_VERSION = re.compile(r"\d+(?:\.\d+){2,}")  # '1.2.0'
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
 _COUNTED = re.compile(r"\(\d+\)")
@@ -180,6 +185,10 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
     slots = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in QUOTE.finditer(sentence)]
     slots += [(m.start(), m.end(), m[0]) for m in PLACEHOLDER.finditer(sentence)
               if not any(s <= m.start() < e for s, e, _ in slots)]
+    # identifiers written unquoted are texts whole: an address, a file or package name, a version ('v2.3.0')
+    slots += [(m.start(), m.end(), m[0]) for m in _IDENTIFIER.finditer(sentence)
+              if not any(s <= m.start() < e for s, e, _ in slots) and len(m[0]) >= 4 and (
+                  re.search(r"[._@/]|\d", m[0]) and re.search(r"[^\W\d_]", m[0]) or _VERSION.fullmatch(m[0]))]
     words = [Word("Q", text, (start, end)) for start, end, text in slots]
     starts = True  # the next word starts a sentence (its capital says nothing)
     first: list[int] = []  # words that start a sentence, capitalised and unknown: a name only if one goes on after them
