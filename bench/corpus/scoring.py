@@ -112,12 +112,11 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
             if op.step_index != step - 1 or not op.ok or op.kind.startswith(("assert", "wait")):
                 continue
             names = _names(op)
-            said = set(_words(op.description).split())
+            said = set(_words(op.said or op.description).split())  # the words naming the target, not its place
             if any(_words(wanted) == name or _holds(name, _words(wanted)) and set(name.split()) <= said
-                   for name in names) or op.kind in _CHOICES and _holds(_words(op.description),
-                                                                                  _words(wanted)):
-                # (a name holding the target's words and only words the step said: "Milestone: 1.1 Beta" for "the
-                # 1.1 Beta milestone"; a choice: also the option as the step said it, its value attribute aside)
+                   for name in names) or _option_said(op, wanted):
+                # (a name holding the target's words and only words the step named it by: "Milestone: 1.1 Beta" for
+                # "the 1.1 Beta milestone")
                 on_target = True
             elif names:
                 others.append(f"step {step}: {op.description!r} was done on {names[0]!r}, not on {wanted!r}")
@@ -127,6 +126,16 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
 
 
 _CHOICES = frozenset({"select", "choose", "pick"})  # operations that choose an option, named by it too
+
+
+def _option_said(op, wanted: str) -> bool:
+    """A choice of the option the target names, as the step said it, whatever its value attribute: 'Delete selected
+    Blog posts' chosen as "delete_selected"."""
+    if op.kind not in _CHOICES or not op.value or not _holds(_words(op.description), _words(wanted)):
+        return False
+    value, said = re.findall(r"[^\W_]+", op.value.lower()), re.findall(r"[^\W_]+", wanted.lower())
+    shorter, longer = sorted((value, said), key=len)
+    return bool(shorter) and any(longer[i:i + len(shorter)] == shorter for i in range(len(longer) - len(shorter) + 1))
 
 
 def _holds(words: str, wanted: str) -> bool:

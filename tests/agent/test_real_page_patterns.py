@@ -2570,6 +2570,11 @@ def test_an_inline_table_s_input_is_named_by_its_column_header_in_its_row_and_re
     # a column the table does not have names none of its inputs
     price = [{"action": 'Type "5" into the Price field in the row of "Pears"', "expected": '"1,,5," is shown'}]
     assert_failed_at(run_on_page(INLINE_TABLE, price, tmp_path / "price"), 1, "action")
+    # a header spanning two columns puts headers and cells out of line: no header names the inputs
+    spanned = INLINE_TABLE.replace("<th>Quantity</th>", '<th colspan="2">Quantity</th>').replace(
+        "<td><input></td></tr>", "<td><input></td><td><input></td></tr>")
+    note = [{"action": 'Type "5" into the Note field in the row of "Pears"', "expected": '"1,,5," is shown'}]
+    assert_failed_at(run_on_page(spanned, note, tmp_path / "spanned"), 1, "action")
 
 
 TWO_LOG_OUTS = """<!doctype html><html><body style="margin:0">
@@ -2593,6 +2598,9 @@ def test_an_element_said_at_a_corner_of_the_page_or_of_a_part_is_the_one_standin
     record = run_on_page(TWO_LOG_OUTS, corner, tmp_path / "corner", grammar)
     assert_passed(record)
     assert not record.readings[0].unused
+    # the bottom of the page is its last screen: the footer's
+    footer = [{"action": 'Click "Log out" at the bottom', "expected": '"Signed out from the footer" is shown'}]
+    assert_passed(run_on_page(TWO_LOG_OUTS, footer, tmp_path / "footer", grammar))
     # nothing of that name stands there: the step fails, never clicking the other one
     nowhere = [{"action": 'Click "Log out" at the bottom right', "expected": '"Signed out from the footer" is shown'}]
     failed = run_on_page(TWO_LOG_OUTS, nowhere, tmp_path / "nowhere", grammar)
@@ -2675,3 +2683,19 @@ def test_a_radio_button_selected_by_name_in_a_row_is_ticked_there_and_replays(tm
     assert_passed(record)
     assert record.readings[0].meaning[0].startswith("choose 'Published' radio button in the row of 'Autumn Sale'")
     assert_green(generate_on_page(STATUS_ROWS, steps, tmp_path / "suite", grammar))
+
+
+TWO_TABLES = """<!doctype html><html><body>
+<table><tr><td>A-1</td></tr></table>
+<button onclick="said.textContent = 'First export'">Export</button>
+<table><tr><td>B-1</td></tr></table>
+<button onclick="said.textContent = 'Second export'">Export</button>
+<p id="said"></p></body></html>"""
+
+
+def test_a_landmark_the_page_has_twice_is_no_place_and_nothing_is_clicked(tmp_path):
+    steps = [{"action": 'Click the "Export" button below the table', "expected": '"Second export" is shown'}]
+    failed = run_on_page(TWO_TABLES, steps, tmp_path, Settings(expected_reader="grammar"))
+    assert_failed_at(failed, 1, "action")
+    assert "not found (the page has 2" in failed.verdict.reason
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

@@ -118,7 +118,7 @@ def test_an_action_on_another_element_than_the_step_s_target_is_a_wrong_action()
     assert wrong_actions({1: "the gear beside votes"}, unnamed) == []  # an element with no name is not judged
     for kind in ("select", "choose"):  # a native select, or a dropdown drawn by a script
         drawn = [_done(1, kind, a11y_name="Action")]
-        drawn[0].description = "Select Delete selected from the Action dropdown"
+        drawn[0].description, drawn[0].value = "Select Delete selected from the Action dropdown", "delete_selected"
         assert wrong_actions({1: "Delete selected"}, drawn) == []
     chosen = [_done(1, "select", a11y_name="Action")]
     chosen[0].value = "delete_selected"  # the option's value attribute
@@ -160,3 +160,14 @@ def test_a_name_holding_the_target_and_only_words_the_step_said_is_the_target():
     draft = _done(1, "click", text="Save draft")
     draft.description = "Click Save"
     assert wrong_actions({1: "Save"}, [draft]) == ["step 1: 'Click Save' was done on 'save draft', not on 'Save'"]
+
+
+def test_a_place_or_another_dropdown_never_makes_another_element_the_target():
+    archive = _done(1, "click", text="Delete archive")
+    archive.description, archive.said = 'Click Delete in the row of "Archive"', "Delete"
+    assert wrong_actions({1: "Delete"}, [archive]) == [
+        "step 1: 'Click Delete in the row of \"Archive\"' was done on 'delete archive', not on 'Delete'"]
+    severity = _done(1, "select", a11y_name="Severity")
+    severity.description, severity.value = "Select High from the Priority dropdown", "High"
+    assert wrong_actions({1: "Priority"}, [severity]) == [
+        "step 1: 'Select High from the Priority dropdown' was done on 'severity', not on 'Priority'"]

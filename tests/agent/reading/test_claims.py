@@ -482,3 +482,8 @@ def test_an_identifier_written_unquoted_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("The list shows ann.lee@example.test, @acme/icons, lead_id and 1.2.0")] == [
         "ann.lee@example.test", "@acme/icons", "lead_id", "1.2.0"]
     assert [c.text for c in read_claims('"Total" shows 12.50.')] == ["12.50"]  # a number stays a number
+
+
+def test_a_capitalised_contraction_before_a_verb_is_still_a_denial() -> None:
+    assert not any(c.shown for c in read("Export Doesn't appear").claims)  # never "Export Doesn't" shown
+    assert [(c.text, c.shown) for c in read_claims('The "Export" button doesn\'t appear')] == [("Export", False)]

@@ -169,7 +169,12 @@ def test_a_title_said_with_the_part_that_holds_it_is_both() -> None:
         assert (where.section, where.part) == ("Categories", "right sidebar"), sentence
 
 
-def test_a_radio_or_option_selected_by_itself_is_chosen_and_a_text_alone_is_not_read() -> None:
-    assert [(c.verb, c.target, c.kind) for c in read('Select the "resolve as" option').commands] == [
-        ("choose", "resolve as", "option")]
+def test_a_radio_selected_by_itself_is_chosen_and_a_text_or_an_option_alone_is_not_read() -> None:
+    assert [(c.verb, c.target, c.kind) for c in read('Select the "resolve as" radio button').commands] == [
+        ("choose", "resolve as", "radio button")]
+    assert read('Select the "High" option in the "Priority" list').commands == ()  # maybe one of a list's
     assert read('Select "Backend"').commands == ()  # from which list is not said: the rules read it
+
+
+def test_a_key_chord_is_never_read_as_an_element_to_click() -> None:
+    assert read("Press Ctrl+1").commands == ()  # the rules press it

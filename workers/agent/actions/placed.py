@@ -37,10 +37,11 @@ _PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=
 for _kind in ("sidebar", "header", "footer", "toolbar"):
     _PART_CSS[_kind] += ", " + ", ".join([f"#{_kind}", *(f"[class~={name.replace(' ', '-')}]"
                                                           for name in CLASS_NAMES[_kind])])
-# a text "in the header" may be in the page's banner or in a heading, which people call a header too ("the ticket
-# header reads ..."): both are looked in
-_PART_CSS["header"] += ", " + _PART_CSS["heading"]
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are
+# a text "in the header" may be in the page's banner or in a heading, which people call a header too ("the ticket
+# header reads ..."): both are looked in, by the checks of a text inside a part (a text above or below the header is
+# placed by the banner alone)
+_INSIDE_CSS = _PART_CSS | {"header": _PART_CSS["header"] + ", " + _PART_CSS["heading"]}
 _PART_ROLE = {"heading": "heading", "button": "button", "link": "link", "tab": "tab"}
 _PART_NOUNS = {"form": "form", "table": "table", "grid": "table", "list": "list", "field": "field", "box": "field",
                "search box": "field", "text box": "field", "input": "field", "heading": "heading", "title": "heading",
@@ -138,7 +139,7 @@ class Placed(Action):
         if text:
             return Locator(strategy="text", value=text, exact=False)
         if role in _PART_CSS:
-            return Locator(strategy="css", value=_PART_CSS[role])
+            return Locator(strategy="css", value=(_INSIDE_CSS if self.relation == "inside" else _PART_CSS)[role])
         raise Unsupported("it does not say what the text is placed by")
 
     def check(self, act):
@@ -181,7 +182,8 @@ def _part_words(op) -> str:
     if locator is None:
         return "it"
     if locator.strategy == "css":
-        kind = next((k for k, css in _PART_CSS.items() if css == locator.value), "part")
+        kind = next((k for parts in (_PART_CSS, _INSIDE_CSS) for k, css in parts.items() if css == locator.value),
+                    "part")
         return f"the {kind}"
     if locator.strategy == "role":
         return f'the "{locator.value}" {locator.role}'

@@ -279,7 +279,11 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_befo
     anchor, section = op.place.anchor, op.place.section
     if (anchor or "").lower() not in _PRONOUN and (section or "").lower() not in _PRONOUN:
         return op
-    # (the element acted on, or the text a check looked for: 'Locate "Rent" and click its Edit button')
+    # (the element acted on, or the text a check looked for: 'Locate "Rent" and click its Edit button'; an element the
+    # step acted on just before without naming it, 'Tick the checkbox and type "x" next to it', is named by nothing)
+    if before and not (before[-1].target or before[-1].kind == "assert_text") and before[-1].role_hint:
+        raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} points at the "
+                          f"{before[-1].role_hint} the step acted on before, which it names by no words; name it")
     named = next((o.target or o.value for o in reversed(before) if o.target or o.kind == "assert_text"), None) or (
         row if (anchor or "").lower() in ("that", "this") else None) or (
         named_before if (anchor or section or "").lower() == "it" else None)
@@ -287,7 +291,7 @@ def _pronoun_placed(op: Op, before: list[Op], row: str | None = None, named_befo
         raise Unsupported(f"{'next to' if anchor else 'under'} {anchor or section!r} names no element said before it")
     place = Place(anchor=named if (anchor or "").lower() in _PRONOUN else anchor,
                   section=named if (section or "").lower() in _PRONOUN else section, ordinal=op.place.ordinal,
-                  side=op.place.side)
+                  side=op.place.side, part=op.place.part, corner=op.place.corner)
     return Op(op.kind, target=op.target, role_hint=op.role_hint, value=op.value, place=place)
 
 

@@ -303,6 +303,11 @@
   for (const r of kept) elIndex.set(r.el, r.newIndex);
 
   const rowCache = new Map();
+  function spansColumns(cell) {
+    const table = cell.closest('table');
+    const spans = (row) => !!row && Array.from(row.cells || []).some((c) => c.colSpan > 1);
+    return !table || spans(cell.parentElement) || spans(table.tHead && table.tHead.rows[0]) || spans(table.rows[0]);
+  }
   function cellHeaders(cell) {
     if (rowCache.has(cell)) return rowCache.get(cell);
     let rh = null, ch = null;
@@ -513,9 +518,9 @@
     }
     const boxed = tag !== 'input' || !['hidden', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file'].includes(r.type);
     if (isCtl && boxed && !labels.length && !al && !ph && !ti) {
-      // a control nothing names: in a table's cell, by its column's header (an inline table's inputs); else by the
-      // title its own box starts with
-      const ch = r.ctx && r.ctx.cell ? cellHeaders(r.ctx.cell)[1] : null;
+      // a control nothing names: in a table's cell, by its column's header (an inline table's inputs; not where a cell
+      // spans columns, which puts headers and cells out of line); else by the title its own box starts with
+      const ch = r.ctx && r.ctx.cell && !spansColumns(r.ctx.cell) ? cellHeaders(r.ctx.cell)[1] : null;
       const bt = ch || boxTitle(el); if (bt) o.box_title = bt;
     }
     const nm = attr(el, 'name'); if (nm) o.name_attr = nm;

@@ -352,23 +352,26 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     return sorted((c for c in inside if distance[c.node_id] <= nearest + 1.0), key=lambda c: distance[c.node_id])
 
 
-CORNERS = frozenset({"top", "bottom", "left", "right", "top left", "top right", "bottom left", "bottom right"})
-PAGE_TOP_PX = 800.0  # what "the top right" of the page is a corner of: its first screen, the window's height
+PAGE_SCREEN_PX = 800.0  # "the top right" of the page is a corner of its first screen, "the bottom" of its last
 
 
 def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, part: str | None) -> list[Candidate]:
     """The candidates whose middle is in that corner or side of the part (said by what it is: the one holding them)
-    or, with no part, of the page's first PAGE_TOP_PX: "top" the upper third, "bottom" the lower third, "left" and
-    "right" that half; a corner both. The best named first, and of those the nearest to the corner."""
+    or, with no part, of the page (its first PAGE_SCREEN_PX for "top", its last for "bottom"): "top" the upper third,
+    "bottom" the lower third, "left" and "right" that half; a corner both; the middle always inside the part. The
+    best named first, and of those the nearest to the corner."""
     if part is not None:
         regions = [p for p in parts(snap, part) if any(_holds(snap, p, snap.node(c.node_id)) for c in candidates)]
         if len(regions) != 1:
             return []
         x, y, w, h = regions[0].bbox
         candidates = [c for c in candidates if _holds(snap, regions[0], snap.node(c.node_id))]
-    else:
+    else:  # the page: its first screen for "top", its last for "bottom", all of it for a side
         x, y, w, h = snap.node(snap.root).bbox if snap.nodes else (0.0, 0.0, 0.0, 0.0)
-        h = min(h, PAGE_TOP_PX)
+        if "top" in corner:
+            h = min(h, PAGE_SCREEN_PX)
+        elif "bottom" in corner:
+            y, h = y + max(0.0, h - PAGE_SCREEN_PX), min(h, PAGE_SCREEN_PX)
     if w <= 0 or h <= 0:
         return []
     words = corner.split()
@@ -376,8 +379,9 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     for candidate in candidates:
         bx, by, bw, bh = snap.node(candidate.node_id).bbox
         cx, cy = bx + bw / 2, by + bh / 2
-        fits = all({"top": cy <= y + h / 3, "bottom": cy >= y + 2 * h / 3, "left": cx <= x + w / 2,
-                    "right": cx >= x + w / 2}[word] for word in words)
+        fits = x <= cx <= x + w and y <= cy <= y + h and all(
+            {"top": cy <= y + h / 3, "bottom": cy >= y + 2 * h / 3, "left": cx <= x + w / 2,
+             "right": cx >= x + w / 2}[word] for word in words)
         if fits:
             far = ((cy - y if "top" in words else y + h - cy if "bottom" in words else 0.0) ** 2
                    + (cx - x if "left" in words else x + w - cx if "right" in words else 0.0) ** 2) ** 0.5
@@ -398,9 +402,12 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
     """'the "Export" button below the table', 'the Save link above "Notes"': the candidates standing wholly above or
     below the landmark (its top past the landmark's bottom, or its bottom before the landmark's top, OVERLAP_PX
     allowed) and overlapping it side to side: the best named first, and of those the nearest (alike ones at alike
-    distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none found: no candidate
-    (the place is missing)."""
-    marks = [n.bbox for n in landmarks(snap, landmark)]
+    distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none or several
+    found: no candidate (the place is missing, or not one)."""
+    found = landmarks(snap, landmark)
+    if len(found) != 1:  # none, or several: which one is not said (missing_place names it)
+        return []
+    marks = [found[0].bbox]
     distance: dict[int, float] = {}
     for candidate in candidates:
         x, y, w, h = snap.node(candidate.node_id).bbox

@@ -258,6 +258,12 @@ def _hint_compat(hint: str | None, n: Node) -> float:
 # --- fields ---------------------------------------------------------------------------
 
 
+def _names_nothing(label: str | None) -> bool:
+    """No label, or one that is a hint rather than a name: a sentence ('You may use WikiFormatting here.')."""
+    words = (label or "").split()
+    return not words or len(words) >= 4 or words[-1].endswith(".")
+
+
 def _editor(n: Node) -> bool:
     """A text area or a rich-text editor (an element drawn as a text box that is no <input>)."""
     return n.input_type == "textarea" or (n.role == "textbox" and n.tag != "input")
@@ -282,7 +288,8 @@ def _own_fields(intent: Intent, n: Node) -> list[tuple[float, str]]:
     if (action(intent.kind).field or _hint(intent) == "field") and is_textbox(n) and not (
             n.label or n.aria_label or n.placeholder or n.title or n.a11y_name):
         fields.append((0.9, n.form_title))  # a field nothing names, in a form titled "Search": the Search field
-    if (action(intent.kind).field or _hint(intent) == "field") and _editor(n) and _context_parts(n):
+    if (action(intent.kind).field or _hint(intent) == "field") and _editor(n) and _context_parts(n) \
+            and _names_nothing(n.label or n.aria_label):
         # a text area or editor is titled by the heading or legend over it ("Add Comment"), whatever hint its label
         # gives ("You may use WikiFormatting here."): two under one title tie, and the step says which
         fields.append((0.9, _context_parts(n)[0]))

@@ -109,10 +109,10 @@ _CONTRACTED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were
 _SKIPPED = frozenset("please kindly then now also again successfully correctly properly immediately finally "
                      "afterwards so".split())
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
-# a run of letters and digits joined by '.', '_', '@', '/', '+' or '-', ending on a letter or digit: 'lead_id',
-# 'elif.yilmaz@bugline.test', '@acme/icons', 'v2.3.0', '2.0.0-beta.1' (one with a '.', '_', '@' or '/' or a digit, and
-# a letter: never a plain hyphenated word, 'sign-up', nor a number but a version, '1.2.0')
-_IDENTIFIER = re.compile(r"(?<![\w@./+-])@?[^\W_][\w]*(?:[._@/+-][\w]+)+(?![\w@/+-]|\.\w)")
+# a run of letters and digits joined by '.', '_', '@', '/' or '-' (never '+': 'Ctrl+1' is a key), ending on a letter
+# or digit: 'lead_id', 'elif.yilmaz@bugline.test', '@acme/icons', 'v2.3.0', '2.0.0-beta.1' (one with a '.', '_', '@'
+# or '/' or a digit, and a letter: never a plain hyphenated word, 'sign-up', nor a number but a version, '1.2.0')
+_IDENTIFIER = re.compile(r"(?<![\w@./+-])@?[^\W_][\w]*(?:[._@/-][\w]+)+(?![\w@/+-]|\.\w)")
 _VERSION = re.compile(r"\d+(?:\.\d+){2,}")  # '1.2.0'
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
@@ -212,8 +212,9 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
         if lowered == "sure" and words and words[-1].text.lower() == "make":  # 'Make sure "A" is listed'
             words[-1] = Word("SEEING", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
             continue
-        if lowered in _CONTRACTED and not (text[0].isupper() and not starts):  # "isn't": the verb, then its denial
-            # (capitalised inside a sentence, it is a word of a name: "Won't fix")
+        if lowered in _CONTRACTED and not (text[0].isupper() and not starts and _names_on(sentence, m.end(), table)):
+            # "isn't": the verb, then its denial (capitalised inside a sentence with a word of a name after it, it is
+            # a word of that name: "Won't fix", never "Export Doesn't appear")
             words += [Word(table[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
@@ -238,6 +239,12 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
         if n + 1 < len(words) and (words[n + 1].kind in ("CAP", "NUM") or words[n + 1].text[0].isdigit()):
             words[n] = Word("CAP", words[n].text, words[n].span)
     return sorted(words, key=lambda w: w.span)
+
+
+def _names_on(sentence: str, at: int, table: dict[str, str]) -> bool:
+    """The word after `at` goes on with a name: capitalised, or a word the lexicon does not know ('fix')."""
+    after = re.match(r"\s+([^\W\d_][\w'’-]*)", sentence[at:])
+    return after is not None and (after[1][0].isupper() or after[1].lower() not in table)
 
 
 class _Words(Lexer):

@@ -55,11 +55,12 @@ _ROWS = frozenset("row line entry item record card".split())
 _SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
              for plural in (word + "s", word + "es")}
 _CHECKABLE = frozenset("checkbox box toggle radio option".split())
-_CHOSEN = frozenset({"radio", "radio button", "option", "checkbox"})  # what 'Select the "X" ...' picks by itself
+# what 'Select the "X" ...' ticks by itself (an option is left to the rules: it may be one of a list)
+_CHOSEN = frozenset({"radio", "radio button", "checkbox"})
 _BESIDE = frozenset({"next to", "beside"})
 _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
                  "left-hand": "left", "right": "right", "right-hand": "right"}
-_STACKED = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below"}
+_STACKED = {"above": "above", "below": "below", "beneath": "below", "underneath": "below"}  # ('over' is 'in' here)
 
 
 @dataclass(frozen=True)

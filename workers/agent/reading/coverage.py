@@ -89,7 +89,7 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
 
 # Names of a kind of control said in two words, the first saying it ('the "reassign to" radio button' clicked as a
 # radio): one piece of the sentence, used when its first word is.
-COMPOUNDS = frozenset({"radio button", "toggle button", "option button"})
+COMPOUNDS = frozenset(f"{kind} button{s}" for kind in ("radio", "toggle", "option") for s in ("", "s"))
 _COMPOUND = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(c.replace(" ", r"\s+") for c in sorted(COMPOUNDS))
                        + r")(?![\w'’])")
 
