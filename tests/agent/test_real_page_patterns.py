@@ -2544,6 +2544,9 @@ def test_an_element_said_above_or_below_a_part_is_the_one_standing_there_and_rep
     assert_green(generate_on_page(TWO_EXPORTS, below, tmp_path / "suite", grammar))
     above = [{"action": 'Click "Export" above the Recent orders table', "expected": '"Exported from the top" is shown'}]
     assert_passed(run_on_page(TWO_EXPORTS, above, tmp_path / "above", grammar))
+    # a table described in lower-case words: the page's one table
+    described = [{"action": 'Click "Export" below the order list table', "expected": '"Exported from the bottom" is shown'}]
+    assert_passed(run_on_page(TWO_EXPORTS, described, tmp_path / "described", grammar))
     # a field by its label: the button below it
     save = [{"action": 'Click the button below the "Notes" field', "expected": '"Saved" is shown'}]
     assert_passed(run_on_page(TWO_EXPORTS, save, tmp_path / "save", grammar))

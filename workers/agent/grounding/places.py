@@ -355,6 +355,15 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
 PAGE_SCREEN_PX = 800.0  # "the top right" of the page is a corner of its first screen, "the bottom" of its last
 
 
+def _extent(snap: PageSnapshot) -> tuple[float, float, float, float]:
+    """The page's box: from its top left corner to the right and bottom edges of what it shows (a page whose body is
+    a fixed frame draws its root smaller than its contents)."""
+    boxes = [n.bbox for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0]
+    if not boxes:
+        return 0.0, 0.0, 0.0, 0.0
+    return 0.0, 0.0, max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+
+
 def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, part: str | None) -> list[Candidate]:
     """The candidates whose middle is in that corner or side of the part (said by what it is: the one holding them)
     or, with no part, of the page (its first PAGE_SCREEN_PX for "top", its last for "bottom"): "top" the upper third,
@@ -367,7 +376,7 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
         x, y, w, h = regions[0].bbox
         candidates = [c for c in candidates if _holds(snap, regions[0], snap.node(c.node_id))]
     else:  # the page: its first screen for "top", its last for "bottom", all of it for a side
-        x, y, w, h = snap.node(snap.root).bbox if snap.nodes else (0.0, 0.0, 0.0, 0.0)
+        x, y, w, h = _extent(snap)
         if "top" in corner:
             h = min(h, PAGE_SCREEN_PX)
         elif "bottom" in corner:
@@ -433,7 +442,12 @@ def landmarks(snap: PageSnapshot, words: str) -> list[Node]:
     the words."""
     said = ARTICLE.sub("", words.strip())
     if _DESCRIBED.fullmatch(said) and not _shown(snap, said):
-        return parts(snap, said)
+        found = parts(snap, said)
+        kind = _TITLED_KIND.fullmatch(said)
+        if not found and kind is not None:  # 'the transaction table': the page's one table, its words a description
+            found = parts(snap, kind["kind"])
+            found = found if len(found) == 1 else []
+        return found
     titled = _TITLED_KIND.fullmatch(said)
     if titled and not _shown(snap, said):  # 'the "Notes" field', 'the Recent orders table': that kind, so titled
         title = words_pattern(titled["title"])
