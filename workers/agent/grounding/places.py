@@ -35,7 +35,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         return candidates
     if not (intent.target or "").strip():
         candidates = _by_role(intent, snap)
-    if intent.corner:  # 'the "Log out" link at the top right', 'the menu button at the top right of the sidebar'
+    if intent.corner:  # '"Sign out" in the upper right', 'a gear icon in the bottom left corner of the panel'
         candidates = _in_corner(snap, candidates, intent.corner, intent.anchor)
     elif intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
         candidates = _stacked(snap, candidates, intent.anchor, intent.side)
