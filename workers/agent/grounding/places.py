@@ -437,7 +437,7 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
 
 def landmarks(snap: PageSnapshot, words: str) -> list[Node]:
     """What a target is placed above or below, when the page shows none of the words whole: the parts they name by what
-    they are ("table"), or the elements of a kind a title names ("Notes field": a field labelled Notes; "Recent
+    they are ("table"; "transaction table", a description ending in a kind: the page's one part of that kind), or the elements of a kind a title names ("Notes field": a field labelled Notes; "Recent
     orders table": a table under that title); else the innermost elements whose text, name or placeholder holds
     the words."""
     said = ARTICLE.sub("", words.strip())
