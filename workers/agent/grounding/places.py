@@ -416,14 +416,13 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
     found = landmarks(snap, landmark)
     if len(found) != 1:  # none, or several: which one is not said (missing_place names it)
         return []
-    marks = [found[0].bbox]
+    mx, my, mw, mh = found[0].bbox
     distance: dict[int, float] = {}
     for candidate in candidates:
         x, y, w, h = snap.node(candidate.node_id).bbox
-        for mx, my, mw, mh in marks:
-            gap = y - (my + mh) if side == "below" else my - (y + h)
-            if gap >= -OVERLAP_PX and x < mx + mw and mx < x + w:
-                distance[candidate.node_id] = min(distance.get(candidate.node_id, gap), gap)
+        gap = y - (my + mh) if side == "below" else my - (y + h)
+        if gap >= -OVERLAP_PX and x < mx + mw and mx < x + w:
+            distance[candidate.node_id] = gap
     if not distance:
         return []
     # the best named first (a nearer "Export all" is not "Export"); of those, the nearest (alike ones at alike distances
@@ -437,18 +436,17 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
 
 def landmarks(snap: PageSnapshot, words: str) -> list[Node]:
     """What a target is placed above or below, when the page shows none of the words whole: the parts they name by what
-    they are ("table"; "transaction table", a description ending in a kind: the page's one part of that kind), or the elements of a kind a title names ("Notes field": a field labelled Notes; "Recent
-    orders table": a table under that title); else the innermost elements whose text, name or placeholder holds
-    the words."""
+    they are ("table"; "transaction table", a description ending in a kind: the page's one part of that kind), or the
+    elements of a kind a title names ("Notes field": a field labelled Notes; "Recent orders table": a table under
+    that title); else the innermost elements whose text, name or placeholder holds the words."""
     said = ARTICLE.sub("", words.strip())
+    titled = _TITLED_KIND.fullmatch(said)
     if _DESCRIBED.fullmatch(said) and not _shown(snap, said):
         found = parts(snap, said)
-        kind = _TITLED_KIND.fullmatch(said)
-        if not found and kind is not None:  # 'the transaction table': the page's one table, its words a description
-            found = parts(snap, kind["kind"])
+        if not found and titled is not None:  # 'the transaction table': the page's one table, its words a description
+            found = parts(snap, titled["kind"])
             found = found if len(found) == 1 else []
         return found
-    titled = _TITLED_KIND.fullmatch(said)
     if titled and not _shown(snap, said):  # 'the "Notes" field', 'the Recent orders table': that kind, so titled
         title = words_pattern(titled["title"])
         kind = titled["kind"].lower()

@@ -168,7 +168,7 @@ def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, s
 
 def _part_words(part: Tree, words: list[Word]) -> str:
     """A part said by what it is, in its words: 'right sidebar', 'search form'."""
-    return " ".join(words[int(t)].text.lower() for t in _tokens(part) if t.type in ("LOW", "CORNER", "KIND", "LIST"))
+    return _said(part, ("LOW", "CORNER", "KIND", "LIST"), words) or ""
 
 
 def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
@@ -182,8 +182,7 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
             raise _NoReading(f"{_whole(sentence)!r}: an element {near} a part is not found by this reading")
         landmark = tree.children[-1]
         if landmark.data == "part":
-            words_said = " ".join(words[int(t)].text.lower() for t in _tokens(landmark) if t.type in ("LOW", "KIND",
-                                                                                                    "LIST", "ELEMENT"))
+            words_said = _said(landmark, ("LOW", "KIND", "LIST", "ELEMENT"), words)
         else:  # 'the "Notes" field', 'the Recent orders table': the title, and the kind it is (places.landmarks)
             kind = _said(landmark, ("KIND", "LIST", "ELEMENT"), words)
             title = written([t for t in _tokens(landmark) if t.type in NAMING], words, sentence)[0]
@@ -194,9 +193,7 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
                 if isinstance(t, Token) and t.type == "CORNER"]
         if len(said) == 2 and (said[0] not in ("top", "bottom") or said[1] not in ("left", "right")):
             raise _NoReading(f"{_whole(sentence)!r}: {' '.join(said)} is no corner")
-        part = [t for t in _tokens(tree) if t.type in ("LOW", "KIND", "LIST")]
-        return Where(part=" ".join(words[int(t)].text.lower() for t in part) or None, corner=" ".join(said),
-                     span=span)
+        return Where(part=_said(tree, ("LOW", "KIND", "LIST"), words), corner=" ".join(said), span=span)
     if tree.data in ("under", "lead_under"):  # 'under "Queries"': the title above it; 'under the progress bar'
         holder, *inside = [c for c in tree.children if isinstance(c, Tree)]
         if inside:  # 'Under Categories in the right sidebar, ...': under that title, inside that part
