@@ -2702,3 +2702,36 @@ def test_a_landmark_the_page_has_twice_is_no_place_and_nothing_is_clicked(tmp_pa
     assert_failed_at(failed, 1, "action")
     assert "not found (the page has 2" in failed.verdict.reason
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+DRAWN_TABLE = """<!doctype html><html><body style="margin:0;width:900px">
+<style>.line{display:flex} .line>div{width:150px;height:28px} .bar{display:flex;gap:12px;padding:6px}</style>
+<div class="bar"><button onclick="said.textContent = 'Added over the grid'">Add</button><button>Import</button>
+<span style="flex:1"></span><input placeholder="Search" oninput="said.textContent = 'Searching the grid'"></div>
+<div><div class="line"><div>Date</div><div>Payee</div><div>Notes</div><div>Amount</div></div>
+<div class="line"><div>May 2</div><div>Grocer</div><div></div><div>12.50</div></div>
+<div class="line"><div>May 3</div><div>Bakery</div><div>bread</div><div>4.10</div></div></div>
+<div style="margin-top:120px"><input placeholder="Search" oninput="said.textContent = 'Searching the page'"></div>
+<button onclick="said.textContent = 'Added under the grid'">Add</button>
+<p id="said"></p></body></html>"""
+
+
+def test_a_table_drawn_with_boxes_is_its_lines_of_cells_in_columns_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    above = [{"action": 'Click "Add" above the transaction table', "expected": '"Added over the grid" is shown'}]
+    assert_green(generate_on_page(DRAWN_TABLE, above, tmp_path, grammar))
+    below = [{"action": 'Click "Add" below the table', "expected": '"Added under the grid" is shown'}]
+    assert_passed(run_on_page(DRAWN_TABLE, below, tmp_path / "below", grammar))
+    # the toolbar over the table is at its top: its search box, not the one far under it
+    corner = [{"action": 'Type "bread" into the Search box at the top right of the table',
+               "expected": '"Searching the grid" is shown'}]
+    assert_passed(run_on_page(DRAWN_TABLE, corner, tmp_path / "corner", grammar))
+    # lines whose cells stand in other columns are no table: the place is not found, nothing clicked
+    ragged = DRAWN_TABLE.replace('<div>May 2</div><div>Grocer</div><div></div><div>12.50</div>',
+                                 '<div style="width:500px">May 2</div><div style="width:50px">Grocer</div>'
+                                 '<div style="width:50px">12.50</div>').replace(
+        '<div>May 3</div><div>Bakery</div><div>bread</div><div>4.10</div>',
+        '<div style="width:50px">May 3</div><div style="width:50px">Bakery</div><div style="width:500px">4.10</div>')
+    failed = run_on_page(ragged, below, tmp_path / "ragged", grammar)
+    assert_failed_at(failed, 1, "action")
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

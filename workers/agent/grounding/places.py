@@ -104,6 +104,8 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
         roles, tags = wanted
         found += [n for n in snap.nodes if (n.role in roles or n.tag in tags) and n.bbox[2] > 0 and n.bbox[3] > 0
                   and n not in found]
+    if not found and said == "table":  # a table drawn with boxes: its lines of cells in columns
+        found = drawn_tables(snap)
     if not found and said in CLASS_NAMES:  # a sidebar drawn as a <div class="sidebar">: the page's own word for it
         found = [n for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0 and any(
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
@@ -111,6 +113,65 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
     if not found and (said == "sidebar" or side):  # 'the right-hand panel': the column on that edge
         found = _side_columns(snap, side["side"] if side else None)
     return [n for n in found if not any(o.id != n.id and _holds(snap, o, n) for o in found)]
+
+
+def drawn_tables(snap: PageSnapshot) -> list[Node]:
+    """Tables drawn with boxes, no <table> nor table role: the smallest box holding two lines of cells in the same
+    columns, one right under the other (a line: a box of at least TABLE_CELLS children side by side, left to right at
+    one height; the next line under it: the nearest line below that it overlaps side to side; in the same columns:
+    each cell of the line with fewer, as it may leave empty cells out, overlapping side to side a cell of the other,
+    in order). A heading line and its first row make one, and the rows under them; a toolbar over a heading line in
+    other columns does not."""
+    lines = [(node, cells) for node in snap.nodes if (cells := _cells_in_line(snap, node))]
+    tables: dict[int, Node] = {}
+    for upper, above in lines:
+        ux, uy, uw, uh = upper.bbox
+        under = [(lower, below) for lower, below in lines if lower.bbox[1] >= uy + uh - OVERLAP_PX
+                 and lower.bbox[0] < ux + uw and ux < lower.bbox[0] + lower.bbox[2]]
+        if not under:
+            continue
+        lower, below = min(under, key=lambda line: line[0].bbox[1])
+        if _same_columns(above, below):
+            holder = _holding_both(snap, upper, lower)
+            tables[holder.id] = holder
+    return list(tables.values())
+
+
+def _same_columns(one: list[tuple[float, float, float, float]], other: list[tuple[float, float, float, float]]) -> bool:
+    """Each cell of the line with fewer overlaps side to side a cell of the other, in order."""
+    fewer, more = sorted((one, other), key=len)
+    cells = iter(more)
+    return all(any(a[0] < b[0] + b[2] and b[0] < a[0] + a[2] for b in cells) for a in fewer)
+
+
+TABLE_CELLS = 3  # the fewest cells of a line of a table drawn with boxes
+
+
+def _cells_in_line(snap: PageSnapshot, node: Node) -> list[tuple[float, float, float, float]]:
+    """The boxes of a node's children when they stand in one line, side by side left to right and at one height (each
+    overlapping the first top to bottom), at least TABLE_CELLS of them; else none."""
+    boxes = [b for b in (snap.node(c).bbox for c in node.children) if b[2] > 0 and b[3] > 0]
+    if len(boxes) < TABLE_CELLS:
+        return []
+    first = boxes[0]
+    for before, box in zip(boxes, boxes[1:]):
+        if box[0] < before[0] + before[2] - OVERLAP_PX or not (box[1] < first[1] + first[3] and first[1] < box[1]
+                                                                + box[3]):
+            return []
+    return boxes
+
+
+def _holding_both(snap: PageSnapshot, one: Node, other: Node) -> Node:
+    """The smallest box holding both nodes."""
+    chain = set()
+    node: Node | None = one
+    while node is not None:
+        chain.add(node.id)
+        node = snap.node(node.parent) if node.parent is not None else None
+    node = other
+    while node.id not in chain:
+        node = snap.node(node.parent)
+    return node
 
 
 # a part said by the side of the page it stands on: 'the right-hand panel', 'the left menu', 'the left sidebar'
@@ -367,15 +428,18 @@ def _extent(snap: PageSnapshot) -> tuple[float, float, float, float]:
 def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, part: str | None) -> list[Candidate]:
     """The candidates whose middle is in that corner or side of the part (said by what it is: the one holding them)
     or, with no part, of the page (its first PAGE_SCREEN_PX for "top", its last for "bottom"): "top" the upper third,
-    "bottom" the lower third, "left" and "right" that half; a corner both; the middle always inside the part. The
-    best named first, and of those the nearest to the corner."""
+    "bottom" the lower third, "left" and "right" that half; a corner both; the middle always inside the part, whose
+    top and bottom reach CORNER_BAND_PX over and under it (the search box of a table's toolbar is at its top right).
+    The best named first, and of those the nearest to the corner."""
     if part is not None:
-        regions = [p for p in parts(snap, part) if any(_holds(snap, p, snap.node(c.node_id)) for c in candidates)]
+        regions = [p for p in parts(snap, part) if any(_at_part(snap, p, c, corner) for c in candidates)]
         if len(regions) != 1:
             return []
         x, y, w, h = regions[0].bbox
-        candidates = [c for c in candidates if _holds(snap, regions[0], snap.node(c.node_id))]
+        candidates = [c for c in candidates if _at_part(snap, regions[0], c, corner)]
+        band = CORNER_BAND_PX  # a toolbar's control over the part, or under it, stands at its top or bottom too
     else:  # the page: its first screen for "top", its last for "bottom", all of it for a side
+        band = 0.0
         x, y, w, h = _extent(snap)
         if "top" in corner:
             h = min(h, PAGE_SCREEN_PX)
@@ -388,7 +452,7 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     for candidate in candidates:
         bx, by, bw, bh = snap.node(candidate.node_id).bbox
         cx, cy = bx + bw / 2, by + bh / 2
-        fits = x <= cx <= x + w and y <= cy <= y + h and all(
+        fits = x <= cx <= x + w and y - band <= cy <= y + h + band and all(
             {"top": cy <= y + h / 3, "bottom": cy >= y + 2 * h / 3, "left": cx <= x + w / 2,
              "right": cx >= x + w / 2}[word] for word in words)
         if fits:
@@ -399,6 +463,19 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
 
 
 _STACKED = frozenset({"above", "below"})
+CORNER_BAND_PX = 48.0  # how far over or under a part its top or bottom reaches (a toolbar's height)
+
+
+def _at_part(snap: PageSnapshot, part: Node, candidate: Candidate, corner: str) -> bool:
+    """In the part, or, for its top or bottom, in the band of CORNER_BAND_PX right over or under it."""
+    node = snap.node(candidate.node_id)
+    if _holds(snap, part, node):
+        return True
+    x, y, w, h = part.bbox
+    bx, by, bw, bh = node.bbox
+    cx, cy = bx + bw / 2, by + bh / 2
+    return x <= cx <= x + w and (("top" in corner and y - CORNER_BAND_PX <= cy <= y)
+                                 or ("bottom" in corner and y + h <= cy <= y + h + CORNER_BAND_PX))
 
 
 def _lateral(side: str | None) -> str | None:
