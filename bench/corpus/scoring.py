@@ -146,9 +146,11 @@ def _names(op) -> list[str]:
     """The names of the element an operation was done on: its own words, the words its line goes on with ('resolve
     as' of a radio labelled 'resolve'); a choice also by the option it chose."""
     node = op.target
-    names = [] if node is None else [_words(t) for t in (
+    texts = [] if node is None else [t for t in (
         node.a11y_name, node.text, node.label, node.aria_label, node.title, node.placeholder, node.value, node.line)
         if t and _words(t)]
+    # a label with a hint after its colon ('Description: You may use WikiFormatting here.') names by its first words
+    names = [_words(t) for t in texts] + [_words(t.split(":")[0]) for t in texts if ":" in t and _words(t.split(":")[0])]
     if op.kind in _CHOICES and op.value:
         names.append(_words(op.value))
     return names

@@ -171,3 +171,11 @@ def test_a_place_or_another_dropdown_never_makes_another_element_the_target():
     severity.description, severity.value = "Select High from the Priority dropdown", "High"
     assert wrong_actions({1: "Priority"}, [severity]) == [
         "step 1: 'Select High from the Priority dropdown' was done on 'severity', not on 'Priority'"]
+
+
+def test_a_label_with_a_hint_after_its_colon_names_by_its_first_words():
+    field = _done(1, "type", label="Description: You may use WikiFormatting here.")
+    assert wrong_actions({1: "Description"}, [field]) == []
+    other = _done(1, "type", label="Summary: one line")
+    assert wrong_actions({1: "Description"}, [other]) == [
+        "step 1: 'type it' was done on 'summary one line', not on 'Description'"]
