@@ -128,8 +128,11 @@ def test_commands_become_the_operations_of_their_verbs_with_their_kinds_values_a
 
 
 def test_a_sentence_the_grammar_reads_with_words_left_over_is_left_to_the_rules() -> None:
-    # 'column' is used by no operation of the grammar's reading: the rules read it (and record what they left)
-    assert intents('Click the "votes" column header').meaning == {}
+    # 'card' is used by no operation of the grammar's reading: the rules read it (and record what they left)
+    assert intents('Click the Save link in the Billing card').meaning == {}
+    # a column header is said so by the click on it
+    assert intents('Click the "votes" column header').meaning == {
+        'Click the "votes" column header': ["click 'votes' column header (0-31)"]}
 
 
 def test_fields_said_by_their_label_and_value_are_each_filled() -> None:

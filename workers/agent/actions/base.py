@@ -181,7 +181,9 @@ class Action(ABC):
 
 
 def thing(target: str | None, role: str | None) -> str:
-    """'the Save button'; the target alone when the sentence named no kind of element; 'the checkbox' unnamed."""
+    """'the Save button'; the target alone when the sentence named no kind of element; 'the checkbox' unnamed; a
+    header is a column's ('the votes column header')."""
+    role = "column header" if role == "header" else role
     if role and target:
         return f"the {target} {role}"
     return target or (f"the {role}" if role else "")
