@@ -2735,3 +2735,19 @@ def test_a_table_drawn_with_boxes_is_its_lines_of_cells_in_columns_and_replays(t
     failed = run_on_page(ragged, below, tmp_path / "ragged", grammar)
     assert_failed_at(failed, 1, "action")
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+STATUS_PAGE = """<!doctype html><html><body>
+<label for="s">Status</label> <input id="s" value="open">
+<button onclick="s.value = 'Closed'; drafts.remove()">Close</button>
+<ul><li>Published</li><li id="drafts">Draft</li></ul></body></html>"""
+
+
+def test_what_a_field_changes_to_and_what_there_is_no_more_are_checked_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Click Close",
+              "expected": 'The Status changes to Closed and there is no "Draft" in the list any more'}]
+    assert_green(generate_on_page(STATUS_PAGE, steps, tmp_path, grammar))
+    # a value the field did not change to fails there
+    wrong = [{"action": "Click Close", "expected": "The Status changes to Resolved"}]
+    assert_failed_at(run_on_page(STATUS_PAGE, wrong, tmp_path / "wrong", grammar), 1, "expectation")

@@ -334,6 +334,9 @@ def test_states_are_checked_as_the_page_reads_them_and_a_denial_as_the_opposite_
     ('the "Title" field reads "Draft v2"', "Title", "field", "Draft v2"),
     ("The Owner is Nadia Okafor", "Owner", None, "Nadia Okafor"),
     ("the total should be 1,250.00", "total", None, "1,250.00"),
+    ("The status changes to Closed", "status", None, "Closed"),  # what it shows now, a word of closing included
+    ('The Priority field is set to "High"', "Priority", "field", "High"),
+    ("the Owner becomes Nadia Okafor", "Owner", None, "Nadia Okafor"),
 ])
 def test_a_label_said_to_show_a_value_is_one_claim_of_that_element_s_value(expected, label, kind, value) -> None:
     assert [(c.place, c.said_as, c.text, c.kind) for c in read_claims(expected)] == [(label, kind, value, "value")]
@@ -344,7 +347,8 @@ def test_values_states_and_texts_are_read_together_and_each_checked() -> None:
     decision = decide(expected, grammar_first=True)
     assert [(i.kind, i.target, i.value) for i in decision.intents[1:]] == [
         ("assert_value", "summary", "Fix login bug"), ("assert_value", "status", "new"), ("assert_text", None, "Saved")]
-    assert read("The results show Apples").claims == ()  # many results: no one element's value
+    # many results: no one element's value, the texts the page shows
+    assert [c.said() for c in read("The results show Apples").claims] == ["'Apples' shown, on the page (text 17-23)"]
     assert read('"Priority" shows "minor"').claims == (Claim("minor", True, "Priority"),)  # a quoted title: its part
 
 
@@ -487,3 +491,23 @@ def test_an_identifier_written_unquoted_is_a_text_whole() -> None:
 def test_a_capitalised_contraction_before_a_verb_is_still_a_denial() -> None:
     assert not any(c.shown for c in read("Export Doesn't appear").claims)  # never "Export Doesn't" shown
     assert [(c.text, c.shown) for c in read_claims('The "Export" button doesn\'t appear')] == [("Export", False)]
+
+
+@pytest.mark.parametrize(("expected", "claims"), [
+    ('There is "Alpha" in the sidebar', ["'Alpha' shown, inside the sidebar (text 9-16, place 20-31)"]),
+    ('There are "Alpha" and "Beta"', ["'Alpha' shown, on the page (text 10-17)", "'Beta' shown, on the page (text 22-28)"]),
+    ('There is no "Draft" in the list', ["'Draft' not shown, inside the list (text 12-19, place 23-31)"]),
+    ("The query now reports 12 matches", ["'12 matches' shown, on the page (text 22-32)"]),
+    ('The results no longer show "Kiwi"', ["'Kiwi' not shown, on the page (text 27-33)"]),
+    ('The heading changes to "Manage Components (5)"',
+     ["'Manage Components (5)' shown, inside the heading (text 23-46, place 0-11)"]),
+])
+def test_there_is_what_a_query_returns_and_what_a_part_changes_to_are_texts_shown(expected, claims) -> None:
+    assert [c.said() for c in read_claims(expected)] == claims
+
+
+def test_a_state_an_element_becomes_is_a_claim_of_that_state() -> None:
+    assert [(c.text, c.state, c.shown) for c in read_claims('The "Save" button becomes enabled')] == [
+        ("Save", "enabled", True)]
+    assert read('There is "Alpha" or "Beta"').claims == ()  # alternatives: no reading
+    assert read("The status changes to").claims == ()  # no value

@@ -127,3 +127,14 @@ def test_a_denial_is_never_used_by_a_text_an_operation_looked_for() -> None:
 def test_a_kind_of_control_said_in_two_words_is_used_when_its_first_word_is() -> None:
     assert account('Click the "Yes" radio button', [Done("Click the Yes radio", "Yes")]).whole
     assert account('Click the "Yes" radio button', [Done("Click Yes", "Yes")]).unused == ("radio button",)
+
+
+def test_a_word_of_absence_is_used_by_a_value_that_is_that_word_alone_and_any_more_by_a_denial() -> None:
+    closed = [Done("Verify the Status shows 'Closed'", "Status", "Closed", checks=True)]
+    assert account("The Status changes to Closed", closed).whole
+    opened = [Done("Verify the Status shows 'Closed on Monday'", "Status", "Closed on Monday", checks=True)]
+    assert account("The Status is not Closed", opened).unused == ("not Closed",)  # a value of several words: no word of it
+    gone = [Done("Verify 'Draft' is not shown", value="Draft", checks=True)]
+    assert account('"Draft" is not shown any more', gone).whole
+    shown = [Done("Verify 'Draft' is shown", value="Draft", checks=True)]
+    assert account('"Draft" is not shown any more', shown).unused == ("not shown any more",)

@@ -61,7 +61,14 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "SHOWN": "shown listed displayed visible present included offered",
     "LISTS": "lists",  # said of a part, never of one element's value
     "SHOWV": "show shows displays display contains contain includes include reads read says say mentions "
-             "mention",
+             "mention reports report returns return gives give",
+    # what an action brought back, said as the subject: the page it shows them on ('the query returns 9 rows')
+    "RESULTS": "results result query output",
+    # 'there is "A"', 'there is no "A" row'
+    "THERE": "there",
+    # what an element shows or is after the step ('the status changes to Closed', 'the button becomes enabled'; the
+    # lexicon joins 'changes to', 'is set to', 'turns to' into one)
+    "BECOME": "becomes become became",
     "APPEAR": "appear appears appeared exist exists remain remains",
     "VANISH": "disappear disappears disappeared vanish vanishes vanished",
     "ABSENT": "gone hidden missing absent removed",
@@ -115,6 +122,8 @@ _WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
 _IDENTIFIER = re.compile(r"(?<![\w@./+-])@?[^\W_][\w]*(?:[._@/-][\w]+)+(?![\w@/+-]|\.\w)")
 _VERSION = re.compile(r"\d+(?:\.\d+){2,}")  # '1.2.0'
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
+# verbs that with 'to' say what an element shows now ('changes to', 'is set to')
+_BECOMING = frozenset("changes changed change updated set switched switches turns turned".split())
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
 _COUNTED = re.compile(r"\(\d+\)")
 _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
@@ -222,6 +231,10 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             words[-1] = Word("NEAR", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "out" and words and words[-1].text.lower() in ("greyed", "grayed"):  # one state
             words[-1] = Word("STATE", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "to" and words and words[-1].text.lower() in _BECOMING:  # 'changes to': one verb
+            words[-1] = Word("BECOME", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "no" and len(words) > 1 and words[-1].kind == "BE" and words[-2].kind == "THERE":
+            words.append(Word("NEG", text, m.span()))  # 'there is no "A" row'
         elif lowered == "more" and words and words[-1].text.lower() == "any":  # "any more"
             words[-1] = Word("STILL", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif text[0].isdigit():  # a short number says a text only with words after it ('8 matches')
@@ -509,6 +522,10 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
         elif clause.data in ("holder_shows", "holder_lacks"):
             shown = clause.data == "holder_shows"
             place = _place(clause.children[0], words, sentence)
+        elif clause.data in ("there_is", "there_is_not"):
+            shown = clause.data == "there_is"
+            place_tree = next((c for c in clause.children if isinstance(c, Tree) and c.data == "place"), None)
+            place = _place(place_tree.children[1] if place_tree is not None else None, words, sentence)
         elif clause.data in ("again_shows", "again_lacks"):
             if before is None or before[2] is None:
                 raise _NoReading(f"{_whole(sentence)!r}: what shows them is not said")

@@ -13,7 +13,8 @@ What counts as used:
   a number whole ("12.50" is never "50.12");
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
-  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing);
+  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing), or by a value
+  that is that word alone ('the status changes to Closed');
 - `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
   something, `ANY_OPERATION` (words that join, the page) once it did either; `IGNORABLE` (articles, courtesy) always.
 
@@ -35,7 +36,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 11
+VERSION = 12
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -48,7 +49,7 @@ finally afterwards so
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
-page screen window
+page screen window results result query output
 and or but with in into on onto from to of for at by as via using use
 """.split())
 
@@ -66,7 +67,9 @@ make sure ensure verify verifies verified confirm confirms check checks see sees
 notice expect expected find finds found locate locates show shows shown showing display displays displayed
 displaying appear appears appeared appearing visible present listed list lists contain contains containing include
 includes including read reads say says said state states exist exists remain remains still opens opened load
-loads loaded open stay stays offer offers offered offering
+loads loaded open stay stays offer offers offered offering report reports reported return returns returned give
+gives become becomes became change changes changed update updates updated set turn turns turned switch switches
+switched
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
@@ -83,7 +86,8 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "option choice item entry",
     "above over", "below beneath underneath", "beside next", "indented nested",
     # what is no longer there, said many ways: used only by an operation that says something is not there
-    "not no longer never isn't aren't wasn't weren't doesn't don't didn't won't gone disappear disappears disappeared "
+    "not no longer anymore never isn't aren't wasn't weren't doesn't don't didn't won't gone disappear disappears "
+    "disappeared "
     "vanish vanishes vanished hidden absent missing closes closed removed",
 ))
 
@@ -112,6 +116,7 @@ _STATE_SAID = re.compile(rf"(?i)(?<![\w'’])(?P<denied>(?:not|never|no\s+longer
                          rf"(?P<state>{_STATE_WORDS})(?![\w'’])")
 _STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 
+_ANY_MORE = re.compile(r"(?i)(?<![\w'’])any\s+more(?![\w'’])")
 _STEMMER = snowballstemmer.stemmer("english")
 _ABSENCE = frozenset(_STEMMER.stemWord(w) for w in SAME[-1])  # the stems of the words of absence
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+(?:'[^\W_]+)?")  # a number whole: 12.50 is never 50.12
@@ -189,6 +194,8 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     used_stems = {stem(w) for w in _WORD.findall(used_text)}
     framed = {stem(w) for d in done for w in _WORD.findall(_fold(_frame(d)))}
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
+    # a value that is one word is what the sentence said there, a word of absence too ('the status changes to Closed')
+    framed |= {stem(d.value) for d in done if d.value and _WORD.fullmatch(d.value.strip())}
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
     for quoted in QUOTE.finditer(sentence):
@@ -203,6 +210,9 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
         state = _STATE_OF[" ".join(said["state"].lower().split())]
         pieces.append((said.start(), said.end(),
                        (_OPPOSITE.get(state) if said["denied"] else state) in checked_states))
+    for again in _ANY_MORE.finditer(sentence):  # 'any more': one word of absence, as 'anymore'
+        if not any(start <= again.start() < end for start, end, _ in pieces):
+            pieces.append((again.start(), again.end(), bool(_group_of("anymore") & framed)))
     for compound in _COMPOUND.finditer(sentence):
         if not any(start <= compound.start() < end for start, end, _ in pieces):
             first = compound[0].split()[0].lower()
