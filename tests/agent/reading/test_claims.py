@@ -511,3 +511,12 @@ def test_a_state_an_element_becomes_is_a_claim_of_that_state() -> None:
         ("Save", "enabled", True)]
     assert read('There is "Alpha" or "Beta"').claims == ()  # alternatives: no reading
     assert read("The status changes to").claims == ()  # no value
+
+
+def test_a_part_said_shown_or_gone_by_its_name_or_kind_is_a_claim_of_the_part_and_the_text_of_a_text_is_its_own():
+    assert [c.said() for c in read_claims("The Configuration dialog is displayed")] == [
+        "the Configuration dialog is shown (text 0-24)"]
+    assert [c.said() for c in read_claims("The dialog is no longer shown")] == ["the dialog is gone (text 0-10)"]
+    # a quoted name with its kind is a text said to be of that kind, not the part's name
+    assert [(c.text, c.kind) for c in read_claims('The "Login" dialog is shown')] == [("Login", None)]
+    assert [c.text for c in read_claims('The text "No uplinks." is displayed')] == ["No uplinks."]

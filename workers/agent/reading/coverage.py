@@ -69,7 +69,7 @@ displaying appear appears appeared appearing visible present listed list lists c
 includes including read reads say says said state states exist exists remain remains still opens opened load
 loads loaded open stay stays offer offers offered offering report reports reported return returns returned give
 gives become becomes became change changes changed update updates updated set turn turns turned switch switches
-switched
+switched text texts wording
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
