@@ -181,3 +181,17 @@ def test_a_radio_selected_by_itself_is_chosen_and_a_text_or_an_option_alone_is_n
 
 def test_a_key_chord_is_never_read_as_an_element_to_click() -> None:
     assert read("Press Ctrl+1").commands == ()  # the rules press it
+
+
+def test_going_to_clearing_clicking_into_and_typing_into_the_field_in_use_are_commands() -> None:
+    assert [(c.verb, c.target, c.kind) for c in read("Go to the TRANSLATIONS tab").commands] == [
+        ("click", "TRANSLATIONS", "tab")]
+    assert [(c.verb, c.target, c.kind) for c in read("Switch to the LICENSE tab").commands] == [
+        ("click", "LICENSE", "tab")]
+    decision = intents('Clear the Tagline field and type "Your harbor"')
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [
+        ("clear", "Tagline", None), ("fill", "Tagline", "Your harbor")]
+    decision = intents('Click into the "Search" box in the header and type "acme"')
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents] == [
+        ("click", "Search", "field", None), ("fill", "Search", "field", "acme")]
+    assert read("Go to").commands == ()  # nowhere said

@@ -15,6 +15,8 @@ from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
 from workers.agent.reading.commands import Command, Where
 
+from .grammar import Macro
+
 # Kinds of part a title heads that a text is checked under (its section); any other kind said with a title is refused
 _TITLED_KINDS = frozenset("list section panel box group card area block pane view tree table menu sidebar dialog "
                           "heading header footer toolbar grid modal navigation form".split())
@@ -87,9 +89,11 @@ _KEYS = frozenset("enter return escape esc tab space backspace delete home end p
 _CHECK_ROLES = frozenset({"checkbox", "radio", "option"})
 
 
-def command_op(command: Command) -> Op:
-    """The operation of one command read by the commands grammar; raises `Unsupported` for a kind of element no
-    operation looks for."""
+def command_op(command: Command) -> Op | Macro:
+    """The operation of one command read by the commands grammar (typing with no field said: the macro that types
+    into the field in use); raises `Unsupported` for a kind of element no operation looks for."""
+    if command.verb == "type_here":
+        return Macro("type_here", value=command.value)
     role = None
     if command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
         rest, role = split_role(f"x {command.kind}")
@@ -110,6 +114,8 @@ def command_op(command: Command) -> Op:
         if role not in _CHECK_ROLES:
             raise Unsupported(f"a {command.kind} is not ticked or unticked")
         return Op(verb, target=command.target, role_hint=role, place=place)
+    if verb == "clear":
+        return Op("clear", target=command.target, role_hint=role or "field", place=place)
     if verb == "fill":
         return Op("fill", target=command.target, role_hint=role or "field", value=command.value, place=place)
     if verb == "select":  # 'from the Priority list': the list a dropdown opens

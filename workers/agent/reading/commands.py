@@ -28,6 +28,9 @@ from .claims import (LEXICON, NAMING, Span, Word, _NoReading, _span, _tokens, _w
 # The words of doing, and of where an element is, over the claims' lexicon (whose other classes have no place here)
 TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
     "CLICK": "click tap hit open follow",
+    "MOVE": "go switch navigate",  # 'Go to the Settings tab': to what is clicked
+    "TO": "to",
+    "CLEAR": "clear",
     "PRESS": "press push",
     "HOVER": "hover",
     "TICK": "tick check",
@@ -82,7 +85,8 @@ class Where:
 
 @dataclass(frozen=True)
 class Command:
-    """One thing to do: its verb (click, press, hover, check, uncheck, fill, select), the element's name and kind as
+    """One thing to do: its verb (click, press, hover, check, uncheck, fill, select, clear, type_here: typing into the
+    field in use), the element's name and kind as
     said ('Save', 'button'), its order among its kind (0-based, -1 the last), a value typed or chosen, and where."""
 
     verb: str
@@ -254,6 +258,9 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             # 'the suggestions dropdown', 'as the summary': a field said in lower-case words, which the phrase
             # rules tell from a list that opened (a pick) and find by its label
             raise _NoReading(f"{_whole(sentence)!r}: a field said in lower-case words is not read here")
+        if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)
+            out.append(Command("type_here", None, value=value, where=where, span=span))
+            continue
         found = [_target(element, words, sentence) for element in elements]
         plural = found[-1][1] is not None and any(w.text.lower() in _SINGULAR for w in words[int(_tokens(
             elements[-1])[0]):int(_tokens(elements[-1])[-1]) + 1] if w.kind in ("ELEMENT", "KIND"))

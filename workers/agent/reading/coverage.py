@@ -58,7 +58,7 @@ DOING = frozenset("""
 click clicks clicked clicking press pressed presses pressing tap tapped hit push choose chose choosing select
 selecting selects pick picked picks type typed types typing enter entered enters entering fill filled fills filling
 input write writes wrote written put set sets change changes changed replace replaced go goes went navigate
-navigates visit visits open opens follow follows take takes taken make check checks
+navigates visit visits open opens follow follows take takes taken make check checks switch switches clear clears
 """.split())
 
 # Verbs of seeing: used only by a check.
