@@ -195,3 +195,13 @@ def test_going_to_clearing_clicking_into_and_typing_into_the_field_in_use_are_co
     assert [(i.kind, i.target, i.role_hint, i.value) for i in decision.intents] == [
         ("click", "Search", "field", None), ("fill", "Search", "field", "acme")]
     assert read("Go to").commands == ()  # nowhere said
+
+
+def test_a_part_said_before_the_title_a_corner_of_the_page_and_the_top_bar_are_places() -> None:
+    assert [(c.target, c.where.section, c.where.part) for c in read('Click "Settings" in the sidebar under Site').commands
+            ] == [("Settings", "Site", "sidebar")]
+    assert [(c.target, c.where.corner, c.where.part) for c in read('Click "Save" at the bottom of the page').commands
+            ] == [("Save", "bottom", None)]
+    assert [(c.target, c.where.part) for c in read('Click "View site" in the top bar').commands] == [
+        ("View site", "top bar")]
+    assert [(c.target, c.kind) for c in read("Click the Action drop-down").commands] == [("Action", "drop-down")]

@@ -12,6 +12,7 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("toolbar", "toolbar", ""),
         ("sidebar", "complementary", "aside"),
         ("header", "banner", "header"),
+        ("top bar", "banner", "header"),
         ("footer", "contentinfo", "footer"),
         ("navigation", "navigation", "nav"),
         ("navigation bar", "navigation", "nav"),
@@ -35,6 +36,7 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "sidebar": ("sidebar", "side bar", "sidenav", "side nav", "side panel", "sidepanel", "leftnav", "left nav"),
     "header": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
+    "top bar": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
     "footer": ("footer",),
     "toolbar": ("toolbar", "tool bar"),
     "menu": ("menu",),

@@ -198,6 +198,9 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
         if len(said) == 2 and (said[0] not in ("top", "bottom") or said[1] not in ("left", "right")):
             raise _NoReading(f"{_whole(sentence)!r}: {' '.join(said)} is no corner")
         return Where(part=_said(tree, ("LOW", "KIND", "LIST"), words), corner=" ".join(said), span=span)
+    if tree.data == "in_under":  # 'in the sidebar under Site': under Site, inside the sidebar
+        part, holder = [c for c in tree.children if isinstance(c, Tree)]
+        tree = Tree("under", [holder, part])
     if tree.data in ("under", "lead_under"):  # 'under "Queries"': the title above it; 'under the progress bar'
         holder, *inside = [c for c in tree.children if isinstance(c, Tree)]
         if inside:  # 'Under Categories in the right sidebar, ...': under that title, inside that part
@@ -243,7 +246,8 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 value = _text(pair.children[-1], words, sentence)[0]
                 out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
-        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under", "corner")), None)
+        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under", "in_under", "corner")),
+                     None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
             raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")

@@ -59,6 +59,7 @@ click clicks clicked clicking press pressed presses pressing tap tapped hit push
 selecting selects pick picked picks type typed types typing enter entered enters entering fill filled fills filling
 input write writes wrote written put set sets change changes changed replace replaced go goes went navigate
 navigates visit visits open opens follow follows take takes taken make check checks switch switches clear clears
+sign signs log logs
 """.split())
 
 # Verbs of seeing: used only by a check.
@@ -69,7 +70,7 @@ displaying appear appears appeared appearing visible present listed list lists c
 includes including read reads say says said state states exist exists remain remains still opens opened load
 loads loaded open stay stays offer offers offered offering report reports reported return returns returned give
 gives become becomes became change changes changed update updates updated set turn turns turned switch switches
-switched text texts wording
+switched text texts wording land lands landed
 """.split())
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
