@@ -2751,3 +2751,27 @@ def test_what_a_field_changes_to_and_what_there_is_no_more_are_checked_and_repla
     # a value the field did not change to fails there
     wrong = [{"action": "Click Close", "expected": "The Status changes to Resolved"}]
     assert_failed_at(run_on_page(STATUS_PAGE, wrong, tmp_path / "wrong", grammar), 1, "expectation")
+
+
+SIDE_MENU_GROUPS = """<!doctype html><html><body style="margin:0">
+<div id="side-panel" style="position:fixed;left:0;top:0;width:220px;height:100%"><ul>
+<li><a href="#">Content</a><ul><li><a href="#" onclick="said.textContent = 'Content settings'">Settings</a></li></ul></li>
+<li><a href="#">Site</a><ul><li><a href="#">Sites</a></li>
+<li><a href="#" onclick="said.textContent = 'Site settings from the menu'">Settings</a></li></ul></li></ul></div>
+<main style="margin-left:260px"><table><caption>Site</caption><tr><td>
+<a href="#" onclick="said.textContent = 'Site settings from the table'">Settings</a></td></tr></table>
+<p id="said"></p></main></body></html>"""
+
+
+def test_a_link_over_a_list_titles_that_list_in_a_side_menu_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Settings" in the sidebar under Site', "expected": '"Site settings from the menu" is shown'}]
+    record = run_on_page(SIDE_MENU_GROUPS, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert not record.readings[0].unused
+    assert_green(generate_on_page(SIDE_MENU_GROUPS, steps, tmp_path / "suite", grammar))
+    # a title the menu does not have: nothing clicked
+    users = [{"action": 'Click "Settings" in the sidebar under Users', "expected": '"Site settings" is shown'}]
+    failed = run_on_page(SIDE_MENU_GROUPS, users, tmp_path / "users", grammar)
+    assert_failed_at(failed, 1, "action")
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

@@ -654,10 +654,22 @@ def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True
             c = snap.node(child)
             if (c.role == "heading" or c.tag in ("legend", "caption")) and pattern.fullmatch((c.text or "").strip()):
                 return True
-            if child < node.id and _title_like(snap, c, pattern):
+            if child < node.id and (_title_like(snap, c, pattern) or _list_toggle(snap, holder, c, node, pattern)):
                 return True
         parent = holder.parent
     return False
+
+
+def _list_toggle(snap: PageSnapshot, holder: Node, title: Node, node: Node, pattern: re.Pattern[str]) -> bool:
+    """A link or button titling the list after it, which holds the node (a side menu's group: "Site" over its Sites,
+    Redirects and Settings), its text the section's."""
+    if not title.operable or not pattern.fullmatch((title.text or "").strip()):
+        return False
+    return any(((after := snap.node(child)).tag in ("ul", "ol") or after.role in _LISTS) and _holds(snap, after, node)
+               for child in holder.children if child > title.id)
+
+
+_LISTS = frozenset({"list", "menu", "group", "tree"})
 
 
 def _on_chosen_view(snap: PageSnapshot, candidates: list[Candidate], section: str) -> list[Candidate]:
