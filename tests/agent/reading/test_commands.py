@@ -205,3 +205,11 @@ def test_a_part_said_before_the_title_a_corner_of_the_page_and_the_top_bar_are_p
     assert [(c.target, c.where.part) for c in read('Click "View site" in the top bar').commands] == [
         ("View site", "top bar")]
     assert [(c.target, c.kind) for c in read("Click the Action drop-down").commands] == [("Action", "drop-down")]
+
+
+def test_what_follows_a_verb_of_typing_and_a_colon_is_typed_whole() -> None:
+    decision = intents('Clear the "Query" editor and type: select team, count(*) from people')
+    assert [(i.kind, i.target, i.value) for i in decision.intents] == [
+        ("clear", "Query", None), ("fill", "Query", "select team, count(*) from people")]
+    # a quoted text after the colon is the value as usual
+    assert [c.value for c in read('Click the Notes field and type: "Hi"').commands] == [None, "Hi"]

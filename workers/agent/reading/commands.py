@@ -16,6 +16,7 @@ its phrase rules when it has no reading (brains/builtin.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -129,9 +130,19 @@ def _parser() -> Lark:
                 ambiguity="explicit")
 
 
+# 'type: select a from b', 'add the line: || a || b ||': after a verb of typing and a colon, the rest of the sentence is
+# what is typed, as if quoted
+_TYPED_AFTER_COLON = re.compile(r"\b(?:type|enter|write|input)\s*:\s*(?P<typed>\S.*?)\s*$", re.I)
+
+
 def read(sentence: str) -> Commands:
     """The commands of an action sentence, or why this grammar has none."""
     words = lexicon(sentence, TABLE)
+    typed = _TYPED_AFTER_COLON.search(sentence)
+    if typed is not None and not any(w.kind == "Q" and w.span[0] >= typed.start() for w in words):
+        start = typed.start("typed")
+        words = [w for w in words if w.span[1] <= start and not (w.kind == "COLON" and w.span[0] >= typed.start())]
+        words.append(Word("Q", typed["typed"], typed.span("typed")))
     if not words:
         return Commands(refusal="it says nothing")
     meaning = one_meaning(_parser(), words, sentence, _commands, ends="what to do",

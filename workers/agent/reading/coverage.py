@@ -75,7 +75,7 @@ switched text texts wording land lands landed
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
 SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
-    "field box input textbox textarea area entry",
+    "field box input textbox textarea area entry editor",
     "dropdown select combobox combo picker drop-down drop list",
     "checkbox tickbox box check tick",
     "button btn",
