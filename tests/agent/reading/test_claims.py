@@ -520,3 +520,16 @@ def test_a_part_said_shown_or_gone_by_its_name_or_kind_is_a_claim_of_the_part_an
     # a quoted name with its kind is a text said to be of that kind, not the part's name
     assert [(c.text, c.kind) for c in read_claims('The "Login" dialog is shown')] == [("Login", None)]
     assert [c.text for c in read_claims('The text "No uplinks." is displayed')] == ["No uplinks."]
+
+
+def test_a_listed_name_goes_on_with_the_small_words_of_a_label_but_never_holds_a_place() -> None:
+    assert [c.text for c in read_claims("A menu opens with Sort ascending, Facet by this and Hide this column")] == [
+        "Sort ascending", "Facet by this", "Hide this column"]
+    # the structure of the sentence first: a place after the list is the list's place
+    assert [(c.text, c.kind) for c in read_claims('"Apples", Pears and Plums are shown in the sidebar')] == [
+        ("Apples", "sidebar"), ("Pears", "sidebar"), ("Plums", "sidebar")]
+    # a place inside a name is no reading: the list's place cannot be told from a label's words
+    refused = read("The Fruits list shows Apples, Pears and Plums in the sidebar")
+    assert refused.claims == () and "place said inside an unquoted name" in refused.refusal
+    # one name alone never runs on (a single text is said by its capitalised words only)
+    assert read("Hide this column is shown").claims == ()

@@ -310,6 +310,19 @@ def read(sentence: str) -> Reading:
     return Reading(claims=meaning)
 
 
+def _small_words_in_names(reading: Tree) -> int | None:
+    """How many words that are not words of names (articles, prepositions, kinds) a reading puts inside long names;
+    None when one holds a place ('in the sidebar': a preposition and an article)."""
+    count = 0
+    for tree in reading.iter_subtrees():
+        if tree.data == "longname":
+            tokens = _tokens(tree)
+            if any(a.type in ("PREP", "FROM") and b.type in ("DET", "POSS") for a, b in zip(tokens, tokens[1:])):
+                return None
+            count += sum(1 for t in tokens if t.type not in ("CAP", "LOW", "NUM", "SHORT"))
+    return count
+
+
 def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agrees=None, *, ends: str, unread: str,
                 quote: str) -> tuple | str:
     """The one meaning a grammar's parser reads in the words (`meaning_of(reading, words, sentence)` of every
@@ -327,6 +340,12 @@ def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agre
     readings = [r for r in CollapseAmbiguities().transform(tree) if agrees is None or agrees(r, words)]
     if not readings:  # 'Salt and Pepper is shown' is no list of two names
         return f"{_whole(sentence)!r}: a verb said of one {quote} is said of several; quote each {quote}"
+    # the sentence's structure before long names; a place is never inside a name
+    costs = [_small_words_in_names(r) for r in readings]
+    fewest = min((cost for cost in costs if cost is not None), default=None)
+    readings = [r for r, cost in zip(readings, costs) if cost is not None and cost == fewest]
+    if not readings:
+        return f"{_whole(sentence)!r}: a place said inside an unquoted name; quote the name"
     meanings: list[tuple] = []
     why: str | None = None  # why a reading has no meaning: the sentence's refusal when none has one
     for reading in readings:
@@ -430,7 +449,7 @@ def _texts(items: Tree, words: list[Word], sentence: str, bylines: list[tuple[st
                     every = " ".join(said)
                 described = " ".join(said) or None
             elif isinstance(child, Token) and child.type == "Q" or (
-                    isinstance(child, Tree) and child.data in ("text", "name")):
+                    isinstance(child, Tree) and child.data in ("text", "name", "longname")):
                 tokens = _tokens(child)
                 text, at = written(tokens, words, sentence)
                 if tokens[0].type == "SHORT" and words[int(tokens[1])].text.lower() in _RECORDS:
