@@ -2775,3 +2775,22 @@ def test_a_link_over_a_list_titles_that_list_in_a_side_menu_and_replays(tmp_path
     failed = run_on_page(SIDE_MENU_GROUPS, users, tmp_path / "users", grammar)
     assert_failed_at(failed, 1, "action")
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+TWO_NAV_BARS = """<!doctype html><html><body style="margin:0">
+<nav><a href="#" onclick="said.textContent = 'Contact from the top'">Contact</a></nav>
+<main style="height:1200px"><p id="said"></p></main>
+<nav><a href="#" onclick="said.textContent = 'Contact from the bottom'">Contact</a></nav></body></html>"""
+
+
+def test_a_part_said_with_where_it_stands_is_the_one_standing_there_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    top = [{"action": 'Click "Contact" in the top navigation bar', "expected": '"Contact from the top" is shown'}]
+    assert_green(generate_on_page(TWO_NAV_BARS, top, tmp_path, grammar))
+    bottom = [{"action": 'Click "Contact" in the bottom navigation bar', "expected": '"Contact from the bottom" is shown'}]
+    assert_passed(run_on_page(TWO_NAV_BARS, bottom, tmp_path / "bottom", grammar))
+    # no navigation bar stands on the left: nothing clicked
+    left = [{"action": 'Click "Contact" in the left navigation bar', "expected": '"Contact from the top" is shown'}]
+    failed = run_on_page(TWO_NAV_BARS, left, tmp_path / "left", grammar)
+    assert_failed_at(failed, 1, "action")
+    assert not [o for o in failed.operations if o.kind == "click" and o.ok]

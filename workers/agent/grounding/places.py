@@ -109,6 +109,9 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
     if not found and said in CLASS_NAMES:  # a sidebar drawn as a <div class="sidebar">: the page's own word for it
         found = [n for n in snap.nodes if n.bbox[2] > 0 and n.bbox[3] > 0 and any(
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
+    placed = _POSITIONED.fullmatch(said)
+    if not found and placed:  # 'the top navigation bar': a navigation bar standing at the top of the page
+        found = [n for n in parts(snap, placed["part"]) if _stands(snap, n, _CORNER_OF[placed["at"]])]
     side = _SIDE.fullmatch(said)
     if not found and (said == "sidebar" or side):  # 'the right-hand panel': the column on that edge
         found = _side_columns(snap, side["side"] if side else None)
@@ -172,6 +175,24 @@ def _holding_both(snap: PageSnapshot, one: Node, other: Node) -> Node:
     while node.id not in chain:
         node = snap.node(node.parent)
     return node
+
+
+# a part said with where on the page it stands: 'the top navigation bar', 'the bottom toolbar'
+_POSITIONED = re.compile(r"(?P<at>top|bottom|upper|lower|left|right)(?:-hand)?\s+(?P<part>.+)")
+_CORNER_OF = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left", "right": "right"}
+
+
+def _stands(snap: PageSnapshot, node: Node, at: str) -> bool:
+    """The node's middle is in that third (top, bottom) of the page's first or last screen, or half (left, right) of
+    the page, as `_in_corner` reads a corner of the page."""
+    x, y, w, h = _extent(snap)
+    bx, by, bw, bh = node.bbox
+    cx, cy = bx + bw / 2, by + bh / 2
+    if at == "top":
+        return cy <= y + min(h, PAGE_SCREEN_PX) / 3
+    if at == "bottom":
+        return cy >= y + h - min(h, PAGE_SCREEN_PX) / 3
+    return cx < x + w / 2 if at == "left" else cx > x + w / 2
 
 
 # a part said by the side of the page it stands on: 'the right-hand panel', 'the left menu', 'the left sidebar'
