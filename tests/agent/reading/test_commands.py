@@ -213,3 +213,9 @@ def test_what_follows_a_verb_of_typing_and_a_colon_is_typed_whole() -> None:
         ("clear", "Query", None), ("fill", "Query", "select team, count(*) from people")]
     # a quoted text after the colon is the value as usual
     assert [c.value for c in read('Click the Notes field and type: "Hi"').commands] == [None, "Hi"]
+
+
+def test_that_row_is_the_row_said_before() -> None:
+    assert [(c.target, c.where.anchor, c.where.part) for c in read('Click "Categorize" in that row').commands] == [
+        ("Categorize", "that", None)]
+    assert [(c.target, c.where.part) for c in read('Click "Save" in the row').commands] == [("Save", "row")]

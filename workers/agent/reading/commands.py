@@ -237,6 +237,9 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
         return Where(anchor=_text(named, words, sentence)[0], side=side, span=span)
     holder = [c for c in tree.children if isinstance(c, Tree)][-1]
     kind = _said(holder, ("KIND", "LIST"), words)
+    said = [words[int(t)].text.lower() for t in _tokens(holder)]
+    if holder.data == "part" and len(said) == 2 and said[0] in ("that", "this") and said[1] in _ROWS:
+        return Where(anchor="that", span=span)  # 'in that row': the row said before (brains/builtin.py)
     if holder.data == "part":
         return Where(part=_part_words(holder, words), span=span)
     title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
