@@ -2794,3 +2794,22 @@ def test_a_part_said_with_where_it_stands_is_the_one_standing_there_and_replays(
     failed = run_on_page(TWO_NAV_BARS, left, tmp_path / "left", grammar)
     assert_failed_at(failed, 1, "action")
     assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+
+
+TWO_TRAYS = """<!doctype html><html><body>
+<section><h2>Edit inject node</h2><button onclick="said.textContent = 'Inject above'">inject now</button>
+<ul><li>payload</li><li>topic</li></ul>
+<button onclick="said.textContent = 'Inject below'">inject now</button></section>
+<section><h2>Edit debug node</h2><ul><li>output</li></ul>
+<button onclick="said.textContent = 'Debug below'">inject now</button></section>
+<p id="said"></p></body></html>"""
+
+
+def test_a_title_said_first_and_a_landmark_after_both_place_the_element_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'In the "Edit inject node" section, click the "inject now" button below the list',
+              "expected": '"Inject below" is shown'}]
+    record = run_on_page(TWO_TRAYS, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert not record.readings[0].unused
+    assert_green(generate_on_page(TWO_TRAYS, steps, tmp_path / "suite", grammar))

@@ -219,3 +219,11 @@ def test_that_row_is_the_row_said_before() -> None:
     assert [(c.target, c.where.anchor, c.where.part) for c in read('Click "Categorize" in that row').commands] == [
         ("Categorize", "that", None)]
     assert [(c.target, c.where.part) for c in read('Click "Save" in the row').commands] == [("Save", "row")]
+
+
+def test_a_title_said_first_and_a_landmark_or_row_after_the_element_are_both_its_place() -> None:
+    [command] = read('In the "Edit node" tray, click the "Run" button below the property list').commands
+    assert (command.target, command.where.section, command.where.anchor, command.where.side) == (
+        "Run", "Edit node", "property list", "below")
+    # a part said first and another place after: which holds it is not one reading
+    assert read('In the sidebar, click "A" below the list').commands == ()

@@ -38,7 +38,7 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
     if intent.corner:  # '"Sign out" in the upper right', 'a gear icon in the bottom left corner of the panel'
         candidates = _in_corner(snap, candidates, intent.corner, intent.anchor)
     elif intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
-        candidates = _stacked(snap, candidates, intent.anchor, intent.side)
+        candidates = _stacked(snap, candidates, intent.anchor, intent.side, intent.section)
     elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
         candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
     elif intent.anchor:
@@ -289,7 +289,7 @@ def missing_place(intent: Intent, snap: PageSnapshot) -> str | None:
             return f"place {intent.anchor!r} not found"
         return None
     if intent.anchor and intent.side in _STACKED:  # 'below the table': exactly one landmark
-        found = landmarks(snap, intent.anchor)
+        found = _landmarks_under(snap, intent.anchor, intent.section)
         if len(found) != 1:
             return f"place {intent.anchor!r} not found" + (f" (the page has {len(found)} it names)" if found else "")
         return missing_place(intent.model_copy(update={"anchor": None}), snap)
@@ -505,13 +505,14 @@ def _lateral(side: str | None) -> str | None:
 OVERLAP_PX = 2.0  # how far a box may reach past its landmark's edge and still stand above or below it
 
 
-def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, side: str) -> list[Candidate]:
+def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, side: str,
+             section: str | None = None) -> list[Candidate]:
     """'the "Export" button below the table', 'the Save link above "Notes"': the candidates standing wholly above or
     below the landmark (its top past the landmark's bottom, or its bottom before the landmark's top, OVERLAP_PX
     allowed) and overlapping it side to side: the best named first, and of those the nearest (alike ones at alike
     distances stay for the ordinal or the tie-break). The landmark is found by `landmarks`; none or several
     found: no candidate (the place is missing, or not one)."""
-    found = landmarks(snap, landmark)
+    found = _landmarks_under(snap, landmark, section)
     if len(found) != 1:  # none, or several: which one is not said (missing_place names it)
         return []
     mx, my, mw, mh = found[0].bbox
@@ -530,6 +531,15 @@ def _stacked(snap: PageSnapshot, candidates: list[Candidate], landmark: str, sid
     nearest = min(distance[c.node_id] for c in standing if round(c.score, 6) == top)
     return sorted((c for c in standing if round(c.score, 6) < top or distance[c.node_id] <= nearest + 1.0),
                   key=lambda c: (-round(c.score, 6), distance[c.node_id]))
+
+
+def _landmarks_under(snap: PageSnapshot, words: str, section: str | None) -> list[Node]:
+    """The landmarks the words name (`landmarks`); of several, those under the section said, if one is ('In the "Edit
+    node" tray, click Run below the list': the tray's list)."""
+    found = landmarks(snap, words)
+    if section is not None and len(found) > 1:
+        found = [mark for mark in found if _under(snap, mark, section, by_context=False)]
+    return found
 
 
 def landmarks(snap: PageSnapshot, words: str) -> list[Node]:

@@ -20,6 +20,7 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("dialog", "dialog alertdialog", "dialog"),
         ("modal", "dialog alertdialog", "dialog"),
         ("table", "table grid", "table"),
+        ("list", "list listbox", "ul ol"),
         ("tab bar", "tablist", ""),
         ("search form", "search", "search"),
         ("form", "form", "form"),

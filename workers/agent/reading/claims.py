@@ -76,7 +76,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     "FROM": "from",
     "LIST": "list",
     "KIND": "table section panel sidebar menu dialog tab column card box group tree area pane block view heading "
-            "header footer toolbar grid modal navigation form row line entry item record bar",
+            "header footer toolbar grid modal navigation form row line entry item record bar tray drawer popover popup "
+            "palette",
     "PAGE": "page screen window",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
     "ELEMENT": "field button link checkbox dropdown drop-down icon input option toggle radio textbox textarea editor chip "

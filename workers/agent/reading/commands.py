@@ -109,6 +109,8 @@ class Command:
                  f' under {self.where.section!r}' + (f' inside the {self.where.part}' if self.where.part else '')
                  if self.where.section else
                  f' inside the {self.where.part}' if self.where.part else "")
+        if self.where.section and (self.where.anchor or self.where.corner):  # a title said before another place
+            where += f" under {self.where.section!r}"
         value = f" with {self.value!r}" if self.value is not None else ""
         return f"{self.verb} {what}{value}{where} ({self.span[0]}-{self.span[1]})"
 
@@ -264,7 +266,10 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                      None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
-            raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
+            # 'In the "Edit node" tray, click the "Run" button below the property list': under the title, and there
+            if everywhere.section is None or everywhere.part or where.section or where.part:
+                raise _NoReading(f"{_whole(sentence)!r}: an element placed twice")
+            where = replace(where, section=everywhere.section, kind=everywhere.kind)
         value_tree = next((c for c in subtrees if c.data == "value"), None)
         value = _text(value_tree, words, sentence)[0] if value_tree is not None else None
         targets = next((c for c in subtrees if c.data == "targets"), None)
