@@ -103,9 +103,13 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
     """Steps with a `target:` none of whose actions (operations done, not checks) was done on an element one of whose
     names is the target's words: the step's action recorded as done on another element than the one the tester named.
     A step of several actions ('Tick A and press Update') is right when one of them was done on its target; an element
-    with no name cannot be told from another by it, so a step whose actions all lack one is not judged."""
+    with no name cannot be told from another by it, so a step whose actions all lack one is not judged; nor is a step
+    one of whose actions failed (a failing variant's missing button: what was not done was done on nothing)."""
     out = []
     for step, wanted in sorted(targets.items()):
+        if any(op.step_index == step - 1 and not op.ok and not op.kind.startswith(("assert", "wait"))
+               for op in operations):
+            continue
         others: list[str] = []
         on_target = False
         for op in operations:

@@ -179,3 +179,12 @@ def test_a_label_with_a_hint_after_its_colon_names_by_its_first_words():
     other = _done(1, "type", label="Summary: one line")
     assert wrong_actions({1: "Description"}, [other]) == [
         "step 1: 'type it' was done on 'summary one line', not on 'Description'"]
+
+
+def test_a_step_one_of_whose_actions_failed_is_not_judged():
+    typed = _done(1, "type", label="Title")
+    missing = Operation(index=2, step_index=0, kind="click", description="Click Save and publish", ok=False,
+                        error="no element on the page matches 'Save and publish'")
+    assert wrong_actions({1: "Save and publish"}, [typed, missing]) == []
+    assert wrong_actions({1: "Save and publish"}, [typed]) == [
+        "step 1: 'type it' was done on 'title', not on 'Save and publish'"]
