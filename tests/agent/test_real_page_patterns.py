@@ -2813,3 +2813,14 @@ def test_a_title_said_first_and_a_landmark_after_both_place_the_element_and_repl
     assert_passed(record)
     assert not record.readings[0].unused
     assert_green(generate_on_page(TWO_TRAYS, steps, tmp_path / "suite", grammar))
+
+
+def test_a_menu_drawn_as_a_box_of_its_class_shows_the_labels_listed_unquoted_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click the gear icon next to the "priority" column header',
+              "expected": "A menu opens with Facet by this and Sort ascending"}]
+    assert_green(generate_on_page(COLUMN_MENUS, steps, tmp_path, grammar))
+    # a label the menu lacks fails there
+    wrong = [{"action": 'Click the gear icon next to the "priority" column header',
+              "expected": "A menu opens with Facet by this and Hide this column"}]
+    assert_failed_at(run_on_page(COLUMN_MENUS, wrong, tmp_path / "wrong", grammar), 1, "expectation")

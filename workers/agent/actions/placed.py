@@ -34,7 +34,7 @@ _PART_CSS |= {"grid": _PART_CSS["table"], "tree": "[role=tree]", "menu": "[role=
               # controls a text is said to be ('the tabs "A" and "B"', 'a "Sign in" link')
               "tab": "[role=tab]", "link": "a[href], [role=link]"}
 # and parts drawn as boxes whose class or id says what they are (part_kinds.CLASS_NAMES, as whole class names)
-for _kind in ("sidebar", "header", "footer", "toolbar"):
+for _kind in ("sidebar", "header", "footer", "toolbar", "menu"):
     _PART_CSS[_kind] += ", " + ", ".join([f"#{_kind}", *(f"[class~={name.replace(' ', '-')}]"
                                                           for name in CLASS_NAMES[_kind])])
 PART_KINDS = frozenset(_PART_CSS)  # the kinds of part a text is placed inside by what they are

@@ -40,7 +40,7 @@ CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "top bar": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
     "footer": ("footer",),
     "toolbar": ("toolbar", "tool bar"),
-    "menu": ("menu",),
+    "menu": ("menu", "dropdown menu", "context menu", "popup menu"),
     "tree": ("tree",),
     "navigation": ("nav", "navbar", "navigation"),
     "main menu": ("mainnav", "main nav", "main menu", "mainmenu", "primary nav", "primary menu"),
