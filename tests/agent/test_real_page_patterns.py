@@ -2824,3 +2824,26 @@ def test_a_menu_drawn_as_a_box_of_its_class_shows_the_labels_listed_unquoted_and
     wrong = [{"action": 'Click the gear icon next to the "priority" column header',
               "expected": "A menu opens with Facet by this and Hide this column"}]
     assert_failed_at(run_on_page(COLUMN_MENUS, wrong, tmp_path / "wrong", grammar), 1, "expectation")
+
+
+FACETS = """<!doctype html><html><body>
+<div class="facet-info facet-tracker-issues-status" id="facet-status"><p><strong>status</strong></p>
+<ul><li><a href="#">Open</a> 47</li><li><a href="#">Closed</a> 32</li></ul></div>
+<div class="facet-info facet-tracker-issues-priority" id="facet-priority"><p><strong>priority</strong></p>
+<ul><li><a href="#">High</a> 29</li><li><a href="#">Low</a> 25</li></ul></div>
+<p>Also: Low 7</p></body></html>"""
+
+
+def test_a_part_described_in_lower_case_words_is_the_box_whose_class_says_them_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Verify "Open" is shown', "expected": "A status facet appears listing Open 47 and Closed 32"}]
+    record = run_on_page(FACETS, steps, tmp_path, grammar)
+    assert_passed(record)
+    assert not record.readings[-1].unused
+    assert_green(generate_on_page(FACETS, steps, tmp_path / "suite", grammar))
+    # a text of another box, or of the page outside the box, fails there
+    other = [{"action": 'Verify "Open" is shown', "expected": "A status facet appears listing Open 47 and Low 7"}]
+    assert_failed_at(run_on_page(FACETS, other, tmp_path / "other", grammar), 1, "expectation")
+    # a box no class or id describes: the part is not found
+    nowhere = [{"action": 'Verify "Open" is shown', "expected": "The owner facet shows Open 47 and Closed 32"}]
+    assert_failed_at(run_on_page(FACETS, nowhere, tmp_path / "nowhere", grammar), 1, "expectation")

@@ -134,6 +134,8 @@ class Placed(Action):
         from shared.records import Locator
 
         role, text = intent.role_hint, intent.target
+        if role == "described":  # 'the status facet': every word in the class or id of the box
+            return Locator(strategy="css", value=described_css(text or ""))
         if text and role in _PART_ROLE:
             return Locator(strategy="role", role=_PART_ROLE[role], value=text, exact=False)
         if text:
@@ -171,7 +173,18 @@ class Placed(Action):
         return f'await this.expectPlaced({value}, "{self.relation}", {target}{absent});'
 
 
+def described_css(words: str) -> str:
+    """The boxes whose class or id holds each word ('status facet': class "facet-info facet-status"), as CSS."""
+    found = re.findall(r"[a-z0-9]+", words.lower())
+    if not found:
+        raise Unsupported("it does not say what the part is")
+    return "".join(f'*:is([class*="{w}" i], [id*="{w}" i])' if n == 0 else f':is([class*="{w}" i], [id*="{w}" i])'
+                   for n, w in enumerate(found))
+
+
 def _said(text: str | None, role: str | None) -> str:
+    if role == "described":
+        return f"the {text}"
     if text and role:
         return f'the "{text}" {role}'
     return f'"{text}"' if text else f"the {role}"
@@ -181,6 +194,8 @@ def _part_words(op) -> str:
     locator = op.locator
     if locator is None:
         return "it"
+    if locator.strategy == "css" and locator.value.startswith("*:is("):  # a part described by its class words
+        return "the " + " ".join(re.findall(r'\[class\*="([a-z0-9]+)" i\]', locator.value))
     if locator.strategy == "css":
         kind = next((k for parts in (_PART_CSS, _INSIDE_CSS) for k, css in parts.items() if css == locator.value),
                     "part")

@@ -43,6 +43,9 @@ def claim_op(claim: Claim) -> Op:
         if not claim.shown:
             raise Unsupported(f"a text not shown {claim.near} a part cannot be checked, only a text gone from the page")
         return Op(f"assert_{claim.near}", target=claim.place, role_hint=placed_role(claim.kind), value=claim.text)
+    if claim.kind == "described":  # 'the status facet shows Open 47': inside the box its class or id words describe
+        return Op("assert_inside" if claim.shown else "assert_not_inside", target=claim.place, role_hint="described",
+                  value=claim.text)
     check, uncheck = ("assert_text", "assert_absent")
     if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is

@@ -472,6 +472,11 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
         if kind in _ROW_KINDS:
             raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
         return _Place(None, kind, span)
+    if holder.data == "described":  # 'the status facet': its words, as the page's classes may say them
+        said = " ".join(words[int(t)].text.lower() for t in tokens if t.type != "DET")
+        if kind in _ROW_KINDS:
+            raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
+        return _Place(said, "described", span)
     title = written([t for t in tokens if t.type in NAMING], words, sentence)[0]
     # 'the "Fuel" row shows ...': the record of the text; '"Dependencies (2)" lists ...': the part it titles
     return _Place(title, kind, span, row=kind in _ROW_KINDS)

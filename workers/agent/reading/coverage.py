@@ -10,7 +10,7 @@ used') and, with `partial_readings="fail"`, fails the step there.
 What counts as used:
 
 - a quoted text or an Examples value: some operation's words hold it whole, as words ("Unpaid" never holds "Paid");
-  a number whole ("12.50" is never "50.12");
+  a number whole ("12.50" is never "50.12"); a value or name an operation used, written unquoted: all its words;
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
   operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing), or by a value
@@ -68,7 +68,7 @@ make sure ensure verify verifies verified confirm confirms check checks see sees
 notice expect expected find finds found locate locates show shows shown showing display displays displayed
 displaying appear appears appeared appearing visible present listed list lists contain contains containing include
 includes including read reads say says said state states exist exists remain remains still opens opened load
-loads loaded open stay stays offer offers offered offering report reports reported return returns returned give
+loads loaded open stay stays offer offers offered offering listing report reports reported return returns returned give
 gives become becomes became change changes changed update updates updated set turn turns turned switch switches
 switched text texts wording land lands landed
 """.split())
@@ -202,6 +202,12 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     for quoted in QUOTE.finditer(sentence):
         text = next(g for g in quoted.groups() if g is not None)
         pieces.append((quoted.start(), quoted.end(), not _fold(text) or _holds(used_text, _fold(text))))
+    # a value or name an operation used, written unquoted in the sentence: used whole, its words of absence too ('lists
+    # Closed 32 and Won't fix 12'); a quoted one is a piece above
+    for said in {t for d in done for t in (d.value, d.said) if t and t.strip()}:
+        for found in re.finditer(rf"(?i)(?<![\w'’]){re.escape(said.strip())}(?![\w'’])", sentence):
+            if not any(start < found.end() and found.start() < end for start, end, _ in pieces):
+                pieces.append((found.start(), found.end(), True))
     # the states the checks say of their elements (a quoted text looked for, or an element's name, says none)
     checked_states = {_STATE_OF[" ".join(m[0].lower().split())] for d in done if d.checks
                       for m in _STATE_IN.finditer(QUOTE.sub(" ", d.description).replace(d.said or "\0", " "))}
