@@ -227,3 +227,9 @@ def test_a_title_said_first_and_a_landmark_or_row_after_the_element_are_both_its
         "Run", "Edit node", "property list", "below")
     # a part said first and another place after: which holds it is not one reading
     assert read('In the sidebar, click "A" below the list').commands == ()
+
+
+def test_a_header_named_by_its_text_is_a_column_header_and_the_header_alone_no_control() -> None:
+    decision = intents('Click the "votes" header again')
+    assert [(i.kind, i.target, i.role_hint) for i in decision.intents] == [("click", "votes", "header")]
+    assert BuiltinBrain(grammar_first=True).decide(ScenarioStep(action="Click the header"), 0).meaning == {}

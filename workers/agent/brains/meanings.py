@@ -98,7 +98,9 @@ def command_op(command: Command) -> Op | Macro:
     if command.verb == "type_here":
         return Macro("type_here", value=command.value)
     role = None
-    if command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
+    if command.kind == "header" and command.target and command.verb in ("click", "press"):
+        role = "header"  # 'Click the "votes" header': a column's header named so (the header alone is the banner)
+    elif command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
         rest, role = split_role(f"x {command.kind}")
         if role is None or rest != "x" or role == "icon":  # (an icon: its picture, which the rules name)
             raise Unsupported(f"a {command.kind} is no kind of element looked for")
