@@ -104,11 +104,11 @@ def wrong_actions(targets: dict[int, str], operations: list) -> list[str]:
     names is the target's words: the step's action recorded as done on another element than the one the tester named.
     A step of several actions ('Tick A and press Update') is right when one of them was done on its target; an element
     with no name cannot be told from another by it, so a step whose actions all lack one is not judged; nor is a step
-    one of whose actions failed (a failing variant's missing button: what was not done was done on nothing)."""
+    that stopped on a failed action (a failing variant's missing button: what was not done was done on nothing)."""
     out = []
     for step, wanted in sorted(targets.items()):
-        if any(op.step_index == step - 1 and not op.ok and not op.kind.startswith(("assert", "wait"))
-               for op in operations):
+        doing = [op for op in operations if op.step_index == step - 1 and not op.kind.startswith(("assert", "wait"))]
+        if doing and not doing[-1].ok:  # the step stopped on a failed action: what was not done was done on nothing
             continue
         others: list[str] = []
         on_target = False
@@ -150,11 +150,13 @@ def _names(op) -> list[str]:
     """The names of the element an operation was done on: its own words, the words its line goes on with ('resolve
     as' of a radio labelled 'resolve'); a choice also by the option it chose."""
     node = op.target
-    texts = [] if node is None else [t for t in (
+    names = [] if node is None else [_words(t) for t in (
         node.a11y_name, node.text, node.label, node.aria_label, node.title, node.placeholder, node.value, node.line)
         if t and _words(t)]
-    # a label with a hint after its colon ('Description: You may use WikiFormatting here.') names by its first words
-    names = [_words(t) for t in texts] + [_words(t.split(":")[0]) for t in texts if ":" in t and _words(t.split(":")[0])]
+    # a field's label with a hint after its colon ('Description: You may use WikiFormatting here.') names it by its
+    # first words (never a text such as "Status: Closed", which is what the element shows)
+    labels = [] if node is None else [t for t in (node.label, node.aria_label) if t and ":" in t]
+    names += [_words(t.split(":")[0]) for t in labels if _words(t.split(":")[0])]
     if op.kind in _CHOICES and op.value:
         names.append(_words(op.value))
     return names

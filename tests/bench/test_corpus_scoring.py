@@ -188,3 +188,12 @@ def test_a_step_one_of_whose_actions_failed_is_not_judged():
     assert wrong_actions({1: "Save and publish"}, [typed, missing]) == []
     assert wrong_actions({1: "Save and publish"}, [typed]) == [
         "step 1: 'type it' was done on 'title', not on 'Save and publish'"]
+    # a failed try and then an action done on another element: judged
+    other = _done(1, "click", text="Save draft")
+    assert wrong_actions({1: "Save and publish"}, [missing, other]) == [
+        "step 1: 'click it' was done on 'save draft', not on 'Save and publish'"]
+
+
+def test_a_text_with_a_colon_is_never_named_by_its_first_words():
+    shown = _done(1, "click", text="Status: Closed")
+    assert wrong_actions({1: "Status"}, [shown]) == ["step 1: 'click it' was done on 'status closed', not on 'Status'"]

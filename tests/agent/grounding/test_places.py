@@ -180,3 +180,39 @@ def test_a_sidebar_drawn_with_no_word_for_it_is_the_column_on_the_page_s_edge(pa
     # said by its side: the column on that edge, never the other
     assert found(snap, kind="click", target="Cash Wallet", anchor="right-hand panel") == []
     assert found(snap, kind="click", target="Cash Wallet", anchor="left-hand panel") == [wallet]
+
+
+def _snap(*nodes: Node) -> PageSnapshot:
+    return PageSnapshot(url="about:blank", title="", nodes=list(nodes))
+
+
+def test_lines_whose_common_box_is_the_page_are_no_table_and_a_header_over_a_table_is_not_at_its_top():
+    from workers.agent.grounding.places import _in_corner, drawn_tables
+    from shared.records import Candidate
+    links = [Node(id=i, parent=1, tag="a", operable=True, text=f"L{i}", bbox=((i - 2) * 300, 0, 300, 30)) for i in (2, 3, 4)]
+    cards = [Node(id=i, parent=5, tag="div", text=f"C{i}", bbox=((i - 6) * 300, 40, 300, 200)) for i in (6, 7, 8)]
+    page = _snap(Node(id=0, tag="body", children=[1, 5], bbox=(0, 0, 900, 800)),
+                 Node(id=1, parent=0, tag="nav", children=[2, 3, 4], bbox=(0, 0, 900, 30)), *links,
+                 Node(id=5, parent=0, tag="div", children=[6, 7, 8], bbox=(0, 40, 900, 200)), *cards)
+    assert drawn_tables(page) == []  # a nav bar over three cards
+    header = _snap(Node(id=0, tag="body", children=[1, 3], bbox=(0, 0, 1000, 800)),
+                   Node(id=1, parent=0, tag="header", role="banner", children=[2], bbox=(0, 0, 1000, 90)),
+                   Node(id=2, parent=1, tag="button", role="button", operable=True, text="Settings",
+                        bbox=(900, 70, 80, 20)),
+                   Node(id=3, parent=0, tag="table", role="table", children=[4], bbox=(0, 110, 1000, 300)),
+                   Node(id=4, parent=3, tag="td", text="x", bbox=(0, 110, 100, 20)))
+    assert _in_corner(header, [Candidate(node_id=2, score=1.0)], "top right", "table") == []
+
+
+def test_a_link_titles_only_the_list_right_after_it():
+    nav = _snap(Node(id=0, tag="body", children=[1], bbox=(0, 0, 300, 800)),
+                Node(id=1, parent=0, tag="div", children=[2, 3, 5, 6], bbox=(0, 0, 300, 400)),
+                Node(id=2, parent=1, tag="a", role="link", operable=True, text="Site", bbox=(0, 0, 100, 20)),
+                Node(id=3, parent=1, tag="ul", role="list", children=[4], bbox=(0, 20, 300, 20)),
+                Node(id=4, parent=3, tag="a", role="link", operable=True, text="Sites", bbox=(0, 20, 100, 20)),
+                Node(id=5, parent=1, tag="a", role="link", operable=True, text="Users", bbox=(0, 40, 100, 20)),
+                Node(id=6, parent=1, tag="ul", role="list", children=[7], bbox=(0, 60, 300, 20)),
+                Node(id=7, parent=6, tag="a", role="link", operable=True, text="Settings", bbox=(0, 60, 100, 20)))
+    from workers.agent.grounding.places import _under
+    assert _under(nav, nav.node(7), "Users", by_context=False)
+    assert not _under(nav, nav.node(7), "Site", by_context=False)

@@ -533,3 +533,10 @@ def test_a_listed_name_goes_on_with_the_small_words_of_a_label_but_never_holds_a
     assert refused.claims == () and "place said inside an unquoted name" in refused.refusal
     # one name alone never runs on (a single text is said by its capitalised words only)
     assert read("Hide this column is shown").claims == ()
+
+
+def test_a_look_is_never_a_part_and_a_labelled_value_is_read_before_a_described_box() -> None:
+    for expected in ('"Error" is not shown in red colour', '"Alpha" is not in lower case', '"Total" is in large font'):
+        assert read(expected).claims == (), expected
+    [claim] = read_claims('The error message says "Wrong password"')
+    assert (claim.kind, claim.place, claim.text) == ("value", "error message", "Wrong password")

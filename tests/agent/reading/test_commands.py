@@ -233,3 +233,10 @@ def test_a_header_named_by_its_text_is_a_column_header_and_the_header_alone_no_c
     decision = intents('Click the "votes" header again')
     assert [(i.kind, i.target, i.role_hint) for i in decision.intents] == [("click", "votes", "header")]
     assert BuiltinBrain(grammar_first=True).decide(ScenarioStep(action="Click the header"), 0).meaning == {}
+
+
+def test_an_address_a_browser_tab_or_typing_whose_end_is_not_said_are_left_to_the_rules() -> None:
+    for sentence in ('Go to "https://example.com/login"', 'Navigate to "/admin/users"', "Switch to the second tab",
+                     "Switch to the new tab", "Type: hello world and press Enter",
+                     "Enter: Alice into the Name field and click Save"):
+        assert read(sentence).commands == (), sentence

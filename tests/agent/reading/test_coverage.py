@@ -138,3 +138,15 @@ def test_a_word_of_absence_is_used_by_a_value_that_is_that_word_alone_and_any_mo
     assert account('"Draft" is not shown any more', gone).whole
     shown = [Done("Verify 'Draft' is shown", value="Draft", checks=True)]
     assert account('"Draft" is not shown any more', shown).unused == ("not shown any more",)
+
+
+def test_a_value_uses_only_the_place_it_is_written_never_a_denial_or_a_predicate_elsewhere() -> None:
+    set_closed = [Done('Type Closed into the Status field', "Status", "Closed"),
+                  Done("Verify 'Invoice 7' is shown", value="Invoice 7", checks=True)]
+    assert account('Set Status to Closed and verify "Invoice 7" is not shown', set_closed).unused == ("not",)
+    hidden = [Done("Tick the Hidden checkbox", "Hidden"), Done("Verify 'Draft' is shown", value="Draft", checks=True)]
+    assert account('Tick Hidden and verify "Draft" is hidden', hidden).unused == ("hidden",)
+    # 'changes to' is said by a check; 'changes' alone, or a sign-in no operation did, is not
+    shown = [Done("Verify 'Alpha' is shown", value="Alpha", checks=True)]
+    assert account('Verify "Alpha" is shown and the text changes', shown).unused == ("changes",)
+    assert account("Click Save and log in", [Done("Click Save", "Save")]).unused == ("log",)

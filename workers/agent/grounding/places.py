@@ -124,7 +124,7 @@ def drawn_tables(snap: PageSnapshot) -> list[Node]:
     one height; the next line under it: the nearest line below that it overlaps side to side; in the same columns:
     each cell of the line with fewer, as it may leave empty cells out, overlapping side to side a cell of the other,
     in order). A heading line and its first row make one, and the rows under them; a toolbar over a heading line in
-    other columns does not."""
+    other columns does not, nor lines whose smallest common box is the page, its body or a whole form."""
     lines = [(node, cells) for node in snap.nodes if (cells := _cells_in_line(snap, node))]
     tables: dict[int, Node] = {}
     for upper, above in lines:
@@ -136,7 +136,8 @@ def drawn_tables(snap: PageSnapshot) -> list[Node]:
         lower, below = min(under, key=lambda line: line[0].bbox[1])
         if _same_columns(above, below):
             holder = _holding_both(snap, upper, lower)
-            tables[holder.id] = holder
+            if holder is not None and not _whole(snap, holder.id):  # a nav bar over cards is no table of the page
+                tables[holder.id] = holder
     return list(tables.values())
 
 
@@ -164,35 +165,31 @@ def _cells_in_line(snap: PageSnapshot, node: Node) -> list[tuple[float, float, f
     return boxes
 
 
-def _holding_both(snap: PageSnapshot, one: Node, other: Node) -> Node:
-    """The smallest box holding both nodes."""
+def _holding_both(snap: PageSnapshot, one: Node, other: Node) -> Node | None:
+    """The smallest box holding both nodes (None when they share none: in other frames' trees)."""
     chain = set()
     node: Node | None = one
     while node is not None:
         chain.add(node.id)
         node = snap.node(node.parent) if node.parent is not None else None
     node = other
-    while node.id not in chain:
-        node = snap.node(node.parent)
+    while node is not None and node.id not in chain:
+        node = snap.node(node.parent) if node.parent is not None else None
     return node
 
 
 # a part said with where on the page it stands: 'the top navigation bar', 'the bottom toolbar'
-_POSITIONED = re.compile(r"(?P<at>top|bottom|upper|lower|left|right)(?:-hand)?\s+(?P<part>.+)")
-_CORNER_OF = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left", "right": "right"}
+# ('left' and 'right' before a part are a side column's: _SIDE)
+_POSITIONED = re.compile(r"(?P<at>top|bottom|upper|lower)\s+(?P<part>.+)")
+_CORNER_OF = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom"}
 
 
 def _stands(snap: PageSnapshot, node: Node, at: str) -> bool:
-    """The node's middle is in that third (top, bottom) of the page's first or last screen, or half (left, right) of
-    the page, as `_in_corner` reads a corner of the page."""
+    """The node's middle is in that third (top, bottom) of the page's first or last screen, as `_in_corner` reads a
+    corner of the page."""
     x, y, w, h = _extent(snap)
-    bx, by, bw, bh = node.bbox
-    cx, cy = bx + bw / 2, by + bh / 2
-    if at == "top":
-        return cy <= y + min(h, PAGE_SCREEN_PX) / 3
-    if at == "bottom":
-        return cy >= y + h - min(h, PAGE_SCREEN_PX) / 3
-    return cx < x + w / 2 if at == "left" else cx > x + w / 2
+    cy = node.bbox[1] + node.bbox[3] / 2
+    return cy <= y + min(h, PAGE_SCREEN_PX) / 3 if at == "top" else cy >= y + h - min(h, PAGE_SCREEN_PX) / 3
 
 
 # a part said by the side of the page it stands on: 'the right-hand panel', 'the left menu', 'the left sidebar'
@@ -488,15 +485,30 @@ CORNER_BAND_PX = 48.0  # how far over or under a part its top or bottom reaches 
 
 
 def _at_part(snap: PageSnapshot, part: Node, candidate: Candidate, corner: str) -> bool:
-    """In the part, or, for its top or bottom, in the band of CORNER_BAND_PX right over or under it."""
+    """In the part, or, for its top or bottom, in the band of CORNER_BAND_PX right over or under it and in no
+    landmark the part is not in (a toolbar over a table, never the page's header over it)."""
     node = snap.node(candidate.node_id)
     if _holds(snap, part, node):
         return True
     x, y, w, h = part.bbox
     bx, by, bw, bh = node.bbox
     cx, cy = bx + bw / 2, by + bh / 2
-    return x <= cx <= x + w and (("top" in corner and y - CORNER_BAND_PX <= cy <= y)
-                                 or ("bottom" in corner and y + h <= cy <= y + h + CORNER_BAND_PX))
+    banded = x <= cx <= x + w and (("top" in corner and y - CORNER_BAND_PX <= cy <= y)
+                                   or ("bottom" in corner and y + h <= cy <= y + h + CORNER_BAND_PX))
+    if not banded:
+        return False
+    # the part's own toolbar, never a control of a landmark the part is not in (the page's header over a table)
+    parent = node.parent
+    while parent is not None:
+        holder = snap.node(parent)
+        if (holder.tag in _LANDMARK_TAGS or holder.role in _LANDMARK_ROLES) and not _holds(snap, holder, part):
+            return False
+        parent = holder.parent
+    return True
+
+
+_LANDMARK_TAGS = frozenset({"header", "nav", "footer", "aside", "dialog"})
+_LANDMARK_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary", "dialog"})
 
 
 def _lateral(side: str | None) -> str | None:
@@ -692,12 +704,12 @@ def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True
 
 
 def _list_toggle(snap: PageSnapshot, holder: Node, title: Node, node: Node, pattern: re.Pattern[str]) -> bool:
-    """A link or button titling the list after it, which holds the node (a side menu's group: "Site" over its Sites,
+    """A link or button titling the list right after it, which holds the node (a side menu's group: "Site" over its Sites,
     Redirects and Settings), its text the section's."""
     if not title.operable or not pattern.fullmatch((title.text or "").strip()):
         return False
-    return any(((after := snap.node(child)).tag in ("ul", "ol") or after.role in _LISTS) and _holds(snap, after, node)
-               for child in holder.children if child > title.id)
+    after = next((snap.node(child) for child in holder.children if child > title.id), None)  # the list right after it
+    return after is not None and (after.tag in ("ul", "ol") or after.role in _LISTS) and _holds(snap, after, node)
 
 
 _LISTS = frozenset({"list", "menu", "group", "tree"})

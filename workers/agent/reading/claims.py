@@ -124,6 +124,9 @@ _WORD = re.compile(r"\d+(?:[.,:/]\d+)*%?|[^\W\d_][\w'’-]*|[^\w\s]")
 _IDENTIFIER = re.compile(r"(?<![\w@./+-])@?[^\W_][\w]*(?:[._@/-][\w]+)+(?![\w@/+-]|\.\w)")
 _VERSION = re.compile(r"\d+(?:\.\d+){2,}")  # '1.2.0'
 _LONG_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+\.\d+%?|\d{3,}%?")
+# words that say how a text looks, never which part of the page holds it ('in red colour', 'in upper case')
+_LOOKS = frozenset("""red green blue grey gray yellow orange black white purple pink brown colour color colours colors
+    font fonts case bold italic underlined large small big tiny upper lower capital capitals size style""".split())
 # verbs that with 'to' say what an element shows now ('changes to', 'is set to')
 _BECOMING = frozenset("changes changed change updated set switched switches turns turned".split())
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
@@ -311,17 +314,20 @@ def read(sentence: str) -> Reading:
     return Reading(claims=meaning)
 
 
-def _small_words_in_names(reading: Tree) -> int | None:
-    """How many words that are not words of names (articles, prepositions, kinds) a reading puts inside long names;
-    None when one holds a place ('in the sidebar': a preposition and an article)."""
+def _small_words_in_names(reading: Tree) -> tuple[int, int] | None:
+    """How far a reading strays from the sentence's plain structure: the parts it reads as described by the page's
+    classes ('the error message' as a box, where it may be a labelled element), then the words that are not words of
+    names (articles, prepositions, kinds) it puts inside long names; None when a long name holds a place ('in the
+    sidebar': a preposition and an article)."""
     count = 0
+    described = sum(1 for tree in reading.iter_subtrees() if tree.data == "described")
     for tree in reading.iter_subtrees():
         if tree.data == "longname":
             tokens = _tokens(tree)
             if any(a.type in ("PREP", "FROM") and b.type in ("DET", "POSS") for a, b in zip(tokens, tokens[1:])):
                 return None
             count += sum(1 for t in tokens if t.type not in ("CAP", "LOW", "NUM", "SHORT"))
-    return count
+    return described, count
 
 
 def one_meaning(parser: Lark, words: list[Word], sentence: str, meaning_of, agrees=None, *, ends: str, unread: str,
@@ -474,6 +480,10 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
         return _Place(None, kind, span)
     if holder.data == "described":  # 'the status facet': its words, as the page's classes may say them
         said = " ".join(words[int(t)].text.lower() for t in tokens if t.type != "DET")
+        looks = [w for w in said.split() if w in _LOOKS]
+        if looks:  # 'in red colour', 'in large font': how it looks, never a part of the page
+            raise _NoReading(f"{sentence[span[0]:span[1]]!r}: {', '.join(looks)} says how a text looks, which is not "
+                             "read here")
         if kind in _ROW_KINDS:
             raise _NoReading(f"{sentence[span[0]:span[1]]!r}: which {kind} is not said")
         return _Place(said, "described", span)

@@ -135,12 +135,17 @@ def _parser() -> Lark:
 # 'type: select a from b', 'add the line: || a || b ||': after a verb of typing and a colon, the rest of the sentence is
 # what is typed, as if quoted
 _TYPED_AFTER_COLON = re.compile(r"\b(?:type|enter|write|input)\s*:\s*(?P<typed>\S.*?)\s*$", re.I)
+# words after which a sentence may go on with another command, or name a field: the typed text's end is not said then
+_MORE_TO_DO = re.compile(r"(?i)(?:\b(?:and|then)\b|[,;]\s*)\s*(?:then\s+)?(?:press|click|tap|hit|type|enter|select|choose|"
+                         r"pick|tick|untick|check|uncheck|go|open|submit|save|clear|fill)\b|\b(?:into|in\s+the)\b")
 
 
 def read(sentence: str) -> Commands:
     """The commands of an action sentence, or why this grammar has none."""
     words = lexicon(sentence, TABLE)
     typed = _TYPED_AFTER_COLON.search(sentence)
+    if typed is not None and _MORE_TO_DO.search(typed["typed"]):
+        typed = None  # 'type: hello and press Enter': where the text ends is not said (quote it)
     if typed is not None and not any(w.kind == "Q" and w.span[0] >= typed.start() for w in words):
         start = typed.start("typed")
         words = [w for w in words if w.span[1] <= start and not (w.kind == "COLON" and w.span[0] >= typed.start())]
@@ -281,6 +286,14 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             # 'the suggestions dropdown', 'as the summary': a field said in lower-case words, which the phrase
             # rules tell from a list that opened (a pick) and find by its label
             raise _NoReading(f"{_whole(sentence)!r}: a field said in lower-case words is not read here")
+        if command.data == "move":  # 'Go to the "Settings" tab': a click on it; an address is gone to by the rules
+            target = _text(next(c for c in subtrees if c.data == "named"), words, sentence)[0]
+            if target.startswith(("/", "<")) or "://" in target or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(?:/\S*)?", target):
+                raise _NoReading(f"{_whole(sentence)!r}: an address is gone to, not clicked")
+            kind_tree = next((c for c in subtrees if c.data == "kind"), None)
+            kind = _said(kind_tree, ("ELEMENT", "KIND", "LIST"), words) if kind_tree is not None else None
+            out.append(Command("click", target, kind, None, None, where, span))
+            continue
         if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)
             out.append(Command("type_here", None, value=value, where=where, span=span))
             continue

@@ -49,7 +49,7 @@ finally afterwards so
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
-page screen window results result query output
+page screen window
 and or but with in into on onto from to of for at by as via using use
 """.split())
 
@@ -59,7 +59,6 @@ click clicks clicked clicking press pressed presses pressing tap tapped hit push
 selecting selects pick picked picks type typed types typing enter entered enters entering fill filled fills filling
 input write writes wrote written put set sets change changes changed replace replaced go goes went navigate
 navigates visit visits open opens follow follows take takes taken make check checks switch switches clear clears
-sign signs log logs
 """.split())
 
 # Verbs of seeing: used only by a check.
@@ -69,9 +68,12 @@ notice expect expected find finds found locate locates show shows shown showing 
 displaying appear appears appeared appearing visible present listed list lists contain contains containing include
 includes including read reads say says said state states exist exists remain remains still opens opened load
 loads loaded open stay stays offer offers offered offering listing report reports reported return returns returned give
-gives become becomes became change changes changed update updates updated set turn turns turned switch switches
-switched text texts wording land lands landed
+gives become becomes became text texts wording land lands landed results result query output
 """.split())
+
+# What an element shows after the step, said with 'to' ('changes to Closed', 'is set to "High"'): used by a check
+_BECOMING = re.compile(r"(?i)(?<![\w'’])(?:changes|changed|change|updated|set|switched|switches|turns|turned)\s+to"
+                       r"(?![\w'’])")
 
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
 SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
@@ -195,19 +197,19 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     used_stems = {stem(w) for w in _WORD.findall(used_text)}
     framed = {stem(w) for d in done for w in _WORD.findall(_fold(_frame(d)))}
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
-    # a value that is one word is what the sentence said there, a word of absence too ('the status changes to Closed')
-    framed |= {stem(d.value) for d in done if d.value and _WORD.fullmatch(d.value.strip())}
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
     for quoted in QUOTE.finditer(sentence):
         text = next(g for g in quoted.groups() if g is not None)
         pieces.append((quoted.start(), quoted.end(), not _fold(text) or _holds(used_text, _fold(text))))
-    # a value or name an operation used, written unquoted in the sentence: used whole, its words of absence too ('lists
-    # Closed 32 and Won't fix 12'); a quoted one is a piece above
-    for said in {t for d in done for t in (d.value, d.said) if t and t.strip()}:
-        for found in re.finditer(rf"(?i)(?<![\w'’]){re.escape(said.strip())}(?![\w'’])", sentence):
+    # a value or name an operation used, written unquoted in the sentence as the operation says it (case and all): one
+    # place it is written, used whole, its words of absence too ('lists Closed 32 and Won't fix 12', 'the status
+    # changes to Closed'); another place the same words are written is not ('Tick Hidden and verify "A" is hidden')
+    for said in (t.strip() for d in done for t in (d.value, d.said) if t and t.strip()):
+        for found in re.finditer(rf"(?<![\w'’]){re.escape(said)}(?![\w'’])", sentence):
             if not any(start < found.end() and found.start() < end for start, end, _ in pieces):
                 pieces.append((found.start(), found.end(), True))
+                break
     # the states the checks say of their elements (a quoted text looked for, or an element's name, says none)
     checked_states = {_STATE_OF[" ".join(m[0].lower().split())] for d in done if d.checks
                       for m in _STATE_IN.finditer(QUOTE.sub(" ", d.description).replace(d.said or "\0", " "))}
@@ -217,6 +219,9 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
         state = _STATE_OF[" ".join(said["state"].lower().split())]
         pieces.append((said.start(), said.end(),
                        (_OPPOSITE.get(state) if said["denied"] else state) in checked_states))
+    for becoming in _BECOMING.finditer(sentence):
+        if saw and not any(start <= becoming.start() < end for start, end, _ in pieces):
+            pieces.append((becoming.start(), becoming.end(), None))
     for again in _ANY_MORE.finditer(sentence):  # 'any more': one word of absence, as 'anymore'
         if not any(start <= again.start() < end for start, end, _ in pieces):
             pieces.append((again.start(), again.end(), bool(_group_of("anymore") & framed)))
