@@ -138,6 +138,21 @@ def assert_green(result: GenerationResult) -> None:
     assert outcome.replay is not None and outcome.replay.passed, outcome.replay
 
 
+def passes_whole_and_replays(html: str, steps: list, tmp_path: Path, settings: Settings) -> RunRecord:
+    """The scenario passes with every word of every step used, and its generated suite replays green."""
+    record = run_on_page(html, steps, tmp_path, settings)
+    assert_passed(record)
+    assert not [r.unused for r in record.readings if r.unused], record.readings
+    assert_green(generate_on_page(html, steps, tmp_path / "suite", settings))
+    return record
+
+
+def assert_stopped_before_clicking(record: RunRecord) -> None:
+    """The scenario failed at its first step's action, and nothing was clicked: a place not found never widens."""
+    assert_failed_at(record, 1, "action")
+    assert not [o for o in record.operations if o.kind == "click" and o.ok], done(record)
+
+
 def assert_failed_at(record: RunRecord, step: int, kind: str) -> None:
     """The scenario failed at that step (1-based), with that kind of failure; else the verdict and what was done."""
     assert record.verdict is not None and record.verdict.status == "failed", done(record)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from shared.settings import Settings
-from tests.agent.pages_site import assert_failed_at, assert_green, assert_passed, done, generate_on_page, run_on_page
+from tests.agent.pages_site import (assert_failed_at, assert_green, assert_passed, assert_stopped_before_clicking, done,
+                                    generate_on_page, passes_whole_and_replays, run_on_page)
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
@@ -2553,9 +2554,8 @@ def test_an_element_said_above_or_below_a_part_is_the_one_standing_there_and_rep
     # a landmark the page lacks: the step fails naming it, never clicking either button
     nowhere = [{"action": 'Click "Export" below the form', "expected": '"Exported from the bottom" is shown'}]
     failed = run_on_page(TWO_EXPORTS, nowhere, tmp_path / "nowhere", grammar)
-    assert_failed_at(failed, 1, "action")
+    assert_stopped_before_clicking(failed)
     assert "'form' not found" in failed.verdict.reason
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
 
 
 INLINE_TABLE = """<!doctype html><html><body>
@@ -2606,9 +2606,7 @@ def test_an_element_said_at_a_corner_of_the_page_or_of_a_part_is_the_one_standin
     assert_passed(run_on_page(TWO_LOG_OUTS, footer, tmp_path / "footer", grammar))
     # nothing of that name stands there: the step fails, never clicking the other one
     nowhere = [{"action": 'Click "Log out" at the bottom right', "expected": '"Signed out from the footer" is shown'}]
-    failed = run_on_page(TWO_LOG_OUTS, nowhere, tmp_path / "nowhere", grammar)
-    assert_failed_at(failed, 1, "action")
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+    assert_stopped_before_clicking(run_on_page(TWO_LOG_OUTS, nowhere, tmp_path / "nowhere", grammar))
 
 
 COMMENT_BOX = """<!doctype html><html><body>
@@ -2682,10 +2680,8 @@ def test_a_radio_button_selected_by_name_in_a_row_is_ticked_there_and_replays(tm
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'In the row for "Autumn Sale", select the Published radio button and click Save',
               "expected": '"Autumn Sale published" is shown'}]
-    record = run_on_page(STATUS_ROWS, steps, tmp_path, grammar)
-    assert_passed(record)
+    record = passes_whole_and_replays(STATUS_ROWS, steps, tmp_path, grammar)
     assert record.readings[0].meaning[0].startswith("choose 'Published' radio button in the row of 'Autumn Sale'")
-    assert_green(generate_on_page(STATUS_ROWS, steps, tmp_path / "suite", grammar))
 
 
 TWO_TABLES = """<!doctype html><html><body>
@@ -2699,9 +2695,8 @@ TWO_TABLES = """<!doctype html><html><body>
 def test_a_landmark_the_page_has_twice_is_no_place_and_nothing_is_clicked(tmp_path):
     steps = [{"action": 'Click the "Export" button below the table', "expected": '"Second export" is shown'}]
     failed = run_on_page(TWO_TABLES, steps, tmp_path, Settings(expected_reader="grammar"))
-    assert_failed_at(failed, 1, "action")
+    assert_stopped_before_clicking(failed)
     assert "not found (the page has 2" in failed.verdict.reason
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
 
 
 DRAWN_TABLE = """<!doctype html><html><body style="margin:0;width:900px">
@@ -2732,9 +2727,7 @@ def test_a_table_drawn_with_boxes_is_its_lines_of_cells_in_columns_and_replays(t
                                  '<div style="width:50px">12.50</div>').replace(
         '<div>May 3</div><div>Bakery</div><div>bread</div><div>4.10</div>',
         '<div style="width:50px">May 3</div><div style="width:50px">Bakery</div><div style="width:500px">4.10</div>')
-    failed = run_on_page(ragged, below, tmp_path / "ragged", grammar)
-    assert_failed_at(failed, 1, "action")
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+    assert_stopped_before_clicking(run_on_page(ragged, below, tmp_path / "ragged", grammar))
 
 
 STATUS_PAGE = """<!doctype html><html><body>
@@ -2766,15 +2759,10 @@ SIDE_MENU_GROUPS = """<!doctype html><html><body style="margin:0">
 def test_a_link_over_a_list_titles_that_list_in_a_side_menu_and_replays(tmp_path):
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'Click "Settings" in the sidebar under Site', "expected": '"Site settings from the menu" is shown'}]
-    record = run_on_page(SIDE_MENU_GROUPS, steps, tmp_path, grammar)
-    assert_passed(record)
-    assert not record.readings[0].unused
-    assert_green(generate_on_page(SIDE_MENU_GROUPS, steps, tmp_path / "suite", grammar))
+    passes_whole_and_replays(SIDE_MENU_GROUPS, steps, tmp_path, grammar)
     # a title the menu does not have: nothing clicked
     users = [{"action": 'Click "Settings" in the sidebar under Users', "expected": '"Site settings" is shown'}]
-    failed = run_on_page(SIDE_MENU_GROUPS, users, tmp_path / "users", grammar)
-    assert_failed_at(failed, 1, "action")
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+    assert_stopped_before_clicking(run_on_page(SIDE_MENU_GROUPS, users, tmp_path / "users", grammar))
 
 
 TWO_NAV_BARS = """<!doctype html><html><body style="margin:0">
@@ -2791,9 +2779,7 @@ def test_a_part_said_with_where_it_stands_is_the_one_standing_there_and_replays(
     assert_passed(run_on_page(TWO_NAV_BARS, bottom, tmp_path / "bottom", grammar))
     # no navigation bar stands on the left: nothing clicked
     left = [{"action": 'Click "Contact" in the left navigation bar', "expected": '"Contact from the top" is shown'}]
-    failed = run_on_page(TWO_NAV_BARS, left, tmp_path / "left", grammar)
-    assert_failed_at(failed, 1, "action")
-    assert not [o for o in failed.operations if o.kind == "click" and o.ok]
+    assert_stopped_before_clicking(run_on_page(TWO_NAV_BARS, left, tmp_path / "left", grammar))
 
 
 TWO_TRAYS = """<!doctype html><html><body>
@@ -2809,10 +2795,7 @@ def test_a_title_said_first_and_a_landmark_after_both_place_the_element_and_repl
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'In the "Edit inject node" section, click the "inject now" button below the list',
               "expected": '"Inject below" is shown'}]
-    record = run_on_page(TWO_TRAYS, steps, tmp_path, grammar)
-    assert_passed(record)
-    assert not record.readings[0].unused
-    assert_green(generate_on_page(TWO_TRAYS, steps, tmp_path / "suite", grammar))
+    passes_whole_and_replays(TWO_TRAYS, steps, tmp_path, grammar)
 
 
 def test_a_menu_drawn_as_a_box_of_its_class_shows_the_labels_listed_unquoted_and_replays(tmp_path):
@@ -2826,7 +2809,7 @@ def test_a_menu_drawn_as_a_box_of_its_class_shows_the_labels_listed_unquoted_and
     assert_failed_at(run_on_page(COLUMN_MENUS, wrong, tmp_path / "wrong", grammar), 1, "expectation")
 
 
-FACETS = """<!doctype html><html><body>
+CLASSED_FACETS = """<!doctype html><html><body>
 <div class="facet-info facet-tracker-issues-status" id="facet-status"><p><strong>status</strong></p>
 <ul><li><a href="#">Open</a> 47</li><li><a href="#">Closed</a> 32</li></ul></div>
 <div class="facet-info facet-tracker-issues-priority" id="facet-priority"><p><strong>priority</strong></p>
@@ -2837,13 +2820,10 @@ FACETS = """<!doctype html><html><body>
 def test_a_part_described_in_lower_case_words_is_the_box_whose_class_says_them_and_replays(tmp_path):
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'Verify "Open" is shown', "expected": "A status facet appears listing Open 47 and Closed 32"}]
-    record = run_on_page(FACETS, steps, tmp_path, grammar)
-    assert_passed(record)
-    assert not record.readings[-1].unused
-    assert_green(generate_on_page(FACETS, steps, tmp_path / "suite", grammar))
+    passes_whole_and_replays(CLASSED_FACETS, steps, tmp_path, grammar)
     # a text of another box, or of the page outside the box, fails there
     other = [{"action": 'Verify "Open" is shown', "expected": "A status facet appears listing Open 47 and Low 7"}]
-    assert_failed_at(run_on_page(FACETS, other, tmp_path / "other", grammar), 1, "expectation")
+    assert_failed_at(run_on_page(CLASSED_FACETS, other, tmp_path / "other", grammar), 1, "expectation")
     # a box no class or id describes: the part is not found
     nowhere = [{"action": 'Verify "Open" is shown', "expected": "The owner facet shows Open 47 and Closed 32"}]
-    assert_failed_at(run_on_page(FACETS, nowhere, tmp_path / "nowhere", grammar), 1, "expectation")
+    assert_failed_at(run_on_page(CLASSED_FACETS, nowhere, tmp_path / "nowhere", grammar), 1, "expectation")
