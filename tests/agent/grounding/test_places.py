@@ -216,3 +216,13 @@ def test_a_link_titles_only_the_list_right_after_it():
     from workers.agent.grounding.places import _under
     assert _under(nav, nav.node(7), "Users", by_context=False)
     assert not _under(nav, nav.node(7), "Site", by_context=False)
+
+
+def test_a_palette_or_tray_drawn_as_a_box_of_its_class_is_that_part():
+    palette = _snap(Node(id=0, tag="body", children=[1], bbox=(0, 0, 900, 800)),
+                    Node(id=1, parent=0, tag="div", class_words="red ui palette", children=[2, 3], bbox=(0, 0, 200, 800)),
+                    Node(id=2, parent=1, tag="input", operable=True, placeholder="filter nodes", bbox=(0, 0, 200, 20)),
+                    Node(id=3, parent=1, tag="div", class_words="red ui palette node", text="inject",
+                         bbox=(0, 40, 200, 20)))
+    assert [n.id for n in parts(palette, "palette")] == [1]
+    assert parts(palette, "tray") == []

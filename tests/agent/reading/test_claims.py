@@ -540,3 +540,10 @@ def test_a_look_is_never_a_part_and_a_labelled_value_is_read_before_a_described_
         assert read(expected).claims == (), expected
     [claim] = read_claims('The error message says "Wrong password"')
     assert (claim.kind, claim.place, claim.text) == ("value", "error message", "Wrong password")
+
+
+def test_a_part_described_in_words_ending_in_a_kind_is_no_box_of_those_classes() -> None:
+    # a search box's value, a suggestion list the page may draw without those classes: no reading here
+    assert read('The search box now contains "npm install x"').claims == ()
+    assert read('the suggestion list says "No results found"').claims == ()
+    assert [(c.place, c.kind) for c in read_claims("The owner facet shows Open 47")] == [("owner facet", "described")]

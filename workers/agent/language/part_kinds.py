@@ -42,6 +42,8 @@ CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "toolbar": ("toolbar", "tool bar"),
     "menu": ("menu", "dropdown menu", "context menu", "popup menu"),
     "tree": ("tree",),
+    # parts a step names by what they are that no role draws (actions/parts.py NOUNS)
+    "palette": ("palette",), "tray": ("tray",), "drawer": ("drawer",), "popover": ("popover",), "popup": ("popup",),
     "navigation": ("nav", "navbar", "navigation"),
     "main menu": ("mainnav", "main nav", "main menu", "mainmenu", "primary nav", "primary menu"),
 }
