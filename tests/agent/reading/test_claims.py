@@ -546,4 +546,5 @@ def test_a_part_described_in_words_ending_in_a_kind_is_no_box_of_those_classes()
     # a search box's value, a suggestion list the page may draw without those classes: no reading here
     assert read('The search box now contains "npm install x"').claims == ()
     assert read('the suggestion list says "No results found"').claims == ()
-    assert [(c.place, c.kind) for c in read_claims("The owner facet shows Open 47")] == [("owner facet", "described")]
+    assert [(c.place, c.kind) for c in read_claims("The owner facet shows Open 47 and Closed 32")] == [
+        ("owner facet", "described"), ("owner facet", "described")]
