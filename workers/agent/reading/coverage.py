@@ -10,11 +10,12 @@ used') and, with `partial_readings="fail"`, fails the step there.
 What counts as used:
 
 - a quoted text or an Examples value: some operation's words hold it whole, as words ("Unpaid" never holds "Paid");
-  a number whole ("12.50" is never "50.12"); a value or name an operation used, written unquoted: all its words;
+  a number whole ("12.50" is never "50.12"); a value or name an operation used, written unquoted: all its words, at
+  one place it is written as the operation says it (case and all), never elsewhere;
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
-  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing), or by a value
-  that is that word alone ('the status changes to Closed');
+  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing), but for one
+  inside a value written unquoted, at its place ('the status changes to Closed');
 - `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
   something, `ANY_OPERATION` (words that join, the page) once it did either; `IGNORABLE` (articles, courtesy) always.
 
