@@ -155,8 +155,8 @@ def _names(op) -> list[str]:
         if t and _words(t)]
     # a field's label with a hint after its colon ('Description: You may use WikiFormatting here.') names it by its
     # first words (never a text such as "Status: Closed", which is what the element shows)
-    labels = [] if node is None else [t for t in (node.label, node.aria_label) if t and ":" in t]
-    names += [_words(t.split(":")[0]) for t in labels if _words(t.split(":")[0])]
+    heads = [] if node is None else [_words(t.split(":")[0]) for t in (node.label, node.aria_label) if t and ":" in t]
+    names += [head for head in heads if head]
     if op.kind in _CHOICES and op.value:
         names.append(_words(op.value))
     return names

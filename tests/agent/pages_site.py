@@ -147,6 +147,13 @@ def passes_whole_and_replays(html: str, steps: list, tmp_path: Path, settings: S
     return record
 
 
+def replays_and_catches(html: str, steps: list, wrong: list, tmp_path: Path, settings: Settings) -> None:
+    """The scenario's generated suite replays green, and the same scenario with a wrong expected result fails at step 1
+    on that expectation."""
+    assert_green(generate_on_page(html, steps, tmp_path, settings))
+    assert_failed_at(run_on_page(html, wrong, tmp_path / "wrong", settings), 1, "expectation")
+
+
 def assert_stopped_before_clicking(record: RunRecord) -> None:
     """The scenario failed at its first step's action, and nothing was clicked: a place not found never widens."""
     assert_failed_at(record, 1, "action")

@@ -111,7 +111,8 @@ def parts(snap: PageSnapshot, words: str) -> list[Node]:
             re.search(rf"(?<!\S){name}(?!\S)", n.class_words or "") for name in CLASS_NAMES[said])]
     placed = _POSITIONED.fullmatch(said)
     if not found and placed:  # 'the top navigation bar': a navigation bar standing at the top of the page
-        found = [n for n in parts(snap, placed["part"]) if _stands(snap, n, _CORNER_OF[placed["at"]])]
+        found = [n for n in parts(snap, placed["part"])
+                 if _in_corner(snap, [Candidate(node_id=n.id, score=1.0)], _CORNER_OF[placed["at"]], None)]
     side = _SIDE.fullmatch(said)
     if not found and (said == "sidebar" or side):  # 'the right-hand panel': the column on that edge
         found = _side_columns(snap, side["side"] if side else None)
@@ -182,14 +183,6 @@ def _holding_both(snap: PageSnapshot, one: Node, other: Node) -> Node | None:
 # ('left' and 'right' before a part are a side column's: _SIDE)
 _POSITIONED = re.compile(r"(?P<at>top|bottom|upper|lower)\s+(?P<part>.+)")
 _CORNER_OF = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom"}
-
-
-def _stands(snap: PageSnapshot, node: Node, at: str) -> bool:
-    """The node's middle is in that third (top, bottom) of the page's first or last screen, as `_in_corner` reads a
-    corner of the page."""
-    x, y, w, h = _extent(snap)
-    cy = node.bbox[1] + node.bbox[3] / 2
-    return cy <= y + min(h, PAGE_SCREEN_PX) / 3 if at == "top" else cy >= y + h - min(h, PAGE_SCREEN_PX) / 3
 
 
 # a part said by the side of the page it stands on: 'the right-hand panel', 'the left menu', 'the left sidebar'
@@ -507,8 +500,9 @@ def _at_part(snap: PageSnapshot, part: Node, candidate: Candidate, corner: str) 
     return True
 
 
-_LANDMARK_TAGS = frozenset({"header", "nav", "footer", "aside", "dialog"})
-_LANDMARK_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary", "dialog"})
+# the parts of a page that hold their own controls: their tags and roles (part_kinds.PARTS)
+_LANDMARK_TAGS = frozenset().union(*(PARTS[k][1] for k in ("header", "footer", "navigation", "sidebar", "dialog")))
+_LANDMARK_ROLES = frozenset().union(*(PARTS[k][0] for k in ("header", "footer", "navigation", "sidebar", "dialog")))
 
 
 def _lateral(side: str | None) -> str | None:
@@ -704,8 +698,8 @@ def _under(snap: PageSnapshot, node: Node, section: str, by_context: bool = True
 
 
 def _list_toggle(snap: PageSnapshot, holder: Node, title: Node, node: Node, pattern: re.Pattern[str]) -> bool:
-    """A link or button titling the list right after it, which holds the node (a side menu's group: "Site" over its Sites,
-    Redirects and Settings), its text the section's."""
+    """A link or button titling the list right after it, which holds the node (a side menu's group: "Site" over its
+    Sites, Redirects and Settings), its text the section's."""
     if not title.operable or not pattern.fullmatch((title.text or "").strip()):
         return False
     after = next((snap.node(child) for child in holder.children if child > title.id), None)  # the list right after it

@@ -37,7 +37,6 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "sidebar": ("sidebar", "side bar", "sidenav", "side nav", "side panel", "sidepanel", "leftnav", "left nav"),
     "header": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
-    "top bar": ("header", "navbar", "topbar", "top bar", "app bar", "appbar", "masthead"),
     "footer": ("footer",),
     "toolbar": ("toolbar", "tool bar"),
     "menu": ("menu", "dropdown menu", "context menu", "popup menu"),
@@ -47,3 +46,4 @@ CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "navigation": ("nav", "navbar", "navigation"),
     "main menu": ("mainnav", "main nav", "main menu", "mainmenu", "primary nav", "primary menu"),
 }
+CLASS_NAMES["top bar"] = CLASS_NAMES["header"]  # the header, said by where it stands

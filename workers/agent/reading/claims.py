@@ -80,8 +80,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
             "palette",
     "PAGE": "page screen window",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
-    "ELEMENT": "field button link checkbox dropdown drop-down icon input option toggle radio textbox textarea editor chip "
-               "badge label",
+    "ELEMENT": "field button link checkbox dropdown drop-down icon input option toggle radio textbox textarea editor "
+               "chip badge label",
     "AND": "and",
     "BUT": "but while whereas",
     "SEEING": "verify check ensure confirm",  # a check said as one ('Verify "A" is listed')

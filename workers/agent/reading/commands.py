@@ -136,8 +136,8 @@ def _parser() -> Lark:
 # what is typed, as if quoted
 _TYPED_AFTER_COLON = re.compile(r"\b(?:type|enter|write|input)\s*:\s*(?P<typed>\S.*?)\s*$", re.I)
 # words after which a sentence may go on with another command, or name a field: the typed text's end is not said then
-_MORE_TO_DO = re.compile(r"(?i)(?:\b(?:and|then)\b|[,;]\s*)\s*(?:then\s+)?(?:press|click|tap|hit|type|enter|select|choose|"
-                         r"pick|tick|untick|check|uncheck|go|open|submit|save|clear|fill)\b|\b(?:into|in\s+the)\b")
+_MORE_TO_DO = re.compile(r"(?i)(?:\b(?:and|then)\b|[,;]\s*)\s*(?:then\s+)?(?:press|click|tap|hit|type|enter|select|"
+                         r"choose|pick|tick|untick|check|uncheck|go|open|submit|save|clear|fill)\b|\b(?:into|in\s+the)\b")
 
 
 def read(sentence: str) -> Commands:
@@ -287,11 +287,11 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             # rules tell from a list that opened (a pick) and find by its label
             raise _NoReading(f"{_whole(sentence)!r}: a field said in lower-case words is not read here")
         if command.data == "move":  # 'Go to the "Settings" tab': a click on it; an address is gone to by the rules
-            target = _text(next(c for c in subtrees if c.data == "named"), words, sentence)[0]
+            target, kind, ordinal = _target(elements[0], words, sentence)
+            if elements[0].data != "named" or ordinal is not None:  # 'Switch to the second tab': a browser's tab
+                raise _NoReading(f"{_whole(sentence)!r}: a tab or page said by its kind or order is the rules'")
             if target.startswith(("/", "<")) or "://" in target or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(?:/\S*)?", target):
                 raise _NoReading(f"{_whole(sentence)!r}: an address is gone to, not clicked")
-            kind_tree = next((c for c in subtrees if c.data == "kind"), None)
-            kind = _said(kind_tree, ("ELEMENT", "KIND", "LIST"), words) if kind_tree is not None else None
             out.append(Command("click", target, kind, None, None, where, span))
             continue
         if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)
