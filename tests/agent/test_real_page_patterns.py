@@ -2823,3 +2823,38 @@ def test_a_part_described_in_lower_case_words_is_the_box_whose_class_says_them_a
     # a box no class or id describes: the part is not found
     nowhere = [{"action": 'Verify "Open" is shown', "expected": "The owner facet shows Open 47 and Closed 32"}]
     assert_failed_at(run_on_page(CLASSED_FACETS, nowhere, tmp_path / "nowhere", grammar), 1, "expectation")
+
+
+SIGN_IN_AND_INBOX = """<!doctype html><html><body style="margin:0">
+<form id="login" onsubmit="event.preventDefault(); login.hidden = true; app.hidden = false">
+<label for="u">Username</label> <input id="u"> <label for="p">Password</label> <input id="p" type="password">
+<button>Log in</button></form>
+<div id="app" hidden><div id="welcome" role="status"><span>Welcome back!</span>
+<button onclick="welcome.remove()">Close</button></div>
+<aside><a href="#" onclick="said.textContent = 'Reports of the menu'">Reports</a>
+<a href="#" onclick="said.textContent = 'Archive of the menu'">Archive</a></aside>
+<main><a href="#" onclick="said.textContent = 'Reports of the page'">Reports</a>
+<button onclick="said.textContent += ', exported'">Export</button>
+<table><tr><th>Invoice</th><th>Total</th></tr><tr><td>INV-7</td><td>12.50</td></tr></table>
+<p id="said"></p></main></div></body></html>"""
+
+
+def test_a_verb_said_once_for_two_elements_a_part_looked_at_and_a_message_are_read_whole_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Sign in as "dana" with the password "s3cret"',
+              "expected": 'The message "Welcome back!" is shown'},
+             {"action": "Close the welcome message", "expected": '"Welcome back!" is no longer shown'},
+             {"action": 'Click "Reports" in the sidebar, then the "Export" button',
+              "expected": '"Reports of the menu, exported" is shown'},
+             {"action": 'Open "Archive" from the sidebar', "expected": '"Archive of the menu" is shown'},
+             {"action": "Look at the table", "expected": '"INV-7" is shown'}]
+    record = run_on_page(SIGN_IN_AND_INBOX, steps, tmp_path, grammar)
+    assert_passed(record)
+    # 'Close the welcome message' is the rules' reading: the Close button of the box holding "Welcome"; 'message'
+    # says what that box is, which nothing checks: reported as not used, never dropped silently
+    unused = {r.sentence: r.unused for r in record.readings if r.unused}
+    assert unused == {"Close the welcome message": ["message"]}, done(record)
+    assert_green(generate_on_page(SIGN_IN_AND_INBOX, steps, tmp_path / "suite", grammar))
+    # the table looked at must be there: a page without one fails at that step
+    no_table = SIGN_IN_AND_INBOX.replace("<table>", "<div>").replace("</table>", "</div>")
+    assert_failed_at(run_on_page(no_table, steps, tmp_path / "no-table", grammar), 5, "expectation")

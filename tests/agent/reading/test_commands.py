@@ -91,6 +91,22 @@ def test_an_element_said_above_or_below_another_stands_on_that_side_of_it() -> N
     assert read("Click Export beneath Recent orders").commands[0].where.anchor == "Recent orders"
 
 
+def test_a_verb_said_once_for_two_elements_keeps_each_element_s_own_place() -> None:
+    said = [(c.verb, c.target, c.kind, c.where.part) for c in read(
+        'Click "Reports" in the left menu, then the "Export" button').commands]
+    assert said == [("click", "Reports", None, "left menu"), ("click", "Export", "button", None)]
+    # with no place of the first's own, the two are one command's: both in the place said after them
+    said = [(c.target, c.where.part) for c in read('Click "Reports" and "Export" in the toolbar').commands]
+    assert said == [("Reports", "toolbar"), ("Export", "toolbar")]
+    # a verb that takes a value is never said once for two elements
+    assert read('Type "x" into the Name field in the form, then the "Notes" field').refusal
+
+
+def test_an_element_taken_from_a_part_is_looked_for_inside_it() -> None:
+    command, = read('Open "Invoices" from the sidebar').commands
+    assert (command.verb, command.target, command.where.part) == ("click", "Invoices", "sidebar")
+
+
 @pytest.mark.parametrize("sentence", [
     'Click "Add New" next to the search box',  # beside a part: not found by this reading
     "Click on the first ticket in the list",  # 'ticket' names no kind of element

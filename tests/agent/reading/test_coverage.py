@@ -149,4 +149,15 @@ def test_a_value_uses_only_the_place_it_is_written_never_a_denial_or_a_predicate
     # 'changes to' is said by a check; 'changes' alone, or a sign-in no operation did, is not
     shown = [Done("Verify 'Alpha' is shown", value="Alpha", checks=True)]
     assert account('Verify "Alpha" is shown and the text changes', shown).unused == ("changes",)
-    assert account("Click Save and log in", [Done("Click Save", "Save")]).unused == ("log",)
+    assert account("Click Save and log in", [Done("Click Save", "Save")]).unused == ("log in",)
+
+
+def test_signing_in_is_used_by_typing_a_password_and_a_verb_of_absence_by_the_element_it_clicks() -> None:
+    signed = [Done("Type admin into the Username field", "Username", "admin"),
+              Done("Type s3cret into the Password field", "Password", "s3cret"), Done("Click the Log in button", "Log in")]
+    assert account('Sign in as "admin" with the password "s3cret"', signed).whole
+    assert account('Sign in as "admin"', signed[:1]).unused == ("Sign in",)  # no password typed: not signed in
+    closed = [Done("Click the Close button in the row of 'Welcome'", "Close")]
+    assert account('Close the "Welcome" box', closed).unused == ("box",)
+    # a word of absence said of what is seen is never used by a name clicked
+    assert account('Click "Close" and the dialog is closed', closed).unused == ("dialog is closed",)

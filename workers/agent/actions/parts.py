@@ -25,7 +25,7 @@ NOUNS = {"form": "form", "dialog": "dialog", "dialog box": "dialog", "modal": "d
          "pop-up": "dialog", "menu": "menu", "submenu": "menu", "sub-menu": "menu", "palette": "palette",
          "panel": "panel", "side panel": "panel", "sidebar": "sidebar", "side bar": "sidebar", "tray": "tray",
          "drawer": "drawer", "toolbar": "toolbar", "popover": "popover", "tooltip": "tooltip", "overlay": "overlay",
-         "navigation": "navigation"}  # fmt: skip
+         "navigation": "navigation", "table": "table", "tree": "tree"}  # fmt: skip
 _NOUN = "|".join(sorted((n.replace(" ", r"\s+") for n in NOUNS), key=len, reverse=True))
 # Words before the noun that do not name it: which one it is, said otherwise.
 _NOT_NAMES = r"(?!(?:new|same|whole|entire|small|little|big|large|open|current|previous|other|this|that)\b)"

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from workers.agent.actions.kinds.assert_page import VAGUE
 from workers.agent.actions.kinds.assert_state import OPPOSITE, STATE_WORDS
+from workers.agent.actions.kinds.assert_text import MESSAGES
 from workers.agent.actions.parts import part_of
 from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
@@ -47,6 +48,8 @@ def claim_op(claim: Claim) -> Op:
         return Op("assert_inside" if claim.shown else "assert_not_inside", target=claim.place, role_hint="described",
                   value=claim.text)
     check, uncheck = ("assert_text", "assert_absent")
+    if claim.place is None and claim.kind is None and claim.said_as in MESSAGES:  # 'the message "Saved" is shown'
+        return Op(check if claim.shown else uncheck, role_hint=claim.said_as, value=claim.text)
     if claim.place is None and claim.kind is None and claim.said_as in PART_KINDS - {"field"}:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
         # its label, outside it: no check of a field is read here)

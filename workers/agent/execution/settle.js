@@ -691,6 +691,8 @@
     toolbar: "[role=toolbar]",
     tooltip: "[role=tooltip]",
     navigation: "nav, [role=navigation]",
+    table: "table, [role=table], [role=grid], [role=treegrid]",
+    tree: "[role=tree]",
   };
   const PART_WORDS = { dialog: ["dialog", "modal", "popup"], menu: ["menu", "submenu"] };
   const nameWords = (name) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);

@@ -296,8 +296,35 @@ def _whole(sentence: str) -> str:
     return " ".join(sentence.split())
 
 
+# 'Look at the sidebar on the left', 'Check the table': a step that says which part of the page it looks at, and nothing
+# more: the part is there (the expected result after it says what it shows)
+_LOOKED_AT = re.compile(r"(?i)\s*(?:look\s+at|check|verify|inspect|examine)\s+(?P<parts>.+?)\s*\.?\s*")
+_LOOKED_PART = re.compile(r"(?i)the\s+(?P<part>(?:sidebar|side\s+panel|panel|table|tree|toolbar|menu|dialog|form|"
+                          r"palette|tray|navigation)(?:\s+on\s+the\s+(?:left|right))?)|the\s+(?:page|screen)")
+
+
+def _looked_at(sentence: str) -> Reading | None:
+    """The parts a step says it looks at, each said shown; None when the sentence says more than that."""
+    m = _LOOKED_AT.fullmatch(sentence)
+    if m is None:
+        return None
+    claims = []
+    for piece in re.finditer(r"(?:(?<=^)|(?<=\s)and\s+|(?<=,)\s*)(?P<said>[^,]+?)(?=\s+and\s|\s*,|$)", m["parts"]):
+        part = _LOOKED_PART.fullmatch(piece["said"])
+        if part is None:
+            return None
+        if part["part"]:
+            start = m.start("parts") + piece.start("said") + part.start("part")
+            claims.append(Claim(" ".join(part["part"].lower().split()), True, kind="part",
+                                span=(start, start + len(part["part"]))))
+    return Reading(claims=tuple(claims)) if claims else None
+
+
 def read(sentence: str) -> Reading:
     """The claims of an expected result, or why it has none."""
+    looked = _looked_at(sentence)
+    if looked is not None:
+        return looked
     words = lexicon(sentence)
     if not words:
         return Reading(refusal="it says nothing")

@@ -64,6 +64,9 @@ _CHOSEN = frozenset({"radio", "radio button", "checkbox"})
 _BESIDE = frozenset({"next to", "beside"})
 _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
                  "left-hand": "left", "right": "right", "right-hand": "right"}
+_PLACES = frozenset({"inside", "row_of", "stacked", "under", "in_under", "corner"})  # a command's place, as read
+# commands whose verb a tester says once for two elements ('Click "A", then the "B" button')
+_SAID_AGAIN = frozenset({"click", "press", "check", "uncheck", "hover"})
 _STACKED = {"above": "above", "below": "below", "beneath": "below", "underneath": "below"}  # ('over' is 'in' here)
 
 
@@ -259,7 +262,18 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
     lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead")), None)
     everywhere = _where(lead, words, sentence) if lead is not None else Where()
     out: list[Command] = []
+    verb, placed = None, False  # the command before: its verb, and whether it had a place of its own
     for command in (c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead")):
+        if command.data == "again":  # 'Click "A" in the sidebar, then the "B" button'
+            if verb not in _SAID_AGAIN:
+                raise _NoReading(f"{_whole(sentence)!r}: what to do with an element said after another command is "
+                                 "not said")
+            if not placed:  # 'Click "A" and "B" in the sidebar', 'Untick "A", "B" and "C" checkboxes': one command
+                raise _NoReading(f"{_whole(sentence)!r}: a verb said once for two elements is read only when the "
+                                 "first has a place of its own")
+            command = Tree(verb, command.children)
+        verb = command.data
+        placed = any(isinstance(c, Tree) and c.data in _PLACES for c in command.children)
         subtrees = [c for c in command.children if isinstance(c, Tree)]
         if command.data == "fill_pairs":  # 'Fill in Username alice and Password secret'
             for pair in subtrees:
@@ -267,8 +281,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 value = _text(pair.children[-1], words, sentence)[0]
                 out.append(Command("fill", label, None, None, value, everywhere, _span(words, _tokens(pair))))
             continue
-        place = next((c for c in subtrees if c.data in ("inside", "row_of", "stacked", "under", "in_under", "corner")),
-                     None)
+        place = next((c for c in subtrees if c.data in _PLACES), None)
         where = _where(place, words, sentence) if place is not None else everywhere
         if place is not None and lead is not None:
             # 'In the "Edit node" tray, click the "Run" button below the property list': under the title, and there

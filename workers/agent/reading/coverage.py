@@ -14,8 +14,10 @@ What counts as used:
   one place it is written as the operation says it (case and all), never elsewhere;
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
-  operation says of itself, never by a text it looked for ('"Not found" is shown' denies nothing), but for one
-  inside a value written unquoted, at its place ('the status changes to Closed');
+  operation says of itself, or by the name of an element it acted on ('Close the dialog' done as a click on "Close"),
+  never by a text it looked for ('"Not found" is shown' denies nothing), but for one inside a value written
+  unquoted, at its place ('the status changes to Closed');
+- 'sign in' / 'log in' by a step that typed into a password field;
 - `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
   something, `ANY_OPERATION` (words that join, the page) once it did either; `IGNORABLE` (articles, courtesy) always.
 
@@ -37,7 +39,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 12
+VERSION = 13
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -120,6 +122,11 @@ _STATE_SAID = re.compile(rf"(?i)(?<![\w'’])(?P<denied>(?:not|never|no\s+longer
                          rf"(?P<state>{_STATE_WORDS})(?![\w'’])")
 _STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 
+# signing in, said as a tester says it: used by a step that typed into a password field
+_SIGNING_IN = re.compile(r"(?i)(?<![\w'’])(?:(?:sign|log)(?:s|ged|ging|ning|ed)?\s*(?:in|on)|login)(?![\w'’])")
+_SECRET = re.compile(r"(?i)pass(?:word|code|phrase)|\bpin\b")
+# where a command's verb stands: the sentence's start, or after 'and', 'then' or a comma
+_COMMANDING = re.compile(r"(?i)(?:^|[,;]|\band|\bthen)\s*(?:then\s+)?$")
 _ANY_MORE = re.compile(r"(?i)(?<![\w'’])any\s+more(?![\w'’])")
 _STEMMER = snowballstemmer.stemmer("english")
 _ABSENCE = frozenset(_STEMMER.stemWord(w) for w in SAME[-1])  # the stems of the words of absence
@@ -197,6 +204,9 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     used_text = _fold(" ".join(d.words() for d in done))
     used_stems = {stem(w) for w in _WORD.findall(used_text)}
     framed = {stem(w) for d in done for w in _WORD.findall(_fold(_frame(d)))}
+    # the names of the elements acted on, for a word said as a command's verb: 'Close the dialog' done as a click on
+    # "Close" (never 'Tick Hidden and verify "A" is hidden')
+    acted = {stem(w) for d in done if not d.checks for w in _WORD.findall(_fold(d.said or ""))}
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
@@ -223,6 +233,10 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     for becoming in _BECOMING.finditer(sentence):
         if saw and not any(start <= becoming.start() < end for start, end, _ in pieces):
             pieces.append((becoming.start(), becoming.end(), None))
+    typed_secret = any(not d.checks and d.value and _SECRET.search(d.said or "") for d in done)
+    for signing in _SIGNING_IN.finditer(sentence):  # 'Sign in as "admin"': done by typing a password
+        if not any(start <= signing.start() < end for start, end, _ in pieces):
+            pieces.append((signing.start(), signing.end(), typed_secret))
     for again in _ANY_MORE.finditer(sentence):  # 'any more': one word of absence, as 'anymore'
         if not any(start <= again.start() < end for start, end, _ in pieces):
             pieces.append((again.start(), again.end(), bool(_group_of("anymore") & framed)))
@@ -240,7 +254,8 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
             continue
         group = _group_of(lowered)
         # a word of absence is used only by what an operation says of itself, never by a text it looked for
-        pieces.append((word.start(), word.end(), bool(group & (framed if group & _ABSENCE else used_stems))))
+        said_of_itself = framed | acted if _COMMANDING.search(sentence[:word.start()]) else framed
+        pieces.append((word.start(), word.end(), bool(group & (said_of_itself if group & _ABSENCE else used_stems))))
     pieces.sort()
     runs: list[str] = []
     start = end = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.actions.kinds.assert_text import texts
+from workers.agent.actions.kinds.assert_text import MESSAGES, texts
 from workers.agent.language.phrases import TOKEN, VISIBLE, WHERE, Op, Unsupported, split_role
 
 _ROLES = {"button": "button", "link": "link", "field": "textbox", "checkbox": "checkbox", "radio": "radio",
@@ -75,6 +75,8 @@ class AssertAbsent(Action):
     def describe(self, target, role, value):
         if target:
             return f"Verify the {target} {role or 'element'} is not shown"
+        if role in MESSAGES:  # 'the message "Saved" is gone'
+            return f"Verify the {role} '{value}' is not shown"
         return f"Verify '{value}' is not shown"
 
     def page_locator(self, intent):

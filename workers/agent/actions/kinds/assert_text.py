@@ -24,6 +24,12 @@ from workers.agent.language.phrases import (
 )
 
 
+# What a tester calls a text the page shows when saying only that it is one ('the message "Saved" is shown', 'a
+# notification "Deployed" appears'): said of a text check, these words say nothing more than the text shown. (Not
+# 'error' or 'warning': those say what kind of message it is, which a text check does not see.)
+MESSAGES = frozenset("message notification notice toast banner text wording".split())
+
+
 def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
     """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal)."""
     x = TEXT_PREFIX.sub("", x.strip())
@@ -223,6 +229,8 @@ class AssertText(Action):
     statements = STATEMENTS
 
     def describe(self, target, role, value):
+        if role in MESSAGES:  # 'the message "Saved" is shown': a text the page shows, said to be a message
+            return f"Verify the {role} '{value}' is shown"
         return f"Verify '{value}' is shown"
 
     def check(self, act):
