@@ -2858,3 +2858,17 @@ def test_a_verb_said_once_for_two_elements_a_part_looked_at_and_a_message_are_re
     # the table looked at must be there: a page without one fails at that step
     no_table = SIGN_IN_AND_INBOX.replace("<table>", "<div>").replace("</table>", "</div>")
     assert_failed_at(run_on_page(no_table, steps, tmp_path / "no-table", grammar), 5, "expectation")
+
+
+ORDERS_HEADING = """<!doctype html><html><head><title>Shop - Orders (3)</title></head><body>
+<h1>Orders (3)</h1><h2>Archive</h2><ul><li>#13 Paid</li><li>#14 Unpaid</li></ul></body></html>"""
+
+
+def test_the_page_heading_is_its_main_heading_alone_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Check that the page heading reads "Orders (3)" and that #13 is listed'}]
+    replays_and_catches(ORDERS_HEADING, steps, [{"action": 'Check that the page heading reads "Archive"'}], tmp_path,
+                        grammar)
+    # the browser's title is no heading: a text only the title holds fails
+    assert_failed_at(run_on_page(ORDERS_HEADING, [{"action": 'Check that the page heading reads "Shop"'}],
+                                 tmp_path / "title", grammar), 1, "expectation")

@@ -22,7 +22,8 @@ NEW = {"assert_absent", "history", "accept_dialog", "dismiss_dialog", "pick", "h
        "wait_for", "wait_gone", "clear", "double_click", "assert_above", "assert_below", "assert_beside", "assert_state", "assert_in_row",
        "assert_in_section", "assert_not_in_section", "assert_count", "assert_in_column", "assert_row_at", "choose", "expand",
        "assert_part_shown", "assert_part_gone", "assert_column_each", "assert_indented",
-       "assert_sorted", "scroll", "assert_page", "assert_title", "assert_address", "assert_inside", "assert_not_inside"}
+       "assert_sorted", "scroll", "assert_page", "assert_title", "assert_heading", "assert_address", "assert_inside",
+       "assert_not_inside"}
 
 
 def test_every_kind_is_a_module_of_its_own_name() -> None:

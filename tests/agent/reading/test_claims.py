@@ -465,6 +465,22 @@ def test_a_check_said_with_that_or_make_sure_is_read_as_its_claims() -> None:
     assert read_claims('Make sure that "Save" is disabled') == read_claims('"Save" is disabled')
 
 
+def test_a_second_check_said_with_that_is_read_as_its_claims_too() -> None:
+    assert read_claims('Check that "A" is listed and that "B" is not') == read_claims('"A" is listed and "B" is not')
+
+
+def test_the_page_s_heading_or_title_is_a_claim_of_the_page_itself_never_of_a_field() -> None:
+    said = [(c.text, c.kind) for c in read_claims('The page heading reads "Orders (3)" and "Paid" is listed')]
+    assert said == [("Orders (3)", "main heading"), ("Paid", None)]
+    assert [(c.text, c.kind) for c in read_claims('The main heading is "Roadmap"')] == [("Roadmap", "main heading")]
+    assert [(c.text, c.kind) for c in read_claims('The page\'s title says "Timeline"')] == [("Timeline", "title")]
+    assert read('The search heading reads "Results"').refusal  # a heading of something else: not the page's
+
+
+def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
+    assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
+
+
 def test_texts_offered_are_texts_shown() -> None:
     assert read_claims('"Events" and "News" are offered') == read_claims('"Events" and "News" are shown')
     assert read_claims('The dropdown opens offering "A" and "B"') == read_claims('The dropdown opens showing "A" and "B"')

@@ -38,6 +38,8 @@ def claim_op(claim: Claim) -> Op:
             raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "
                               "says, e.g. The Roadmap page is shown")
         return Op("assert_page", value=claim.text)
+    if claim.kind in ("main heading", "title"):  # 'the page heading reads "Roadmap"', 'the page title is "Timeline"'
+        return Op("assert_heading" if claim.kind == "main heading" else "assert_title", value=claim.text)
     if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'
         return Op("assert_value", target=claim.place, role_hint=_control_role(claim.said_as), value=claim.text)
     if claim.near is not None:  # '"Wrong password" is shown above the form'

@@ -131,6 +131,10 @@ _LOOKS = frozenset("""red green blue grey gray yellow orange black white purple 
 _BECOMING = frozenset("changes changed change updated set switched switches turns turned".split())
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
 _COUNTED = re.compile(r"\(\d+\)")
+# the page's own heading or title, as said ('the page heading', "the page's title", 'the main heading'): the kind of
+# claim each is (meanings.py: the main heading alone, or the browser's title or the main heading)
+_PAGE_OWN = frozenset({"page", "page's", "screen", "screen's", "main"})
+_HEADINGS = {"heading": "main heading", "header": "main heading", "headline": "main heading", "title": "title"}
 _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
 
 
@@ -162,6 +166,8 @@ class Claim:
             return f"the{said_as} {self.text!r} {'is' if self.shown else 'is not'} {self.state} ({spans})"
         if self.kind == "page":
             return f"the page is {self.text!r} ({spans})"
+        if self.kind in ("main heading", "title"):
+            return f"the page's {self.kind} shows {self.text!r} ({spans})"
         if self.kind == "part":
             return f"the {self.text} {'is shown' if self.shown else 'is gone'} ({spans})"
         if self.kind == "value":
@@ -203,6 +209,9 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
     slots += [(m.start(), m.end(), m[0]) for m in _IDENTIFIER.finditer(sentence)
               if not any(s <= m.start() < e for s, e, _ in slots) and len(m[0]) >= 4 and (
                   re.search(r"[._@/]|\d", m[0]) and re.search(r"[^\W\d_]", m[0]) or _VERSION.fullmatch(m[0]))]
+    # a number said with '#' is a text whole: a ticket's or an issue's ('#13')
+    slots += [(m.start(), m.end(), m[0]) for m in re.finditer(r"(?<![\w#])#\d+\b", sentence)
+              if not any(s <= m.start() < e for s, e, _ in slots)]
     words = [Word("Q", text, (start, end)) for start, end, text in slots]
     starts = True  # the next word starts a sentence (its capital says nothing)
     first: list[int] = []  # words that start a sentence, capitalised and unknown: a name only if one goes on after them
@@ -221,7 +230,8 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             continue
         if lowered in _SKIPPED and (text.islower() or starts):
             continue
-        if lowered == "that" and words and words[-1].kind == "SEEING":  # 'Check that "A" is listed'
+        if lowered == "that" and words and (words[-1].kind == "SEEING" or words[-1].kind == "AND" and any(
+                w.kind == "SEEING" for w in words)):  # 'Check that "A" is listed (and that "B" is not)'
             continue
         if lowered == "sure" and words and words[-1].text.lower() == "make":  # 'Make sure "A" is listed'
             words[-1] = Word("SEEING", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
@@ -563,6 +573,16 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             out.append(Claim(said, clause.data == "part_shown", kind="part", span=place.span or (0, 0)))
             before = None
             continue
+        if clause.data == "heading_is":  # 'the page heading reads "Custom Query"': the page's own heading or title
+            said = [words[int(t)].text.lower().replace("’", "'") for t in _tokens(clause.children[0])
+                    if t.type != "DET"]
+            if said[0] not in _PAGE_OWN or said[1] not in _HEADINGS:
+                raise _NoReading(f"{_whole(sentence)!r}: {' '.join(said)!r} is not the page's heading or title")
+            text, at = written(_tokens(clause.children[-1]), words, sentence)
+            out.append(Claim(text, True, kind=_HEADINGS[said[1]], span=at, place_span=_span(
+                words, _tokens(clause.children[0]))))
+            before = None
+            continue
         if clause.data in ("in_state", "not_in_state", "has_value"):
             out += _element_claims(clause, words, sentence)
             before = None  # nothing after it is said of its place ('..., and does not list B')
@@ -630,6 +650,9 @@ def _element_claims(clause: Tree, words: list[Word], sentence: str) -> list[Clai
     if clause.data == "has_value":
         labelled, value = parts[0], parts[-1]
         tokens = _tokens(labelled)
+        said = [words[int(t)].text.lower().replace("’", "'") for t in tokens if t.type != "DET"]
+        if len(said) == 2 and said[0] in _PAGE_OWN and said[1] in _HEADINGS:  # "the page's title": no field's label
+            raise _NoReading(f"{_whole(sentence)!r}: the page's heading is no field")
         kind = next((words[int(t)].text.lower() for t in tokens if t.type == "ELEMENT"), None)
         label, label_at = written([t for t in tokens if t.type in NAMING], words, sentence)
         text, at = written(_tokens(value), words, sentence)

@@ -83,12 +83,14 @@ def page_is(act, how: str) -> None:
         title = " ".join((act.page.title() or "").split())
         is_now = f'its title is "{title}"' if title else "it has no title"
         said = {"page": f'the page is not the "{name}" page', "title": f'the page\'s title or heading does not show "{name}"',
+                "heading": f'the page\'s main heading does not show "{name}"',
                 "address": f'the page\'s address does not hold "{name}"'}[how]
         raise CheckFailed(f"{said}: {is_now}, its address {act.page.url}")
 
 
 class PageCheck(Action):
-    """A check of the page as a whole by settle.js pageIs: the kinds differ by `how` ("page", "title", "address")."""
+    """A check of the page as a whole by settle.js pageIs: the kinds differ by `how` ("page", "title", "heading",
+    "address")."""
 
     how = "page"
     for_model = False

@@ -397,13 +397,13 @@ function withHelpers(Base) {
       }
     }
 
-    // Passes once the page is the one named (`how` "page"), or its title or main heading ("title") or its address
-    // ("address") holds `text` (SETTLE_SCRIPT's pageIs, as generation checked).
+    // Passes once the page is the one named (`how` "page"), or its title or main heading ("title"), its main heading
+    // ("heading") or its address ("address") holds `text` (SETTLE_SCRIPT's pageIs, as generation checked).
     async expectPage(how, text) {
       const found = await callPage(this.page, "pageIs", [how, text, EXPECT_TIMEOUT_MS]);
       if (found !== true) {
         const wanted = { page: `the "${text}" page`, title: `a title or heading showing "${text}"`,
-          address: `an address holding "${text}"` }[how];
+          heading: `a main heading showing "${text}"`, address: `an address holding "${text}"` }[how];
         const now = found === null ? "its scripts are not loaded" : `its title is "${await this.page.title()}", `
           + `its address ${this.page.url()}`;
         throw new assert.AssertionError({ message: `expected ${wanted}: ${now}` });
