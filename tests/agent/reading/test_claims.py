@@ -477,6 +477,14 @@ def test_the_page_s_heading_or_title_is_a_claim_of_the_page_itself_never_of_a_fi
     assert read('The search heading reads "Results"').refusal  # a heading of something else: not the page's
 
 
+def test_what_a_parenthesis_after_a_text_says_is_shown_in_that_text_s_record() -> None:
+    said = [(c.text, c.place, c.kind) for c in read_claims("The table lists Backend (alice) and @acme/icons (2.3.0)")]
+    assert said == [("Backend", None, "table"), ("@acme/icons", None, "table"), ("alice", "Backend", "row"),
+                    ("2.3.0", "@acme/icons", "row")]
+    assert [c.text for c in read_claims('"Manage Milestones (4)" is shown')] == ["Manage Milestones (4)"]  # quoted: whole
+    assert read('"A" (the first one) is shown').refusal  # a parenthesis that says more than a text
+
+
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
 

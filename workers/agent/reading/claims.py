@@ -135,7 +135,7 @@ _COUNTED = re.compile(r"\(\d+\)")
 # claim each is (meanings.py: the main heading alone, or the browser's title or the main heading)
 _PAGE_OWN = frozenset({"page", "page's", "screen", "screen's", "main"})
 _HEADINGS = {"heading": "main heading", "header": "main heading", "headline": "main heading", "title": "title"}
-_PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP"}
+_PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP", "(": "LPAREN", ")": "RPAREN"}
 
 
 @dataclass(frozen=True)
@@ -472,14 +472,16 @@ def _texts(items: Tree, words: list[Word], sentence: str, bylines: list[tuple[st
     every = None  # what every text of the list is said to be ('the tabs "A" and "B"')
     for item in (c for c in items.children if isinstance(c, Tree) and c.data == "item"):
         described = None
-        by = next((int(t) for t in item.children if isinstance(t, Token) and t.type == "BY"), None)
+        # who it is by ('"Great value" by "Sam"'), or what a parenthesis after it says ('Backend (alice)')
+        by = next((int(t) for t in item.children if isinstance(t, Token) and t.type in ("BY", "LPAREN")), None)
         if by is not None:
             if bylines is None:
-                raise _NoReading(f"{_whole(sentence)!r}: who a text is by is not read here")
-            author = item.children[-1]
+                raise _NoReading(f"{_whole(sentence)!r}: what is said of a text's record is not read here")
+            author = next(c for c in item.children if isinstance(c, Tree) and c.data == "aside") \
+                if words[by].kind == "LPAREN" else item.children[-1]
             bylines.append((*written(_tokens(author), words, sentence), ""))
             item = Tree(item.data, [c for c in item.children if c is not author
-                                    and not (isinstance(c, Token) and c.type == "BY")])
+                                    and not (isinstance(c, Token) and c.type in ("BY", "LPAREN", "RPAREN"))])
         for child in item.children:
             if isinstance(child, Token) and child.type in ("LOW", "ELEMENT") or (
                     isinstance(child, Tree) and child.data == "kind"):

@@ -294,10 +294,11 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         elements = [c for c in targets.children if isinstance(c, Tree)] if targets is not None else \
             [c for c in subtrees if c.data in ("named", "described", "kind_only", "field", "label")]
         span = _span(words, _tokens(command))
-        if command.data in ("fill", "select") and any(e.data in ("described", "label") or (
+        if command.data in ("fill", "select") and place is None and any(e.data in ("described", "label") or (
                 e.data == "field" and e.children[0].data in ("described", "label")) for e in elements):
             # 'the suggestions dropdown', 'as the summary': a field said in lower-case words, which the phrase
-            # rules tell from a list that opened (a pick) and find by its label
+            # rules tell from a list that opened (a pick) and find by its label; said with a place, it is read here,
+            # so that the place is kept ('into the search box at the top right')
             raise _NoReading(f"{_whole(sentence)!r}: a field said in lower-case words is not read here")
         if command.data == "move":  # 'Go to the "Settings" tab': a click on it; an address is gone to by the rules
             target, kind, ordinal = _target(elements[0], words, sentence)
