@@ -2872,3 +2872,17 @@ def test_the_page_heading_is_its_main_heading_alone_and_replays(tmp_path):
     # the browser's title is no heading: a text only the title holds fails
     assert_failed_at(run_on_page(ORDERS_HEADING, [{"action": 'Check that the page heading reads "Shop"'}],
                                  tmp_path / "title", grammar), 1, "expectation")
+
+
+POSTS_BY_MONTH = """<!doctype html><html><body><h1>Blog</h1><p>Viewing posts from June</p>
+<ul class="posts"><li><a href="#">Opening Hours</a> by Emma</li><li><a href="#">Reading Challenge</a> by Tom</li></ul>
+<aside><h2>Archive</h2><ul><li>May</li><li>June</li><li>July</li></ul></aside></body></html>"""
+
+
+def test_a_count_said_before_unquoted_names_counts_their_list_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Look at the page",
+              "expected": '"Viewing posts from June" is shown and the page shows two posts: Opening Hours (Emma) and '
+                          "Reading Challenge (Tom)"}]
+    wrong = [{"action": "Look at the page", "expected": "The page shows three posts: Opening Hours and Reading Challenge"}]
+    replays_and_catches(POSTS_BY_MONTH, steps, wrong, tmp_path, grammar)

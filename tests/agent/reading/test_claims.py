@@ -485,6 +485,12 @@ def test_what_a_parenthesis_after_a_text_says_is_shown_in_that_text_s_record() -
     assert read('"A" (the first one) is shown').refusal  # a parenthesis that says more than a text
 
 
+def test_a_count_said_before_a_list_counts_the_records_of_the_list_holding_its_texts() -> None:
+    said = [(c.text, c.place, c.kind) for c in read_claims("The sidebar lists two categories: Books and Events")]
+    assert said == [("Books", None, "sidebar"), ("Events", None, "sidebar"), ("Events", "two categories", "count")]
+    assert read_claims('The list shows exactly 3 rows: "A", "B" and "C"')[-1].place == "exactly 3 rows"
+
+
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
 

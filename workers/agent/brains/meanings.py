@@ -38,6 +38,8 @@ def claim_op(claim: Claim) -> Op:
             raise Unsupported(f"the {claim.text!r} page names no particular page; name it as its title or heading "
                               "says, e.g. The Roadmap page is shown")
         return Op("assert_page", value=claim.text)
+    if claim.kind == "count":  # 'lists two posts: A and B': the list holding B has two records
+        return Op("assert_count", target=claim.text, value=claim.place)
     if claim.kind in ("main heading", "title"):  # 'the page heading reads "Roadmap"', 'the page title is "Timeline"'
         return Op("assert_heading" if claim.kind == "main heading" else "assert_title", value=claim.text)
     if claim.kind == "value":  # 'the Priority field shows minor', 'the status is new'

@@ -26,8 +26,8 @@ NUMBER_WORDS = {"no": 0, "zero": 0, "one": 1, "a": 1, "single": 1, "two": 2, "th
 
 
 def count_of(value: str | None) -> int | None:
-    """The number a count's words start with: "four modules" -> 4, "12 rows" -> 12; None when there is none."""
-    first = (value or "").strip().split(" ", 1)[0].lower()
+    """The number a count's words start with: "four modules" -> 4, "exactly 12 rows" -> 12; None when there is none."""
+    first = re.sub(r"(?i)^\s*exactly\s+", "", value or "").strip().split(" ", 1)[0].lower()
     if re.fullmatch(r"\d+", first):
         return int(first)
     return NUMBER_WORDS.get(first)

@@ -79,6 +79,9 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
             "header footer toolbar grid modal navigation form row line entry item record bar tray drawer popover popup "
             "palette",
     "PAGE": "page screen window",
+    # how many records a part shows ('lists two posts: A and B'; a number in digits is SHORT)
+    "COUNT": "two three four five six seven eight nine ten eleven twelve",
+    "EXACTLY": "exactly",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
     "ELEMENT": "field button link checkbox dropdown drop-down icon input option toggle radio textbox textarea editor "
                "chip badge label",
@@ -170,6 +173,8 @@ class Claim:
             return f"the page's {self.kind} shows {self.text!r} ({spans})"
         if self.kind == "part":
             return f"the {self.text} {'is shown' if self.shown else 'is gone'} ({spans})"
+        if self.kind == "count":
+            return f"the list holding {self.text!r} has {self.place} ({spans})"
         if self.kind == "value":
             return f"the{said_as} {self.place!r} shows the value {self.text!r} ({spans})"
         if self.near is not None:
@@ -254,8 +259,10 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             words[-1] = Word("STILL", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif text[0].isdigit():  # a short number says a text only with words after it ('8 matches')
             words.append(Word("NUM" if _LONG_NUMBER.fullmatch(text) else "SHORT", text, m.span()))
-        elif text[0].isupper() and not starts:
-            words.append(Word("CAP", text, m.span()))  # a capital inside a sentence: a word of a name
+        elif text[0].isupper() and (not starts or words and words[-1].kind == "COLON" and lowered not in table):
+            # a capital inside a sentence, or an unknown one after a colon ('two posts: Books and Events'): a word
+            # of a name
+            words.append(Word("CAP", text, m.span()))
         elif lowered in table:
             words.append(Word(table[lowered], text, m.span()))
         else:
@@ -557,6 +564,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                 items = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
                 out += [Claim(text, True, said_as=said_as, span=span) for text, span, said_as in
                         _texts(items, words, sentence)]
+                out += _counted(clause, out[-1], words, sentence)
             before = (True, _Place(None, None, None), _Place(None, None, None))
             continue
         if clause.data in ("part_shown", "part_gone"):  # the part itself, as a step says it ('"Login" dialog')
@@ -629,6 +637,7 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
         for text, span, said_as in _texts(items, words, sentence, bylines):
             out.append(Claim(text, shown, place.title, "row" if place.row else place.kind, said_as, span, place.span,
                              near=place.near))
+        out += _counted(clause, out[-1], words, sentence)
         if bylines and (not shown or place.row or place.near):
             raise _NoReading(f"{_whole(sentence)!r}: who a text is by is read only of a text shown, in a part or on "
                              "the page")
@@ -644,6 +653,16 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                                  place.span))
         before = (shown, place, place if clause.data.startswith(("holder", "again")) else None)
     return out
+
+
+def _counted(clause: Tree, last: Claim, words: list[Word], sentence: str) -> list[Claim]:
+    """The count a clause says of the texts it lists ('lists two posts: A and B'): how many records the list holding
+    the last of them has (kind "count"; place: the count as said, 'two posts'); none when it says no count."""
+    count = next((c for c in clause.children if isinstance(c, Tree) and c.data == "count"), None)
+    if count is None:
+        return []
+    said, at = written(_tokens(count), words, sentence)
+    return [Claim(last.text, True, said.lower(), "count", span=last.span, place_span=at)]
 
 
 def _element_claims(clause: Tree, words: list[Word], sentence: str) -> list[Claim]:
