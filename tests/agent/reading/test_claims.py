@@ -491,6 +491,13 @@ def test_a_count_said_before_a_list_counts_the_records_of_the_list_holding_its_t
     assert read_claims('The list shows exactly 3 rows: "A", "B" and "C"')[-1].place == "exactly 3 rows"
 
 
+def test_a_part_or_page_said_with_its_title_after_it_is_the_one_of_that_title() -> None:
+    assert read_claims('A dialog titled "Configuration" opens') == read_claims('The "Configuration" dialog opens')
+    assert [(c.text, c.kind) for c in read_claims('A page titled "Open issues" opens')] == [("Open issues", "page")]
+    assert [(c.text, c.place) for c in read_claims('The dialog titled "Login" shows "Username"')] == [
+        ("Username", "Login")]
+
+
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
 

@@ -82,6 +82,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # how many records a part shows ('lists two posts: A and B'; a number in digits is SHORT)
     "COUNT": "two three four five six seven eight nine ten eleven twelve",
     "EXACTLY": "exactly",
+    # a part or page said with its title after it ('a dialog titled "Configuration"')
+    "TITLED": "titled entitled headed named called",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
     "ELEMENT": "field button link checkbox dropdown drop-down icon input option toggle radio textbox textarea editor "
                "chip badge label",

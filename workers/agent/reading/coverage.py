@@ -39,7 +39,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 13
+VERSION = 14
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -47,13 +47,14 @@ a an the please kindly then now also just simply again once successfully correct
 finally afterwards so
 """.split())
 
-# Words that join the words that say what, name who does it, or the whole page or screen (where every step acts
-# unless it says a part): used by any operation.
+# Words that join the words that say what (a part 'titled "Login"' is the part named so), name who does it, or the
+# whole page or screen (where every step acts unless it says a part): used by any operation.
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
 page screen window
 and or but with in into on onto from to of for at by as via using use
+titled entitled named called headed
 """.split())
 
 # Verbs of doing: used only by an operation that did something (a click, a typing, a choice), never by a check.
