@@ -49,6 +49,9 @@ class Node(BaseModel):
     # words of its class and id attributes, for a part a person describes by what it looks like ("the progress bar":
     # class "progress"): never a name a step says, only where a place is
     class_words: str | None = None
+    # the same words of a control (a link, a button, a field): only to see what a step says it is ("the tag chip":
+    # class "tag-chip", grounding/what_it_is.py), never where a place is nor a name
+    own_class_words: str | None = None
     # Chromium's accessible name, asked for when only a picture names the element (SVG <title>, image alt)
     a11y_name: str | None = None
     # A radio or checkbox whose label goes on in the words after it on its line: "resolve as" ("(o) resolve as [v]")
@@ -112,6 +115,9 @@ class Intent(BaseModel):
     # of the page it stands in ("top", "bottom", "left", "right", "top left", "top right", ...)
     corner: str | None = None
     again: bool = False  # "that copy icon", "it": the element the operation before acted on, if its name fits
+    # What the step said the element or text is, in words that name no kind of element ('the "Budget" file', 'the
+    # chip "x"'): used when the page says so too (workers/agent/grounding/what_it_is.py)
+    said_as: str | None = None
 
 
 class Decision(BaseModel):

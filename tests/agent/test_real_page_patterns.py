@@ -2886,3 +2886,21 @@ def test_a_count_said_before_unquoted_names_counts_their_list_and_replays(tmp_pa
                           "Reading Challenge (Tom)"}]
     wrong = [{"action": "Look at the page", "expected": "The page shows three posts: Opening Hours and Reading Challenge"}]
     replays_and_catches(POSTS_BY_MONTH, steps, wrong, tmp_path, grammar)
+
+
+FILES_AND_CHIPS = """<!doctype html><html><body><h1>Library</h1>
+<h2>Files</h2><ul><li><a href="#" onclick="said.textContent = 'Opened Budget'">Household Budget</a></li></ul>
+<h2>Tags</h2><span class="tag-chip" onclick="said.textContent = 'Filtered by logger'">logger</span>
+<p id="said"></p></body></html>"""
+
+
+def test_what_a_step_says_an_element_is_is_used_when_the_page_says_so_and_reported_when_not(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click the "Household Budget" file', "expected": '"Opened Budget" is shown'},
+             {"action": 'Click the chip "logger"', "expected": 'The file "Household Budget" is listed'}]
+    record = passes_whole_and_replays(FILES_AND_CHIPS, steps, tmp_path, grammar)
+    assert any('(a file: under "Files")' in o.description for o in record.operations), done(record)
+    # a word the page does not say of the element: done, and reported as not used (never a reason to pick another)
+    ticket = run_on_page(FILES_AND_CHIPS, [{"action": 'Click the "Household Budget" ticket'}], tmp_path / "t", grammar)
+    assert_passed(ticket)
+    assert [r.unused for r in ticket.readings if r.unused] == [["ticket"]], ticket.readings

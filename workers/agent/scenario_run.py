@@ -67,6 +67,7 @@ from workers.agent.grounding.places import (
     words_pattern,
 )
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
+from workers.agent.grounding.what_it_is import said_so, showing
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.reading.coverage import Done, account, substitute
 
@@ -382,7 +383,7 @@ def execute_intent(run: ScenarioRun, intent: Intent, view: PageView) -> Operatio
         tried.add(element_key(page.node(candidates[0].node_id)))
         operation = act(run, intent, candidates[0].node_id, page, tree_ms, ground_ms)
         if operation.ok:
-            return operation
+            return note_what_it_is(operation, intent, page, page.node(candidates[0].node_id))
         errors.append(operation.error or "failed")
         view = take_snapshot(run)
         page, tree_ms = view.snapshot, run.timings["tree"]
@@ -538,7 +539,22 @@ def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation
         run.keep(operation)
         raise run.fail("expectation", f"{intent.description}: {exc}") from None
     operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
+    if intent.said_as and intent.value:  # 'the file "Budget" is listed': the element showing it, as the page has it
+        page = take_snapshot(run).snapshot
+        shown = showing(page, intent.value)
+        if shown is not None:
+            note_what_it_is(operation, intent, page, shown)
     return run.keep(operation, screenshot=False)
+
+
+def note_what_it_is(operation: Operation, intent: Intent, page: PageSnapshot, node: Node) -> Operation:
+    """What the step said the element is ('the "Budget" file'), added to what the operation says when the page says so
+    too (grounding/what_it_is.py); else left out, and the whole-sentence check finds those words unused."""
+    if intent.said_as:
+        where = said_so(page, node, intent.said_as)
+        if where is not None:
+            operation.description += f" (a {intent.said_as}: {where})"
+    return operation
 
 
 def check_value(run: ScenarioRun, intent: Intent, view: PageView, tree_ms: float) -> Operation:

@@ -144,7 +144,7 @@ class BuiltinBrain:
         except Unsupported as exc:
             return exc.reason
         intents = armed_first([self._intent(op) for op in ops])
-        coverage = account(substitute(action, self.row), [Done(i.description, i.target, i.value) for i in intents])
+        coverage = account(substitute(action, self.row), [Done(_as_said(i), i.target, i.value) for i in intents])
         if not coverage.whole:
             return coverage.reason()
         self._meaning[action] = [c.said() for c in reading.commands]
@@ -161,7 +161,7 @@ class BuiltinBrain:
         except Unsupported as exc:
             return exc.reason
         coverage = account(substitute(expected, self.row),
-                           [Done(i.description, i.target, i.value, checks=True) for i in intents])
+                           [Done(_as_said(i), i.target, i.value, checks=True) for i in intents])
         if not coverage.whole:
             return coverage.reason()
         self._meaning[expected] = [c.said() for c in reading.claims]
@@ -263,6 +263,7 @@ class BuiltinBrain:
             side=place.side,
             corner=place.corner,
             again=place.again,
+            said_as=op.said_as,
         )
 
 
@@ -404,6 +405,12 @@ def seen_before_going(intents: list[Intent]) -> list[Intent]:
                                                 "description": describe("assert_part_shown", None, None,
                                                                         intent.value)}))
     return out
+
+
+def _as_said(intent: Intent) -> str:
+    """The intent's words as the reading said them: with what the step said its element is ('file'), which the
+    execution uses only when the page says so too (scenario_run.note_what_it_is)."""
+    return " ".join(filter(None, (intent.description, intent.said_as)))
 
 
 def _naming(exc: Unsupported, text: str) -> str:

@@ -58,6 +58,11 @@ def claim_op(claim: Claim) -> Op:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
         # its label, outside it: no check of a field is read here)
         claim = replace(claim, kind=claim.said_as, said_as=None)
+    if claim.place is None and claim.kind is None and claim.shown and claim.said_as \
+            and split_role(f"x {claim.said_as}")[1] is None:
+        # 'the file "Budget" is listed', 'Ticket #13 is shown': the text shown, and what it is when the page says so
+        # (scenario_run.note_what_it_is)
+        return Op(check, value=claim.text, said_as=claim.said_as)
     if claim.place is not None and claim.kind in ("row", "column"):
         if not claim.shown:
             raise Unsupported(f"a text gone from one {claim.kind} cannot be checked, only a text gone from the whole "
@@ -104,12 +109,15 @@ def command_op(command: Command) -> Op | Macro:
     into the field in use); raises `Unsupported` for a kind of element no operation looks for."""
     if command.verb == "type_here":
         return Macro("type_here", value=command.value)
-    role = None
+    role, said_as = None, command.said_as
     if command.kind == "header" and command.target and command.verb in ("click", "press"):
         role = "header"  # 'Click the "votes" header': a column's header named so (the header alone is the banner)
     elif command.kind is not None and not (command.verb == "select" and command.kind in ("list", "menu")):
         rest, role = split_role(f"x {command.kind}")
-        if role is None or rest != "x" or role == "icon":  # (an icon: its picture, which the rules name)
+        if role is None and command.target and command.kind != "icon" and said_as is None:
+            # 'the chip "tiny-logger"', 'the "Budget" card': a kind no role is, said of a named element: what it is
+            role, said_as = None, command.kind
+        elif role is None or rest != "x" or role == "icon":  # (an icon: its picture, which the rules name)
             raise Unsupported(f"a {command.kind} is no kind of element looked for")
     where = command.where
     place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,
@@ -118,19 +126,20 @@ def command_op(command: Command) -> Op | Macro:
     if verb == "press" and role is None and (command.target or "").lower() in _KEYS and where == Where():
         return Op("press", value=command.target)
     if verb in ("press", "click"):
-        return Op("click", target=command.target, role_hint=role, place=place)
+        return Op("click", target=command.target, role_hint=role, place=place, said_as=said_as)
     if verb == "choose":  # 'Select the "Published" radio button': the radio, option or checkbox itself, ticked
         verb = "check"
     if verb in ("check", "uncheck"):
         role = "checkbox" if role in (None, "field") else role
         if role not in _CHECK_ROLES:
             raise Unsupported(f"a {command.kind} is not ticked or unticked")
-        return Op(verb, target=command.target, role_hint=role, place=place)
+        return Op(verb, target=command.target, role_hint=role, place=place, said_as=said_as)
     if verb == "clear":
-        return Op("clear", target=command.target, role_hint=role or "field", place=place)
+        return Op("clear", target=command.target, role_hint=role or "field", place=place, said_as=said_as)
     if verb == "fill":
-        return Op("fill", target=command.target, role_hint=role or "field", value=command.value, place=place)
+        return Op("fill", target=command.target, role_hint=role or "field", value=command.value, place=place,
+                  said_as=said_as)
     if verb == "select":  # 'from the Priority list': the list a dropdown opens
         return Op("select", target=command.target, role_hint="dropdown" if role in (None, "field") else role,
                   value=command.value, place=place)
-    return Op(verb, target=command.target, role_hint=role, place=place)  # hover
+    return Op(verb, target=command.target, role_hint=role, place=place, said_as=said_as)  # hover

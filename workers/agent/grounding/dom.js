@@ -543,7 +543,7 @@
       o.options = opts;
     }
     const tid = attr(el, 'data-testid'); if (tid) o.testid = tid;
-    if (!r.op) { const cw = classWords(el); if (cw) o.cw = cw; }
+    if (!r.op) { const cw = classWords(el); if (cw) o.cw = cw; } else { const kw = classWords(el); if (kw) o.kw = kw; }
     if (el === document.activeElement && el !== document.body) o.focused = true;
     // a text of a tab, a menu entry or a link marked as the one chosen (by ARIA or by its class), or whose holder is
     if (o.text && [el, el.parentElement, el.parentElement && el.parentElement.parentElement].some(chosen)) o.selected = true;

@@ -230,6 +230,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 testid=rec.get("testid"),
                 icon=rec.get("icon"),
                 class_words=rec.get("cw"),
+                own_class_words=rec.get("kw"),
                 a11y_name=rec.get("a11y_name"),
                 line=rec.get("line"),
                 box_title=rec.get("box_title"),

@@ -56,6 +56,7 @@ class Op:
     role_hint: str | None = None
     value: str | None = None
     place: Place = field(default_factory=Place)
+    said_as: str | None = None  # what the step said the element or text is ('file' in 'the "Budget" file')
 
     @classmethod
     def on(cls, kind: str, target: Target, **fields) -> Op:

@@ -100,6 +100,7 @@ class Command:
     value: str | None = None
     where: Where = Where()
     span: Span = field(default=(0, 0), compare=False)
+    said_as: str | None = None  # words that say what the element is ('file' in 'the "Budget" file')
 
     def said(self) -> str:
         what = " ".join(filter(None, (f"the {_ORDER[self.ordinal]}" if self.ordinal is not None else None,
@@ -115,7 +116,8 @@ class Command:
         if self.where.section and (self.where.anchor or self.where.corner):  # a title said before another place
             where += f" under {self.where.section!r}"
         value = f" with {self.value!r}" if self.value is not None else ""
-        return f"{self.verb} {what}{value}{where} ({self.span[0]}-{self.span[1]})"
+        said_as = f" (said to be a {self.said_as})" if self.said_as else ""
+        return f"{self.verb} {what}{said_as}{value}{where} ({self.span[0]}-{self.span[1]})"
 
 
 _ORDER = {v: k for k, v in _ORDINALS.items()}
@@ -180,7 +182,7 @@ def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, s
         kind = " ".join(_SINGULAR.get(w, w) for w in kind.split())
     ordinal = next((_ORDINALS[words[int(t)].text.lower()] for t in tree.children
                     if isinstance(t, Token) and t.type == "ORD"), None)
-    if tree.data == "named":
+    if tree.data in ("named", "said_named"):
         named = next(c for c in tree.children if isinstance(c, Tree) and c.data == "named")
         return _text(named, words, sentence)[0], kind, ordinal
     if tree.data == "field":
@@ -292,7 +294,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         value = _text(value_tree, words, sentence)[0] if value_tree is not None else None
         targets = next((c for c in subtrees if c.data == "targets"), None)
         elements = [c for c in targets.children if isinstance(c, Tree)] if targets is not None else \
-            [c for c in subtrees if c.data in ("named", "described", "kind_only", "field", "label")]
+            [c for c in subtrees if c.data in ("named", "said_named", "described", "kind_only", "field", "label")]
         span = _span(words, _tokens(command))
         if command.data in ("fill", "select") and place is None and any(e.data in ("described", "label") or (
                 e.data == "field" and e.children[0].data in ("described", "label")) for e in elements):
@@ -314,12 +316,14 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         found = [_target(element, words, sentence) for element in elements]
         plural = found[-1][1] is not None and any(w.text.lower() in _SINGULAR for w in words[int(_tokens(
             elements[-1])[0]):int(_tokens(elements[-1])[-1]) + 1] if w.kind in ("ELEMENT", "KIND"))
-        for name, kind, ordinal in found:
+        inner = [e.children[0] if e.data == "field" else e for e in elements]
+        said_as = [_said(e, ("LOW", "PAGE"), words) if e.data == "said_named" else None for e in inner]
+        for (name, kind, ordinal), what in zip(found, said_as, strict=True):
             if kind is None and plural:  # 'the "A", "B" and "C" checkboxes': each of that kind
                 kind = found[-1][1]
             if command.data in ("check", "uncheck") and kind is not None and kind not in _CHECKABLE:
                 raise _NoReading(f"{_whole(sentence)!r}: a {kind} is not ticked or unticked")
             if command.data == "choose" and kind not in _CHOSEN:  # 'Select "Backend"': from which list is not said
                 raise _NoReading(f"{_whole(sentence)!r}: a {kind or 'text'} selected alone is left to the rules")
-            out.append(Command(command.data, name, kind, ordinal, value, where, span))
+            out.append(Command(command.data, name, kind, ordinal, value, where, span, said_as=what))
     return out

@@ -1,0 +1,62 @@
+"""What the page says an element is, against the words a tester said it is: 'the "Household Budget" file', 'the chip
+"tiny-logger"', 'the assignee "Ivan Petrov"', 'the file "Budget" is listed'.
+
+Such words name no element (no role is a file); they say what the element or text is. They are used only when the
+page says so too, in words a person reads or a page's author wrote for it (every word said, by its stem: "files" says
+"file"):
+
+| where | what |
+|---|---|
+| its title | the heading, legend, caption or row and column headers nearest it (`Node.context`), the title its own box starts with, its form's title |
+| its own words | its text, label, aria name or tooltip ('the milestone heading "Milestone: 1.0"') |
+| its classes | the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says chip) |
+
+Found, the operation says where (`said_so`), and the whole-sentence check (reading/coverage.py) sees the words used;
+not found, they stay unused and the step is a partial reading: never a reason to take another element.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shared.records import Node, PageSnapshot
+from workers.agent.reading.coverage import stem
+
+ANCESTORS = 3  # how many boxes around an element its classes are read in (a list item's row, list, and list's box)
+_PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")  # words of a class or id: "MuiChip-root" -> Mui Chip root
+
+
+def _stems(text: str | None) -> set[str]:
+    return {stem(w) for w in _PIECES.findall(text or "")}
+
+
+def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
+    """Where the page says the node is what `said_as` says ('file': 'under "Files"'), or None when it does not say
+    every word of it."""
+    wanted = [stem(w) for w in re.findall(r"[^\W\d_]+", said_as)]
+    if not wanted:
+        return None
+    boxes = [node]
+    while len(boxes) <= ANCESTORS and boxes[-1].parent is not None:
+        boxes.append(page.node(boxes[-1].parent))
+    sources = [
+        ("under", next((t for t in (node.context, node.box_title, node.form_title) if t), None)),
+        ("named", " ".join(filter(None, (node.label, node.aria_label, node.title, node.text[:80])))),
+        ("of class", " ".join(filter(None, (w for box in boxes
+                                            for w in (box.class_words, box.own_class_words, box.id_attr))))),
+    ]
+    said = []
+    for word in wanted:
+        where = next(((how, text) for how, text in sources if text and word in _stems(text)), None)
+        if where is None:
+            return None
+        if where not in said:
+            said.append(where)
+    return ", ".join(f'{how} "{" ".join(text.split())[:60]}"' for how, text in said)
+
+
+def showing(page: PageSnapshot, text: str) -> Node | None:
+    """The smallest element whose text holds the text (case and spaces aside): where a text checked as shown is."""
+    wanted = " ".join(text.split()).lower()
+    holding = [n for n in page.nodes if wanted and wanted in " ".join(n.text.split()).lower()]
+    return min(holding, key=lambda n: len(n.text), default=None)
