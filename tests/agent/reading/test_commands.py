@@ -102,6 +102,15 @@ def test_a_verb_said_once_for_two_elements_keeps_each_element_s_own_place() -> N
     assert read('Type "x" into the Name field in the form, then the "Notes" field').refusal
 
 
+def test_a_titled_part_said_inside_another_part_is_that_title_inside_that_part() -> None:
+    for sentence in ('In the Archive section of the sidebar, click "June"', 'Click "June" in the Archive section of the '
+                                                                            'sidebar'):
+        command, = read(sentence).commands
+        assert (command.target, command.where.section, command.where.kind, command.where.part) == (
+            "June", "Archive", "section", "sidebar")
+    assert read('Click "June" in the toolbar of the sidebar').refusal  # a part in a part: not read
+
+
 def test_an_element_taken_from_a_part_is_looked_for_inside_it() -> None:
     command, = read('Open "Invoices" from the sidebar').commands
     assert (command.verb, command.target, command.where.part) == ("click", "Invoices", "sidebar")

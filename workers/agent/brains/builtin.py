@@ -250,7 +250,8 @@ class BuiltinBrain:
         return Intent(
             kind=op.kind,
             description=" ".join((describe(op.kind, target, op.role_hint, value)
-                                  + where(place.ordinal, anchor, section, place.side, place.part, place.corner)
+                                  + where(place.ordinal, anchor, section, place.side, place.part, place.corner,
+                                          place.heads)
                                   + (" (the element acted on before)" if place.again else "")).split()),
             target=target,
             role_hint=op.role_hint,
@@ -359,7 +360,7 @@ def _placed_field_before(history: list[Operation]) -> bool:
 
 
 def where(ordinal: int | None, anchor: str | None, section: str | None, side: str | None = None,
-          part: str | None = None, corner: str | None = None) -> str:
+          part: str | None = None, corner: str | None = None, heads: str | None = None) -> str:
     """' (the second) in the row of "Alice" under "Profile"': the place of a target, for the description; part: the
     kind of part the section's title heads (' under the "Profile" dialog'), or the part an anchor of that name is
     (' in the sidebar')."""
@@ -376,6 +377,8 @@ def where(ordinal: int | None, anchor: str | None, section: str | None, side: st
     elif anchor:
         out += f' to the {side} of "{anchor}"' if side else f' in the row of "{anchor}"'
     titled = section and part and part != anchor  # (a part the anchor names is said above)
+    if section and heads and not titled:  # ' in the sidebar under the "Archive" section'
+        return out + f' under the "{section}" {heads}'
     return out + (f' under the "{section}" {part}' if titled else f' under "{section}"' if section else "")
 
 

@@ -121,7 +121,8 @@ def command_op(command: Command) -> Op | Macro:
             raise Unsupported(f"a {command.kind} is no kind of element looked for")
     where = command.where
     place = Place(anchor=where.anchor or where.part, section=where.section, ordinal=command.ordinal,
-                  side=where.side, part=where.part or where.kind, corner=where.corner)
+                  side=where.side, part=where.part or where.kind, corner=where.corner,
+                  heads=where.kind if where.part and where.section else None)
     verb = command.verb
     if verb == "press" and role is None and (command.target or "").lower() in _KEYS and where == Where():
         return Op("press", value=command.target)

@@ -45,6 +45,8 @@ class Place:
     # "at the top right (of the card)": the corner or side of its anchor (a part said by what it is) or of the page's
     # top it stands in: "top", "bottom", "left", "right", "top left", "top right", "bottom left", "bottom right"
     corner: str | None = None
+    # what the section's title heads when the part is said besides ('the Archive section of the sidebar': "section")
+    heads: str | None = None
 
 
 @dataclass

@@ -64,7 +64,7 @@ _CHOSEN = frozenset({"radio", "radio button", "checkbox"})
 _BESIDE = frozenset({"next to", "beside"})
 _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
                  "left-hand": "left", "right": "right", "right-hand": "right"}
-_PLACES = frozenset({"inside", "row_of", "stacked", "under", "in_under", "corner"})  # a command's place, as read
+_PLACES = frozenset({"inside", "inside_of", "row_of", "stacked", "under", "in_under", "corner"})  # a command's place, as read
 # commands whose verb a tester says once for two elements ('Click "A", then the "B" button')
 _SAID_AGAIN = frozenset({"click", "press", "check", "uncheck", "hover"})
 _STACKED = {"above": "above", "below": "below", "beneath": "below", "underneath": "below"}  # ('over' is 'in' here)
@@ -237,6 +237,12 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
             return Where(section=_part_words(holder, words), span=span)
         title = written([t for t in _tokens(holder) if t.type in NAMING], words, sentence)[0]
         return Where(section=title, kind=_said(holder, ("KIND", "LIST"), words), span=span)
+    if tree.data in ("inside_of", "lead_of"):  # 'in the Archive section of the sidebar': that title, in that part
+        holder, part = [c for c in tree.children if isinstance(c, Tree)]
+        inside = _where(Tree("inside", [holder]), words, sentence)
+        if inside.section is None or inside.part is not None:
+            raise _NoReading(f"{_whole(sentence)!r}: only a titled part is read inside another part")
+        return replace(inside, part=_part_words(part, words), span=span)
     if tree.data in ("row_of", "lead_row"):
         near = next((words[int(t)].text.lower() for t in tree.children if isinstance(t, Token) and t.type == "NEAR"),
                     None)

@@ -9,9 +9,11 @@ from workers.agent.actions.elements import is_checkable
 from workers.agent.actions.naming import field_label, noun, the_element, the_field
 from workers.agent.language.phrases import TOKEN, Op, Unsupported, target_phrase
 
-# A sentence that says something is shown is a check, whether or not it can be read
+# A sentence that says something is shown is a check, whether or not it can be read ('Check the panel lists A, B and
+# C' is never a box to tick)
 _SAYS_SHOWN = re.compile(r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|"
-                         r"present)\b|(?<!\bthat\s)(?<!\bwhich\s)\b(?:appears?|shows?\s+up)\b", re.I)
+                         r"present)\b|(?<!\bthat\s)(?<!\bwhich\s)\b(?:appears?|shows?\s+up|lists|shows|displays|contains|"
+                         r"reads|says|includes|offers)\b", re.I)
 
 
 def toggle(kind: str):
