@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from shared.scenarios import ScenarioStep
 from workers.agent.brains import BuiltinBrain
-from workers.agent.reading.claims import Claim, lexicon, read, read_claims
+from workers.agent.reading.claims import IT, Claim, lexicon, read, read_claims
 
 # --- the generator -----------------------------------------------------------------------------------------------
 
@@ -496,6 +496,17 @@ def test_a_part_or_page_said_with_its_title_after_it_is_the_one_of_that_title() 
     assert [(c.text, c.kind) for c in read_claims('A page titled "Open issues" opens')] == [("Open issues", "page")]
     assert [(c.text, c.place) for c in read_claims('The dialog titled "Login" shows "Username"')] == [
         ("Username", "Login")]
+
+
+def test_a_text_said_under_or_next_to_it_is_beside_the_element_the_step_named() -> None:
+    said = [(c.text, c.place, c.near) for c in read_claims('"All" and "Draft" appear under it')]
+    assert said == [("All", IT, "below"), ("Draft", IT, "below")]
+    assert [c.near for c in read_claims('"Saved" is shown next to it')] == ["beside"]
+    assert read('"All" is listed in it').refusal  # 'it' as a part: not read
+    brain = BuiltinBrain(grammar_first=True)
+    checks = brain.claim_checks('"All" appears under it', it="By Status")
+    assert [(i.kind, i.target, i.value) for i in checks] == [("assert_below", "By Status", "All")]
+    assert "what 'it' is" in brain.claim_checks('"All" appears under it')  # nothing named before: refused
 
 
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:

@@ -14,6 +14,7 @@ value is rendered from it); a placeholder in a target is substituted only.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Callable, Mapping
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
@@ -21,6 +22,7 @@ from shared.scenarios import PLACEHOLDER, ScenarioStep
 from workers.agent.actions import action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.language.phrases import Op, Place, Unsupported
+from workers.agent.reading.claims import IT
 from workers.agent.reading.claims import read as read_claims
 from workers.agent.reading.commands import read as read_commands
 from workers.agent.reading.coverage import Done, account, substitute
@@ -95,12 +97,12 @@ class BuiltinBrain:
         if step.expected is not None:
             if not step.expected.strip():
                 raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
-            claimed = self.claim_checks(step.expected) if self.grammar_first else None
+            named = next((op.place.anchor or op.target for op in reversed(ops)
+                          if op.place.anchor or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
+            claimed = self.claim_checks(step.expected, it=named) if self.grammar_first else None
             if isinstance(claimed, list):
                 return seen_before_going(intents + claimed)
             try:
-                named = next((op.place.anchor or op.target for op in reversed(ops)
-                              if op.place.anchor or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
                 intents += [self._intent(op) for op in self._expand(parse_text(step.expected, expected=True,
                                                                                it=named), page)]
             except Unsupported as exc:
@@ -150,14 +152,19 @@ class BuiltinBrain:
         self._meaning[action] = [c.said() for c in reading.commands]
         return ops, intents
 
-    def claim_checks(self, expected: str) -> list[Intent] | str:
+    def claim_checks(self, expected: str, it: str | None = None) -> list[Intent] | str:
         """The checks of an expected result's claims when the grammar reads it and the checks use every word of it;
-        else why not."""
+        else why not. it: what 'it' is ('appear under it'): the element the step's action named."""
         reading = read_claims(expected)
         if reading.refusal is not None:
             return reading.refusal
+        claims = reading.claims
+        if any(c.place == IT for c in claims):
+            if it is None:
+                return f"{' '.join(expected.split())!r}: what 'it' is is not said (name it)"
+            claims = tuple(replace(c, place=it) if c.place == IT else c for c in claims)
         try:
-            intents = [self._intent(claim_op(c)) for c in reading.claims]
+            intents = [self._intent(claim_op(c)) for c in claims]
         except Unsupported as exc:
             return exc.reason
         coverage = account(substitute(expected, self.row),

@@ -136,11 +136,16 @@ _LOOKS = frozenset("""red green blue grey gray yellow orange black white purple 
 _BECOMING = frozenset("changes changed change updated set switched switches turns turned".split())
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
 _COUNTED = re.compile(r"\(\d+\)")
+# the words before 'it' that place a text beside the element the step named ('under it': below it)
+_BESIDE_IT = frozenset({"under", "below", "beneath", "underneath", "above", "beside", "next to"})
 # the page's own heading or title, as said ('the page heading', "the page's title", 'the main heading'): the kind of
 # claim each is (meanings.py: the main heading alone, or the browser's title or the main heading)
 _PAGE_OWN = frozenset({"page", "page's", "screen", "screen's", "main"})
 _HEADINGS = {"heading": "main heading", "header": "main heading", "headline": "main heading", "title": "title"}
 _PUNCTUATION = {",": "COMMA", ";": "SEMI", ":": "COLON", ".": "STOP", "!": "STOP", "(": "LPAREN", ")": "RPAREN"}
+
+
+IT = "\x00it"  # a claim's place said as 'it': the element the step's action named (brains/builtin.py resolves it)
 
 
 @dataclass(frozen=True)
@@ -249,6 +254,11 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
             words += [Word(table[_CONTRACTED[lowered]], text, m.span()), Word("NEG", text, m.span())]
         elif lowered == "longer" and words and words[-1].text.lower() == "no":  # "no longer": one denial
             words[-1] = Word("NEG", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
+        elif lowered == "it" and words and words[-1].text.lower() in _BESIDE_IT:
+            # 'under it', 'next to it': beside the element the step's action named ('under': below it)
+            if words[-1].text.lower() == "under":
+                words[-1] = Word("NEAR", words[-1].text, words[-1].span)
+            words.append(Word("IT", text, m.span()))
         elif lowered == "to" and words and words[-1].text.lower() == "next":  # "next to": beside
             words[-1] = Word("NEAR", sentence[words[-1].span[0]:m.end()], (words[-1].span[0], m.end()))
         elif lowered == "out" and words and words[-1].text.lower() in ("greyed", "grayed"):  # one state
@@ -519,6 +529,8 @@ def _texts(items: Tree, words: list[Word], sentence: str, bylines: list[tuple[st
 def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
     if holder is None or holder.data == "page":
         return _Place(None, None, None)
+    if holder.data == "it":  # the element the step's action named: 'it', resolved by the brain
+        return _Place(IT, None, _span(words, _tokens(holder)))
     tokens = _tokens(holder)
     span = _span(words, tokens)
     kind = next((words[int(t)].text.lower() for t in tokens if t.type in ("KIND", "LIST", "ELEMENT")), None)
@@ -540,7 +552,7 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
     return _Place(title, kind, span, row=kind in _ROW_KINDS)
 
 
-_NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below",
+_NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below", "under": "below",
          "beside": "beside", "next to": "beside"}
 
 

@@ -39,7 +39,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 14
+VERSION = 15
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -91,7 +91,7 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "heading header title headline",
     "message notice notification alert banner toast",
     "option choice item entry",
-    "above over", "below beneath underneath", "beside next", "indented nested",
+    "above over", "below beneath underneath under", "beside next", "indented nested",
     # what is no longer there, said many ways: used only by an operation that says something is not there
     "not no longer anymore never isn't aren't wasn't weren't doesn't don't didn't won't gone disappear disappears "
     "disappeared "
