@@ -2904,3 +2904,15 @@ def test_what_a_step_says_an_element_is_is_used_when_the_page_says_so_and_report
     ticket = run_on_page(FILES_AND_CHIPS, [{"action": 'Click the "Household Budget" ticket'}], tmp_path / "t", grammar)
     assert_passed(ticket)
     assert [r.unused for r in ticket.readings if r.unused] == [["ticket"]], ticket.readings
+
+
+PAGE_TREE_BY_ID = """<!doctype html><html><body><h1>Pages</h1>
+<p><a href="#" onclick="said.textContent = 'Recent: Opening Hours'">Opening Hours</a></p>
+<div id="tree"><ol><li><a href="#" onclick="said.textContent = 'Tree: Opening Hours'">Opening Hours</a></li>
+<li><a href="#">About</a></li></ol></div><p id="said"></p></body></html>"""
+
+
+def test_a_tree_the_page_marks_by_its_id_is_a_place_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Click "Opening Hours" in the tree', "expected": '"Tree: Opening Hours" is shown'}]
+    passes_whole_and_replays(PAGE_TREE_BY_ID, steps, tmp_path, grammar)

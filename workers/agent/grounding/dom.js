@@ -32,7 +32,7 @@
   const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search',
     'form']);
   // a part drawn as a box whose class or id says what it is (places.py CLASS_NAMES): kept as a place too
-  const PART_CLASS = /(?:^|[^a-z])(?:side-?bar|side-?nav|side-?panel|left-?nav|header|nav-?bar|top-?bar|app-?bar|masthead|footer|tool-?bar|main-?nav|main-?menu|palette|tray|drawer|popover)(?:[^a-z]|$)/i;
+  const PART_CLASS = /(?:^|[^a-z])(?:side-?bar|side-?nav|side-?panel|left-?nav|header|nav-?bar|top-?bar|app-?bar|masthead|footer|tool-?bar|main-?nav|main-?menu|palette|tray|drawer|popover|tree)(?:[^a-z]|$)/i;
   const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
     'month', 'week', 'color', 'file']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
