@@ -2916,3 +2916,16 @@ def test_a_tree_the_page_marks_by_its_id_is_a_place_and_replays(tmp_path):
     grammar = Settings(expected_reader="grammar")
     steps = [{"action": 'Click "Opening Hours" in the tree', "expected": '"Tree: Opening Hours" is shown'}]
     passes_whole_and_replays(PAGE_TREE_BY_ID, steps, tmp_path, grammar)
+
+
+MILESTONES_TABLE = """<!doctype html><html><body><h2>Manage Milestones (2)</h2>
+<table><tr><th>Name</th><th>Owner</th></tr><tr><td>Someday</td><td>alice</td></tr><tr><td>1.0</td><td>bob</td></tr>
+</table><p>Someday is the default.</p></body></html>"""
+
+
+def test_a_table_that_has_a_row_and_a_heading_that_reads_a_text_are_checked_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Make sure the heading reads "Manage Milestones (2)" and the table has a "Someday" row with '
+                        '"alice"'}]
+    replays_and_catches(MILESTONES_TABLE, steps, [{"action": 'Check that the table has a "Someday" row with "bob"'}],
+                        tmp_path, grammar)

@@ -509,6 +509,13 @@ def test_a_text_said_under_or_next_to_it_is_beside_the_element_the_step_named() 
     assert "what 'it' is" in brain.claim_checks('"All" appears under it')  # nothing named before: refused
 
 
+def test_a_part_that_has_a_record_shows_its_text_in_a_record_of_its_own_and_a_heading_is_its_text() -> None:
+    said = [(c.text, c.place, c.kind) for c in read_claims('The table has a "Billing" row with "alice"')]
+    assert said == [("Billing", None, "table"), ("Billing", "Billing", "row"), ("alice", "Billing", "row")]
+    assert [(c.text, c.kind) for c in read_claims('The heading is "people: 7"')] == [("people: 7", "heading")]
+    assert read('The table is "X"').refusal and read('The table has a "Billing" column').refusal
+
+
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
 

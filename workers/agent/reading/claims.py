@@ -82,6 +82,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # how many records a part shows ('lists two posts: A and B'; a number in digits is SHORT)
     "COUNT": "two three four five six seven eight nine ten eleven twelve",
     "EXACTLY": "exactly",
+    # what a part holds ('the table has a "Someday" row')
+    "HAS": "has have",
     # a part or page said with its title after it ('a dialog titled "Configuration"')
     "TITLED": "titled entitled headed named called",
     # kinds of control a text may be said to be, never words of a name ('a Password field')
@@ -606,6 +608,30 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             text, at = written(_tokens(clause.children[-1]), words, sentence)
             out.append(Claim(text, True, kind=_HEADINGS[said[1]], span=at, place_span=_span(
                 words, _tokens(clause.children[0]))))
+            before = None
+            continue
+        if clause.data == "holder_is":  # 'the heading is "people: 7"'
+            place = _place(clause.children[0], words, sentence)
+            if place.title is not None or place.kind not in ("heading", "header"):
+                raise _NoReading(f"{_whole(sentence)!r}: only a heading is said to be a text")
+            text, at = written(_tokens(clause.children[-1]), words, sentence)
+            out.append(Claim(text, True, kind=place.kind, span=at, place_span=place.span))
+            before = None
+            continue
+        if clause.data == "holder_has":  # 'the table has a "Someday" row with "alice"'
+            place = _place(clause.children[0], words, sentence)
+            named = next(c for c in clause.children if isinstance(c, Tree) and c.data in ("name",)) \
+                if not any(isinstance(c, Token) and c.type == "Q" for c in clause.children) else \
+                next(c for c in clause.children if isinstance(c, Token) and c.type == "Q")
+            kind = next(words[int(c)].text.lower() for c in clause.children if isinstance(c, Token) and c.type == "KIND")
+            if kind not in _ROW_KINDS or place.row or place.near:
+                raise _NoReading(f"{_whole(sentence)!r}: a part is said to have only a record")
+            text, at = written(_tokens(named) if isinstance(named, Tree) else [named], words, sentence)
+            out += [Claim(text, True, place.title, place.kind, span=at, place_span=place.span),
+                    Claim(text, True, text, "row", span=at)]
+            items = next((c for c in clause.children if isinstance(c, Tree) and c.data == "items"), None)
+            if items is not None:
+                out += [Claim(t, True, text, "row", said_as, span) for t, span, said_as in _texts(items, words, sentence)]
             before = None
             continue
         if clause.data in ("in_state", "not_in_state", "has_value"):
