@@ -2929,3 +2929,17 @@ def test_a_table_that_has_a_row_and_a_heading_that_reads_a_text_are_checked_and_
                         '"alice"'}]
     replays_and_catches(MILESTONES_TABLE, steps, [{"action": 'Check that the table has a "Someday" row with "bob"'}],
                         tmp_path, grammar)
+
+
+DIALOG_TO_CLOSE = """<!doctype html><html><body><h1>Packages</h1><button>CLOSE ALL</button>
+<div role="dialog" id="about" aria-label="About"><h2>About</h2><p>Version 6</p>
+<button onclick="about.remove()">CLOSE</button></div></body></html>"""
+
+
+def test_closing_a_dialog_clicks_the_control_said_inside_it_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Close the dialog with CLOSE", "expected": '"Version 6" is no longer shown'}]
+    passes_whole_and_replays(DIALOG_TO_CLOSE, steps, tmp_path, grammar)
+    # no dialog: nothing is clicked, not even a control of that name elsewhere
+    no_dialog = DIALOG_TO_CLOSE.replace('role="dialog" ', "").replace("CLOSE ALL", "CLOSE")
+    assert_stopped_before_clicking(run_on_page(no_dialog, steps, tmp_path / "none", grammar))

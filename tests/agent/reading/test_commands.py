@@ -111,6 +111,15 @@ def test_a_titled_part_said_inside_another_part_is_that_title_inside_that_part()
     assert read('Click "June" in the toolbar of the sidebar').refusal  # a part in a part: not read
 
 
+def test_closing_a_part_clicks_its_close_control_or_the_one_said_inside_it() -> None:
+    said = [(c.verb, c.target, c.kind, c.where.part) for c in read("Close the dialog with CLOSE").commands]
+    assert said == [("click", "CLOSE", None, "dialog")]
+    command, = read('Dismiss the "Welcome" panel').commands
+    assert (command.target, command.kind, command.where.section, command.where.kind) == (
+        "Close", "button", "Welcome", "panel")
+    assert read('Close the "Alice" row').refusal  # a record is no part that closes
+
+
 def test_an_element_taken_from_a_part_is_looked_for_inside_it() -> None:
     command, = read('Open "Invoices" from the sidebar').commands
     assert (command.verb, command.target, command.where.part) == ("click", "Invoices", "sidebar")

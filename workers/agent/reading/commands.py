@@ -32,6 +32,7 @@ TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
     "MOVE": "go switch navigate",  # 'Go to the Settings tab': to what is clicked
     "TO": "to",
     "CLEAR": "clear",
+    "CLOSE": "close dismiss",  # 'Close the dialog': its close control
     "PRESS": "press push",
     "HOVER": "hover",
     "TICK": "tick check",
@@ -315,6 +316,15 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             if target.startswith(("/", "<")) or "://" in target or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(?:/\S*)?", target):
                 raise _NoReading(f"{_whole(sentence)!r}: an address is gone to, not clicked")
             out.append(Command("click", target, kind, None, None, where, span))
+            continue
+        if command.data == "close":  # 'Close the dialog with CLOSE': the control said, else its Close button, in it
+            holder = next(c for c in subtrees if c.data in ("titled", "kind_titled", "part"))
+            inside = _where(Tree("inside", [holder]), words, sentence)
+            if inside.anchor is not None:  # a row or a record: no part that closes
+                raise _NoReading(f"{_whole(sentence)!r}: only a part of the page is closed")
+            said = [e for e in elements if e is not holder]
+            target, kind, ordinal = _target(said[0], words, sentence) if said else ("Close", "button", None)
+            out.append(Command("click", target, kind, ordinal, None, inside, span))
             continue
         if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)
             out.append(Command("type_here", None, value=value, where=where, span=span))

@@ -39,7 +39,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 15
+VERSION = 16
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -63,6 +63,7 @@ click clicks clicked clicking press pressed presses pressing tap tapped hit push
 selecting selects pick picked picks type typed types typing enter entered enters entering fill filled fills filling
 input write writes wrote written put set sets change changes changed replace replaced go goes went navigate
 navigates visit visits open opens follow follows take takes taken make check checks switch switches clear clears
+dismiss dismisses
 """.split())
 
 # Verbs of seeing: used only by a check.
