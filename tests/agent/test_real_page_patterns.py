@@ -2943,3 +2943,17 @@ def test_closing_a_dialog_clicks_the_control_said_inside_it_and_replays(tmp_path
     # no dialog: nothing is clicked, not even a control of that name elsewhere
     no_dialog = DIALOG_TO_CLOSE.replace('role="dialog" ', "").replace("CLOSE ALL", "CLOSE")
     assert_stopped_before_clicking(run_on_page(no_dialog, steps, tmp_path / "none", grammar))
+
+
+PEOPLE_ROWS = """<!doctype html><html><body><h1>people: 3</h1><table>
+<tr><th>name</th><th>team</th></tr><tr><td>Ann Lee</td><td>Platform</td></tr><tr><td>Chen Wei</td><td>Growth</td></tr>
+<tr><td>Julia Moreau</td><td>Growth</td></tr></table></body></html>"""
+
+
+def test_a_row_said_by_its_order_is_checked_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Look at the table",
+              "expected": 'The heading reads "people: 3", the first row is "Ann Lee" and "Julia Moreau" is in the last '
+                          "row"}]
+    wrong = [{"action": "Look at the table", "expected": 'The first row is "Chen Wei"'}]
+    replays_and_catches(PEOPLE_ROWS, steps, wrong, tmp_path, grammar)

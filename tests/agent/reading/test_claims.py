@@ -168,7 +168,8 @@ def test_quoting_the_names_or_reordering_the_list_keeps_the_meaning(clause: Said
     ('"Inbox" is not hidden', "'hidden'"),
     ('"Total" is shown in bold under the table', "'bold'"),  # a look, not read here
     ('"Fuel" shows 1,250.00 this month', "'this'"),
-    ("Apples is the first item", "'first'"),
+    ('"Apples" is the first item', "only a table's row is said by its order"),
+    ('"Apples" is listed first', "'first'"),
 ])
 def test_a_result_with_no_exact_reading_is_refused_naming_the_word_it_stops_at(expected: str, named: str) -> None:
     reading = read(expected)
@@ -514,6 +515,13 @@ def test_a_part_that_has_a_record_shows_its_text_in_a_record_of_its_own_and_a_he
     assert said == [("Billing", None, "table"), ("Billing", "Billing", "row"), ("alice", "Billing", "row")]
     assert [(c.text, c.kind) for c in read_claims('The heading is "people: 7"')] == [("people: 7", "heading")]
     assert read('The table is "X"').refusal and read('The table has a "Billing" column').refusal
+
+
+def test_a_row_said_by_its_order_shows_the_texts_said_of_it() -> None:
+    said = [(c.text, c.place, c.kind) for c in read_claims('The first row is "Ann" and "Zed" is in the last row')]
+    assert said == [("Ann", "first", "row at"), ("Zed", "last", "row at")]
+    checks = BuiltinBrain(grammar_first=True).claim_checks('The first row is "Ann"')
+    assert [(i.kind, i.value, i.ordinal) for i in checks] == [("assert_row_at", "Ann", 0)]
 
 
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:

@@ -82,6 +82,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # how many records a part shows ('lists two posts: A and B'; a number in digits is SHORT)
     "COUNT": "two three four five six seven eight nine ten eleven twelve",
     "EXACTLY": "exactly",
+    # a row said by its order ('the first row is "A"'); read nowhere else
+    "ORD": "first second third fourth fifth last",
     # what a part holds ('the table has a "Someday" row')
     "HAS": "has have",
     # a part or page said with its title after it ('a dialog titled "Configuration"')
@@ -108,7 +110,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # words that say more than which texts are shown where, or that a text may not be: never read here
     # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
-            "every some any none no nor neither first last second third newest oldest top bottom left right "
+            "every some any none no nor neither newest oldest top bottom left right "
             "under next before after between bold italic sorted ordered grouped "
             "without it they them nothing everything something anything "
             "other others",
@@ -182,6 +184,8 @@ class Claim:
             return f"the page's {self.kind} shows {self.text!r} ({spans})"
         if self.kind == "part":
             return f"the {self.text} {'is shown' if self.shown else 'is gone'} ({spans})"
+        if self.kind == "row at":
+            return f"the {self.place} row shows {self.text!r} ({spans})"
         if self.kind == "count":
             return f"the list holding {self.text!r} has {self.place} ({spans})"
         if self.kind == "value":
@@ -608,6 +612,16 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             text, at = written(_tokens(clause.children[-1]), words, sentence)
             out.append(Claim(text, True, kind=_HEADINGS[said[1]], span=at, place_span=_span(
                 words, _tokens(clause.children[0]))))
+            before = None
+            continue
+        if clause.data == "row_at":  # 'the first row is "A"', '"A" is in the last row': the texts of that row
+            row = next(c for c in clause.children if isinstance(c, Tree) and c.data == "rowat")
+            said = [words[int(t)].text.lower() for t in _tokens(row) if t.type in ("ORD", "KIND")]
+            if said[1] != "row":
+                raise _NoReading(f"{_whole(sentence)!r}: only a table's row is said by its order")
+            items = next(c for c in clause.children if isinstance(c, Tree) and c.data == "items")
+            out += [Claim(text, True, said[0], "row at", said_as, span, _span(words, _tokens(row)))
+                    for text, span, said_as in _texts(items, words, sentence)]
             before = None
             continue
         if clause.data == "holder_is":  # 'the heading is "people: 7"'
