@@ -2957,3 +2957,15 @@ def test_a_row_said_by_its_order_is_checked_and_replays(tmp_path):
                           "row"}]
     wrong = [{"action": "Look at the table", "expected": 'The first row is "Chen Wei"'}]
     replays_and_catches(PEOPLE_ROWS, steps, wrong, tmp_path, grammar)
+
+
+TICKET_BOX = """<!doctype html><html><body><h1>Ticket #13 <span>new defect</span></h1>
+<table><tr><th>Reported by:</th><td>anonymous</td><th>Owned by:</th><td>Bob Tanaka</td></tr>
+<tr><th>Priority:</th><td>minor</td><th>Component:</th><td>Frontend</td></tr></table></body></html>"""
+
+
+def test_labels_with_their_values_after_a_colon_are_checked_each_and_replay(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Look at the table", "expected": "Reported by: anonymous, Owned by: Bob Tanaka, Priority: minor"}]
+    wrong = [{"action": "Look at the table", "expected": "Priority: major"}]
+    replays_and_catches(TICKET_BOX, steps, wrong, tmp_path, grammar)

@@ -524,6 +524,12 @@ def test_a_row_said_by_its_order_shows_the_texts_said_of_it() -> None:
     assert [(i.kind, i.value, i.ordinal) for i in checks] == [("assert_row_at", "Ann", 0)]
 
 
+def test_a_label_a_colon_and_a_value_is_the_value_of_the_element_that_label_names() -> None:
+    said = [(c.text, c.place, c.kind) for c in read_claims("Reported by: anonymous, Priority: minor, Milestone: 2.0 Beta")]
+    assert said == [("anonymous", "Reported by", "value"), ("minor", "Priority", "value"),
+                    ("2.0 Beta", "Milestone", "value")]
+
+
 def test_a_number_said_with_a_hash_is_a_text_whole() -> None:
     assert [c.text for c in read_claims("#13 and #7 are listed")] == ["#13", "#7"]
 

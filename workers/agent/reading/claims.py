@@ -614,6 +614,12 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                 words, _tokens(clause.children[0]))))
             before = None
             continue
+        if clause.data == "label_value":  # 'Priority: minor': the element that label names shows the value
+            label, label_at = written(_tokens(clause.children[0]), words, sentence)
+            text, at = written(_tokens(clause.children[-1]), words, sentence)
+            out.append(Claim(text, True, label, "value", span=at, place_span=label_at))
+            before = None
+            continue
         if clause.data == "row_at":  # 'the first row is "A"', '"A" is in the last row': the texts of that row
             row = next(c for c in clause.children if isinstance(c, Tree) and c.data == "rowat")
             said = [words[int(t)].text.lower() for t in _tokens(row) if t.type in ("ORD", "KIND")]
