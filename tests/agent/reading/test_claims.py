@@ -490,6 +490,7 @@ def test_a_count_said_before_a_list_counts_the_records_of_the_list_holding_its_t
     said = [(c.text, c.place, c.kind) for c in read_claims("The sidebar lists two categories: Books and Events")]
     assert said == [("Books", None, "sidebar"), ("Events", None, "sidebar"), ("Events", "two categories", "count")]
     assert read_claims('The list shows exactly 3 rows: "A", "B" and "C"')[-1].place == "exactly 3 rows"
+    assert read('The list shows 2 unread: "A" and "B"').refusal  # what is counted is said in the plural
 
 
 def test_a_part_or_page_said_with_its_title_after_it_is_the_one_of_that_title() -> None:

@@ -120,6 +120,16 @@ def test_closing_a_part_clicks_its_close_control_or_the_one_said_inside_it() -> 
     assert read('Close the "Alice" row').refusal  # a record is no part that closes
 
 
+@pytest.mark.parametrize("sentence", [
+    'Type "Smith" into the last name field in the dialog',  # the last "name" field, or the field "last name"?
+    'Hover over "Account" in the header, then "Sign out"',  # a hover is never said again
+    'Click "A" in the sidebar, "B" and "C"',  # are B and C in the sidebar?
+    'Open the "Settings" page',  # a page: the rules' link
+])
+def test_a_reading_that_could_take_another_element_is_left_to_the_rules(sentence: str) -> None:
+    assert read(sentence).refusal
+
+
 def test_an_element_taken_from_a_part_is_looked_for_inside_it() -> None:
     command, = read('Open "Invoices" from the sidebar').commands
     assert (command.verb, command.target, command.where.part) == ("click", "Invoices", "sidebar")

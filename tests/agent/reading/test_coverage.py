@@ -161,3 +161,16 @@ def test_signing_in_is_used_by_typing_a_password_and_a_verb_of_absence_by_the_el
     assert account('Close the "Welcome" box', closed).unused == ("box",)
     # a word of absence said of what is seen is never used by a name clicked
     assert account('Click "Close" and the dialog is closed', closed).unused == ("dialog is closed",)
+
+
+def test_a_title_word_a_closing_verb_and_a_sign_in_are_used_only_by_what_they_say() -> None:
+    shown = [Done("Verify 'Report' is shown", value="Report", checks=True)]
+    assert account('The page is titled "Report"', shown).unused == ("titled",)  # the title is no text anywhere
+    dialog = [Done("Verify the Login dialog is shown", value="Login dialog", checks=True)]
+    assert account('A dialog titled "Login" opens', dialog).whole
+    clicks = [Done("Click Close", "Close"), Done("Click Save", "Save")]
+    assert account('Click "Close", then never click "Save"', clicks).unused == ("never",)
+    assert account('Tick "Closed" and close the filters', [Done("Tick Closed", "Closed"), Done("Click filters", "filters")]
+                   ).unused == ("close",)
+    typed = [Done("Type s3cret into the Password field", "Password", "s3cret")]
+    assert account('Type "s3cret" into Password, then sign in', typed).unused == ("sign in",)  # nothing sent it

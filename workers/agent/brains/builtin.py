@@ -97,9 +97,14 @@ class BuiltinBrain:
         if step.expected is not None:
             if not step.expected.strip():
                 raise Unsupported(f"{' '.join(step.action.split())!r}: the expected result is empty")
-            named = next((op.place.anchor or op.target for op in reversed(ops)
-                          if op.place.anchor or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
-            claimed = self.claim_checks(step.expected, it=named) if self.grammar_first else None
+            # what 'it' is to the rules: the text of the row the action was in, or the element it named (a part the
+            # action was inside, 'in the sidebar', is neither)
+            named = next((_row_text(op) or op.target for op in reversed(ops)
+                          if _row_text(op) or (op.target and op.kind not in _INTO_FIELD - {"click"})), None)
+            # 'it' in a claim ('appears under it'): the element the action named, when nothing else placed it
+            acted = next((op for op in reversed(ops) if op.target), None)
+            it = acted.target if acted is not None and acted.place == Place() else None
+            claimed = self.claim_checks(step.expected, it=it) if self.grammar_first else None
             if isinstance(claimed, list):
                 return seen_before_going(intents + claimed)
             try:
@@ -161,7 +166,7 @@ class BuiltinBrain:
         claims = reading.claims
         if any(c.place == IT for c in claims):
             if it is None:
-                return f"{' '.join(expected.split())!r}: what 'it' is is not said (name it)"
+                return f"{' '.join(expected.split())!r}: what 'it' is is not said, or was said with a place (name it)"
             claims = tuple(replace(c, place=it) if c.place == IT else c for c in claims)
         try:
             intents = [self._intent(claim_op(c)) for c in claims]
@@ -415,6 +420,11 @@ def seen_before_going(intents: list[Intent]) -> list[Intent]:
                                                 "description": describe("assert_part_shown", None, None,
                                                                         intent.value)}))
     return out
+
+
+def _row_text(op: Op) -> str | None:
+    """The text of the row, card or line the op's element is in ('in the row of "Alice"'), never a part it is in."""
+    return op.place.anchor if op.place.anchor and op.place.anchor != op.place.part else None
 
 
 def _as_said(intent: Intent) -> str:

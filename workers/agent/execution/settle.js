@@ -920,7 +920,8 @@
     const test = () => {
       if (how === "address") return address().toLowerCase().includes(squash(name).toLowerCase());
       if (how === "title") return holds(document.title) || mainHeadings().some(holds);
-      if (how === "heading") return mainHeadings().some(holds);
+      // the main heading reads the text, whole (case and spaces aside): "Roadmap" is never "No roadmap found"
+      if (how === "heading") return mainHeadings().some((t) => squash(t).toLowerCase() === squash(name).toLowerCase());
       const current = Array.from(document.querySelectorAll("[aria-current=page], [aria-current=true]")).filter(visible);
       const titles = [...document.title.split(/\s[-–—|:·]\s|\s*[|·]\s*/), ...mainHeadings(),
         ...current.map((c) => c.innerText)];

@@ -8,8 +8,11 @@ page says so too, in words a person reads or a page's author wrote for it (every
 | where | what |
 |---|---|
 | its title | the heading, legend, caption or row and column headers nearest it (`Node.context`), the title its own box starts with, its form's title |
-| its own words | its text, label, aria name or tooltip ('the milestone heading "Milestone: 1.0"') |
 | its classes | the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says chip) |
+
+Never its own words: those are its name, which the whole-sentence check already reads ('the milestone heading
+"Milestone: 1.0"'), and for a text checked as shown they are the text itself ('Budget files' says no file is named
+"Budget"). A text checked as shown is found as the element whose own words are that text, whole.
 
 Found, the operation says where (`said_so`), and the whole-sentence check (reading/coverage.py) sees the words used;
 not found, they stay unused and the step is a partial reading: never a reason to take another element.
@@ -22,7 +25,7 @@ import re
 from shared.records import Node, PageSnapshot
 from workers.agent.reading.coverage import stem
 
-ANCESTORS = 3  # how many boxes around an element its classes are read in (a list item's row, list, and list's box)
+ANCESTORS = 2  # how many boxes around an element its classes are read in (a link's list item, and its list)
 _PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")  # words of a class or id: "MuiChip-root" -> Mui Chip root
 
 
@@ -41,7 +44,6 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
         boxes.append(page.node(boxes[-1].parent))
     sources = [
         ("under", next((t for t in (node.context, node.box_title, node.form_title) if t), None)),
-        ("named", " ".join(filter(None, (node.label, node.aria_label, node.title, node.text[:80])))),
         ("of class", " ".join(filter(None, (w for box in boxes
                                             for w in (box.class_words, box.own_class_words, box.id_attr))))),
     ]
@@ -56,7 +58,7 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
 
 
 def showing(page: PageSnapshot, text: str) -> Node | None:
-    """The smallest element whose text holds the text (case and spaces aside): where a text checked as shown is."""
+    """The element whose own words are the text, whole (case and spaces aside): where a text checked as shown is;
+    None when no element's are, or several differ in what holds them (the first of equals is taken)."""
     wanted = " ".join(text.split()).lower()
-    holding = [n for n in page.nodes if wanted and wanted in " ".join(n.text.split()).lower()]
-    return min(holding, key=lambda n: len(n.text), default=None)
+    return next((n for n in page.nodes if wanted and " ".join(n.text.split()).lower() == wanted), None)

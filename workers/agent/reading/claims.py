@@ -723,6 +723,8 @@ def _counted(clause: Tree, last: Claim, words: list[Word], sentence: str) -> lis
     if count is None:
         return []
     said, at = written(_tokens(count), words, sentence)
+    if not said.lower().endswith("s"):  # 'shows 2 unread: ...': what is counted is no records
+        raise _NoReading(f"{_whole(sentence)!r}: a count is read only of records said in the plural ('two posts')")
     return [Claim(last.text, True, said.lower(), "count", span=last.span, place_span=at)]
 
 

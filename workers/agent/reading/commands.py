@@ -67,7 +67,7 @@ _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bot
                  "left-hand": "left", "right": "right", "right-hand": "right"}
 _PLACES = frozenset({"inside", "inside_of", "row_of", "stacked", "under", "in_under", "corner"})  # a command's place, as read
 # commands whose verb a tester says once for two elements ('Click "A", then the "B" button')
-_SAID_AGAIN = frozenset({"click", "press", "check", "uncheck", "hover"})
+_SAID_AGAIN = frozenset({"click", "press", "check", "uncheck"})  # (never a hover: 'then "Sign out"' is clicked)
 _STACKED = {"above": "above", "below": "below", "beneath": "below", "underneath": "below"}  # ('over' is 'in' here)
 
 
@@ -277,6 +277,8 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             if verb not in _SAID_AGAIN:
                 raise _NoReading(f"{_whole(sentence)!r}: what to do with an element said after another command is "
                                  "not said")
+            if words[int(_tokens(command)[0])].kind != "DET":  # 'Click "A" in the sidebar, "B" and "C"': where?
+                raise _NoReading(f"{_whole(sentence)!r}: an element said after a placed one is read only with 'the'")
             if not placed:  # 'Click "A" and "B" in the sidebar', 'Untick "A", "B" and "C" checkboxes': one command
                 raise _NoReading(f"{_whole(sentence)!r}: a verb said once for two elements is read only when the "
                                  "first has a place of its own")
@@ -329,11 +331,14 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
         if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)
             out.append(Command("type_here", None, value=value, where=where, span=span))
             continue
+        inner = [e.children[0] if e.data == "field" else e for e in elements]
+        if any(e.data in ("described", "label") and _target(e, words, sentence)[2] is not None for e in inner):
+            # 'the last name field': the last "name" field, or the field "last name"? never guessed
+            raise _NoReading(f"{_whole(sentence)!r}: an order said before lower-case words is not read here")
         found = [_target(element, words, sentence) for element in elements]
         plural = found[-1][1] is not None and any(w.text.lower() in _SINGULAR for w in words[int(_tokens(
             elements[-1])[0]):int(_tokens(elements[-1])[-1]) + 1] if w.kind in ("ELEMENT", "KIND"))
-        inner = [e.children[0] if e.data == "field" else e for e in elements]
-        said_as = [_said(e, ("LOW", "PAGE"), words) if e.data == "said_named" else None for e in inner]
+        said_as = [_said(e, ("LOW",), words) if e.data == "said_named" else None for e in inner]
         for (name, kind, ordinal), what in zip(found, said_as, strict=True):
             if kind is None and plural:  # 'the "A", "B" and "C" checkboxes': each of that kind
                 kind = found[-1][1]

@@ -14,10 +14,12 @@ What counts as used:
   one place it is written as the operation says it (case and all), never elsewhere;
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
-  operation says of itself, or by the name of an element it acted on ('Close the dialog' done as a click on "Close"),
-  never by a text it looked for ('"Not found" is shown' denies nothing), but for one inside a value written
+  operation says of itself, or a verb of closing said as a command's verb by a click on an element of that very name
+  ('Close the dialog' done as a click on "Close"), never by a text it looked for ('"Not found" is shown' denies nothing), but for one inside a value written
   unquoted, at its place ('the status changes to Closed');
-- 'sign in' / 'log in' by a step that typed into a password field;
+- 'sign in' / 'log in' by a step that typed into a password field and then did something (a click, Enter);
+- 'titled', 'named', 'called', 'headed' after a part or page and before a quoted title, by an operation whose words hold
+  both ('a dialog titled "Login"');
 - `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
   something, `ANY_OPERATION` (words that join, the page) once it did either; `IGNORABLE` (articles, courtesy) always.
 
@@ -39,7 +41,7 @@ from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 16
+VERSION = 17
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -47,14 +49,13 @@ a an the please kindly then now also just simply again once successfully correct
 finally afterwards so
 """.split())
 
-# Words that join the words that say what (a part 'titled "Login"' is the part named so), name who does it, or the
-# whole page or screen (where every step acts unless it says a part): used by any operation.
+# Words that join the words that say what, name who does it, or the whole page or screen (where every step acts unless
+# it says a part): used by any operation.
 ANY_OPERATION = frozenset("""
 i you we user tester is are was were be been being am should must will would can could may might shall does do did
 has have had get gets got it its it's this that these those there here which who whom whose what
 page screen window
 and or but with in into on onto from to of for at by as via using use
-titled entitled named called headed
 """.split())
 
 # Verbs of doing: used only by an operation that did something (a click, a typing, a choice), never by a check.
@@ -127,6 +128,11 @@ _STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 # signing in, said as a tester says it: used by a step that typed into a password field
 _SIGNING_IN = re.compile(r"(?i)(?<![\w'’])(?:(?:sign|log)(?:s|ged|ging|ning|ed)?\s*(?:in|on)|login)(?![\w'’])")
 _SECRET = re.compile(r"(?i)pass(?:word|code|phrase)|\bpin\b")
+# verbs of closing, used by a click on an element of that very name said where a command's verb stands
+_CLOSING = frozenset("close hide remove dismiss".split())
+# a part or page said with its title after it ('a dialog titled "Login"'): the word is used when an operation's words
+# hold both the part and the title (never 'The page is titled "Report"' checked as a text anywhere)
+_TITLED = re.compile(r"(?i)(?<![\w'’])(?P<kind>[^\W\d_]+)\s+(?P<word>titled|entitled|named|called|headed)\s+")
 # where a command's verb stands: the sentence's start, or after 'and', 'then' or a comma
 _COMMANDING = re.compile(r"(?i)(?:^|[,;]|\band|\bthen)\s*(?:then\s+)?$")
 _ANY_MORE = re.compile(r"(?i)(?<![\w'’])any\s+more(?![\w'’])")
@@ -206,9 +212,9 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     used_text = _fold(" ".join(d.words() for d in done))
     used_stems = {stem(w) for w in _WORD.findall(used_text)}
     framed = {stem(w) for d in done for w in _WORD.findall(_fold(_frame(d)))}
-    # the names of the elements acted on, for a word said as a command's verb: 'Close the dialog' done as a click on
-    # "Close" (never 'Tick Hidden and verify "A" is hidden')
-    acted = {stem(w) for d in done if not d.checks for w in _WORD.findall(_fold(d.said or ""))}
+    # the names of the elements acted on, whole: 'Close the dialog' done as a click on "Close" (never 'Tick "Closed"
+    # and close the filters', nor a denial: 'Click "Not now", and not "Upgrade"')
+    acted = {_fold(d.said) for d in done if not d.checks and d.said}
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
@@ -235,10 +241,20 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     for becoming in _BECOMING.finditer(sentence):
         if saw and not any(start <= becoming.start() < end for start, end, _ in pieces):
             pieces.append((becoming.start(), becoming.end(), None))
-    typed_secret = any(not d.checks and d.value and _SECRET.search(d.said or "") for d in done)
+    # a password typed, then something done that sends it (a click, Enter)
+    secret = next((n for n, d in enumerate(done) if not d.checks and d.value and _SECRET.search(d.said or "")), None)
+    typed_secret = secret is not None and any(not d.checks for d in done[secret + 1:])
     for signing in _SIGNING_IN.finditer(sentence):  # 'Sign in as "admin"': done by typing a password
         if not any(start <= signing.start() < end for start, end, _ in pieces):
             pieces.append((signing.start(), signing.end(), typed_secret))
+    for titled in _TITLED.finditer(sentence):
+        title = next((q for q in QUOTE.finditer(sentence) if q.start() == titled.end()), None)
+        kind = titled["kind"].lower()
+        if title is None or kind in ANY_OPERATION - {"page", "screen", "window"}:
+            continue  # ('is titled'): left to the words' own lists, where it is on none
+        text = _fold(next(g for g in title.groups() if g is not None))
+        pieces.append((titled.start("word"), titled.end("word"),
+                       bool(_group_of(kind) & used_stems) and _holds(used_text, text)))
     for again in _ANY_MORE.finditer(sentence):  # 'any more': one word of absence, as 'anymore'
         if not any(start <= again.start() < end for start, end, _ in pieces):
             pieces.append((again.start(), again.end(), bool(_group_of("anymore") & framed)))
@@ -254,10 +270,12 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
                 or (saw and lowered in SEEING):
             pieces.append((word.start(), word.end(), None))
             continue
+        if lowered in _CLOSING and lowered in acted and _COMMANDING.search(sentence[:word.start()]):
+            pieces.append((word.start(), word.end(), True))  # 'Close the dialog': the element "Close" clicked
+            continue
         group = _group_of(lowered)
         # a word of absence is used only by what an operation says of itself, never by a text it looked for
-        said_of_itself = framed | acted if _COMMANDING.search(sentence[:word.start()]) else framed
-        pieces.append((word.start(), word.end(), bool(group & (said_of_itself if group & _ABSENCE else used_stems))))
+        pieces.append((word.start(), word.end(), bool(group & (framed if group & _ABSENCE else used_stems))))
     pieces.sort()
     runs: list[str] = []
     start = end = None

@@ -1,7 +1,7 @@
 """Check that the page's main heading shows a text: 'the page heading reads "Custom Query"', 'the main heading is
-"Roadmap"' (settle.js `pageIs`: the visible headings of level 1, or on a page drawn with none its one biggest short text
-on the first screen; never the browser's title, which kinds/assert_title also accepts). Read by the claims grammar
-(reading/claims.py)."""
+"Roadmap"' (settle.js `pageIs`: one of the visible headings of level 1, or on a page drawn with none its one biggest
+short text on the first screen, reads the text whole, case and spaces aside; never the browser's title, which
+kinds/assert_title also accepts). Read by the claims grammar (reading/claims.py)."""
 
 from __future__ import annotations
 
