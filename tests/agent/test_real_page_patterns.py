@@ -2975,3 +2975,18 @@ def test_labels_with_their_values_after_a_colon_are_checked_each_and_replay(tmp_
     steps = [{"action": "Look at the table", "expected": "Reported by: anonymous, Owned by: Bob Tanaka, Priority: minor"}]
     wrong = [{"action": "Look at the table", "expected": "Priority: major"}]
     replays_and_catches(TICKET_BOX, steps, wrong, tmp_path, grammar)
+
+
+COMMENTS_SECTION = """<!doctype html><html><body><h1>A post</h1><p>There are currently no comments</p>
+<h2>Comments</h2><p>Be the first to comment</p><table><tr><td>1</td></tr></table><a href="#">Next page</a>
+</body></html>"""
+
+
+def test_a_text_under_a_heading_is_in_its_section_and_under_a_table_below_it_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": "Look at the table", "expected": '"Be the first to comment" is shown under the Comments heading '
+                                                          'and "Next page" is shown under the table'}]
+    # a text of the page, but above the heading: not under it
+    wrong = [{"action": "Look at the table",
+              "expected": '"There are currently no comments" is shown under the Comments heading'}]
+    replays_and_catches(COMMENTS_SECTION, steps, wrong, tmp_path, grammar)

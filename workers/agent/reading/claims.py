@@ -82,6 +82,8 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # how many records a part shows ('lists two posts: A and B'; a number in digits is SHORT)
     "COUNT": "two three four five six seven eight nine ten eleven twelve",
     "EXACTLY": "exactly",
+    # 'listed under "Queries"': in the part a title heads; 'under the table': below a part said by its kind
+    "UNDER": "under",
     # a row said by its order ('the first row is "A"'); read nowhere else
     "ORD": "first second third fourth fifth last",
     # what a part holds ('the table has a "Someday" row')
@@ -111,7 +113,7 @@ LEXICON: dict[str, str] = {word: kind for kind, words in {
     # ('under' too: below a part, a child in a tree or a part's content, which the phrase rules tell apart)
     "MORE": "or either whether if unless may might maybe perhaps can could would only just simply once all both each "
             "every some any none no nor neither newest oldest top bottom left right "
-            "under next before after between bold italic sorted ordered grouped "
+            "next before after between bold italic sorted ordered grouped "
             "without it they them nothing everything something anything "
             "other others",
 }.items() for word in words.split()}
@@ -559,13 +561,16 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
     return _Place(title, kind, span, row=kind in _ROW_KINDS)
 
 
+# the kinds of title a text is said to be under, in the part that title heads ('under the Comments heading')
+_UNDER_TITLE = ("heading", "header", "section", "list", "box", "group", "panel", "card", "area", "block", "tab")
 _NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below", "under": "below",
          "beside": "beside", "next to": "beside"}
 
 
 def _near(predicate: Tree, anchor: Tree, words: list[Word], sentence: str) -> _Place:
     """The place beside a part a shown_near predicate says: the part (as a holder is read) and the relation."""
-    said = next(words[int(t)].text.lower() for t in predicate.children if isinstance(t, Token) and t.type == "NEAR")
+    said = next(words[int(t)].text.lower() for t in predicate.children
+                if isinstance(t, Token) and t.type in ("NEAR", "UNDER"))
     place = _place(anchor, words, sentence)
     if place.row:
         raise _NoReading(f"{_whole(sentence)!r}: a text beside a row is not read")
@@ -667,6 +672,12 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             if place_tree is not None:
                 holder = place_tree.children[1]
             place = _place(holder, words, sentence)
+            if predicate.data == "shown_under" and (holder.data == "kind_alone" or place.title == IT):
+                predicate = Tree("shown_near", predicate.children)  # 'under the table', 'under it': below it
+            if predicate.data == "shown_under":  # 'under "Queries"', 'under the Comments heading': that title's part
+                shown = True
+                if place.row or place.kind not in (None, *_UNDER_TITLE):
+                    raise _NoReading(f"{_whole(sentence)!r}: under a {place.kind} is not read")
             if predicate.data == "shown_near":
                 shown = True
                 place = _near(predicate, holder, words, sentence)
