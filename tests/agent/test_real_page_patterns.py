@@ -2990,3 +2990,17 @@ def test_a_text_under_a_heading_is_in_its_section_and_under_a_table_below_it_and
     wrong = [{"action": "Look at the table",
               "expected": '"There are currently no comments" is shown under the Comments heading'}]
     replays_and_catches(COMMENTS_SECTION, steps, wrong, tmp_path, grammar)
+
+
+TWO_NOTICES = """<!doctype html><html><body><h1>Budget</h1>
+<div class="notification"><span>Welcome back!</span><button aria-label="Close" onclick="this.parentElement.remove()">×</button></div>
+<div class="notification"><span>Sync done</span><button aria-label="Close" onclick="this.parentElement.remove()">×</button></div>
+</body></html>"""
+
+
+def test_closing_a_named_notification_clicks_the_close_control_in_its_own_box_and_replays(tmp_path):
+    grammar = Settings(expected_reader="grammar")
+    steps = [{"action": 'Close the "Welcome back!" notification with its × button',
+              "expected": '"Welcome back!" is no longer shown and "Sync done" is shown'}]
+    record = passes_whole_and_replays(TWO_NOTICES, steps, tmp_path, grammar)
+    assert any("(a notification: of class" in o.description for o in record.operations), done(record)

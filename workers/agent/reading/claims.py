@@ -229,6 +229,9 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
     slots += [(m.start(), m.end(), m[0]) for m in _IDENTIFIER.finditer(sentence)
               if not any(s <= m.start() < e for s, e, _ in slots) and len(m[0]) >= 4 and (
                   re.search(r"[._@/]|\d", m[0]) and re.search(r"[^\W\d_]", m[0]) or _VERSION.fullmatch(m[0]))]
+    # a mark a control shows for closing or removing is its name ('its × button', 'the ✖ next to "Won't fix"')
+    slots += [(m.start(), m.end(), m[0]) for m in re.finditer(r"(?<!\S)[×✖✕✗](?!\S)", sentence)
+              if not any(s <= m.start() < e for s, e, _ in slots)]
     # a number said with '#' is a text whole: a ticket's or an issue's ('#13')
     slots += [(m.start(), m.end(), m[0]) for m in re.finditer(r"(?<![\w#])#\d+\b", sentence)
               if not any(s <= m.start() < e for s, e, _ in slots)]

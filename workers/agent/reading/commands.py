@@ -319,6 +319,14 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 raise _NoReading(f"{_whole(sentence)!r}: an address is gone to, not clicked")
             out.append(Command("click", target, kind, None, None, where, span))
             continue
+        if command.data == "close_named":  # 'Close the "Welcome" notification': its Close button, in the box of that text
+            named = next(c for c in subtrees if c.data == "named")
+            said = [e for e in elements if e is not named]
+            target, kind, ordinal = _target(said[0], words, sentence) if said else ("Close", "button", None)
+            what = next(words[int(t)].text.lower() for t in command.children if isinstance(t, Token) and t.type == "LOW")
+            out.append(Command("click", target, kind, ordinal, None, Where(anchor=_text(named, words, sentence)[0]),
+                               span, said_as=what))
+            continue
         if command.data == "close":  # 'Close the dialog with CLOSE': the control said, else its Close button, in it
             holder = next(c for c in subtrees if c.data in ("titled", "kind_titled", "part"))
             inside = _where(Tree("inside", [holder]), words, sentence)
