@@ -426,6 +426,11 @@ def test_a_part_of_a_description_that_places_its_text_is_checked_as_a_statement_
         read("Look at the results", '"#3" is listed first and "Old" is not')
 
 
+def test_names_after_a_hover_are_neither_hovered_nor_checked_but_refused() -> None:
+    decision = BuiltinBrain().decide(ScenarioStep(action='Hover over "Account", then "Sign out"'), 0)
+    assert decision.unsupported is not None and "after a hover" in decision.unsupported
+
+
 def test_a_check_of_what_a_part_lists_is_never_a_box_to_tick() -> None:
     decision = BuiltinBrain().decide(ScenarioStep(
         action="Check the Install section of the side panel lists npm i x, yarn add x and pnpm add x"), 0)

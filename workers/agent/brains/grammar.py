@@ -502,6 +502,9 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
         # that they are shown
         carried = None if expected or not _NAMES_ONLY.fullmatch(normalise(clause).strip()) \
             else _same_verb(verb, clause, s, expected)
+        if carried is None and not expected and verb and verb.lower() == "hover" \
+                and _NAMES_ONLY.fullmatch(normalise(clause).strip()):
+            raise Unsupported("what to do with the names after a hover is not said (a click? say it)", s.show(clause.strip()))
         try:
             items = carried or _parse_checked(clause, s, expected)
         except Unsupported as exc:
@@ -613,7 +616,8 @@ def _verb_first() -> re.Pattern[str]:
 
 # Verbs whose object is an element, which a clause naming only another element goes on with ("Type" is not: "then
 # Tab" is a key, not a value), and words that make a clause a statement of its own ("then the page reloads").
-_CARRIED = frozenset("click tap press select choose pick check tick uncheck untick open hover expand collapse".split())
+# (never a hover: 'Hover over "Account", then "Sign out"' means a click on "Sign out", not a second hover)
+_CARRIED = frozenset("click tap press select choose pick check tick uncheck untick open expand collapse".split())
 _STATES = re.compile(r"\b(?:is|are|was|were|be|shows?|appears?|reloads?|loads?|opens|closes|changes?|becomes?|"
                      r"disappears?|updates?|displays?|contains?|has|have|says?|reads|lists|gets?|goes|stays?|"
                      r"remains?)\b", re.I)
