@@ -534,7 +534,9 @@ def test_a_label_a_colon_and_a_value_is_the_value_of_the_element_that_label_name
 def test_a_text_under_a_title_is_in_the_part_it_heads_and_under_a_part_below_it() -> None:
     said = [(c.text, c.place, c.kind, c.near) for c in read_claims('"None yet" is shown under the Comments heading')]
     assert said == [("None yet", "Comments", "heading", None)]
-    assert [(c.place, c.near) for c in read_claims('"Sorted" is listed under "Queries"')] == [("Queries", None)]
+    assert read('"Sorted" is listed under "Queries"').refusal  # a section's content or a tree's child: the rules'
+    assert [(c.place, c.near) for c in read_claims('"Sorted" is listed under the "Queries" heading')] == [
+        ("Queries", None)]
     assert [(c.kind, c.near) for c in read_claims('"Next page" is shown under the table')] == [("table", "below")]
     assert read('"Next page" is not shown under the table').refusal  # a text gone from below a part: not read
     assert read('"X" is listed under the "Alice" row').refusal

@@ -677,9 +677,11 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             place = _place(holder, words, sentence)
             if predicate.data == "shown_under" and (holder.data == "kind_alone" or place.title == IT):
                 predicate = Tree("shown_near", predicate.children)  # 'under the table', 'under it': below it
-            if predicate.data == "shown_under":  # 'under "Queries"', 'under the Comments heading': that title's part
+            if predicate.data == "shown_under":  # 'under the Comments heading': in the part that title heads
                 shown = True
-                if place.row or place.kind not in (None, *_UNDER_TITLE):
+                if place.kind is None:  # 'under "Our History"': a section's content, or a child in a tree (the rules')
+                    raise _NoReading(f"{_whole(sentence)!r}: under a title said alone is read by the rules")
+                if place.row or place.kind not in _UNDER_TITLE:
                     raise _NoReading(f"{_whole(sentence)!r}: under a {place.kind} is not read")
             if predicate.data == "shown_near":
                 shown = True
