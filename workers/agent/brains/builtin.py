@@ -14,8 +14,8 @@ value is rendered from it); a placeholder in a target is substituted only.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from shared.records import Decision, Intent, Operation, PageSnapshot
 from shared.scenarios import PLACEHOLDER, ScenarioStep

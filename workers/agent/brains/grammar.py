@@ -504,7 +504,8 @@ def _parse_clauses(s: Sentence, expected: bool) -> list[tuple[str, list[Item]]]:
             else _same_verb(verb, clause, s, expected)
         if carried is None and not expected and verb and verb.lower() == "hover" \
                 and _NAMES_ONLY.fullmatch(normalise(clause).strip()):
-            raise Unsupported("what to do with the names after a hover is not said (a click? say it)", s.show(clause.strip()))
+            raise Unsupported("what to do with the names after a hover is not said (a click? say it)",
+                              s.show(clause.strip()))
         try:
             items = carried or _parse_checked(clause, s, expected)
         except Unsupported as exc:

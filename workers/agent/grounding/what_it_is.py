@@ -5,10 +5,10 @@ Such words name no element (no role is a file); they say what the element or tex
 page says so too, in words a person reads or a page's author wrote for it (every word said, by its stem: "files" says
 "file"):
 
-| where | what |
-|---|---|
-| its title | the heading, legend, caption or row and column headers nearest it (`Node.context`), the title its own box starts with, its form's title |
-| its classes | the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says chip) |
+- its title: the heading, legend, caption or row and column headers nearest it (`Node.context`), else the title its
+  own box starts with, else its form's title;
+- its classes: the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says
+  chip).
 
 Never its own words: those are its name, which the whole-sentence check already reads ('the milestone heading
 "Milestone: 1.0"'), and for a text checked as shown they are the text itself ('Budget files' says no file is named

@@ -566,7 +566,8 @@ def _place(holder: Tree | None, words: list[Word], sentence: str) -> _Place:
 
 # the kinds of title a text is said to be under, in the part that title heads ('under the Comments heading')
 _UNDER_TITLE = ("heading", "header", "section", "list", "box", "group", "panel", "card", "area", "block", "tab")
-_NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below", "under": "below",
+_NEAR = {"above": "above", "over": "above", "below": "below", "beneath": "below", "underneath": "below",
+         "under": "below",
          "beside": "beside", "next to": "beside"}
 
 
@@ -651,7 +652,8 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             named = next(c for c in clause.children if isinstance(c, Tree) and c.data in ("name",)) \
                 if not any(isinstance(c, Token) and c.type == "Q" for c in clause.children) else \
                 next(c for c in clause.children if isinstance(c, Token) and c.type == "Q")
-            kind = next(words[int(c)].text.lower() for c in clause.children if isinstance(c, Token) and c.type == "KIND")
+            kind = next(words[int(c)].text.lower() for c in clause.children
+                        if isinstance(c, Token) and c.type == "KIND")
             if kind not in _ROW_KINDS or place.row or place.near:
                 raise _NoReading(f"{_whole(sentence)!r}: a part is said to have only a record")
             text, at = written(_tokens(named) if isinstance(named, Tree) else [named], words, sentence)
@@ -659,7 +661,8 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                     Claim(text, True, text, "row", span=at)]
             items = next((c for c in clause.children if isinstance(c, Tree) and c.data == "items"), None)
             if items is not None:
-                out += [Claim(t, True, text, "row", said_as, span) for t, span, said_as in _texts(items, words, sentence)]
+                out += [Claim(t, True, text, "row", said_as, span)
+                        for t, span, said_as in _texts(items, words, sentence)]
             before = None
             continue
         if clause.data in ("in_state", "not_in_state", "has_value"):

@@ -65,7 +65,8 @@ _CHOSEN = frozenset({"radio", "radio button", "checkbox"})
 _BESIDE = frozenset({"next to", "beside"})
 _CORNER_WORDS = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom", "left": "left",
                  "left-hand": "left", "right": "right", "right-hand": "right"}
-_PLACES = frozenset({"inside", "inside_of", "row_of", "stacked", "under", "in_under", "corner"})  # a command's place, as read
+# a command's place, as read
+_PLACES = frozenset({"inside", "inside_of", "row_of", "stacked", "under", "in_under", "corner"})
 # commands whose verb a tester says once for two elements ('Click "A", then the "B" button')
 _SAID_AGAIN = frozenset({"click", "press", "check", "uncheck"})  # (never a hover: 'then "Sign out"' is clicked)
 _STACKED = {"above": "above", "below": "below", "beneath": "below", "underneath": "below"}  # ('over' is 'in' here)
@@ -319,11 +320,12 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
                 raise _NoReading(f"{_whole(sentence)!r}: an address is gone to, not clicked")
             out.append(Command("click", target, kind, None, None, where, span))
             continue
-        if command.data == "close_named":  # 'Close the "Welcome" notification': its Close button, in the box of that text
+        if command.data == "close_named":  # 'Close the "Welcome" notification': its Close button, in that text's box
             named = next(c for c in subtrees if c.data == "named")
             said = [e for e in elements if e is not named]
             target, kind, ordinal = _target(said[0], words, sentence) if said else ("Close", "button", None)
-            what = next(words[int(t)].text.lower() for t in command.children if isinstance(t, Token) and t.type == "LOW")
+            what = next(words[int(t)].text.lower() for t in command.children
+                        if isinstance(t, Token) and t.type == "LOW")
             out.append(Command("click", target, kind, ordinal, None, Where(anchor=_text(named, words, sentence)[0]),
                                span, said_as=what))
             continue

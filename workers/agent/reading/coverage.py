@@ -15,8 +15,8 @@ What counts as used:
 - any other word: some operation's words hold it, as its stem ("rows" used by "row"), or another word of its group
   (`SAME`: a "box" the step typed into as a "field"); a word of absence ("not", "gone", "no longer") only by what an
   operation says of itself, or a verb of closing said as a command's verb by a click on an element of that very name
-  ('Close the dialog' done as a click on "Close"), never by a text it looked for ('"Not found" is shown' denies nothing), but for one inside a value written
-  unquoted, at its place ('the status changes to Closed');
+  ('Close the dialog' done as a click on "Close"), never by a text it looked for ('"Not found" is shown' denies
+  nothing), but for one inside a value written unquoted, at its place ('the status changes to Closed');
 - 'sign in' / 'log in' by a step that typed into a password field and then did something (a click, Enter);
 - 'titled', 'named', 'called', 'headed' after a part or page and before a quoted title, by an operation whose words hold
   both ('a dialog titled "Login"');

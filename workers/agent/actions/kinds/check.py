@@ -12,8 +12,8 @@ from workers.agent.language.phrases import TOKEN, Op, Unsupported, target_phrase
 # A sentence that says something is shown is a check, whether or not it can be read ('Check the panel lists A, B and
 # C' is never a box to tick)
 _SAYS_SHOWN = re.compile(r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:is|are|be)\s+(?:now\s+|still\s+)?(?:shown|displayed|visible|listed|"
-                         r"present)\b|(?<!\bthat\s)(?<!\bwhich\s)\b(?:appears?|shows?\s+up|lists|shows|displays|contains|"
-                         r"reads|says|includes|offers)\b", re.I)
+                         r"present)\b|(?<!\bthat\s)(?<!\bwhich\s)\b(?:appears?|shows?\s+up|lists|shows|displays|"
+                         r"contains|reads|says|includes|offers)\b", re.I)
 
 
 def toggle(kind: str):
