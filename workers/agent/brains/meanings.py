@@ -14,11 +14,10 @@ from workers.agent.actions.parts import part_of
 from workers.agent.actions.placed import PART_KINDS, placed_role
 from workers.agent.language.phrases import Op, Place, Unsupported, split_role
 from workers.agent.reading.claims import Claim
-from workers.agent.reading.commands import Command, Where
+from workers.agent.reading.commands import ORDINALS, Command, Where
 
 from .grammar import Macro
 
-_ROW_ORDER = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
 # Kinds of part a title heads that a text is checked under (its section); any other kind said with a title is refused
 _TITLED_KINDS = frozenset("list section panel box group card area block pane view tree table menu sidebar dialog "
                           "heading header footer toolbar grid modal navigation form".split())
@@ -42,7 +41,7 @@ def claim_op(claim: Claim) -> Op:
     if claim.kind == "row at":  # 'the first row is "A"': the data row of that order shows the text
         if not claim.shown:
             raise Unsupported("a text gone from one row cannot be checked, only a text gone from the whole page")
-        return Op("assert_row_at", value=claim.text, place=Place(ordinal=_ROW_ORDER[claim.place]))
+        return Op("assert_row_at", value=claim.text, place=Place(ordinal=ORDINALS[claim.place]))
     if claim.kind == "count":  # 'lists two posts: A and B': the list holding B has two records
         return Op("assert_count", target=claim.text, value=claim.place)
     if claim.kind in ("main heading", "title"):  # 'the page heading reads "Roadmap"', 'the page title is "Timeline"'

@@ -142,6 +142,8 @@ _LOOKS = frozenset("""red green blue grey gray yellow orange black white purple 
 _BECOMING = frozenset("changes changed change updated set switched switches turns turned".split())
 _RECORDS = frozenset("row rows item items entry entries record records result results line lines".split())
 _COUNTED = re.compile(r"\(\d+\)")
+# marks a control shows for closing or removing, each a name whole ('its × button')
+CLOSE_MARKS = frozenset("× ✖ ✕ ✗".split())
 # the words before 'it' that place a text beside the element the step named ('under it': below it)
 _BESIDE_IT = frozenset({"under", "below", "beneath", "underneath", "above", "beside", "next to"})
 # the page's own heading or title, as said ('the page heading', "the page's title", 'the main heading'): the kind of
@@ -230,7 +232,7 @@ def lexicon(sentence: str, table: dict[str, str] | None = None) -> list[Word]:
               if not any(s <= m.start() < e for s, e, _ in slots) and len(m[0]) >= 4 and (
                   re.search(r"[._@/]|\d", m[0]) and re.search(r"[^\W\d_]", m[0]) or _VERSION.fullmatch(m[0]))]
     # a mark a control shows for closing or removing is its name ('its × button', 'the ✖ next to "Won't fix"')
-    slots += [(m.start(), m.end(), m[0]) for m in re.finditer(r"(?<!\S)[×✖✕✗](?!\S)", sentence)
+    slots += [(m.start(), m.end(), m[0]) for m in re.finditer(rf"(?<!\S)[{''.join(CLOSE_MARKS)}](?!\S)", sentence)
               if not any(s <= m.start() < e for s, e, _ in slots)]
     # a number said with '#' is a text whole: a ticket's or an issue's ('#13')
     slots += [(m.start(), m.end(), m[0]) for m in re.finditer(r"(?<![\w#])#\d+\b", sentence)
@@ -649,9 +651,8 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
             continue
         if clause.data == "holder_has":  # 'the table has a "Someday" row with "alice"'
             place = _place(clause.children[0], words, sentence)
-            named = next(c for c in clause.children if isinstance(c, Tree) and c.data in ("name",)) \
-                if not any(isinstance(c, Token) and c.type == "Q" for c in clause.children) else \
-                next(c for c in clause.children if isinstance(c, Token) and c.type == "Q")
+            named = next(c for c in clause.children if isinstance(c, Token) and c.type == "Q"
+                         or isinstance(c, Tree) and c.data == "name")
             kind = next(words[int(c)].text.lower() for c in clause.children
                         if isinstance(c, Token) and c.type == "KIND")
             if kind not in _ROW_KINDS or place.row or place.near:

@@ -55,7 +55,7 @@ TABLE: dict[str, str] = LEXICON | {word: kind for kind, words in {
 # several elements of a kind ('the "A" and "B" checkboxes')
 TABLE |= {plural: kind for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
           for plural in (word + "s", word + "es")}
-_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
 _ROWS = frozenset("row line entry item record card".split())
 _SINGULAR = {plural: word for word, kind in LEXICON.items() if kind in ("ELEMENT", "KIND")
              for plural in (word + "s", word + "es")}
@@ -122,7 +122,7 @@ class Command:
         return f"{self.verb} {what}{said_as}{value}{where} ({self.span[0]}-{self.span[1]})"
 
 
-_ORDER = {v: k for k, v in _ORDINALS.items()}
+_ORDER = {v: k for k, v in ORDINALS.items()}
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def _target(tree: Tree, words: list[Word], sentence: str) -> tuple[str | None, s
     kind = _said(kind_tree, ("ELEMENT", "KIND", "LIST"), words) if kind_tree is not None else None
     if kind is not None:  # 'the "A" and "B" checkboxes': each a checkbox
         kind = " ".join(_SINGULAR.get(w, w) for w in kind.split())
-    ordinal = next((_ORDINALS[words[int(t)].text.lower()] for t in tree.children
+    ordinal = next((ORDINALS[words[int(t)].text.lower()] for t in tree.children
                     if isinstance(t, Token) and t.type == "ORD"), None)
     if tree.data in ("named", "said_named"):
         named = next(c for c in tree.children if isinstance(c, Tree) and c.data == "named")
@@ -268,6 +268,13 @@ def _where(tree: Tree | None, words: list[Word], sentence: str) -> Where:
     return Where(section=title, kind=kind, span=span)
 
 
+def _closing_control(elements: list[Tree], closed: Tree, words: list[Word], sentence: str,
+                     ) -> tuple[str | None, str | None, int | None]:
+    """What closes a part: the control said after 'with' ('with its × button'), else a Close button."""
+    said = [e for e in elements if e is not closed]
+    return _target(said[0], words, sentence) if said else ("Close", "button", None)
+
+
 def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
     lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead")), None)
     everywhere = _where(lead, words, sentence) if lead is not None else Where()
@@ -322,8 +329,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             continue
         if command.data == "close_named":  # 'Close the "Welcome" notification': its Close button, in that text's box
             named = next(c for c in subtrees if c.data == "named")
-            said = [e for e in elements if e is not named]
-            target, kind, ordinal = _target(said[0], words, sentence) if said else ("Close", "button", None)
+            target, kind, ordinal = _closing_control(elements, named, words, sentence)
             what = next(words[int(t)].text.lower() for t in command.children
                         if isinstance(t, Token) and t.type == "LOW")
             out.append(Command("click", target, kind, ordinal, None, Where(anchor=_text(named, words, sentence)[0]),
@@ -334,8 +340,7 @@ def _commands(tree: Tree, words: list[Word], sentence: str) -> list[Command]:
             inside = _where(Tree("inside", [holder]), words, sentence)
             if inside.anchor is not None:  # a row or a record: no part that closes
                 raise _NoReading(f"{_whole(sentence)!r}: only a part of the page is closed")
-            said = [e for e in elements if e is not holder]
-            target, kind, ordinal = _target(said[0], words, sentence) if said else ("Close", "button", None)
+            target, kind, ordinal = _closing_control(elements, holder, words, sentence)
             out.append(Command("click", target, kind, ordinal, None, inside, span))
             continue
         if command.data == "type_here":  # 'type "x"': into the field in use (brains/builtin.py)

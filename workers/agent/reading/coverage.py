@@ -39,6 +39,7 @@ import snowballstemmer
 
 from shared.scenarios import PLACEHOLDER
 from workers.agent.language.phrases import QUOTE  # what a quoted text is, as every reader of a sentence sees it
+from workers.agent.reading.claims import CLOSE_MARKS
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
 VERSION = 18
@@ -130,7 +131,6 @@ _SIGNING_IN = re.compile(r"(?i)(?<![\w'’])(?:(?:sign|log)(?:s|ged|ging|ning|ed
 _SECRET = re.compile(r"(?i)pass(?:word|code|phrase)|\bpin\b")
 # verbs of closing, used by a click on an element of that very name said where a command's verb stands
 _CLOSING = frozenset("close hide remove dismiss".split())
-_CLOSE_MARKS = frozenset("× ✖ ✕ ✗".split())
 # a part or page said with its title after it ('a dialog titled "Login"'): the word is used when an operation's words
 # hold both the part and the title (never 'The page is titled "Report"' checked as a text anywhere)
 _TITLED = re.compile(r"(?i)(?<![\w'’])(?P<kind>[^\W\d_]+)\s+(?P<word>titled|entitled|named|called|headed)\s+")
@@ -216,7 +216,7 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
     # the names of the elements acted on, whole: 'Close the dialog' done as a click on "Close" (never 'Tick "Closed"
     # and close the filters', nor a denial: 'Click "Not now", and not "Upgrade"')
     acted = {_fold(d.said) for d in done if not d.checks and d.said}
-    acted |= {"close"} if acted & _CLOSE_MARKS else set()  # a control marked × closes what it is in
+    acted |= {"close"} if acted & CLOSE_MARKS else set()  # a control marked × closes what it is in
     did, saw = any(not d.checks for d in done), any(d.checks for d in done)
     # pieces: (start, end, used) over the sentence, quoted texts whole
     pieces: list[tuple[int, int, bool | None]] = []  # None: a word that neither needs using nor breaks a run
