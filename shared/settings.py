@@ -98,8 +98,9 @@ class Settings(BaseSettings):
     max_attempts: int = Field(default=3, ge=1, le=10)
     max_operations: int = Field(default=60, ge=1)
     # A step whose operations left a word of its sentence unused (workers/agent/reading/coverage.py): "fail" ends the
-    # scenario there with the words not used; "report" only records them in the run record (to measure a reading).
-    partial_readings: Literal["fail", "report"] = "report"
+    # scenario there with the words not used (a step never passes on part of its sentence); "report" only records them
+    # in the run record and lets the step pass (to measure how much a reading leaves out, never for a suite kept).
+    partial_readings: Literal["fail", "report"] = "fail"
     # How the builtin brain reads a sentence: "rules" reads it by the phrase rules (brains/grammar.py, checks.py) and an
     # expected result they refuse by the claims grammar (reading/claims.py); "grammar" reads an action sentence by the
     # commands grammar (reading/commands.py) and a check or an expected result by the claims grammar first, and by the

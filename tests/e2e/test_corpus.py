@@ -12,6 +12,9 @@ from tests.agent.pages_site import in_thread
 pytestmark = pytest.mark.e2e
 
 CHOSEN = ("DS-7", "DS-F2")  # a passing scenario and its failing variant (the team is not "Platform")
+# What is held here is the benchmark's plumbing and scoring; a step that leaves words of its sentence unused is recorded
+# (the "partial" figure) instead of failed, as the benchmark's own figures under the product's default show it
+READ_IN_PART = Settings(partial_readings="report")
 
 
 def test_a_corpus_application_is_installed_started_generated_and_scored(tmp_path):
@@ -23,7 +26,7 @@ def test_a_corpus_application_is_installed_started_generated_and_scored(tmp_path
         running.wait_ready()
         # In a thread of its own: the test session's sync Playwright may hold this one.
         results = {r.scenario_id: r for r in
-                   in_thread(lambda: run_half(running, chosen, expectations, Settings(), tmp_path / "work"))}
+                   in_thread(lambda: run_half(running, chosen, expectations, READ_IN_PART, tmp_path / "work"))}
     finally:
         running.stop()
     assert running.process.poll() is not None  # its process group is gone

@@ -539,11 +539,12 @@ def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation
         run.keep(operation)
         raise run.fail("expectation", f"{intent.description}: {exc}") from None
     operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
-    if intent.said_as and intent.value:  # 'the file "Budget" is listed': the element showing it, as the page has it
+    if intent.said_as and intent.value:  # 'the file "Budget" is listed': an element showing it is what was said
         page = take_snapshot(run).snapshot
         shown = showing(page, intent.value)
-        if shown is not None:
-            note_what_it_is(operation, intent, page, shown)
+        said = next((node for node in shown if said_so(page, node, intent.said_as)), shown[0] if shown else None)
+        if said is not None:
+            note_what_it_is(operation, intent, page, said)
     return run.keep(operation, screenshot=False)
 
 

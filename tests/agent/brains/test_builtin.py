@@ -20,6 +20,11 @@ def I(kind: ActionKind, description: str, target=None, role=None, value=None, pa
     return Intent(kind=kind, description=description, target=target, role_hint=role, value=value, param=param, **place)
 
 
+def doing(words: str, wanted: list[Intent]) -> list[Intent]:
+    """The intents of a form's whole as they say the sentence's words they carry out ('Search for Davis: ...')."""
+    return [i.model_copy(update={"description": f"{words}: {i.description}"}) for i in wanted]
+
+
 def decide(action: str, expected: str | None = None, page: PageSnapshot = EMPTY, row=None) -> Decision:
     return BuiltinBrain(row=row).decide(ScenarioStep(action=action, expected=expected), 0, page, [])
 
@@ -68,7 +73,7 @@ SENTENCES: list[tuple[str, list[Intent]]] = [
     ("Input 42 in Age", [I("fill", "Type 42 into the Age field", "Age", "field", "42")]),
     ('Type "Tom and Jerry" into the Name field', [I("fill", "Type Tom and Jerry into the Name field", "Name", "field", "Tom and Jerry")]),
     ("Type 'x' into the name field in the Pet section",
-     [I("fill", 'Type x into the name field under "Pet"', "name", "field", "x", section="Pet")]),
+     [I("fill", 'Type x into the name field under the "Pet" section', "name", "field", "x", section="Pet")]),
     ("Clear the City field", [I("clear", "Clear the City field", "City", "field", None)]),
     # select
     ("Select Dog from the Type dropdown", [I("select", "Select Dog from the Type dropdown", "Type", "dropdown", "Dog")]),
@@ -427,18 +432,19 @@ OWNER_FILL = [
      "Fill out all the fields"],
 )  # fmt: skip
 def test_fill_form(sentence: str) -> None:
-    assert intents(sentence, page=owner_form()) == OWNER_FILL
+    assert intents(sentence, page=owner_form()) == doing(sentence, OWNER_FILL)
 
 
 def test_fill_form_and_submit_it() -> None:
     got = intents("Fill in the form with valid values and submit it", page=owner_form())
-    assert got == [*OWNER_FILL, I("click", "Click the Add Owner button", "Add Owner", "button")]
+    assert got == [*doing("Fill in the form with valid values", OWNER_FILL),
+                   *doing("Submit", [I("click", "Click the Add Owner button", "Add Owner", "button")])]
 
 
 def test_fill_form_skips_filled_controls_and_is_deterministic() -> None:
     page = owner_form(value="George")
     first = intents("Fill in the form with valid values", page=page)
-    assert first == OWNER_FILL[1:]
+    assert first == doing("Fill in the form with valid values", OWNER_FILL[1:])
     assert intents("Fill in the form with valid values", page=page) == first
 
 
@@ -447,7 +453,8 @@ def test_fill_form_skips_filled_controls_and_is_deterministic() -> None:
     ["Submit the form leaving it empty", "Submit the form without filling it in", "Submit the empty form", "Submit"],
 )
 def test_submit_empty_form(sentence: str) -> None:
-    assert intents(sentence, page=owner_form()) == [I("click", "Click the Add Owner button", "Add Owner", "button")]
+    assert intents(sentence, page=owner_form()) == doing(sentence, [I("click", "Click the Add Owner button", "Add Owner",
+                                                                      "button")])
 
 
 def search_page() -> PageSnapshot:
@@ -462,16 +469,16 @@ def search_page() -> PageSnapshot:
 
 @pytest.mark.parametrize("sentence", ["Search for Davis", "Search for owners named Davis", "Search for 'Davis'"])
 def test_search_uses_the_single_text_field(sentence: str) -> None:
-    assert intents(sentence, page=search_page()) == [
+    assert intents(sentence, page=search_page()) == doing(sentence, [
         I("fill", "Type Davis into the Last name field", "Last name", "field", "Davis"),
         I("click", "Click the Find Owner button", "Find Owner", "button"),
-    ]
+    ])
 
 
 def test_search_with_a_placeholder() -> None:
     assert intents("Search for <lastName>", page=search_page(), row=ROW)[0] == I(
-        "fill", "Type Franklin into the Last name field", "Last name", "field", "Franklin", "lastName"
-    )
+        "fill", "Search for <lastName>: Type Franklin into the Last name field", "Last name", "field", "Franklin",
+        "lastName")
 
 
 def test_search_box_without_a_button_presses_enter() -> None:
@@ -482,10 +489,10 @@ def test_search_box_without_a_button_presses_enter() -> None:
         dict(tag="input", input_type="email", label="Email", form=2),
         dict(tag="button", role="button", text="Send", form=2),
     )
-    assert intents("Search for shoes", page=page) == [
+    assert intents("Search for shoes", page=page) == doing("Search for shoes", [
         I("fill", "Type shoes into the Search the site field", "Search the site", "field", "shoes"),
         I("press", "Press Enter in the Search the site field", "Search the site", "field", "Enter"),
-    ]
+    ])
 
 
 def two_forms() -> PageSnapshot:
@@ -503,19 +510,22 @@ def two_forms() -> PageSnapshot:
 
 def test_fill_picks_the_form_with_most_empty_fields() -> None:
     assert intents("Fill in the form with valid values and submit the form", page=two_forms()) == [
-        I("fill", "Type Buddy into the Name field", "Name", "field", "Buddy"),
-        I("fill", "Type 2020-01-15 into the Birth Date field", "Birth Date", "field", "2020-01-15"),
-        I("select", "Select cat from the Type dropdown", "Type", "dropdown", "cat"),
-        I("click", "Click the Add Pet button", "Add Pet", "button"),
+        *doing("Fill in the form with valid values", [
+            I("fill", "Type Buddy into the Name field", "Name", "field", "Buddy"),
+            I("fill", "Type 2020-01-15 into the Birth Date field", "Birth Date", "field", "2020-01-15"),
+            I("select", "Select cat from the Type dropdown", "Type", "dropdown", "cat")]),
+        *doing("Submit", [I("click", "Click the Add Pet button", "Add Pet", "button")]),
     ]
 
 
 def test_a_named_form_wins() -> None:
-    assert intents("Fill the search form with sample data", page=two_forms()) == [
-        I("fill", "Type Sample text into the Query field", "Query", "field", "Sample text"),
-    ]
-    assert intents("Submit the search form", page=two_forms()) == [I("click", "Click the Go button", "Go", "button")]
-    assert intents("Submit the empty form", page=two_forms()) == [I("click", "Click the Add Pet button", "Add Pet", "button")]
+    assert intents("Fill the search form with sample data", page=two_forms()) == doing(
+        "Fill the search form with sample data", [I("fill", "Type Sample text into the Query field", "Query", "field",
+                                                    "Sample text")])
+    assert intents("Submit the search form", page=two_forms()) == doing(
+        "Submit the search form", [I("click", "Click the Go button", "Go", "button")])
+    assert intents("Submit the empty form", page=two_forms()) == doing(
+        "Submit the empty form", [I("click", "Click the Add Pet button", "Add Pet", "button")])
 
 
 @pytest.mark.parametrize(
@@ -543,10 +553,10 @@ def test_fill_form_with_invalid_values_is_refused_on_a_page_with_a_form() -> Non
 
 
 def test_search_prefers_a_search_form_among_single_field_forms() -> None:
-    assert intents("Search for cats", page=two_forms()) == [
+    assert intents("Search for cats", page=two_forms()) == doing("Search for cats", [
         I("fill", "Type cats into the Query field", "Query", "field", "cats"),
         I("click", "Click the Go button", "Go", "button"),
-    ]
+    ])
 
 
 def test_go_to_page_does_not_need_the_page() -> None:

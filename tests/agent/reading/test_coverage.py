@@ -174,3 +174,10 @@ def test_a_title_word_a_closing_verb_and_a_sign_in_are_used_only_by_what_they_sa
                    ).unused == ("close",)
     typed = [Done("Type s3cret into the Password field", "Password", "s3cret")]
     assert account('Type "s3cret" into Password, then sign in', typed).unused == ("sign in",)  # nothing sent it
+
+
+def test_a_form_left_empty_is_used_only_by_a_step_that_typed_nothing() -> None:
+    submit = Done("Submit the form leaving it empty: Click the Add Owner button", "Add Owner")
+    assert account("Submit the form leaving it empty", [submit]).whole
+    typed = Done("Type Jane into the First Name field", "First Name", "Jane")
+    assert account("Submit the form leaving it empty", [typed, submit]).unused == ("leaving it empty",)

@@ -223,11 +223,12 @@ class BuiltinBrain:
                     ops.append(Op("fill", target=field.target, role_hint="field", value=item.value,
                                   place=field.place))
                     continue
+                filled = current
                 try:
                     current, more = self._macro(item, page, current)
                 except Unsupported as exc:  # the page as read has no such form (yet)
                     raise NotOnPage(exc.reason, clause=clause if len(clauses) > 1 else None) from None
-                ops += more
+                ops += [replace(op, doing=_doing(item, filled)) for op in more]
         return ops
 
     def _macro(self, macro: Macro, page: PageSnapshot, current: forms.Form | None) -> tuple[forms.Form | None, list[Op]]:
@@ -261,7 +262,7 @@ class BuiltinBrain:
         anchor, section = self._substitute(place.anchor), self._substitute(place.section)
         return Intent(
             kind=op.kind,
-            description=" ".join((describe(op.kind, target, op.role_hint, value)
+            description=" ".join(((f"{op.doing}: " if op.doing else "") + describe(op.kind, target, op.role_hint, value)
                                   + where(place.ordinal, anchor, section, place.side, place.part, place.corner,
                                           place.heads)
                                   + (" (the element acted on before)" if place.again else "")).split()),
@@ -278,6 +279,17 @@ class BuiltinBrain:
             again=place.again,
             said_as=op.said_as,
         )
+
+
+def _doing(macro: Macro, filled: object) -> str | None:
+    """The words a form's whole carries out, said on each of its operations: the clause of a search or of a form
+    filled with valid values as written; a form submitted, as written only when the step typed nothing into it before
+    ('Submit the form leaving it empty'), else its verb alone."""
+    if macro.name in ("search", "fill_form"):
+        return macro.clause or None
+    if macro.name == "submit_form":
+        return (macro.clause or None) if filled is None else "Submit"
+    return None
 
 
 _ORDER_WORDS = {0: "first", 1: "second", 2: "third", 3: "fourth", 4: "fifth", -1: "last"}

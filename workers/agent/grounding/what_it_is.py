@@ -1,14 +1,17 @@
 """What the page says an element is, against the words a tester said it is: 'the "Household Budget" file', 'the chip
 "tiny-logger"', 'the assignee "Ivan Petrov"', 'the file "Budget" is listed'.
 
-Such words name no element (no role is a file); they say what the element or text is. They are used only when the
-page says so too, in words a person reads or a page's author wrote for it (every word said, by its stem: "files" says
-"file"):
+Such words name no element (no role is a file, and a row or an icon is found by its words); they say what the element
+or text is. They are used only when the page says so too, in words a person reads, words a page's author wrote for it
+(every word said, by its stem: "files" says "file") or the roles it gave it:
 
 - its title: the heading, legend, caption or row and column headers nearest it (`Node.context`), else the title its
   own box starts with, else its form's title;
 - its classes: the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says
-  chip).
+  chip);
+- its role in the accessibility tree, or the role of an element holding it (`KIND_ROLES`: 'the "Renew" row' is a
+  text inside a row, 'the "OK" button in the dialog' inside a dialog, 'the message "Saved"' inside an alert or status
+  region), and for an icon, a control named by its picture alone.
 
 Never its own words: those are its name, which the whole-sentence check already reads ('the milestone heading
 "Milestone: 1.0"'), and for a text checked as shown they are the text itself ('Budget files' says no file is named
@@ -23,9 +26,11 @@ from __future__ import annotations
 import re
 
 from shared.records import Node, PageSnapshot
+from workers.agent.language.roles import KIND_ROLES
 from workers.agent.reading.coverage import stem
 
 ANCESTORS = 2  # how many boxes around an element its classes are read in (a link's list item, and its list)
+
 _PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")  # words of a class or id: "MuiChip-root" -> Mui Chip root
 
 
@@ -42,6 +47,10 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     boxes = [node]
     while len(boxes) <= ANCESTORS and boxes[-1].parent is not None:
         boxes.append(page.node(boxes[-1].parent))
+    chain = [node]
+    while chain[-1].parent is not None:
+        chain.append(page.node(chain[-1].parent))
+    roles = " ".join(filter(None, (r for box in chain for r in (box.role, box.tag))))
     sources = [
         ("under", next((t for t in (node.context, node.box_title, node.form_title) if t), None)),
         ("of class", " ".join(filter(None, (w for box in boxes
@@ -49,7 +58,8 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     ]
     said = []
     for word in wanted:
-        where = next(((how, text) for how, text in sources if text and word in _stems(text)), None)
+        where = next(((how, text) for how, text in sources if text and word in _stems(text)), None) \
+            or _role_of(chain, word)
         if where is None:
             return None
         if where not in said:
@@ -57,8 +67,22 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     return ", ".join(f'{how} "{" ".join(text.split())[:60]}"' for how, text in said)
 
 
-def showing(page: PageSnapshot, text: str) -> Node | None:
-    """The element whose own words are the text, whole (case and spaces aside): where a text checked as shown is;
-    None when no element's are, or several differ in what holds them (the first of equals is taken)."""
+def showing(page: PageSnapshot, text: str) -> list[Node]:
+    """The elements whose own words are the text, whole (case and spaces aside): where a text checked as shown is, in
+    the page's order."""
     wanted = " ".join(text.split()).lower()
-    return next((n for n in page.nodes if wanted and " ".join(n.text.split()).lower() == wanted), None)
+    return [n for n in page.nodes if wanted and " ".join(n.text.split()).lower() == wanted]
+
+
+_KIND_OF_STEM = {stem(word): roles for word, roles in KIND_ROLES.items()}
+
+
+def _role_of(chain: list[Node], word: str) -> tuple[str, str] | None:
+    """('of role', "row") when the element, or one holding it, has a role or tag the kind word (a stem) is said of."""
+    roles = _KIND_OF_STEM.get(word)
+    if roles is None:
+        return None
+    if word == stem("icon") and chain[0].icon:
+        return "an icon", chain[0].icon
+    found = next((r for box in chain for r in (box.role, box.tag) if r and r.lower() in roles), None)
+    return ("of role", found) if found else None

@@ -59,10 +59,14 @@ class Op:
     value: str | None = None
     place: Place = field(default_factory=Place)
     said_as: str | None = None  # what the step said the element or text is ('file' in 'the "Budget" file')
+    # the sentence's words this operation carries out as part of a whole a form does ('Search for Davis' typed into
+    # the search field and submitted, 'Fill in the form with valid values'): said before its own description
+    doing: str | None = None
 
     @classmethod
     def on(cls, kind: str, target: Target, **fields) -> Op:
-        return cls(kind, target=target.name, role_hint=target.role, place=target.place, **fields)
+        return cls(kind, target=target.name, role_hint=target.role, place=target.place,
+                   **({"said_as": target.said_as} if target.said_as and "said_as" not in fields else {}), **fields)
 
 
 # --- quotes ------------------------------------------------------------------------
@@ -215,10 +219,13 @@ _ROW_NOUN = re.compile(r"(?<=\S)\s+(?:row|line|entry|list\s+item)$", re.I)
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
 _SECTIONED = [
-    re.compile(r"(?P<name>.+?)\s+(?:under|below|beneath)\s+(?:the\s+)?(?P<sec>.+?)(?:\s+(?:heading|title|section))?",
+    re.compile(r"(?P<name>.+?)\s+(?:under|below|beneath)\s+(?:the\s+)?(?P<sec>.+?)(?:\s+(?P<kind>heading|title|section))?",
                re.I),
-    re.compile(rf"(?P<name>.+?)\s+(?:in|within|inside|on)\s+(?:the\s+)?(?P<sec>.+?)\s+(?:{_CONTAINERS})", re.I),
+    re.compile(rf"(?P<name>.+?)\s+(?:in|within|inside|on)\s+(?:the\s+)?(?P<sec>.+?)\s+(?P<kind>{_CONTAINERS})", re.I),
 ]
+# The kinds of part that are what a title heads, whatever the page draws around it ('the Profile section'): said of a
+# section found under its title, they are what was found, and the description says them
+_TITLED_REGIONS = frozenset("section heading title panel area group block pane".split())
 _POSITIONAL = re.compile(r"(?:any|random|another|other|some|each|every|one\s+of\s+the)", re.I)
 
 
@@ -230,6 +237,9 @@ class Target:
     name: str
     role: str | None
     place: Place = Place()
+    # what the clause said the element is in a word no role is looked for by ('the trash icon', 'the Alice row'):
+    # used when the page says so too (grounding/what_it_is.py)
+    said_as: str | None = None
 
     def __iter__(self):
         return iter((self.name, self.role))
@@ -355,7 +365,7 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         phrase = f"{showing['v']} dropdown"
     phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
     phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
-    anchor = section = side = None
+    anchor = section = side = part = None
     ordinal: int | None = None
     phrase_before = phrase
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
@@ -395,6 +405,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             m = pattern.fullmatch(phrase)
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
                 phrase, section = m["name"], split_role(m["sec"])[0]
+                region = (m["kind"] or "").lower()
+                part = region if region in _TITLED_REGIONS else None
                 if not anchor and re.search(r"\s(?:column\s+(?:header|heading|title)|header(?:\s+cell)?)$", m[0], re.I):
                     # 'the gear icon in the "status" column header': in that header cell, as in a row
                     anchor, section = re.sub(r"\s+column$", "", section, flags=re.I), None
@@ -436,18 +448,22 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     if pictured_menu:
         if pictured(pictured_menu["p"]):  # 'the gear menu': the control its picture names opens it
             name = pictured_menu["p"]
+    said_as = None
     if role in ("icon", "row", "header"):
-        role = None  # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives
+        # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives; what it is, when
+        # the page says so too
+        role, said_as = None, role
     target = sentence.unmask(name)
     place = Place(
         anchor=_shown_words(sentence, ARTICLE.sub("", anchor.strip())) if anchor else None,
         section=_shown_words(sentence, section) if section else None,
         ordinal=ordinal,
         side=side if anchor else None,
+        part=part if section else None,
     )
     if not target and not role and place == Place():
         raise Unsupported("it names no element")
-    return Target(target, role or default_role, place)
+    return Target(target, role or default_role, place, said_as if target else None)
 
 
 def _shown_words(sentence: Sentence, masked: str) -> str:
@@ -606,7 +622,7 @@ PRONOUN = re.compile(
     re.I,
 )
 SEVERAL = re.compile(rf"\s(?:is|are)\s+{VISIBLE}\b.*\s", re.I)
-TEXT_PREFIX = re.compile(r"^(?:the\s+)?(?:text|message|words?|label|heading|title|phrase)\s+(?=\S)", re.I)
+TEXT_PREFIX = re.compile(r"^(?:the\s+)?(text|message|words?|label|heading|title|phrase)\s+(?=\S)", re.I)
 STATES = {
     "loaded", "open", "opened", "closed", "empty", "blank", "enabled", "disabled", "selected", "checked",
     "unchecked", "visible", "hidden", "correct", "incorrect", "valid", "invalid", "updated", "saved",

@@ -18,6 +18,7 @@ What counts as used:
   ('Close the dialog' done as a click on "Close"), never by a text it looked for ('"Not found" is shown' denies
   nothing), but for one inside a value written unquoted, at its place ('the status changes to Closed');
 - 'sign in' / 'log in' by a step that typed into a password field and then did something (a click, Enter);
+- 'leaving it empty', 'without filling it in' by a step that did something and typed or chose nothing;
 - 'titled', 'named', 'called', 'headed' after a part or page and before a quoted title, by an operation whose words hold
   both ('a dialog titled "Login"');
 - `DOING` (click, type, select...) once the step did something, `SEEING` (verify, shown, listed...) once it checked
@@ -42,7 +43,7 @@ from workers.agent.language.phrases import QUOTE  # what a quoted text is, as ev
 from workers.agent.reading.claims import CLOSE_MARKS
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 18
+VERSION = 19
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -85,7 +86,7 @@ _BECOMING = re.compile(r"(?i)(?<![\w'’])(?:changes|changed|change|updated|set|
 # Words of one meaning for what a step names ("the Description box" typed into as "the Description field").
 SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "field box input textbox textarea area entry editor",
-    "dropdown select combobox combo picker drop-down drop list",
+    "dropdown select combobox combo picker drop-down drop list suggestions suggestion",
     "checkbox tickbox box check tick",
     "button btn",
     "link hyperlink",
@@ -93,6 +94,7 @@ SAME: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "untick uncheck unchecked unticked",
     "heading header title headline",
     "message notice notification alert banner toast",
+    "dialog confirmation prompt",
     "option choice item entry",
     "above over", "below beneath underneath under", "beside next", "indented nested",
     # what is no longer there, said many ways: used only by an operation that says something is not there
@@ -129,6 +131,12 @@ _STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 # signing in, said as a tester says it: used by a step that typed into a password field
 _SIGNING_IN = re.compile(r"(?i)(?<![\w'’])(?:(?:sign|log)(?:s|ged|ging|ning|ed)?\s*(?:in|on)|login)(?![\w'’])")
 _SECRET = re.compile(r"(?i)pass(?:word|code|phrase)|\bpin\b")
+# a form left as it is, said of what the step does not do ('Submit the form leaving it empty'): used by a step that did
+# something and typed or chose nothing
+_LEFT_EMPTY = re.compile(r"(?i)(?<![\w'’])(?:(?:leaving|leave|left)\s+(?:it|them|everything|(?:all\s+)?(?:the\s+)?"
+                         r"(?:fields?|form|boxes))\s+(?:empty|blank)|without\s+(?:filling|entering|typing)"
+                         r"(?:\s+(?:it|them|anything|in\s+anything))?(?:\s+(?:in|out))?)(?![\w'’])")
+_KEYS_PRESSED = frozenset("enter return tab escape esc space".split())
 # verbs of closing, used by a click on an element of that very name said where a command's verb stands
 _CLOSING = frozenset("close hide remove dismiss".split())
 # a part or page said with its title after it ('a dialog titled "Login"'): the word is used when an operation's words
@@ -231,6 +239,10 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
             if not any(start < found.end() and found.start() < end for start, end, _ in pieces):
                 pieces.append((found.start(), found.end(), True))
                 break
+    typed = any(not d.checks and d.value and d.value.strip().lower() not in _KEYS_PRESSED for d in done)
+    for left in _LEFT_EMPTY.finditer(sentence):
+        if not any(start < left.end() and left.start() < end for start, end, _ in pieces):
+            pieces.append((left.start(), left.end(), did and not typed))
     # the states the checks say of their elements (a quoted text looked for, or an element's name, says none)
     checked_states = {_STATE_OF[" ".join(m[0].lower().split())] for d in done if d.checks
                       for m in _STATE_IN.finditer(QUOTE.sub(" ", d.description).replace(d.said or "\0", " "))}

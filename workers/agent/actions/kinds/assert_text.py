@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from shared.scenarios import PLACEHOLDER, list_items
 from workers.agent.actions.base import Action, CheckFailed, Rule
+from workers.agent.language.roles import KIND_ROLES
 from workers.agent.language.phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
@@ -30,8 +32,19 @@ from workers.agent.language.phrases import (
 MESSAGES = frozenset("message notification notice toast banner text wording".split())
 
 
+# a quoted text said with the kind of element it is, before or after it
+_KIND_SAID = re.compile(r"(?:the|a|an)\s+(?:(?P<q>\x01\d+\x02)\s+(?P<k>[A-Za-z]+)|(?P<k2>[A-Za-z]+)\s+(?P<q2>\x01\d+\x02))")
+
+
 def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
-    """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal)."""
+    """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal). 'the heading A', 'the message A': what the text is
+    said to be is checked where the page says so (grounding/what_it_is.py)."""
+    prefix = TEXT_PREFIX.match(x.strip())
+    if prefix and prefix[1].lower() in ("heading", "message"):
+        return _said_to_be(texts(x.strip()[prefix.end():], s, kind), prefix[1])
+    kinded = _KIND_SAID.fullmatch(x.strip())
+    if kinded and (kinded["k"] or kinded["k2"]).lower() in KIND_ROLES:  # 'the "Pet clinic" heading'
+        return _said_to_be(texts(kinded["q"] or kinded["q2"], s, kind), kinded["k"] or kinded["k2"])
     x = TEXT_PREFIX.sub("", x.strip())
     if kind == "assert_text" and NEGATIVE.search(x):
         raise Unsupported(ABSENCE_UNCLEAR)
@@ -160,6 +173,15 @@ _TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as
 _SHOWN_KIND = (r"(?:heading|title|subtitle|header|caption|message|notice|notification|toast|banner|alert|"
                r"error|warning|text|count|total|summary|label|hint|tooltip)")
 
+def _said_to_be(ops: list[Op], kind: str) -> list[Op]:
+    """The texts' checks, with what the sentence said the text is when the page can say so too: a heading by its
+    role, a message, notification or error by the alert or status region it is in (grounding/what_it_is.py)."""
+    kind = kind.lower()
+    if kind not in KIND_ROLES:
+        return ops
+    return [replace(op, said_as=kind) for op in ops]
+
+
 STATEMENTS = (
     # the page shows X / the screen contains the text 'X' / the page shows the heading X
     Rule(r"(?:the\s+)?(?:page|screen|window|site|browser|results?|response)\s+(?:should\s+|must\s+|will\s+)?(?:now\s+)?"
@@ -183,9 +205,9 @@ STATEMENTS = (
          lambda m, s: texts(m["x"], s), 160),
     # (Verify) the heading "X" / the error message "X" / the "Saved" notice: a text shown, named by what it is
     Rule(rf"(?:the|a|an)\s+(?:(?:page(?=\s+heading)|error|success|confirmation|warning|info|status|main|section)\s+)?"
-         rf"{_SHOWN_KIND}\s+"
+         rf"(?P<k>{_SHOWN_KIND})\s+"
          r"(?P<x>\x01\d+\x02)|(?:the|a|an)\s+(?P<x2>\x01\d+\x02)\s+(?:(?:error|success|confirmation|warning)\s+)?"
-         rf"{_SHOWN_KIND}", lambda m, s: texts(m["x"] or m["x2"], s), 161),
+         rf"(?P<k2>{_SHOWN_KIND})", lambda m, s: _said_to_be(texts(m["x"] or m["x2"], s), m["k"] or m["k2"]), 161),
     # '"Can adults join too?" is one of the rows': a text the list shows
     Rule(r"(?P<x>.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:one\s+of|among)\s+(?:the|its|their)\s+(?:rows|entries|items|"
          r"options|results|choices|values|records|suggestions|files|lines)", lambda m, s: texts(m["x"], s), 121),
