@@ -629,3 +629,20 @@ def test_a_part_described_in_words_ending_in_a_kind_is_no_box_of_those_classes()
     assert read('the suggestion list says "No results found"').claims == ()
     assert [(c.place, c.kind) for c in read_claims("The owner facet shows Open 47 and Closed 32")] == [
         ("owner facet", "described"), ("owner facet", "described")]
+
+
+def test_a_result_written_as_a_note_names_the_texts_shown_and_the_records_it_counts() -> None:
+    assert read_claims('"Posts by Ann" with two posts, Tea Time and Rain Songs') == [
+        Claim("Posts by Ann", True), Claim("Tea Time", True), Claim("Rain Songs", True),
+        Claim("Rain Songs", True, "two posts", "count")]
+    assert read_claims('"Saved" with "Apples"') == [Claim("Saved", True), Claim("Apples", True)]
+    # only as the whole result: with another clause, which of its texts a denial is of is not told
+    assert read('"Saved" with "Apples", and "Pears" is not shown').refusal
+
+
+def test_texts_said_with_more_words_than_a_list_are_never_denied_one_by_one() -> None:
+    # the rules read it by its clauses: "A" with "B" shown, "C" not shown; never "A" and "B" not shown
+    decision = decide('"A" with "B", and "C" is not shown')
+    assert [(i.kind, i.value) for i in decision.intents[1:]] == [
+        ("assert_text", "A"), ("assert_text", "B"), ("assert_absent", "C")]
+    assert "not shown" in decide('"A" next to "B" is not shown').unsupported

@@ -417,6 +417,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
             ordinal, phrase = _ORDINALS[m["o"].lower()], m["rest"]
     name, role = split_role(phrase)
+    bare = ARTICLE.sub("", phrase.strip())
+    noun = bare[len(name):].strip().lower() if role and bare.startswith(name) else ""  # the kind as said: "card"
     looks = re.fullmatch(r"(?:(?!(?:first|second|third|fourth|fifth|last|next|previous|other|same)\b)[a-z][\w-]*\s+){1,2}"
                          r"(?P<q>\x01\d+\x02(?:\s+[A-Za-z-]+)?)", name)
     if looks:  # 'the small "+" toggle', 'the blue "Save" button': how it looks, then its quoted name
@@ -430,8 +432,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         name = ""  # 'the square button left of "New order"', 'the large text area': how it looks names nothing
     kind_word = re.fullmatch(r"(\x01\d+\x02)\s+[A-Za-z-]+(?:\s+(?:file|item|entry|record|card|account|folder|project|"
                              r"package|document|category|page|post|ticket|issue|budget|list|group|node|flow|tab))?", name)
+    said_as = None
     if kind_word:  # 'the "Wake up" node', 'the "Weekly report" card': the quoted name, then the kind of thing it is
-        name = kind_word[1]
+        name, said_as = kind_word[1], " ".join(name[kind_word.end(1):].split()).lower()
     noun_first = re.fullmatch(_DESCRIBING + r"{0,3}(?P<noun>[a-z-]+)\s+(?P<q>\x01\d+\x02)", name) if not role else None
     if noun_first and split_role(noun_first["noun"])[1]:  # 'the calendar icon "Choose a Date"', 'the button "Save"'
         name, role = noun_first["q"], split_role(noun_first["noun"])[1]
@@ -448,11 +451,10 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     if pictured_menu:
         if pictured(pictured_menu["p"]):  # 'the gear menu': the control its picture names opens it
             name = pictured_menu["p"]
-    said_as = None
     if role in ("icon", "row", "header"):
-        # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives; what it is, when
-        # the page says so too
-        role, said_as = None, role
+        # "the trash icon", "the Alice row", "the votes column header": the name is all a page gives; what it is, as
+        # said, when the page says so too
+        role, said_as = None, noun or role
     target = sentence.unmask(name)
     place = Place(
         anchor=_shown_words(sentence, ARTICLE.sub("", anchor.strip())) if anchor else None,

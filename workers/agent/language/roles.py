@@ -9,8 +9,10 @@ from __future__ import annotations
 # the dialog); an icon also when the control is named by its picture alone (Node.icon)
 KIND_ROLES: dict[str, frozenset[str]] = {word: frozenset(roles.split()) for words, roles in (
     ("row", "row tr"),
+    ("entry item record line", "row tr listitem li treeitem option menuitem"),
     ("cell", "cell gridcell td"),
     ("header", "columnheader rowheader th"),
+    ("column", "columnheader th cell gridcell td"),
     ("heading", "heading h1 h2 h3 h4 h5 h6"),
     ("icon", "img svg"),
     ("tab", "tab"),

@@ -599,6 +599,15 @@ def _claims(tree: Tree, words: list[Word], sentence: str) -> list[Claim]:
                 out += _counted(clause, out[-1], words, sentence)
             before = (True, _Place(None, None, None), _Place(None, None, None))
             continue
+        if clause.data == "noted":  # '"Viewing posts by Emma" with two posts, A and B': each text shown
+            if len(_clauses(tree)) > 1:
+                raise _NoReading(f"{_whole(sentence)!r}: a result written as a note is read only alone")
+            for items in (c for c in clause.children if isinstance(c, Tree) and c.data == "items"):
+                out += [Claim(text, True, said_as=said_as, span=span) for text, span, said_as in
+                        _texts(items, words, sentence)]
+            out += _counted(clause, out[-1], words, sentence)
+            before = None
+            continue
         if clause.data in ("part_shown", "part_gone"):  # the part itself, as a step says it ('"Login" dialog')
             holder = next(c for c in clause.children if isinstance(c, Tree))
             if holder.data == "part":

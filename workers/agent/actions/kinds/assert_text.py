@@ -60,6 +60,10 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
         if fields:
             return fields
     if s.has_token(x):
+        if kind != "assert_text" and len(TOKEN.findall(x)) > 1:
+            # ('"A" with "B", and "C" is not shown' denies neither "A" nor "B" alone; 'the "inject" node' is one text)
+            raise Unsupported(f"{s.show(x)!r} says more than which texts are not shown; say each text not shown, "
+                              "e.g. \"'Draft' and 'Spam' are not shown\"")
         described = described_texts(x, s)
         if described:
             return [Op(kind, value=t) for t in described]
