@@ -69,7 +69,7 @@ from workers.agent.grounding.places import (
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.grounding.what_it_is import said_so, showing
 from workers.agent.model.errors import BudgetExhausted, ModelError
-from workers.agent.reading.coverage import Done, account, substitute
+from workers.agent.reading.coverage import FILLING, Done, account, substitute
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
@@ -320,7 +320,8 @@ def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep,
     if not getattr(brain, "reads_whole_steps", False):
         return
     done = [op for op in run.record.operations if op.step_index == run.step_index and op.ok]
-    trace = [Done(op.description, op.said, op.value, checks=action(op.kind).is_assertion) for op in done]
+    trace = [Done(op.description, op.said, op.value, checks=action(op.kind).is_assertion, fills=op.kind in FILLING)
+             for op in done]
     row = run.scenario.first_row()
     unused: list[str] = []
     for said, sentence in (("", step.action), ("expected result ", step.expected)):

@@ -27,35 +27,46 @@ TABLE = page(
     dict(tag="span", text="Renew the certificate", parent=3),  # 4
     dict(tag="h2", role="heading", text="Tasks"),  # 5
     dict(tag="div", role="dialog"),  # 6
-    dict(tag="button", role="button", text="OK", parent=6),  # 7
-    dict(tag="button", role="button", icon="trash", parent=3),  # 8
+    dict(tag="button", role="button", text="OK", parent=6, operable=True),  # 7
+    dict(tag="button", role="button", icon="trash", parent=3, operable=True),  # 8
     dict(tag="div", role="alert"),  # 9
     dict(tag="p", text="Saved", parent=9),  # 10
     dict(tag="div", class_words="list"),  # 11: a box whose class only says list, far from its text
     dict(tag="div", parent=11),  # 12
     dict(tag="div", parent=12),  # 13
     dict(tag="span", text="Budget", parent=13),  # 14
+    dict(tag="tr", role="row", parent=1),  # 15: the header row
+    dict(tag="th", role="columnheader", text="Name", parent=15),  # 16
+    dict(tag="button", role="button", text="Retry", parent=9, operable=True),  # 17
+    dict(tag="table", role="presentation"),  # 18: a table that only lays out the page
+    dict(tag="tr", role="presentation", parent=18),  # 19
+    dict(tag="td", role="presentation", parent=19),  # 20
+    dict(tag="a", role="link", text="Home", parent=20, operable=True),  # 21
 )
 
 
 @pytest.mark.parametrize(("node", "said", "where"), [
-    (4, "row", 'of role "row"'),  # a text inside a row is in that row
-    (4, "table", 'of role "table"'),
+    (4, "row", 'of role "row"'),  # a text in a row's cell is that row's
     (5, "heading", 'of role "heading"'),
-    (7, "dialog", 'of role "dialog"'),
     (8, "icon", 'an icon "trash"'),  # a control named by its picture alone
     (10, "notification", 'of role "alert"'),
     (10, "message", 'of role "alert"'),
+    (10, "error", 'of role "alert"'),
+    (16, "column", 'of role "columnheader"'),
 ])
-def test_a_kind_the_accessibility_tree_gives_the_element_or_what_holds_it_is_said_so(node, said, where) -> None:
+def test_a_kind_the_accessibility_tree_gives_the_element_or_what_it_stands_in_is_said_so(node, said, where) -> None:
     assert said_so(TABLE, TABLE.node(node), said) == where
 
 
 @pytest.mark.parametrize(("node", "said"), [
     (5, "row"),  # a heading is in no row
-    (4, "dialog"),
+    (16, "row"),  # nor is a column's header
+    (4, "table"),  # a text in a table is no table ('in the table' is a place, not what a text is)
+    (7, "dialog"),
     (7, "icon"),  # a button named by its words is no icon
     (4, "heading"),
+    (17, "error"),  # a control inside an alert is no error
+    (21, "row"),  # a table that only lays out the page has no rows
     (14, "file"),  # no word and no role says so
 ])
 def test_a_kind_nothing_on_the_page_gives_is_not_said_so(node, said) -> None:

@@ -181,3 +181,5 @@ def test_a_form_left_empty_is_used_only_by_a_step_that_typed_nothing() -> None:
     assert account("Submit the form leaving it empty", [submit]).whole
     typed = Done("Type Jane into the First Name field", "First Name", "Jane")
     assert account("Submit the form leaving it empty", [typed, submit]).unused == ("leaving it empty",)
+    ticked = Done("Check the Terms checkbox", "Terms", fills=True)
+    assert account("Submit the form leaving it empty", [ticked, submit]).unused == ("leaving it empty",)

@@ -25,7 +25,7 @@ from workers.agent.language.phrases import Op, Place, Unsupported
 from workers.agent.reading.claims import IT
 from workers.agent.reading.claims import read as read_claims
 from workers.agent.reading.commands import read as read_commands
-from workers.agent.reading.coverage import Done, account, substitute
+from workers.agent.reading.coverage import FILLING, Done, account, substitute
 
 from . import forms
 from .grammar import Item, Macro, parse_text
@@ -151,7 +151,7 @@ class BuiltinBrain:
         except Unsupported as exc:
             return exc.reason
         intents = armed_first([self._intent(op) for op in ops])
-        coverage = account(substitute(action, self.row), [Done(_as_said(i), i.target, i.value) for i in intents])
+        coverage = account(substitute(action, self.row), [Done(_as_said(i), i.target, i.value, fills=i.kind in FILLING) for i in intents])
         if not coverage.whole:
             return coverage.reason()
         self._meaning[action] = [c.said() for c in reading.commands]
@@ -223,23 +223,27 @@ class BuiltinBrain:
                     ops.append(Op("fill", target=field.target, role_hint="field", value=item.value,
                                   place=field.place))
                     continue
-                filled = current
                 try:
-                    current, more = self._macro(item, page, current)
+                    current, more, used = self._macro(item, page, current)
                 except Unsupported as exc:  # the page as read has no such form (yet)
                     raise NotOnPage(exc.reason, clause=clause if len(clauses) > 1 else None) from None
-                ops += [replace(op, doing=_doing(item, filled)) for op in more]
+                ops += [replace(op, doing=_doing(item, used)) for op in more]
         return ops
 
-    def _macro(self, macro: Macro, page: PageSnapshot, current: forms.Form | None) -> tuple[forms.Form | None, list[Op]]:
+    def _macro(self, macro: Macro, page: PageSnapshot, current: forms.Form | None,
+               ) -> tuple[forms.Form | None, list[Op], forms.Form | None]:
+        """The form now in use, the operations, and the form they acted on."""
         if macro.name == "fill_form":
-            return forms.fill_form(page, macro.subject)
+            filled, ops = forms.fill_form(page, macro.subject)
+            return filled, ops, filled
         if macro.name == "submit_form":
-            return current, forms.submit_form(page, macro.subject, current)
+            submitted, ops = forms.submit_form(page, macro.subject, current)
+            return current, ops, submitted
         if macro.name == "search":
-            return forms.search(page, macro.value or "", macro.subject)
+            searched, ops = forms.search(page, macro.value or "", macro.subject)
+            return searched, ops, searched
         if macro.name == "sign_in":
-            return forms.sign_in(page, macro.subject, macro.value or "")
+            return *forms.sign_in(page, macro.subject, macro.value or ""), None
         raise Unsupported(f"unknown high-level intent {macro.name!r}")  # pragma: no cover
 
     # --- placeholders and descriptions ----------------------------------------------------------
@@ -281,14 +285,20 @@ class BuiltinBrain:
         )
 
 
-def _doing(macro: Macro, filled: object) -> str | None:
-    """The words a form's whole carries out, said on each of its operations: the clause of a search or of a form
-    filled with valid values as written; a form submitted, as written only when the step typed nothing into it before
-    ('Submit the form leaving it empty'), else its verb alone."""
-    if macro.name in ("search", "fill_form"):
-        return macro.clause or None
+def _doing(macro: Macro, form: forms.Form | None) -> str | None:
+    """What a form's whole did, said on each of its operations in words the page bears out: a search of a form that is
+    one, for the text typed; a form filled with valid values or submitted, named by the step's words only when the
+    form's own words hold them all. Nothing else of the clause (a negation, a count, another form, a place) is said:
+    the whole-sentence check finds those words unused."""
+    if macro.name == "search":
+        return f"Search for {macro.value}" if form is not None and forms.searches(form) else None
+    if macro.name == "fill_form":
+        named = forms.named_so(form, macro.subject) if form is not None else ""
+        return " ".join(filter(None, ("Fill in the", named, "form, every empty field, with",
+                                      macro.value or "valid values")))
     if macro.name == "submit_form":
-        return (macro.clause or None) if filled is None else "Submit"
+        named = forms.named_so(form, macro.subject) if form is not None else ""
+        return " ".join(filter(None, ("Submit the", named, "form")))
     return None
 
 

@@ -188,7 +188,7 @@ def _radio_group_checked(form: Form, radio: Node) -> bool:
     )
 
 
-def submit_form(snapshot: PageSnapshot, subject: str, current: Form | None) -> list[Op]:
+def submit_form(snapshot: PageSnapshot, subject: str, current: Form | None) -> tuple[Form, list[Op]]:
     """A click on the submit button of the form just filled, else the named form, else the main one."""
     form = current
     if form is None or subject:
@@ -196,7 +196,19 @@ def submit_form(snapshot: PageSnapshot, subject: str, current: Form | None) -> l
         form = _choose(forms, subject, lambda f: len(f.controls))
     if form is None:
         raise Unsupported("the page has no form to submit")
-    return _submit_ops(form, None)
+    return form, _submit_ops(form, None)
+
+
+def named_so(form: Form, subject: str) -> str:
+    """The words a step named the form by when the form's own words (heading, name, labels, buttons) hold every one of
+    them ('owner' for "Add Owner"), else "": words it was chosen by, not words it only shared most of."""
+    wanted = [w for w in words(subject) if _stem(w) not in _UNNAMING and w.lower() not in _UNNAMING]
+    return " ".join(wanted) if wanted and {_stem(w) for w in wanted} <= form.words() else ""
+
+
+def searches(form: Form) -> bool:
+    """The form is a search: a search field, or words that say so (a "Find Owners" form)."""
+    return any(_is_search_like(c) for c in form.controls) or bool(_SEARCH_WORDS & form.words())
 
 
 def _is_search_like(node: Node) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from workers.agent.actions import Rule, action, all_actions
@@ -259,8 +259,8 @@ def _search(m: re.Match[str], s: Sentence) -> list[Item]:
 def _fill_form_with(m: re.Match[str], s: Sentence) -> list[Item] | None:
     """'Fill in the form with invalid values': only valid values are invented; others must be written."""
     v = m["v"].strip()
-    if re.fullmatch(_DATA_WORDS, v, re.I):
-        return _fill_form(m, s)
+    if re.fullmatch(_DATA_WORDS, v, re.I):  # the values invented, as said ('with sample data')
+        return [replace(macro, value=" ".join(v.split())) for macro in _fill_form(m, s)]
     if not (describes_value(s, v) or re.search(r"\b(?:values?|data|input|entries|ones)$", v, re.I)):
         return None  # "Fill Details with Foo": a field named like a form, left to the typing rule
     raise Unsupported(

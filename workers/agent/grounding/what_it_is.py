@@ -74,15 +74,27 @@ def showing(page: PageSnapshot, text: str) -> list[Node]:
     return [n for n in page.nodes if wanted and " ".join(n.text.split()).lower() == wanted]
 
 
-_KIND_OF_STEM = {stem(word): roles for word, roles in KIND_ROLES.items()}
+_KIND_OF_STEM = {stem(word): said for word, said in KIND_ROLES.items()}
 
 
 def _role_of(chain: list[Node], word: str) -> tuple[str, str] | None:
-    """('of role', "row") when the element, or one holding it, has a role or tag the kind word (a stem) is said of."""
-    roles = _KIND_OF_STEM.get(word)
+    """('of role', "row") when the element, or one holding it near enough (`KIND_ROLES`), has a role the kind word (a
+    stem) is said of: its role, or its tag where it has none. An icon: a control named by its picture alone, or a
+    picture itself; a row never a header row's cell; a message never a control inside it."""
+    roles, up = _KIND_OF_STEM.get(word, (None, 0))
     if roles is None:
         return None
     if word == stem("icon") and chain[0].icon:
         return "an icon", chain[0].icon
-    found = next((r for box in chain for r in (box.role, box.tag) if r and r.lower() in roles), None)
-    return ("of role", found) if found else None
+    if word in _SAID_OF_TEXT and chain[0].operable:
+        return None  # ('the error "Retry"': the Retry button of an alert is no error)
+    for box in chain[:up + 1]:
+        if word == stem("row") and (box.role or box.tag) in ("columnheader", "th"):
+            return None
+        said = box.role or box.tag
+        if said and said.lower() in roles:
+            return "of role", said
+    return None
+
+
+_SAID_OF_TEXT = {stem(w) for w in "notification message toast error warning alert".split()}

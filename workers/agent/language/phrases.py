@@ -223,9 +223,10 @@ _SECTIONED = [
                re.I),
     re.compile(rf"(?P<name>.+?)\s+(?:in|within|inside|on)\s+(?:the\s+)?(?P<sec>.+?)\s+(?P<kind>{_CONTAINERS})", re.I),
 ]
-# The kinds of part that are what a title heads, whatever the page draws around it ('the Profile section'): said of a
-# section found under its title, they are what was found, and the description says them
-_TITLED_REGIONS = frozenset("section heading title panel area group block pane".split())
+# The kind of part that is what a title heads, whatever the page draws around it ('the Profile section'): said of a
+# section found under its title, it is what was found, and the description says it (a panel, an area, a heading: what
+# the page draws, which finding a title does not see)
+_TITLED_REGIONS = frozenset({"section"})
 _POSITIONAL = re.compile(r"(?:any|random|another|other|some|each|every|one\s+of\s+the)", re.I)
 
 
@@ -406,7 +407,9 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
             if m and split_role(m["sec"])[1] not in ("field", "button", "link", "checkbox", "dropdown"):
                 phrase, section = m["name"], split_role(m["sec"])[0]
                 region = (m["kind"] or "").lower()
-                part = region if region in _TITLED_REGIONS else None
+                titled = not re.fullmatch(r"(?:first|second|third|fourth|fifth|last|next|previous)", section.strip(),
+                                          re.I)  # ('under the first section' names no title)
+                part = region if region in _TITLED_REGIONS and titled else None
                 if not anchor and re.search(r"\s(?:column\s+(?:header|heading|title)|header(?:\s+cell)?)$", m[0], re.I):
                     # 'the gear icon in the "status" column header': in that header cell, as in a row
                     anchor, section = re.sub(r"\s+column$", "", section, flags=re.I), None

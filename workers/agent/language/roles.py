@@ -4,28 +4,22 @@ element, or one holding it, has that role."""
 
 from __future__ import annotations
 
-# What the accessibility tree says an element is, for the words testers use (the role, else the tag): an element is
-# said to be one when it has that role or lies inside an element that has (a cell's text is in the row; a field is in
-# the dialog); an icon also when the control is named by its picture alone (Node.icon)
-KIND_ROLES: dict[str, frozenset[str]] = {word: frozenset(roles.split()) for words, roles in (
-    ("row", "row tr"),
-    ("entry item record line", "row tr listitem li treeitem option menuitem"),
-    ("cell", "cell gridcell td"),
-    ("header", "columnheader rowheader th"),
-    ("column", "columnheader th cell gridcell td"),
-    ("heading", "heading h1 h2 h3 h4 h5 h6"),
-    ("icon", "img svg"),
-    ("tab", "tab"),
-    ("button", "button"),
-    ("link", "link"),
-    ("dialog modal popup", "dialog alertdialog"),
-    ("table grid", "table grid treegrid"),
-    ("list", "list listbox ul ol"),
-    ("menu", "menu menubar menuitem"),
-    ("tree", "tree treeitem treegrid"),
-    ("sidebar", "complementary aside"),
-    ("navigation", "navigation nav"),
-    ("toolbar", "toolbar"),
-    ("footer", "contentinfo footer"),
-    ("notification message error alert toast warning", "alert status log alertdialog"),
+# What the accessibility tree says an element is, for the words testers use: the roles (an explicit or implicit ARIA
+# role; a tag only where the element has no role) that say it, and how many elements up from the one found (0: itself)
+# the one that has it may be. An element one word is said of is that element or stands just inside it (a row's cell, a
+# heading's link); a part a text is in is said of no text, so its words are not here ('in the dialog' is a place).
+KIND_ROLES: dict[str, tuple[frozenset[str], int]] = {word: (frozenset(roles.split()), up) for words, roles, up in (
+    ("row", "row tr", 3),
+    ("entry item record line", "row tr listitem li treeitem option menuitem", 2),
+    ("cell", "cell gridcell td", 1),
+    ("header", "columnheader rowheader th", 1),
+    ("column", "columnheader th", 1),
+    ("heading", "heading h1 h2 h3 h4 h5 h6", 1),
+    ("icon", "img svg", 0),
+    ("tab", "tab", 2),
+    ("button", "button", 2),
+    ("link", "link", 2),
+    ("option", "option menuitem menuitemradio menuitemcheckbox", 2),
+    ("notification message toast", "alert status", 3),
+    ("error warning alert", "alert alertdialog", 3),
 ) for word in words.split()}

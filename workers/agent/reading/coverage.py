@@ -43,7 +43,7 @@ from workers.agent.language.phrases import QUOTE  # what a quoted text is, as ev
 from workers.agent.reading.claims import CLOSE_MARKS
 
 # Raised whenever a word is added to or taken from a list below: findings of two versions are not comparable.
-VERSION = 19
+VERSION = 20
 
 # Words that carry no meaning a step could fail to use: articles, courtesy, sequence, manner of success.
 IGNORABLE = frozenset("""
@@ -132,11 +132,13 @@ _STATE_IN = re.compile(rf"(?i)(?<![\w'’])(?:{_STATE_WORDS})(?![\w'’])")
 _SIGNING_IN = re.compile(r"(?i)(?<![\w'’])(?:(?:sign|log)(?:s|ged|ging|ning|ed)?\s*(?:in|on)|login)(?![\w'’])")
 _SECRET = re.compile(r"(?i)pass(?:word|code|phrase)|\bpin\b")
 # a form left as it is, said of what the step does not do ('Submit the form leaving it empty'): used by a step that did
-# something and typed or chose nothing
+# something and typed, chose, ticked or cleared nothing
 _LEFT_EMPTY = re.compile(r"(?i)(?<![\w'’])(?:(?:leaving|leave|left)\s+(?:it|them|everything|(?:all\s+)?(?:the\s+)?"
                          r"(?:fields?|form|boxes))\s+(?:empty|blank)|without\s+(?:filling|entering|typing)"
                          r"(?:\s+(?:it|them|anything|in\s+anything))?(?:\s+(?:in|out))?)(?![\w'’])")
 _KEYS_PRESSED = frozenset("enter return tab escape esc space".split())
+# the kinds of operation that put something into a form (Done.fills)
+FILLING = frozenset("fill type select choose pick check uncheck clear upload".split())
 # verbs of closing, used by a click on an element of that very name said where a command's verb stands
 _CLOSING = frozenset("close hide remove dismiss".split())
 # a part or page said with its title after it ('a dialog titled "Login"'): the word is used when an operation's words
@@ -158,6 +160,7 @@ class Done:
     said: str | None = None  # the words it named its element by
     value: str | None = None
     checks: bool = False  # a check (something seen), not something done
+    fills: bool = False  # it put something into a form: typed, chose, ticked, unticked, cleared, uploaded
 
     def words(self) -> str:
         return " ".join(t for t in (self.description, self.said, self.value) if t)
@@ -239,7 +242,7 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
             if not any(start < found.end() and found.start() < end for start, end, _ in pieces):
                 pieces.append((found.start(), found.end(), True))
                 break
-    typed = any(not d.checks and d.value and d.value.strip().lower() not in _KEYS_PRESSED for d in done)
+    typed = any(d.fills or not d.checks and d.value and d.value.strip().lower() not in _KEYS_PRESSED for d in done)
     for left in _LEFT_EMPTY.finditer(sentence):
         if not any(start < left.end() and left.start() < end for start, end, _ in pieces):
             pieces.append((left.start(), left.end(), did and not typed))
