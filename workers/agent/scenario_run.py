@@ -540,7 +540,10 @@ def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation
         run.keep(operation)
         raise run.fail("expectation", f"{intent.description}: {exc}") from None
     operation.timings_ms.update(tree=tree_ms, execution=ms_since(started))
-    if intent.said_as and intent.value:  # 'the file "Budget" is listed': an element showing it is what was said
+    if intent.said_as and intent.kind == "assert_absent":
+        # 'the heading "Draft" is not shown': no element shows the text, so none of that kind does
+        operation.description += f" (so no {intent.said_as} shows it)"
+    elif intent.said_as and intent.value:  # 'the file "Budget" is listed': an element showing it is what was said
         page = take_snapshot(run).snapshot
         shown = showing(page, intent.value)
         said = next((node for node in shown if said_so(page, node, intent.said_as)), shown[0] if shown else None)

@@ -539,8 +539,8 @@ def test_fill_picks_the_form_with_most_empty_fields() -> None:
 
 def test_a_named_form_wins() -> None:
     assert intents("Fill the search form with sample data", page=two_forms()) == doing(
-        "Fill in the search form, every empty field, with sample data", [I("fill", "Type Sample text into the Query field", "Query", "field",
-                                                    "Sample text")])
+        "Fill in the search form, every empty field, with sample data",
+        [I("fill", "Type Sample text into the Query field", "Query", "field", "Sample text")])
     assert intents("Submit the search form", page=two_forms()) == doing(
         "Submit the search form", [I("click", "Click the Go button", "Go", "button")])
     assert intents("Submit the empty form", page=two_forms()) == doing(

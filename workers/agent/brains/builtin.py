@@ -151,7 +151,8 @@ class BuiltinBrain:
         except Unsupported as exc:
             return exc.reason
         intents = armed_first([self._intent(op) for op in ops])
-        coverage = account(substitute(action, self.row), [Done(_as_said(i), i.target, i.value, fills=i.kind in FILLING) for i in intents])
+        coverage = account(substitute(action, self.row),
+                           [Done(_as_said(i), i.target, i.value, fills=i.kind in FILLING) for i in intents])
         if not coverage.whole:
             return coverage.reason()
         self._meaning[action] = [c.said() for c in reading.commands]

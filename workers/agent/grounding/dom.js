@@ -28,7 +28,8 @@
     'menuitemradio', 'option', 'switch', 'treeitem']);
   // parts of a page people name by what they are (workers/agent/grounding/places.py PARTS)
   const PART_ROLES = new Set(['progressbar', 'meter', 'toolbar', 'complementary', 'banner', 'contentinfo',
-    'navigation', 'menubar', 'menu', 'tree', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search', 'form']);
+    'navigation', 'menubar', 'menu', 'tree', 'dialog', 'alertdialog', 'table', 'grid', 'tablist', 'search', 'form',
+    'alert', 'status']);  // (an alert or status region: what says a text in it is a message, grounding/what_it_is.py)
   const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search',
     'form']);
   // a part drawn as a box whose class or id says what it is (places.py CLASS_NAMES): kept as a place too

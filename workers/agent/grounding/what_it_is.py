@@ -9,9 +9,9 @@ or text is. They are used only when the page says so too, in words a person read
   own box starts with, else its form's title;
 - its classes: the class and id words of the element and of its `ANCESTORS` nearest ancestors ("MuiChip-root" says
   chip);
-- its role in the accessibility tree, or the role of an element holding it (`KIND_ROLES`: 'the "Renew" row' is a
-  text inside a row, 'the "OK" button in the dialog' inside a dialog, 'the message "Saved"' inside an alert or status
-  region), and for an icon, a control named by its picture alone.
+- its role in the accessibility tree, or that of an element it stands just inside (`KIND_ROLES`, with how far up for
+  each word: 'the "Renew" row' is a text in a row's cell, 'the message "Saved"' a text in an alert or status region),
+  and for an icon, a control named by its picture alone.
 
 Never its own words: those are its name, which the whole-sentence check already reads ('the milestone heading
 "Milestone: 1.0"'), and for a text checked as shown they are the text itself ('Budget files' says no file is named
@@ -47,10 +47,9 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     boxes = [node]
     while len(boxes) <= ANCESTORS and boxes[-1].parent is not None:
         boxes.append(page.node(boxes[-1].parent))
-    chain = [node]
+    chain = [node]  # the element and every element holding it, nearest first
     while chain[-1].parent is not None:
         chain.append(page.node(chain[-1].parent))
-    roles = " ".join(filter(None, (r for box in chain for r in (box.role, box.tag))))
     sources = [
         ("under", next((t for t in (node.context, node.box_title, node.form_title) if t), None)),
         ("of class", " ".join(filter(None, (w for box in boxes

@@ -219,8 +219,8 @@ _ROW_NOUN = re.compile(r"(?<=\S)\s+(?:row|line|entry|list\s+item)$", re.I)
 _OWNED = re.compile(r"(?P<name>.+?)\s+(?:of|for)\s+(?:the\s+)?(?P<anchor>.+)", re.I)
 # "python under Trending topics", "the Name field in the Billing section"
 _SECTIONED = [
-    re.compile(r"(?P<name>.+?)\s+(?:under|below|beneath)\s+(?:the\s+)?(?P<sec>.+?)(?:\s+(?P<kind>heading|title|section))?",
-               re.I),
+    re.compile(r"(?P<name>.+?)\s+(?:under|below|beneath)\s+(?:the\s+)?(?P<sec>.+?)"
+               r"(?:\s+(?P<kind>heading|title|section))?", re.I),
     re.compile(rf"(?P<name>.+?)\s+(?:in|within|inside|on)\s+(?:the\s+)?(?P<sec>.+?)\s+(?P<kind>{_CONTAINERS})", re.I),
 ]
 # The kind of part that is what a title heads, whatever the page draws around it ('the Profile section'): said of a

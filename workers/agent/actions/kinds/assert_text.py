@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from shared.scenarios import PLACEHOLDER, list_items
 from workers.agent.actions.base import Action, CheckFailed, Rule
-from workers.agent.language.roles import KIND_ROLES
 from workers.agent.language.phrases import (
     ABSENCE_UNCLEAR,
     NEGATIVE,
@@ -24,6 +23,7 @@ from workers.agent.language.phrases import (
     is_description,
     split_role,
 )
+from workers.agent.language.roles import KIND_ROLES
 
 
 # What a tester calls a text the page shows when saying only that it is one ('the message "Saved" is shown', 'a
@@ -33,7 +33,8 @@ MESSAGES = frozenset("message notification notice toast banner text wording".spl
 
 
 # a quoted text said with the kind of element it is, before or after it
-_KIND_SAID = re.compile(r"(?:the|a|an)\s+(?:(?P<q>\x01\d+\x02)\s+(?P<k>[A-Za-z]+)|(?P<k2>[A-Za-z]+)\s+(?P<q2>\x01\d+\x02))")
+_KIND_SAID = re.compile(r"(?:the|a|an)\s+(?:(?P<q>\x01\d+\x02)\s+(?P<k>[A-Za-z]+)|"
+                        r"(?P<k2>[A-Za-z]+)\s+(?P<q2>\x01\d+\x02))", re.I)
 
 
 def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
@@ -68,7 +69,8 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
         if described:
             return [Op(kind, value=t) for t in described]
         raise Unsupported(f"cannot tell which text to look for in {s.show(x)!r}; quote each text on its own")
-    if re.search(r"\b(?:and|but|while)\s+(?:the|a|an|its|their)\b.*\s(?:is|are|was|were|shows?|reads?|has|have)\s", x, re.I):
+    if re.search(r"\b(?:and|but|while)\s+(?:the|a|an|its|their)\b.*\s(?:is|are|was|were|shows?|reads?|has|have)\s", x,
+                 re.I):
         raise Unsupported("it holds several checks")  # '2,875.00 and the Groceries row is budgeted 400.00': split
     if is_description(x) or PRONOUN.fullmatch(x):
         raise Unsupported(
@@ -177,13 +179,14 @@ _TOO = r"(?:\s+(?:as\s+well|too))?"  # 'the milestone "1.0 Alpha" now appears as
 _SHOWN_KIND = (r"(?:heading|title|subtitle|header|caption|message|notice|notification|toast|banner|alert|"
                r"error|warning|text|count|total|summary|label|hint|tooltip)")
 
+
 def _said_to_be(ops: list[Op], kind: str) -> list[Op]:
     """The texts' checks, with what the sentence said the text is when the page can say so too: a heading by its
     role, a message, notification or error by the alert or status region it is in (grounding/what_it_is.py)."""
     kind = kind.lower()
     if kind not in KIND_ROLES:
         return ops
-    return [replace(op, said_as=kind) for op in ops]
+    return [replace(op, said_as=op.said_as or kind) for op in ops]
 
 
 STATEMENTS = (
@@ -238,7 +241,8 @@ STATEMENTS = (
          r"(?:goes|go|went|comes|come|is|are)\s+back\s+to|(?:is|are|gets?)\s+replaced\s+(?:by|with))\s+"
          r"(?P<x>(?!(?:is|are|enabled|disabled|active|inactive|empty|blank|checked|unchecked|ticked|unticked|selected|"
          r"visible|hidden|expanded|collapsed|greyed|grayed|red|green)\b).+?)(?:\s+again)?",
-         lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else texts(m["x"], s), 180),
+         lambda m, s: [] if _names_field(m["subj"], s) or _picked(m["subj"], s) else _said_to_be(
+             texts(m["x"], s), (m["subj"] or "").split()[-1] if m["subj"] else ""), 180),
 )  # fmt: skip
 
 
