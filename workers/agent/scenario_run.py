@@ -546,7 +546,7 @@ def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation
     elif intent.said_as and intent.value:  # 'the file "Budget" is listed': an element showing it is what was said
         page = take_snapshot(run).snapshot
         shown = showing(page, intent.value)
-        said = next((node for node in shown if said_so(page, node, intent.said_as)), shown[0] if shown else None)
+        said = next((node for node in shown if said_so(page, node, intent.said_as)), None)
         if said is not None:
             note_what_it_is(operation, intent, page, said)
     return run.keep(operation, screenshot=False)

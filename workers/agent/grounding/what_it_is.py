@@ -44,15 +44,12 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     wanted = [stem(w) for w in re.findall(r"[^\W\d_]+", said_as)]
     if not wanted:
         return None
-    boxes = [node]
-    while len(boxes) <= ANCESTORS and boxes[-1].parent is not None:
-        boxes.append(page.node(boxes[-1].parent))
-    chain = [node]  # the element and every element holding it, nearest first
-    while chain[-1].parent is not None:
+    chain = [node]  # the element and the elements holding it, nearest first, as far up as any source reads
+    while len(chain) <= _REACH and chain[-1].parent is not None:
         chain.append(page.node(chain[-1].parent))
     sources = [
         ("under", next((t for t in (node.context, node.box_title, node.form_title) if t), None)),
-        ("of class", " ".join(filter(None, (w for box in boxes
+        ("of class", " ".join(filter(None, (w for box in chain[:ANCESTORS + 1]
                                             for w in (box.class_words, box.own_class_words, box.id_attr))))),
     ]
     said = []
@@ -74,6 +71,9 @@ def showing(page: PageSnapshot, text: str) -> list[Node]:
 
 
 _KIND_OF_STEM = {stem(word): said for word, said in KIND_ROLES.items()}
+_REACH = max(ANCESTORS, *(up for _, up in KIND_ROLES.values()))
+# the words said of a text in a region (an alert or a status), never of a control inside it
+_SAID_OF_TEXT = {stem(word) for word, (roles, _) in KIND_ROLES.items() if "alert" in roles}
 
 
 def _role_of(chain: list[Node], word: str) -> tuple[str, str] | None:
@@ -88,12 +88,9 @@ def _role_of(chain: list[Node], word: str) -> tuple[str, str] | None:
     if word in _SAID_OF_TEXT and chain[0].operable:
         return None  # ('the error "Retry"': the Retry button of an alert is no error)
     for box in chain[:up + 1]:
-        if word == stem("row") and (box.role or box.tag) in ("columnheader", "th"):
-            return None
         said = box.role or box.tag
+        if word == stem("row") and said in ("columnheader", "th"):
+            return None
         if said and said.lower() in roles:
             return "of role", said
     return None
-
-
-_SAID_OF_TEXT = {stem(w) for w in "notification message toast error warning alert".split()}

@@ -41,7 +41,7 @@ def texts(x: str, s, kind: str = "assert_text") -> list[Op]:
     """Expected texts: 'A' / 'A' and 'B' / A (unquoted, literal). 'the heading A', 'the message A': what the text is
     said to be is checked where the page says so (grounding/what_it_is.py)."""
     prefix = TEXT_PREFIX.match(x.strip())
-    if prefix and prefix[1].lower() in ("heading", "message"):
+    if prefix and prefix[1].lower() in KIND_ROLES:  # ('the heading A', 'the message A')
         return _said_to_be(texts(x.strip()[prefix.end():], s, kind), prefix[1])
     kinded = _KIND_SAID.fullmatch(x.strip())
     if kinded and (kinded["k"] or kinded["k2"]).lower() in KIND_ROLES:  # 'the "Pet clinic" heading'
