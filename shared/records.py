@@ -62,6 +62,9 @@ class Node(BaseModel):
     focused: bool = False  # it has the keyboard focus (a cell a click turned into a field)
     # A text marked as the one chosen, or held by one (the active tab, the current menu entry: ARIA or a class)
     selected: bool = False
+    # What its look alone says it is, in the accessibility tree's words: "heading" for a short text set much larger
+    # than the page's text with no heading role (dom.js `looksLikeHeading`); never a role a locator may ask for
+    looks: list[str] = Field(default_factory=list)
     form: int | None = None  # node id of the enclosing <form>
     # The enclosing form's own title (its name, legend or heading, or a heading just before it); "" for a form
     # without one; None: not in a form, or read before forms had titles (the context's heading is used then).

@@ -78,8 +78,9 @@ def load_half(app: str, half: str, only: set[str] | None = None,
         for entry in document["scenarios"]:
             fails_at = entry.pop("fails_at", None)
             variant_of = entry.pop("variant_of", None)
-            targets = {number: str(step.pop("target")) for number, step in enumerate(entry.get("steps") or [], 1)
-                       if isinstance(step, dict) and "target" in step}
+            said = {number: _target_name(step.pop("target")) for number, step in enumerate(entry.get("steps") or [], 1)
+                    if isinstance(step, dict) and "target" in step}
+            targets = {number: name for number, name in said.items() if name}
             expectations[str(entry["id"])] = Expectation(app, half, fails_at, variant_of, targets)
         # Validated as stepforge validates a scenarios file, so that a mistake is named the same way.
         scenario_file = parse_scenarios(yaml.safe_dump(document, allow_unicode=True), str(path))
@@ -87,6 +88,15 @@ def load_half(app: str, half: str, only: set[str] | None = None,
         raise CorpusError(f"{path}: {exc}") from None
     scenario_file.feature = f"{app} {half}"
     return scenario_file, expectations
+
+
+def _target_name(target: object) -> str | None:
+    """A step's `target:`, the element its action must be done on: its name, or a mapping of its role, accessible name
+    and the text it stands near ({role: button, name: Save}); an element with no name cannot be told from another by
+    it (`scoring.wrong_actions`), so it is not judged (None)."""
+    if isinstance(target, dict):
+        return " ".join(str(target.get("name") or "").split()) or None
+    return str(target)
 
 
 def free_port() -> int:

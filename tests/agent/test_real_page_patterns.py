@@ -415,7 +415,7 @@ def test_a_container_that_fits_only_through_the_one_element_it_holds_is_that_ele
 
 
 NOTICES = """<!doctype html><html><head><meta charset="utf-8"></head><body>
-<header>
+<header style="display: flex; justify-content: flex-end">
   <button class="menu-toggle" onclick="log('menu opened')"><i class="fa fa-bars"></i></button>
   <button aria-label="Settings" onclick="log('settings opened')"><svg class="icon-gear" width="16" height="16"></svg></button>
 </header>

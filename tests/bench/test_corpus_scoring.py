@@ -142,6 +142,15 @@ def test_a_step_s_target_and_an_extra_file_are_the_benchmark_s(tmp_path):
         extra_files([wrong])
 
 
+def test_a_target_said_by_its_role_and_accessible_name_is_judged_by_its_name(tmp_path):
+    extra = tmp_path / "trac.yaml"
+    extra.write_text("scenarios:\n  - id: P-1\n    title: t\n    steps:\n      - action: Click Save\n"
+                     "        target: {role: button, name: Save}\n      - action: Click the gear\n"
+                     "        target: {role: button, name: '', near: Login}\n")
+    _, expectations = load_half("trac", "extra", path=extra)
+    assert expectations["P-1"].targets == {1: "Save"}  # an element with no name is not told from another by it
+
+
 def test_a_step_of_several_actions_is_right_when_one_was_done_on_its_target():
     radio = _done(1, "click", label="resolve", line="resolve as")  # a radio whose label goes on after it
     opener = _done(2, "click", a11y_name="Action")  # a dropdown clicked open, then its option picked

@@ -67,7 +67,7 @@ from workers.agent.grounding.places import (
     words_pattern,
 )
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
-from workers.agent.grounding.what_it_is import said_so, showing
+from workers.agent.grounding.what_it_is import anchor_holder, said_so, showing
 from workers.agent.model.errors import BudgetExhausted, ModelError
 from workers.agent.reading.coverage import FILLING, Done, account, substitute
 
@@ -557,6 +557,9 @@ def note_what_it_is(operation: Operation, intent: Intent, page: PageSnapshot, no
     too (grounding/what_it_is.py); else left out, and the whole-sentence check finds those words unused."""
     if intent.said_as:
         where = said_so(page, node, intent.said_as)
+        holder = anchor_holder(page, node, intent.anchor) if where is None and intent.anchor else None
+        if holder is not None:  # 'Close the "Welcome" notification': the box of that text, closed by its button
+            where = said_so(page, holder, intent.said_as)
         if where is not None:
             operation.description += f" (a {intent.said_as}: {where})"
     return operation

@@ -126,7 +126,7 @@ FORMS = [
     # where on the screen the part to close is, said after it
     ("Close the welcome notification in the bottom right corner", [op("click", "close", "button", anchor="welcome")]),
     # where the section or row is, said after it, narrows nothing more
-    ('Click "Settings" in the Site section of the left menu', [op("click", "Settings", section="Site")]),
+    ('Click "Settings" in the Site section of the left menu', [op("click", "Settings", anchor="left menu", section="Site")]),
     ('Click "Add" on the "Blog posts" row of the dashboard', [op("click", "Add", anchor="Blog posts")]),
     # every row's column said with "as", or the column before its text
     ('Ensure every row has "Julia Moreau" as assignee and "Onboarding" as project',
@@ -236,18 +236,18 @@ FORMS = [
     ('Type "Billing" into the Name field and "alice" in the Owner field',
      [op("fill", "Name", "field", "Billing"), op("fill", "Owner", "field", "alice")]),
     ('Click "Blog posts" in the sidebar, then the "Add Blog post" button',
-     [op("click", "Blog posts"), op("click", "Add Blog post", "button")]),
+     [op("click", "Blog posts", anchor="sidebar"), op("click", "Add Blog post", "button")]),
     ('Click Save, then "Saved" is shown', [op("click", "Save"), op("assert_text", value="Saved")]),
     # what stays as it is; why the tester clicks; an element by its place in a menu every page has
     ('Leave "Off budget" unticked', [op("uncheck", "Off budget", "checkbox")]),
     ('Click the "Modify Ticket" heading to unfold it', [op("click", "Modify Ticket")]),
-    ('Click "Users" under "Users" in the left-hand menu', [op("click", "Users", section="Users")]),
+    ('Click "Users" under "Users" in the left-hand menu', [op("click", "Users", anchor="left-hand menu", section="Users")]),
     ('Select the "reassign to" option and type "carol" in the text box next to it',
      [op("click", "reassign to", "option"), op("fill", "", "field", "carol", anchor="reassign to")]),
     # a parenthesis: the element's name, the glyph it shows, or a hint where to look
     ("Click the ... button at the right end of the toolbar (its label is Account menu)", [op("click", "Account menu")]),
     ("Click the main menu (the ☰ icon)", [op("click", "☰")]),
-    ("Click the gear icon in the header (left of the info icon)", [op("click", "gear")]),
+    ("Click the gear icon in the header (left of the info icon)", [op("click", "gear", anchor="header")]),
     # a statement checked, not a box ticked
     ('Check the history says the owner changed from "Bob" to "Carol"',
      [op("assert_text", value="Carol"), op("assert_text", value="Bob")]),
@@ -265,7 +265,7 @@ FORMS = [
     ("Collapse the Validation entry", [op("expand", "Validation")]),
     ('Expand "Validation" the same way', [op("expand", "Validation")]),
     # a quoted name and the kind of thing it is; a table or list named only by what it holds
-    ('Hover the "Savings Goals" group row in the budget table', [op("hover", "Savings Goals")]),
+    ('Hover the "Savings Goals" group row in the budget table', [op("hover", "Savings Goals", anchor="budget table")]),
     # closing a part of the page: its close control, in the part that holds its title
     ('Close the "Welcome" notification with its × button', [op("click", "×", "button", anchor="Welcome")]),
     ("Close the welcome notification", [op("click", "close", "button", anchor="welcome")]),
@@ -282,13 +282,13 @@ FORMS = [
     # an element said with the picture it shows: the picture
     ("Open the main menu with the three-line icon at the far top right", [op("click", "three-line")]),
     ("Click the button with the ☰ icon", [op("click", "☰")]),
-    ('Click the "Order Processing" tab above the canvas', [op("click", "Order Processing", "tab")]),
-    ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us")]),
+    ('Click the "Order Processing" tab above the canvas', [op("click", "Order Processing", "tab", anchor="canvas")]),
+    ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us", anchor="top navigation bar")]),
     # a part every page has, named by what it is, names nothing
-    ('Click "Blog posts" in the sidebar', [op("click", "Blog posts")]),
-    ('Click "Pages" in the left-hand menu under "Content"', [op("click", "Pages", section="Content")]),
-    ('Click the "Search Packages" box in the header', [op("click", "Search Packages", "field")]),
-    ('Click the "Opening Hours" page in the tree', [op("click", "Opening Hours")]),
+    ('Click "Blog posts" in the sidebar', [op("click", "Blog posts", anchor="sidebar")]),
+    ('Click "Pages" in the left-hand menu under "Content"', [op("click", "Pages", anchor="left-hand menu", section="Content")]),
+    ('Click the "Search Packages" box in the header', [op("click", "Search Packages", "field", anchor="header")]),
+    ('Click the "Opening Hours" page in the tree', [op("click", "Opening Hours", anchor="tree")]),
     # a place said before its clause
     ('Under "Queries", click "Open issues for a person"',
      [op("click", "Open issues for a person", section="Queries")]),
@@ -610,7 +610,7 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
      [op("assert_in_section", "Savings Goals", value="Vacation")]),
     # the means of a purpose; a part every page has; a side said "in front of"; how a control looks
     ("Open the settings dialog with the gear button", [op("click", "gear", "button")]),
-    ('Double-click the "Is it dark?" node on the canvas', [op("double_click", "Is it dark?")]),
+    ('Double-click the "Is it dark?" node on the canvas', [op("double_click", "Is it dark?", anchor="canvas")]),
     ('Click the small arrow in front of "Order Processing"', [op("click", "small arrow", anchor="Order Processing")]),
     ("Click the round RAW button", [op("click", "RAW", "button")]),
     ('From the hamburger menu choose "Manage palette"', [op("select", "hamburger", "dropdown", "Manage palette")]),
@@ -618,7 +618,8 @@ def test_a_field_named_by_a_quoted_text_is_shown_when_the_field_is_not_its_name_
     ("In the sidebar, click More", [op("click", "More")]),  # a part every page has names no place
     ('Go to the Cash Wallet account and click "Add New"', [op("click", "Cash Wallet", "link"), op("click", "Add New")]),
     ('In the "And" dropdown, pick Component', [op("select", "And", "dropdown", "Component")]),
-    ('Click the left arrow (tooltip "Previous month") above the month summary', [op("click", "Previous month")]),
+    ('Click the left arrow (tooltip "Previous month") above the month summary',
+     [op("click", "Previous month", anchor="month summary")]),
     # found by review: names with "and", "the menu", words that name no page part, capitalised ordinals
     ('Type "5" into Shipping and Handling in the Costs section', [op("fill", "Shipping and Handling", "field", "5", section="Costs")]),
     ('Select "Copy" from the menu', [op("pick", value="Copy")]),

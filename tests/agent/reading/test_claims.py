@@ -292,8 +292,13 @@ def test_the_brain_gives_what_it_read_each_sentence_as_claim_by_claim_with_its_c
 def test_the_kind_of_a_control_is_never_a_word_of_its_name() -> None:
     expected = 'The heading "Sign in" is shown with a Password field and a "Go" button'
     assert read_claims(expected)[1:] == [Claim("Password", True, said_as="field"), Claim("Go", True, said_as="button")]
-    reason = BuiltinBrain().claim_checks(expected)  # a field's name is its label, outside it: not read here
-    assert isinstance(reason, str) and '"field" is not used' in reason
+    checks = BuiltinBrain().claim_checks(expected)
+    assert not isinstance(checks, str)
+    # a field's name is its label, outside it: the field so labelled is there, never a text inside a field
+    assert [(i.kind, i.target, i.role_hint, i.value) for i in checks[1:]] == [
+        ("assert_state", "Password", "field", "visible"), ("assert_inside", None, "button", "Go")]
+    negated = BuiltinBrain().claim_checks('The "Sign in" heading is shown and the Password field is not shown')
+    assert isinstance(negated, str) and '"field" is not used' in negated  # never a text gone from the page
 
 
 # --- elements in a state, and the value one element shows ------------------------------------------------------------

@@ -154,9 +154,10 @@ def intents(action: str, grammar_first: bool = True):
     return decision
 
 
-def test_read_by_the_grammar_first_a_place_the_rules_drop_is_kept() -> None:
+def test_a_place_said_by_what_it_is_is_kept_by_both_readers() -> None:
     sentence = 'Click "Checking" in the sidebar'
-    assert [(i.target, i.anchor) for i in intents(sentence, grammar_first=False).intents] == [("Checking", None)]
+    assert [(i.target, i.anchor, i.description) for i in intents(sentence, grammar_first=False).intents] == [
+        ("Checking", "sidebar", "Click Checking in the sidebar")]
     decision = intents(sentence)
     assert [(i.kind, i.target, i.anchor, i.description) for i in decision.intents] == [
         ("click", "Checking", "sidebar", "Click Checking in the sidebar")]

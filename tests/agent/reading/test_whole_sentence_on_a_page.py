@@ -26,12 +26,26 @@ def test_a_step_read_whole_records_every_word_used(tmp_path: Path) -> None:
 
 
 def test_words_of_a_place_the_step_did_not_use_fail_it(tmp_path: Path) -> None:
-    steps = ['Click the "Open menu" button in the bottom left corner of the invoice card']
+    steps = ['Click the "Open menu" button in the middle of the invoice card']
     reported = run_on_page(CARDS, steps, tmp_path / "report", Settings(partial_readings="report"))
-    assert reported.readings[0].unused == ["bottom left corner of the invoice card"], reported.readings  # recorded either way
+    assert reported.readings[0].unused == ["middle of the invoice card"], reported.readings  # recorded either way
     failed = run_on_page(CARDS, steps, tmp_path / "fail", Settings(partial_readings="fail"))
     assert_failed_at(failed, 1, "unsupported")
     assert "read only part of the sentence" in failed.verdict.reason and "invoice card" in failed.verdict.reason
+
+
+def test_a_corner_of_a_part_titled_by_its_heading_is_where_the_target_is_looked_for(tmp_path: Path) -> None:
+    # the card whose heading says "Invoice", and its bottom left corner, where its menu button stands
+    placed = run_on_page(CARDS, ['Click the "Open menu" button in the bottom left corner of the invoice card'], tmp_path)
+    assert_passed(placed)
+    assert placed.readings[0].unused == []
+    elsewhere = run_on_page(CARDS, ['Click the "Open menu" button in the top right corner of the invoice card'],
+                            tmp_path / "top")
+    assert_failed_at(elsewhere, 1, "action")  # never the button found outside the corner said
+    missing = run_on_page(CARDS, ['Click the "Open menu" button in the bottom left corner of the order card'],
+                          tmp_path / "order")
+    assert_failed_at(missing, 1, "action")
+    assert "place 'order card' not found" in missing.verdict.reason
 
 
 KINDS = """<!doctype html><html><body>

@@ -63,6 +63,10 @@ def claim_op(claim: Claim) -> Op:
         # its label, outside it: no check of a field is read here)
         claim = replace(claim, kind=claim.said_as, said_as=None)
     if claim.place is None and claim.kind is None and claim.shown and claim.said_as \
+            and split_role(f"x {claim.said_as}")[1] in _SHOWN_CONTROLS:
+        # 'with a Password field and a "Sign in" button': that control is there, by its name and kind
+        return Op("assert_state", target=claim.text, role_hint=split_role(f"x {claim.said_as}")[1], value="visible")
+    if claim.place is None and claim.kind is None and claim.shown and claim.said_as \
             and split_role(f"x {claim.said_as}")[1] is None:
         # 'the file "Budget" is listed', 'Ticket #13 is shown': the text shown, and what it is when the page says so
         # (scenario_run.note_what_it_is)
@@ -81,6 +85,10 @@ def claim_op(claim: Claim) -> Op:
             raise Unsupported(f"which {claim.kind} is not said (name it by its title)")
         check, uncheck = ("assert_inside", "assert_not_inside")
     return Op(check if claim.shown else uncheck, target=claim.place, role_hint=claim.kind, value=claim.text)
+
+
+# the kinds of control a claim may say are there ('a Password field', 'a "Sign in" button')
+_SHOWN_CONTROLS = frozenset({"field", "button", "link", "checkbox", "radio", "dropdown", "tab"})
 
 
 def _control_place(claim: Claim) -> Place:

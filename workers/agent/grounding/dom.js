@@ -33,7 +33,7 @@
   const PART_TAGS = new Set(['progress', 'meter', 'aside', 'header', 'footer', 'nav', 'dialog', 'table', 'search',
     'form']);
   // a part drawn as a box whose class or id says what it is (places.py CLASS_NAMES): kept as a place too
-  const PART_CLASS = /(?:^|[^a-z])(?:side-?bar|side-?nav|side-?panel|left-?nav|header|nav-?bar|top-?bar|app-?bar|masthead|footer|tool-?bar|main-?nav|main-?menu|palette|tray|drawer|popover|tree)(?:[^a-z]|$)/i;
+  const PART_CLASS = /(?:^|[^a-z])(?:side-?bar|side-?nav|side-?panel|left-?nav|header|nav-?bar|top-?bar|app-?bar|masthead|footer|tool-?bar|main-?nav|main-?menu|palette|tray|drawer|popover|tree|canvas|workspace|chart|diagram)(?:[^a-z]|$)/i;
   const TEXTISH = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'date', 'time', 'datetime-local',
     'month', 'week', 'color', 'file']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -133,6 +133,31 @@
   const listened = window.__stepforge && window.__stepforge.clickable;
   const recs = [];      // pre-order, visible subtrees only
   let lastHeading = null;
+  // The size most of the page's text is set in (each size weighted by how much text it sets): a text set much larger,
+  // alone in its box, is a heading to a person whatever its tag (a styled <div> or <span> titling a list).
+  const baseSize = (() => {
+    const sizes = new Map();
+    const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(), i = 0; n && i < 3000; n = walker.nextNode(), i++) {
+      const len = n.data.trim().length;
+      if (!len || !n.parentElement) continue;
+      const size = parseFloat(getComputedStyle(n.parentElement).fontSize) || 0;
+      sizes.set(size, (sizes.get(size) || 0) + len);
+    }
+    let best = 0, most = -1;
+    for (const [size, len] of sizes) if (len > most) { best = size; most = len; }
+    return best;
+  })();
+  // HEADING_SIZE times the page's size, or HEADING_BOLD_SIZE times and bold: a heading by its look
+  const HEADING_SIZE = 1.4, HEADING_BOLD_SIZE = 1.2;
+  function looksLikeHeading(el, cs, own) {
+    if (!own || !baseSize || el.children.length > 2) return false;
+    const size = parseFloat(cs.fontSize) || 0;
+    const bold = (parseInt(cs.fontWeight, 10) || 400) >= 600;
+    if (size < baseSize * (bold ? HEADING_BOLD_SIZE : HEADING_SIZE)) return false;
+    const t = norm(el.textContent);
+    return t.length > 0 && t.length <= 80 && /[^\W\d_]/.test(t) && t.split(' ').length <= 10;
+  }
 
   function xpathStep(el) {
     const ln = el.localName;
@@ -199,9 +224,11 @@
     // a part of the page people name by what it is ("the sidebar", "under the progress bar"): kept as a place
     const part = !inControl && (PART_ROLES.has(role) || PART_TAGS.has(tag)
       || PART_CLASS.test(((el.getAttribute && el.getAttribute('class')) || '') + ' ' + (el.id || '')));
-    const rec = { el, parent, vis, op, byListener, rd: own, part, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn };
+    // a text set as a heading with no heading role (a large <span> over a list): a heading by its look
+    const styled = vis && !op && !inControl && !role && !LEAFY.has(tagU) && looksLikeHeading(el, cs, own);
+    const rec = { el, parent, vis, op, byListener, rd: own, part, tag, role, type, xpath, shadow, ctx, heading: lastHeading, kept: false, keptChild: false, keptKids: 0, hidden: inControl && !op, drawn, styled };
     recs.push(rec);
-    if (role === 'heading' && vis) {
+    if ((role === 'heading' || styled) && vis) {
       const t = cap(visibleText(el), 120);
       if (t) lastHeading = t;
     }
@@ -290,7 +317,7 @@
     if (!r.kept) continue;
     const pr = r.parent >= 0 ? recs[r.parent] : null;
     r.outParent = pr ? (pr.collapsed ? pr.outParent : r.parent) : -1;
-    if (i > 0 && r.keptKids === 1 && !r.op && !(r.rd && r.vis) && !r.part && r.tag !== 'form' &&
+    if (i > 0 && r.keptKids === 1 && !r.op && !(r.rd && r.vis) && !r.part && r.tag !== 'form' && r.role !== 'heading' &&
         r.tag !== 'iframe' && r.tag !== 'frame') {
       r.collapsed = true;
       continue;
@@ -548,6 +575,7 @@
     if (el === document.activeElement && el !== document.body) o.focused = true;
     // a text of a tab, a menu entry or a link marked as the one chosen (by ARIA or by its class), or whose holder is
     if (o.text && [el, el.parentElement, el.parentElement && el.parentElement.parentElement].some(chosen)) o.selected = true;
+    if (r.styled) o.looks = ['heading'];
     if ((isCtl && tag !== 'select') || el.isContentEditable) { if (typeahead(el, tag, r.role)) o.typeahead = true; }
     if (tag === 'input') {
       o.input_type = r.type;

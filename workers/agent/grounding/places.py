@@ -25,6 +25,7 @@ from shared.scenarios import list_items
 from workers.agent.language.icons import fits_picture, named_purpose, pictured
 from workers.agent.language.part_kinds import CLASS_NAMES, PARTS
 from workers.agent.language.phrases import ARTICLE
+from workers.agent.reading.coverage import stem
 
 from .scoring import _action_compat, _hint, _hint_compat, is_candidate
 
@@ -227,26 +228,49 @@ _SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 
 def _looking(snap: PageSnapshot, said: str) -> list[Node]:
-    """A place described by its look, in words the page shows nowhere ("the progress bar", "the filter row"): the
-    boxes whose class or id words hold every other word of it, drawn as its kind (a bar: at least three times as wide
-    as high). The page's own words for its boxes say where a place is; they never name a target."""
+    """A place described by its look, in words the page shows nowhere whole ("the progress bar", "the filter row",
+    "the invoice card"): the boxes drawn as its kind (a bar: at least three times as wide as high) whose class or id
+    words hold every other word of it, or, for a box drawn as that kind by its tag, role or class, whose title (the
+    first heading in it) does; its kind alone ("the card"), where no part of that name is (`PARTS`): the boxes drawn
+    as it. The page's own words for its boxes say where a place is; they never name a target."""
     words = said.split()
-    if len(words) < 2 or words[-1] not in _SHAPES:
+    if not words or words[-1] not in _SHAPES or (len(words) == 1 and said in PARTS):
         return []
     kind, marks = words[-1], words[:-1]
     tags, roles = _SHAPES[kind]
     out = []
     for node in snap.nodes:
-        own = set((node.class_words or "").split())
-        if not own or not all(any(w == m or (min(len(w), len(m)) >= 5 and (w.startswith(m) or m.startswith(w)))
-                                  for w in own) for m in marks):
-            continue
         x, y, width, height = node.bbox
-        drawn = node.tag in tags or node.role in roles or kind in own or (kind == "bar" and width >= 3 * height > 0) \
-            or (not tags and not roles and kind != "bar")
-        if drawn and width > 0 and height > 0:
+        if width <= 0 or height <= 0:
+            continue
+        own = set((node.class_words or "").split())
+        drawn_as = node.tag in tags or node.role in roles or kind in own
+        if marks and not (own and _marked(marks, own)) and not (drawn_as and _marked(marks, _title_words(snap, node))):
+            continue
+        if drawn_as or (marks and ((kind == "bar" and width >= 3 * height > 0) or (not tags and not roles
+                                                                                      and kind != "bar"))):
             out.append(node)
     return out
+
+
+def _marked(marks: list[str], own: set[str]) -> bool:
+    """Every word said of a box is one of its own words, by its stem ("files" says file), or starts or ends one (at
+    least five letters each)."""
+    return bool(own) and all(any(w == m or stem(w) == stem(m) or (min(len(w), len(m)) >= 5
+                                                                 and (w.startswith(m) or m.startswith(w)))
+                                 for w in own) for m in marks)
+
+
+def _title_words(snap: PageSnapshot, node: Node) -> set[str]:
+    """The words of a box's title: the first heading (by role or look) among its elements, in reading order, else the
+    heading it stands under (`Node.context`: "Files" over a list of files)."""
+    stack = list(reversed(node.children))
+    while stack:
+        inner = snap.node(stack.pop())
+        if inner.role == "heading" or "heading" in inner.looks:
+            return set(re.findall(r"[a-z0-9]+", inner.text.lower()))
+        stack.extend(reversed(inner.children))
+    return set(re.findall(r"[a-z0-9]+", (node.context or "").lower()))
 
 
 def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:
@@ -440,8 +464,9 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     """The candidates whose middle is in that corner or side of the part (said by what it is: the one holding them)
     or, with no part, of the page (its first PAGE_SCREEN_PX for "top", its last for "bottom"): "top" the upper third,
     "bottom" the lower third, "left" and "right" that half; a corner both; the middle always inside the part, whose
-    top and bottom reach CORNER_BAND_PX over and under it (the search box of a table's toolbar is at its top right).
-    The best named first, and of those the nearest to the corner."""
+    top and bottom reach CORNER_BAND_PX over and under it (the search box of a table's toolbar is at its top right);
+    of a bar (three times as wide as high) only the side counts, of a column only the top or bottom. The best named
+    first, and of those the nearest to the corner."""
     if part is not None:
         regions = [p for p in parts(snap, part) if any(_at_part(snap, p, c, corner) for c in candidates)]
         if len(regions) != 1:
@@ -459,6 +484,10 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     if w <= 0 or h <= 0:
         return []
     words = corner.split()
+    if part is not None and w >= 3 * h:  # a bar (the header): its top right is its right end, all of its height
+        words = [word for word in words if word not in ("top", "bottom")] or words
+    elif part is not None and h >= 3 * w:  # a column (a sidebar): its top left is its top, all of its width
+        words = [word for word in words if word not in ("left", "right")] or words
     out = []
     for candidate in candidates:
         bx, by, bw, bh = snap.node(candidate.node_id).bbox

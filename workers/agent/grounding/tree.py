@@ -237,6 +237,7 @@ def snapshot(page: Page) -> PageSnapshot:
                 typeahead=bool(rec.get("typeahead")),
                 focused=bool(rec.get("focused")),
                 selected=bool(rec.get("selected")),
+                looks=rec.get("looks") or [],
                 value=rec.get("value"),
                 input_type=rec.get("input_type"),
                 options=rec.get("options") or [],

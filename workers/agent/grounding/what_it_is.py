@@ -11,7 +11,8 @@ or text is. They are used only when the page says so too, in words a person read
   chip);
 - its role in the accessibility tree, or that of an element it stands just inside (`KIND_ROLES`, with how far up for
   each word: 'the "Renew" row' is a text in a row's cell, 'the message "Saved"' a text in an alert or status region),
-  and for an icon, a control named by its picture alone.
+  or what its look alone says it is (`Node.looks`: a text set as a heading), and for an icon, a control named by its
+  picture alone.
 
 Never its own words: those are its name, which the whole-sentence check already reads ('the milestone heading
 "Milestone: 1.0"'), and for a text checked as shown they are the text itself ('Budget files' says no file is named
@@ -63,6 +64,28 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
     return ", ".join(f'{how} "{" ".join(text.split())[:60]}"' for how, text in said)
 
 
+def anchor_holder(page: PageSnapshot, node: Node, anchor: str) -> Node | None:
+    """The nearest element holding the node whose text holds the anchor's words ('the Close button in the row of
+    "Welcome"': the box of "Welcome"), what words said of the anchored text are said of; None when none does."""
+    wanted = " ".join(anchor.split()).lower()
+    holder = page.node(node.parent) if node.parent is not None and wanted else None
+    while holder is not None:
+        if wanted in _all_text(page, holder):
+            return holder
+        holder = page.node(holder.parent) if holder.parent is not None else None
+    return None
+
+
+def _all_text(page: PageSnapshot, node: Node) -> str:
+    """The texts of an element and of every element in it, in reading order, lower-case, one space apart."""
+    texts, stack = [], [node.id]
+    while stack:
+        inner = page.node(stack.pop())
+        texts.append(inner.text)
+        stack.extend(reversed(inner.children))
+    return " ".join(" ".join(texts).split()).lower()
+
+
 def showing(page: PageSnapshot, text: str) -> list[Node]:
     """The elements whose own words are the text, whole (case and spaces aside): where a text checked as shown is, in
     the page's order."""
@@ -93,4 +116,7 @@ def _role_of(chain: list[Node], word: str) -> tuple[str, str] | None:
             return None
         if said and said.lower() in roles:
             return "of role", said
+        look = next((look for look in box.looks if look in roles), None)
+        if look is not None:  # a heading by its look alone (a large <span> over a list)
+            return "looking like a", look
     return None

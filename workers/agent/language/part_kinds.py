@@ -28,6 +28,7 @@ PARTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("main menu", "navigation menubar", "nav"),
         ("tree", "tree", ""),
         ("tree view", "tree", ""),
+        ("canvas", "", "canvas"),
     )
 }
 
@@ -42,6 +43,7 @@ CLASS_NAMES: dict[str, tuple[str, ...]] = {
     "menu": ("menu", "dropdown menu", "context menu", "popup menu"),
     "tree": ("tree",),
     # parts a step names by what they are that no role draws (actions/parts.py NOUNS)
+    "canvas": ("canvas", "workspace", "chart", "diagram"),
     "palette": ("palette",), "tray": ("tray",), "drawer": ("drawer",), "popover": ("popover",), "popup": ("popup",),
     "navigation": ("nav", "navbar", "navigation"),
     "main menu": ("mainnav", "main nav", "main menu", "mainmenu", "primary nav", "primary menu"),

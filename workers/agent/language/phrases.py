@@ -259,17 +259,54 @@ def split_role(phrase: str) -> tuple[str, str | None]:
 # A part of the page every application has, named by what it is rather than by a title (lower case words only:
 # "in the Billing panel" names a section, "in the sidebar" does not).
 _LANDMARK = re.compile(
-    r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|"
-    r"toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|tree(?:\s+view)?|"
-    r"menu|breadcrumbs?|table|grid|list|page|screen|canvas|workspace)$|"
+    r"\s+(?:in|on|from|inside|within|at)\s+(?:[Tt]he\s+)?(?P<part>(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|"
+    r"footer|toolbar|tool\s?bar|navigation(?:\s+(?:bar|menu|pane))?|nav(?:\s?bar)?|menu\s?bar|top\s?bar|"
+    r"tree(?:\s+view)?|menu|breadcrumbs?|table|grid|list|page|screen|canvas|workspace))$|"
     # 'the Site section of the left menu', 'the "Blog posts" row of the dashboard': a part every page has
-    r"\s+of\s+(?:[Tt]he\s+)?(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation|menu|page|screen|"
-    r"dashboard)$")
+    r"\s+of\s+(?:[Tt]he\s+)?(?P<part2>(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation|menu|"
+    r"page|screen|dashboard))$")
+_WHOLE_PAGE = re.compile(r"(?:[a-z-]+\s+){0,2}?(?:page|screen)")
+
+
+def _landmark(phrase: str) -> tuple[str, str | None]:
+    """'Checking in the left sidebar' -> ('Checking', 'left sidebar'): the element's words, and the part of the page it
+    was said to be in, by what the part is (grounding finds it, places.py `parts`); 'on the page' is no part."""
+    m = _LANDMARK.search(phrase)
+    if m is None:
+        return phrase, None
+    said = " ".join((m["part"] or m["part2"]).split()).lower()
+    return phrase[:m.start()], None if _WHOLE_PAGE.fullmatch(said) else said
 
 _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s+(?:in|on|inside|within|of)\s+(?:the\s+)?"
                                r"(?P<sec>\x01\d+\x02)(?:\s+(?P<kind>[\w-]+))?", re.I)
 
-# Where on the screen an element is, said after its name: it helps a person look, it names nothing.
+# Where on the screen an element is, said after its name ('at the top right', 'in the bottom left corner of the
+# sidebar'): that corner or side of the page, or of a part said by what it is (places.py `_in_corner`)
+_CORNER = re.compile(r"\s+(?:at|in|on|towards?)\s+the\s+(?:very\s+|far\s+)?(?P<corner>(?:top|bottom|upper|lower)(?:[\s-]+"
+                     r"(?:left|right))?|left|right)(?:[\s-]+hand)?(?:\s+(?:corner|side|edge))?(?:\s+of\s+(?:the\s+)?"
+                     r"(?P<of>(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation(?:\s+bar)?|"
+                     r"nav(?:\s?bar)?|menu\s?bar|top\s?bar|panel|card|dialog|table|list|page|screen|window)))?$", re.I)
+_CORNER_WORDS = {"upper": "top", "lower": "bottom"}
+
+
+def _corner(phrase: str) -> tuple[str, str | None, str | None]:
+    """'the gear icon at the top right of the header' -> ('the gear icon', 'top right', 'header'): the element's words,
+    the corner or side it stands in, and the part said by what it is whose corner that is (None: the page's)."""
+    m = _CORNER.search(phrase)
+    if m is None:
+        return phrase, None, None
+    corner = " ".join(_CORNER_WORDS.get(w, w) for w in re.split(r"[\s-]+", m["corner"].lower()))
+    part = " ".join(m["of"].split()).lower() if m["of"] else None
+    return phrase[:m.start()], corner, None if part is None or _WHOLE_PAGE.fullmatch(part) else part
+
+
+# 'the "Add New" link above the transaction table': standing above a part said in lower-case words (places.py
+# `_stacked`; 'below' and 'under' are read as under a title, `_SECTIONED`)
+_ABOVE = re.compile(r"\s+above\s+the\s+(?P<part>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})$")
+
+
+# Where on the screen an element is, said after its name, in words no place is found by: it helps a person look, it
+# names nothing; the whole-sentence check finds such words unused (reading/coverage.py).
 _ON_SCREEN = re.compile(
     r"\s+(?:(?:at|in|on|near|towards?)\s+the\s+(?:very\s+|far\s+)?(?:top|bottom|upper|lower|left|right|middle|centre|center)"
     r"\b[^\x01]*|above\s+the\s+[^\x01]+|at\s+the\s+(?:end|bottom|top|start|beginning|foot)\s+of\s+the\s+"
@@ -364,9 +401,13 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
     showing = _SHOWING.fullmatch(phrase)
     if showing:
         phrase = f"{showing['v']} dropdown"
-    phrase = _ON_SCREEN.sub("", phrase)  # "at the top right", "above the canvas": where a person looks, not a name
-    phrase = _LANDMARK.sub("", phrase)  # "in the sidebar", "from the left-hand menu": a part every page has
-    anchor = section = side = part = None
+    phrase, corner, cornered = _corner(phrase)  # "at the top right (of the header)": that corner of the page or part
+    above = _ABOVE.search(phrase)
+    if above:  # "above the transaction table": standing above that part
+        phrase = phrase[:above.start()]
+    phrase, landmark = _landmark(phrase)  # "in the sidebar", "from the left-hand menu": inside that part
+    phrase = _ON_SCREEN.sub("", phrase)  # "at the end of the list": where a person looks, not a name
+    anchor = section = side = part = region = None
     ordinal: int | None = None
     phrase_before = phrase
     both = _QUOTED_IN_QUOTED.fullmatch(phrase)
@@ -414,7 +455,8 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
                     # 'the gear icon in the "status" column header': in that header cell, as in a row
                     anchor, section = re.sub(r"\s+column$", "", section, flags=re.I), None
                 break
-        phrase = _LANDMARK.sub("", ARTICLE.sub("", phrase.strip()))
+        phrase, inner = _landmark(ARTICLE.sub("", phrase.strip()))
+        landmark = landmark or inner
         m = _ORDINAL.fullmatch(phrase)
         # "the second Delete button", "the first field"; not "the last name field" (a name that starts so)
         if m and (not split_role(m["rest"])[0] or re.match(r"[A-Z0-9\x01]", split_role(m["rest"])[0])):
@@ -459,12 +501,22 @@ def target_phrase(sentence: Sentence, masked: str, default_role: str | None = No
         # said, when the page says so too
         role, said_as = None, noun or role
     target = sentence.unmask(name)
+    heads = None
+    if anchor is None and above:
+        anchor, side = above["part"], "above"
+    elif anchor is None and (landmark or cornered):
+        # 'Checking in the sidebar', 'the Site section of the left menu': inside that part, as the commands grammar
+        # reads it (brains/meanings.py); under the section's title in it when one is said too
+        anchor = landmark or cornered
+        part, heads = anchor, (region or None) if section else None
     place = Place(
         anchor=_shown_words(sentence, ARTICLE.sub("", anchor.strip())) if anchor else None,
         section=_shown_words(sentence, section) if section else None,
         ordinal=ordinal,
         side=side if anchor else None,
-        part=part if section else None,
+        part=part if section or landmark or cornered else None,
+        corner=corner,
+        heads=heads,
     )
     if not target and not role and place == Place():
         raise Unsupported("it names no element")

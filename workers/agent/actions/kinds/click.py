@@ -50,7 +50,10 @@ def _close(m, s):
         name, role = "close", "button"
     what = re.sub(r"^(?:the|this|that|a|an|its)\b\s*", "", (m["what"] or "").strip(), flags=re.I)
     anchor = s.unmask(what).strip() if what else None
-    return [Op.on("click", Target(name, role, Place(anchor=anchor or None)))]
+    # what the part is said to be ('notification'), used when the page says so of the box of its title
+    # (scenario_run.note_what_it_is); a part said by its kind alone ('Close the dialog') is found as that part
+    said_as = " ".join(m["noun"].lower().split()) if anchor else None
+    return [Op.on("click", Target(name, role, Place(anchor=anchor or None), said_as))]
 
 
 def _sort(m, s):
@@ -76,7 +79,7 @@ class Click(Action):
         # are new, first, other: switch_tab's)
         Rule(r"(?:switch|go|change|move|navigate|return)\s+(?:over\s+|back\s+)?to\s+(?:the\s+)?(?P<t>\x01\d+\x02\s+(?:sub-?)?tab|"
              r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}\s+(?:sub-?)?tab)", _click, 299),
-        Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?:{_CLOSABLE})(?:{_SPOT})?(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
+        Rule(rf"(?:close|dismiss|hide)\s+(?P<what>.*?)\s*(?<![\w-])(?P<noun>{_CLOSABLE})(?:{_SPOT})?(?:\s+(?:with|using|via|by\s+clicking(?:\s+on)?)"
              rf"\s+(?P<control>.+))?", _close, 630),
         Rule(r"(?:select|choose|pick)\s+(?P<t>.+)", _select_alone, 640),
         Rule(r"(?:click|tap|press|push|hit|activate|follow|highlight)(?:\s+(?:on|into|inside|in(?=\s+the\b)))?\s+(?P<t>.+)",
