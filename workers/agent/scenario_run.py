@@ -284,6 +284,8 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
                                     screenshot=view.screenshot)
         if decision.unsupported:
             raise run.fail(decision.failure_kind, decision.unsupported)
+        if decision.step_done:
+            refuse_part_of_the_sentence(run, brain, step, decision.intents)
         try:
             for number, intent in enumerate(decision.intents):
                 if number > 0:
@@ -309,6 +311,28 @@ def run_step(run: ScenarioRun, brain: Brain, step: object) -> None:
             check_whole_sentence(run, brain, step, decision.meaning)
             return
     raise run.fail("error", "the brain never finished this step")
+
+
+def refuse_part_of_the_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep, intents: list[Intent]) -> None:
+    """Before anything is done: a step whose reading leaves words of its sentence to no operation, even with every
+    element it says what it is ('the "Budget" file') found to be so, fails here (settings.partial_readings "fail"),
+    naming those words, so that a reading of part of a sentence never acts, nor fails a check it misread (a failing
+    scenario caught by a misreading is not caught). What the run then did is checked again after the step
+    (`check_whole_sentence`)."""
+    if not getattr(brain, "reads_whole_steps", False) or run.settings.partial_readings != "fail":
+        return
+    planned = [Done(intent.description + (f" (a {intent.said_as})" if intent.said_as else ""), intent.target,
+                    intent.value, checks=action(intent.kind).is_assertion, fills=intent.kind in FILLING)
+               for intent in intents]
+    row = run.scenario.first_row()
+    unused = []
+    for said, sentence in (("", step.action), ("expected result ", step.expected)):
+        if sentence:
+            coverage = account(substitute(sentence, row), [d for d in planned if d.checks or not said])
+            if not coverage.whole:
+                unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")
+    if unused:
+        raise run.fail("unsupported", "; ".join(unused))
 
 
 def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep,

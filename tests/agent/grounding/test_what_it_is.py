@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from shared.records import Node, PageSnapshot
-from workers.agent.grounding.what_it_is import said_so
+from workers.agent.grounding.what_it_is import anchor_holder, said_so
 
 
 def page(*specs: dict[str, Any]) -> PageSnapshot:
@@ -71,3 +71,28 @@ def test_a_kind_the_accessibility_tree_gives_the_element_or_what_it_stands_in_is
 ])
 def test_a_kind_nothing_on_the_page_gives_is_not_said_so(node, said) -> None:
     assert said_so(TABLE, TABLE.node(node), said) is None
+
+
+def test_what_a_part_closed_by_its_button_is_said_to_be_is_read_on_the_box_of_its_title() -> None:
+    # 'Close the "Welcome back!" message': the Close button of the box holding that text; the box is the message
+    snap = page(
+        dict(tag="div", role="status", children=[2]),  # 1
+        dict(tag="div", parent=1, children=[3, 4]),  # 2: the box of the title
+        dict(tag="button", role="button", aria_label="Close", parent=2, operable=True),  # 3
+        dict(tag="b", text="Welcome back!", parent=2),  # 4
+        dict(tag="div", children=[6, 7]),  # 5: a box that is no message
+        dict(tag="button", role="button", aria_label="Close", parent=5, operable=True),  # 6
+        dict(tag="b", text="Tip of the day", parent=5),  # 7
+    )
+    box = anchor_holder(snap, snap.node(3), "Welcome  back!")
+    assert box is not None and box.id == 2
+    assert said_so(snap, box, "message") == 'of role "status"'
+    assert said_so(snap, snap.node(3), "message") is None  # the button itself is no message
+    tip = anchor_holder(snap, snap.node(6), "tip of the day")
+    assert tip is not None and tip.id == 5 and said_so(snap, tip, "message") is None
+
+
+def test_a_text_set_as_a_heading_is_what_heading_says() -> None:
+    snap = page(dict(tag="span", text="Files", looks=["heading"]), dict(tag="span", text="Budget"))
+    assert said_so(snap, snap.node(1), "heading") == 'looking like a "heading"'
+    assert said_so(snap, snap.node(2), "heading") is None

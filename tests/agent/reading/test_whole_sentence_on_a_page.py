@@ -32,6 +32,8 @@ def test_words_of_a_place_the_step_did_not_use_fail_it(tmp_path: Path) -> None:
     failed = run_on_page(CARDS, steps, tmp_path / "fail", Settings(partial_readings="fail"))
     assert_failed_at(failed, 1, "unsupported")
     assert "read only part of the sentence" in failed.verdict.reason and "invoice card" in failed.verdict.reason
+    # refused before anything is done: a reading of part of a sentence never acts (nor fails a check it misread)
+    assert [op.kind for op in failed.operations if op.step_index == 0] == []
 
 
 def test_a_corner_of_a_part_titled_by_its_heading_is_where_the_target_is_looked_for(tmp_path: Path) -> None:
@@ -72,3 +74,33 @@ def test_a_kind_of_element_said_is_used_only_where_the_page_gives_the_element_th
         failed = run_on_page(KINDS, [{"action": "Look at the page", "expected": expected}], tmp_path / str(n))
         assert_failed_at(failed, 1, "unsupported")
         assert "read only part of the sentence" in failed.verdict.reason, failed.verdict.reason
+
+
+FILES = """<!doctype html><html><body style="font-size: 13px">
+<header style="display: flex; justify-content: space-between; height: 40px">
+  <button onclick="out.textContent = 'Left help'">Help</button><button onclick="out.textContent = 'Help opened'">Help</button>
+</header>
+<span style="font-size: 30px; font-weight: 600">Files</span>
+<div role="grid" class="react-aria-grid-list">
+  <div role="row"><div role="gridcell" tabindex="0" onclick="out.textContent = 'Opened Budget'">Budget</div></div>
+</div>
+<p>Pick a file to open it. Files you open are kept on this server.</p>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_text_set_as_a_heading_titles_the_list_under_it_and_the_header_s_corner_is_its_end(tmp_path: Path) -> None:
+    # "Files" is a heading by its look alone: the list under it is the file list, and what it lists are files
+    opened = run_on_page(FILES, [{"action": 'Open the "Budget" file from the file list',
+                                  "expected": '"Opened Budget" is shown'}], tmp_path / "file")
+    assert_passed(opened)
+    assert opened.readings[0].unused == []
+    assert any('(a file: under "Files")' in op.description for op in opened.operations), opened.operations
+    # the header is a bar: its top right is its right end, whatever the height of the button in it
+    helped = run_on_page(FILES, [{"action": 'Click the "Help" button at the top right of the header',
+                                  "expected": '"Help opened" is shown'}], tmp_path / "help")
+    assert_passed(helped)
+    # a list the page titles otherwise is no file list: the place is not found, never the element taken elsewhere
+    other = FILES.replace(">Files<", ">Reports<")
+    assert_failed_at(run_on_page(other, ['Open the "Budget" file from the file list'], tmp_path / "other"), 1,
+                     "action")

@@ -244,6 +244,8 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
         if width <= 0 or height <= 0:
             continue
         own = set((node.class_words or "").split())
+        if node.role in _HOLDING_ROLES:  # a grid or listbox is a control and a place: its classes say what it is
+            own |= set((node.own_class_words or "").split())
         drawn_as = node.tag in tags or node.role in roles or kind in own
         if marks and not (own and _marked(marks, own)) and not (drawn_as and _marked(marks, _title_words(snap, node))):
             continue
@@ -251,6 +253,11 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
                                                                                       and kind != "bar"))):
             out.append(node)
     return out
+
+
+# the roles of a control that holds others, whose class words say what it is as a place's do ('react aria grid list')
+_HOLDING_ROLES = frozenset({"grid", "treegrid", "listbox", "tree", "menu", "menubar", "tablist", "toolbar",
+                            "radiogroup"})
 
 
 def _marked(marks: list[str], own: set[str]) -> bool:
@@ -262,15 +269,16 @@ def _marked(marks: list[str], own: set[str]) -> bool:
 
 
 def _title_words(snap: PageSnapshot, node: Node) -> set[str]:
-    """The words of a box's title: the first heading (by role or look) among its elements, in reading order, else the
+    """The words of a box's titles: the first heading (by role or look) among its elements, in reading order, and the
     heading it stands under (`Node.context`: "Files" over a list of files)."""
+    words = set(re.findall(r"[a-z0-9]+", (node.context or "").lower()))
     stack = list(reversed(node.children))
     while stack:
         inner = snap.node(stack.pop())
         if inner.role == "heading" or "heading" in inner.looks:
-            return set(re.findall(r"[a-z0-9]+", inner.text.lower()))
+            return words | set(re.findall(r"[a-z0-9]+", inner.text.lower()))
         stack.extend(reversed(inner.children))
-    return set(re.findall(r"[a-z0-9]+", (node.context or "").lower()))
+    return words
 
 
 def _in_part(snap: PageSnapshot, candidates: list[Candidate], words: str, below: bool) -> list[Candidate]:

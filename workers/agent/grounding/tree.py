@@ -116,6 +116,7 @@ def _collapse(r: _Raw, is_root: bool) -> _Raw:
         and not rec.get("op")
         and not rec.get("rd")
         and not rec.get("pt")  # a part of the page named by what it is (the header) stays a place
+        and rec.get("role") != "heading"  # a heading holding only its link stays what 'the heading' says
         and rec.get("tag") not in _NO_COLLAPSE_TAGS
     ):
         return r.kids[0]

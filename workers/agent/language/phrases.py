@@ -282,8 +282,9 @@ _QUOTED_IN_QUOTED = re.compile(r"(?P<name>\x01\d+\x02)(?:\s+(?P<noun>[\w-]+))?\s
 
 # Where on the screen an element is, said after its name ('at the top right', 'in the bottom left corner of the
 # sidebar'): that corner or side of the page, or of a part said by what it is (places.py `_in_corner`)
-_CORNER = re.compile(r"\s+(?:at|in|on|towards?)\s+the\s+(?:very\s+|far\s+)?(?P<corner>(?:top|bottom|upper|lower)(?:[\s-]+"
-                     r"(?:left|right))?|left|right)(?:[\s-]+hand)?(?:\s+(?:corner|side|edge))?(?:\s+of\s+(?:the\s+)?"
+_CORNER = re.compile(r"\s+(?:at|in|on|towards?)\s+the\s+(?:very\s+|far\s+)?"
+                     r"(?P<corner>(?:top|bottom|upper|lower)(?:[\s-]+(?:left|right))?|left|right)(?:[\s-]+hand)?"
+                     r"(?:\s+(?:corner|side|edge))?(?:\s+of\s+(?:the\s+)?"
                      r"(?P<of>(?:[a-z-]+\s+){0,2}?(?:sidebar|side\s?bar|header|footer|toolbar|navigation(?:\s+bar)?|"
                      r"nav(?:\s?bar)?|menu\s?bar|top\s?bar|panel|card|dialog|table|list|page|screen|window)))?$", re.I)
 _CORNER_WORDS = {"upper": "top", "lower": "bottom"}
