@@ -41,7 +41,7 @@ from shared.settings import Settings
 from workers.agent.actions import CheckFailed, action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.brains.base import Brain
-from workers.agent.brains.builtin import where
+from workers.agent.brains.builtin import unread_words, where
 from workers.agent.execution.browser import BrowserSession, RendererCrashedError, Tab, first_line
 from workers.agent.execution.executor import (
     ActionFailed,
@@ -321,16 +321,7 @@ def refuse_part_of_the_sentence(run: ScenarioRun, brain: Brain, step: ScenarioSt
     (`check_whole_sentence`)."""
     if not getattr(brain, "reads_whole_steps", False) or run.settings.partial_readings != "fail":
         return
-    planned = [Done(intent.description + (f" (a {intent.said_as})" if intent.said_as else ""), intent.target,
-                    intent.value, checks=action(intent.kind).is_assertion, fills=intent.kind in FILLING)
-               for intent in intents]
-    row = run.scenario.first_row()
-    unused = []
-    for said, sentence in (("", step.action), ("expected result ", step.expected)):
-        if sentence:
-            coverage = account(substitute(sentence, row), [d for d in planned if d.checks or not said])
-            if not coverage.whole:
-                unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")
+    unused = unread_words(step, intents, run.scenario.first_row())
     if unused:
         raise run.fail("unsupported", "; ".join(unused))
 

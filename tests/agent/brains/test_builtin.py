@@ -9,6 +9,7 @@ import pytest
 from shared.records import ActionKind, Decision, Intent, Node, Operation, PageSnapshot
 from shared.scenarios import ScenarioStep
 from workers.agent.brains import Brain, BuiltinBrain
+from workers.agent.brains.builtin import unread_words
 from workers.agent.brains.clauses import split_clauses
 from workers.agent.brains.values import is_placeholder_option, sample_from_pattern, value_for
 from workers.agent.language.phrases import Sentence, parse_key
@@ -103,7 +104,8 @@ SENTENCES: list[tuple[str, list[Intent]]] = [
     ("Go to the Find Owners page", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
     ("Open the Veterinarians page", [I("click", "Click the Veterinarians link", "Veterinarians", "link")]),
     ("Navigate to the vets page", [I("click", "Click the vets link", "vets", "link")]),
-    ("Open the Add Owner form", [I("click", "Click Add Owner", "Add Owner")]),
+    # the rules leave "form" unused; the commands grammar keeps it as what the element is said to be (checked on the page)
+    ("Open the Add Owner form", [I("click", "Click Add Owner", "Add Owner", said_as="form")]),
     ("Go to the 'Find Owners' screen", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
     # assert_text
     ("Verify 'George Franklin' is shown", [I("assert_text", "Verify 'George Franklin' is shown", value="George Franklin")]),
@@ -746,7 +748,8 @@ def test_a_row_picked_by_its_order_that_says_more_than_its_texts_is_refused(expe
 def test_rows_picked_by_their_order_in_one_sentence_are_each_checked():
     found = [(i.kind, i.value, i.ordinal) for i in intents("Look at the table",
                                                            'The first row is "Alice", the second row is "Bob"')]
-    assert found == [("assert_row_at", "Alice", 0), ("assert_row_at", "Bob", 1)]
+    # the table looked at is there (the rules leave 'table' unused; the grammars' whole reading is taken)
+    assert found == [("assert_part_shown", "table", None), ("assert_row_at", "Alice", 0), ("assert_row_at", "Bob", 1)]
 
 
 def test_that_row_is_only_the_row_of_the_step_just_before():
@@ -802,3 +805,16 @@ def test_next_to_it_with_nothing_named_before_in_the_step_is_the_element_the_ste
     assert [(i.kind, i.target, i.role_hint, i.anchor) for i in decision.intents] == [
         ("click", "Search", "button", "Search")]
     assert BuiltinBrain().decide(ScenarioStep(action="Click the Search button next to it"), 0).unsupported
+
+
+def test_a_step_the_rules_read_only_part_of_is_read_by_the_grammars_when_they_read_it_whole():
+    step = ScenarioStep(action='Click Delete next to "Bob"')
+    rules_alone = BuiltinBrain(other_reader=False).intents(step)
+    assert unread_words(step, rules_alone) == ['\'Click Delete next to "Bob"\': read only part of the sentence: '
+                                               '"next" is not used']
+    both = BuiltinBrain().intents(step)
+    assert unread_words(step, both) == [] and [(i.target, i.anchor) for i in both] == [("Delete", "Bob")]
+    # neither reads it whole: the rules' reading stays, and the step fails on its unused words before acting
+    vague = ScenarioStep(action='Click Delete in the middle of the card')
+    assert BuiltinBrain().intents(vague) == BuiltinBrain(other_reader=False).intents(vague)
+    assert unread_words(vague, BuiltinBrain().intents(vague))

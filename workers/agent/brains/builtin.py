@@ -48,11 +48,15 @@ class BuiltinBrain:
     name = "builtin"
     reads_whole_steps = True  # every word of a step is checked as used by what the step did (scenario_run)
 
-    def __init__(self, row: Mapping[str, str] | None = None, grammar_first: bool = False) -> None:
+    def __init__(self, row: Mapping[str, str] | None = None, grammar_first: bool = False,
+                 other_reader: bool = True) -> None:
         self.row: dict[str, str] = dict(row or {})
         # expected results read by the claims grammar first, by the rules when it has no reading
         # (Settings.expected_reader "grammar"); else by the rules first
         self.grammar_first = grammar_first
+        # a step the rules read only part of is read by the grammars, whose reading is taken when it is whole (off: the
+        # rules' reading alone, to test the rules)
+        self.other_reader = other_reader
         self._meaning: dict[str, list[str]] = {}  # the step's sentences read by the grammar, claim by claim
 
     def decide(
@@ -89,7 +93,29 @@ class BuiltinBrain:
         if not intents and not (step.expected or "").strip():
             raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
                               "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
-        return self._with_expected(step, intents, ops, page)
+        intents = self._with_expected(step, intents, ops, page)
+        if why is None and self.other_reader and unread_words(step, intents, self.row):
+            # the rules read only part of it: the grammars' reading, when it is whole
+            grammars = self._read_by_the_grammars(step, page, history or [])
+            if isinstance(grammars, list) and not unread_words(step, grammars, self.row):
+                return grammars
+        return intents
+
+    def _read_by_the_grammars(self, step: ScenarioStep, page: PageSnapshot, history: list[Operation]
+                              ) -> list[Intent] | str:
+        """The step read by the grammars, when the rules were asked first; the meaning they record is kept only when
+        their reading is the one taken."""
+        meaning, first = dict(self._meaning), self.grammar_first
+        self.grammar_first = True  # its expected result read by the claims grammar first too
+        try:
+            read = self._grammar_first(step, page, history)
+        except Unsupported as exc:
+            read = exc.reason
+        finally:
+            self.grammar_first = first
+        if not isinstance(read, list):
+            self._meaning = meaning
+        return read
 
     def _with_expected(self, step: ScenarioStep, intents: list[Intent], ops: list[Op],
                        page: PageSnapshot) -> list[Intent]:
@@ -448,6 +474,21 @@ def seen_before_going(intents: list[Intent]) -> list[Intent]:
 def _row_text(op: Op) -> str | None:
     """The text of the row, card or line the op's element is in ('in the row of "Alice"'), never a part it is in."""
     return op.place.anchor if op.place.anchor and op.place.anchor != op.place.part else None
+
+
+def unread_words(step: ScenarioStep, intents: list[Intent], row: Mapping[str, str] | None = None) -> list[str]:
+    """The words of the step's sentences that no intent would use, even with every element it says what it is found
+    to be so ('the "Budget" file'), each sentence's as "'<sentence>': read only part of the sentence: ..." (an
+    expected result's only by checks); none when the intents read it whole (reading/coverage.py)."""
+    planned = [Done(_as_said(intent), intent.target, intent.value, checks=action(intent.kind).is_assertion,
+                    fills=intent.kind in FILLING) for intent in intents]
+    unused = []
+    for said, sentence in (("", step.action), ("expected result ", step.expected)):
+        if sentence:
+            coverage = account(substitute(sentence, dict(row or {})), [d for d in planned if d.checks or not said])
+            if not coverage.whole:
+                unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")
+    return unused
 
 
 def _as_said(intent: Intent) -> str:
