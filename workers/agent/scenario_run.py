@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -567,12 +568,17 @@ def check_on_page(run: ScenarioRun, intent: Intent, tree_ms: float) -> Operation
     return run.keep(operation, screenshot=False)
 
 
+# a control that closes the part it is in: what the step said that part is, is said of the part
+_CLOSING = re.compile(r"close|dismiss|hide|×|✕|✖|x", re.I)
+
+
 def note_what_it_is(operation: Operation, intent: Intent, page: PageSnapshot, node: Node) -> Operation:
     """What the step said the element is ('the "Budget" file'), added to what the operation says when the page says so
     too (grounding/what_it_is.py); else left out, and the whole-sentence check finds those words unused."""
     if intent.said_as:
         where = said_so(page, node, intent.said_as)
-        holder = anchor_holder(page, node, intent.anchor) if where is None and intent.anchor else None
+        closing = _CLOSING.fullmatch((intent.target or "").strip()) is not None
+        holder = anchor_holder(page, node, intent.anchor) if where is None and intent.anchor and closing else None
         if holder is not None:  # 'Close the "Welcome" notification': the box of that text, closed by its button
             where = said_so(page, holder, intent.said_as)
         if where is not None:

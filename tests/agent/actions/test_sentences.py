@@ -128,7 +128,8 @@ FORMS = [
     # where on the screen the part to close is, said after it
     ("Close the welcome notification in the bottom right corner", [op("click", "close", "button", anchor="welcome")]),
     # where the section or row is, said after it, narrows nothing more
-    ('Click "Settings" in the Site section of the left menu', [op("click", "Settings", anchor="left menu", section="Site")]),
+    ('Click "Settings" in the Site section of the left menu',
+     [op("click", "Settings", anchor="left menu", section="Site")]),
     ('Click "Add" on the "Blog posts" row of the dashboard', [op("click", "Add", anchor="Blog posts")]),
     # every row's column said with "as", or the column before its text
     ('Ensure every row has "Julia Moreau" as assignee and "Onboarding" as project',
@@ -243,7 +244,8 @@ FORMS = [
     # what stays as it is; why the tester clicks; an element by its place in a menu every page has
     ('Leave "Off budget" unticked', [op("uncheck", "Off budget", "checkbox")]),
     ('Click the "Modify Ticket" heading to unfold it', [op("click", "Modify Ticket")]),
-    ('Click "Users" under "Users" in the left-hand menu', [op("click", "Users", anchor="left-hand menu", section="Users")]),
+    ('Click "Users" under "Users" in the left-hand menu',
+     [op("click", "Users", anchor="left-hand menu", section="Users")]),
     ('Select the "reassign to" option and type "carol" in the text box next to it',
      [op("click", "reassign to", "option"), op("fill", "", "field", "carol", anchor="reassign to")]),
     # a parenthesis: the element's name, the glyph it shows, or a hint where to look
@@ -288,7 +290,8 @@ FORMS = [
     ('Click "Contact Us" in the top navigation bar', [op("click", "Contact Us", anchor="top navigation bar")]),
     # a part every page has, named by what it is, names nothing
     ('Click "Blog posts" in the sidebar', [op("click", "Blog posts", anchor="sidebar")]),
-    ('Click "Pages" in the left-hand menu under "Content"', [op("click", "Pages", anchor="left-hand menu", section="Content")]),
+    ('Click "Pages" in the left-hand menu under "Content"',
+     [op("click", "Pages", anchor="left-hand menu", section="Content")]),
     ('Click the "Search Packages" box in the header', [op("click", "Search Packages", "field", anchor="header")]),
     ('Click the "Opening Hours" page in the tree', [op("click", "Opening Hours", anchor="tree")]),
     # a place said before its clause
@@ -514,12 +517,14 @@ def test_where_a_shown_text_is_said_in_unquoted_words_is_read_past(cell, texts) 
 
 
 def test_a_subject_that_picks_one_part_of_many_is_refused_not_read_as_the_whole_page() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Look at the list", expected='The newest entry shows "X"'), 0)
+    decision = BuiltinBrain(other_reader=False).decide(
+        ScenarioStep(action="Look at the list", expected='The newest entry shows "X"'), 0)
     assert decision.unsupported is not None and "which part of the page" in decision.unsupported
 
 
 def test_a_row_picked_by_its_order_is_checked_in_that_row_never_on_the_whole_page() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
+    decision = BuiltinBrain(other_reader=False).decide(
+        ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
     assert [(i.kind, i.value, i.ordinal) for i in decision.intents] == [("assert_row_at", "X", 0)]
 
 
@@ -743,7 +748,8 @@ def test_a_place_in_a_list_is_still_refused_where_a_corner_of_the_screen_is_not(
 
 
 def test_sorting_in_a_said_direction_is_refused_one_click_sorts_the_page_s_way() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Sort the list by date in descending order"), 0)
+    decision = BuiltinBrain(other_reader=False).decide(
+        ScenarioStep(action="Sort the list by date in descending order"), 0)
     assert decision.unsupported and "which way one click sorts" in decision.unsupported
 
 
@@ -829,7 +835,8 @@ def test_one_fill_in_for_two_fields_fills_each_with_its_own_value(sentence) -> N
 
 
 def test_a_value_that_holds_another_field_s_value_is_refused_never_typed() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action='Fill in Name with "Sam" and Email, which is below, with "s@x"'), 0)
+    decision = BuiltinBrain(other_reader=False).decide(
+        ScenarioStep(action='Fill in Name with "Sam" and Email, which is below, with "s@x"'), 0)
     assert decision.unsupported and "not one value" in decision.unsupported
 
 

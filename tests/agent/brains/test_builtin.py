@@ -104,7 +104,8 @@ SENTENCES: list[tuple[str, list[Intent]]] = [
     ("Go to the Find Owners page", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
     ("Open the Veterinarians page", [I("click", "Click the Veterinarians link", "Veterinarians", "link")]),
     ("Navigate to the vets page", [I("click", "Click the vets link", "vets", "link")]),
-    # the rules leave "form" unused; the commands grammar keeps it as what the element is said to be (checked on the page)
+    # the rules leave "form" unused; the commands grammar keeps it as what the element is said to be (checked on the
+    # page)
     ("Open the Add Owner form", [I("click", "Click Add Owner", "Add Owner", said_as="form")]),
     ("Go to the 'Find Owners' screen", [I("click", "Click the Find Owners link", "Find Owners", "link")]),
     # assert_text

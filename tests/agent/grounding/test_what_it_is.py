@@ -88,6 +88,7 @@ def test_what_a_part_closed_by_its_button_is_said_to_be_is_read_on_the_box_of_it
     assert box is not None and box.id == 2
     assert said_so(snap, box, "message") == 'of role "status"'
     assert said_so(snap, snap.node(3), "message") is None  # the button itself is no message
+    assert anchor_holder(snap, snap.node(3), "come") is None  # whole words only: no "come" in "Welcome"
     tip = anchor_holder(snap, snap.node(6), "tip of the day")
     assert tip is not None and tip.id == 5 and said_so(snap, tip, "message") is None
 

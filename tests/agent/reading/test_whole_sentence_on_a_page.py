@@ -38,7 +38,8 @@ def test_words_of_a_place_the_step_did_not_use_fail_it(tmp_path: Path) -> None:
 
 def test_a_corner_of_a_part_titled_by_its_heading_is_where_the_target_is_looked_for(tmp_path: Path) -> None:
     # the card whose heading says "Invoice", and its bottom left corner, where its menu button stands
-    placed = run_on_page(CARDS, ['Click the "Open menu" button in the bottom left corner of the invoice card'], tmp_path)
+    placed = run_on_page(CARDS, ['Click the "Open menu" button in the bottom left corner of the invoice card'],
+                         tmp_path)
     assert_passed(placed)
     assert placed.readings[0].unused == []
     elsewhere = run_on_page(CARDS, ['Click the "Open menu" button in the top right corner of the invoice card'],
@@ -78,7 +79,8 @@ def test_a_kind_of_element_said_is_used_only_where_the_page_gives_the_element_th
 
 FILES = """<!doctype html><html><body style="font-size: 13px">
 <header style="display: flex; justify-content: space-between; height: 40px">
-  <button onclick="out.textContent = 'Left help'">Help</button><button onclick="out.textContent = 'Help opened'">Help</button>
+  <button onclick="out.textContent = 'Left help'">Help</button>
+  <button onclick="out.textContent = 'Help opened'">Help</button>
 </header>
 <span style="font-size: 30px; font-weight: 600">Files</span>
 <div role="grid" class="react-aria-grid-list">
@@ -104,3 +106,23 @@ def test_a_text_set_as_a_heading_titles_the_list_under_it_and_the_header_s_corne
     other = FILES.replace(">Files<", ">Reports<")
     assert_failed_at(run_on_page(other, ['Open the "Budget" file from the file list'], tmp_path / "other"), 1,
                      "action")
+
+
+PARTS_AND_WORDS = """<!doctype html><html><body>
+<header><button onclick="out.textContent = 'toggled'">Toggle sidebar</button>
+  <a href="#" onclick="out.textContent = 'header settings'; return false">Settings</a></header>
+<aside><a href="#" onclick="out.textContent = 'sidebar settings'; return false">Settings</a></aside>
+<h2>Membership plans</h2><ul><li>Gold <button onclick="out.textContent = 'removed Gold'">Remove</button></li></ul>
+<p id="out"></p>
+</body></html>"""
+
+
+def test_a_part_said_by_what_it_is_is_that_part_even_where_a_text_shows_its_word(tmp_path: Path) -> None:
+    # "Toggle sidebar" shows the word; the sidebar is the <aside>, and its Settings link the one clicked
+    sidebar = run_on_page(PARTS_AND_WORDS, [{"action": 'Click "Settings" in the sidebar',
+                                             "expected": '"sidebar settings" is shown'}], tmp_path / "sidebar")
+    assert_passed(sidebar)
+    # 'the members list': no list is titled so ("Membership" is another word): never the plans' Remove button
+    members = run_on_page(PARTS_AND_WORDS, ['Click "Remove" in the members list'], tmp_path / "members")
+    assert_failed_at(members, 1, "action")
+    assert "place 'members list' not found" in members.verdict.reason

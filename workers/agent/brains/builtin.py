@@ -96,16 +96,18 @@ class BuiltinBrain:
         intents = self._with_expected(step, intents, ops, page)
         if why is None and self.other_reader and unread_words(step, intents, self.row):
             # the rules read only part of it: the grammars' reading, when it is whole
+            meaning = dict(self._meaning)
             grammars = self._read_by_the_grammars(step, page, history or [])
             if isinstance(grammars, list) and not unread_words(step, grammars, self.row):
                 return grammars
+            self._meaning = meaning  # what the run records is the reading that runs
         return intents
 
     def _read_by_the_grammars(self, step: ScenarioStep, page: PageSnapshot, history: list[Operation]
                               ) -> list[Intent] | str:
-        """The step read by the grammars, when the rules were asked first; the meaning they record is kept only when
-        their reading is the one taken."""
-        meaning, first = dict(self._meaning), self.grammar_first
+        """The step read by the grammars, when the rules were asked first (the meaning they record is the caller's to
+        keep or drop)."""
+        first = self.grammar_first
         self.grammar_first = True  # its expected result read by the claims grammar first too
         try:
             read = self._grammar_first(step, page, history)
@@ -113,8 +115,6 @@ class BuiltinBrain:
             read = exc.reason
         finally:
             self.grammar_first = first
-        if not isinstance(read, list):
-            self._meaning = meaning
         return read
 
     def _with_expected(self, step: ScenarioStep, intents: list[Intent], ops: list[Op],

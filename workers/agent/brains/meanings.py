@@ -62,8 +62,7 @@ def claim_op(claim: Claim) -> Op:
         # 'the heading "Files" is shown', 'the "Save" button': an element of that kind shows it (a field's name is
         # its label, outside it: no check of a field is read here)
         claim = replace(claim, kind=claim.said_as, said_as=None)
-    if claim.place is None and claim.kind is None and claim.shown and claim.said_as \
-            and split_role(f"x {claim.said_as}")[1] in _SHOWN_CONTROLS:
+    if claim.place is None and claim.kind is None and claim.shown and claim.said_as in _SHOWN_CONTROLS:
         # 'with a Password field and a "Sign in" button': that control is there, by its name and kind
         return Op("assert_state", target=claim.text, role_hint=split_role(f"x {claim.said_as}")[1], value="visible")
     if claim.place is None and claim.kind is None and claim.shown and claim.said_as \
@@ -88,7 +87,8 @@ def claim_op(claim: Claim) -> Op:
 
 
 # the kinds of control a claim may say are there ('a Password field', 'a "Sign in" button')
-_SHOWN_CONTROLS = frozenset({"field", "button", "link", "checkbox", "radio", "dropdown", "tab"})
+# (said by the plain word of its kind: a "hyperlink" or a "picker" says more than the role grounding looks for)
+_SHOWN_CONTROLS = frozenset({"field", "button", "link", "checkbox", "dropdown", "tab"})
 
 
 def _control_place(claim: Claim) -> Place:

@@ -155,8 +155,9 @@
     const size = parseFloat(cs.fontSize) || 0;
     const bold = (parseInt(cs.fontWeight, 10) || 400) >= 600;
     if (size < baseSize * (bold ? HEADING_BOLD_SIZE : HEADING_SIZE)) return false;
+    // words only (a large count or total, "12 Orders", "$1,250.00", changes: never a title), one of three letters
     const t = norm(el.textContent);
-    return t.length > 0 && t.length <= 80 && /[^\W\d_]/.test(t) && t.split(' ').length <= 10;
+    return t.length <= 80 && !/\d/.test(t) && /[^\W\d_]{3}/.test(t) && t.split(' ').length <= 10;
   }
 
   function xpathStep(el) {

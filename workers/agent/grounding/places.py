@@ -40,8 +40,10 @@ def narrow(intent: Intent, snap: PageSnapshot, candidates: list[Candidate]) -> l
         candidates = _in_corner(snap, candidates, intent.corner, intent.anchor)
     elif intent.anchor and intent.side in _STACKED:  # 'the "Export" button below the table'
         candidates = _stacked(snap, candidates, intent.anchor, intent.side, intent.section)
-    elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and not _shown(snap, intent.anchor):
-        candidates = _in_part(snap, candidates, intent.anchor, below=False)  # "the checkbox in the toolbar"
+    elif intent.anchor and _DESCRIBED.fullmatch(intent.anchor) and (not _shown(snap, intent.anchor)
+                                                                     or parts(snap, intent.anchor)):
+        # "the checkbox in the toolbar": inside that part, even where a text shows its word ("Toggle sidebar")
+        candidates = _in_part(snap, candidates, intent.anchor, below=False)
     elif intent.anchor:
         near = _nearest_to(snap, candidates, _shown_part(snap, intent.anchor), _lateral(intent.side))
         candidates = near or _pictured_by_place(intent, snap)
@@ -247,7 +249,7 @@ def _looking(snap: PageSnapshot, said: str) -> list[Node]:
         if node.role in _HOLDING_ROLES:  # a grid or listbox is a control and a place: its classes say what it is
             own |= set((node.own_class_words or "").split())
         drawn_as = node.tag in tags or node.role in roles or kind in own
-        if marks and not (own and _marked(marks, own)) and not (drawn_as and _marked(marks, _title_words(snap, node))):
+        if marks and not (own and _marked(marks, own)) and not (drawn_as and _titled(marks, _title_words(snap, node))):
             continue
         if drawn_as or (marks and ((kind == "bar" and width >= 3 * height > 0) or (not tags and not roles
                                                                                       and kind != "bar"))):
@@ -261,11 +263,15 @@ _HOLDING_ROLES = frozenset({"grid", "treegrid", "listbox", "tree", "menu", "menu
 
 
 def _marked(marks: list[str], own: set[str]) -> bool:
-    """Every word said of a box is one of its own words, by its stem ("files" says file), or starts or ends one (at
-    least five letters each)."""
-    return bool(own) and all(any(w == m or stem(w) == stem(m) or (min(len(w), len(m)) >= 5
-                                                                 and (w.startswith(m) or m.startswith(w)))
+    """Every word said of a box is one of its class words, or starts or ends one (at least five letters each)."""
+    return bool(own) and all(any(w == m or (min(len(w), len(m)) >= 5 and (w.startswith(m) or m.startswith(w)))
                                  for w in own) for m in marks)
+
+
+def _titled(marks: list[str], title: set[str]) -> bool:
+    """Every word said of a box is a word of its title, by its stem ("files" says file; "membership" is no member)."""
+    stems = {stem(w) for w in title}
+    return bool(stems) and all(stem(m) in stems for m in marks)
 
 
 def _title_words(snap: PageSnapshot, node: Node) -> set[str]:
@@ -473,8 +479,9 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     or, with no part, of the page (its first PAGE_SCREEN_PX for "top", its last for "bottom"): "top" the upper third,
     "bottom" the lower third, "left" and "right" that half; a corner both; the middle always inside the part, whose
     top and bottom reach CORNER_BAND_PX over and under it (the search box of a table's toolbar is at its top right);
-    of a bar (three times as wide as high) only the side counts, of a column only the top or bottom. The best named
-    first, and of those the nearest to the corner."""
+    of a bar (three times as wide as high, at most 96 px high) only the side counts, of a column (three times as high
+    as wide, at most 400 px wide) only the top or bottom. The best named first, and of those the nearest to the
+    corner."""
     if part is not None:
         regions = [p for p in parts(snap, part) if any(_at_part(snap, p, c, corner) for c in candidates)]
         if len(regions) != 1:
@@ -492,9 +499,9 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
     if w <= 0 or h <= 0:
         return []
     words = corner.split()
-    if part is not None and w >= 3 * h:  # a bar (the header): its top right is its right end, all of its height
-        words = [word for word in words if word not in ("top", "bottom")] or words
-    elif part is not None and h >= 3 * w:  # a column (a sidebar): its top left is its top, all of its width
+    if part is not None and w >= 3 * h and h <= 2 * CORNER_BAND_PX:  # a bar (the header): its top right is its right
+        words = [word for word in words if word not in ("top", "bottom")] or words  # end, all of its height
+    elif part is not None and h >= 3 * w and w <= 2 * BAR_WIDTH_PX:  # a column (a sidebar): its top left is its top
         words = [word for word in words if word not in ("left", "right")] or words
     out = []
     for candidate in candidates:
@@ -512,6 +519,7 @@ def _in_corner(snap: PageSnapshot, candidates: list[Candidate], corner: str, par
 
 _STACKED = frozenset({"above", "below"})
 CORNER_BAND_PX = 48.0  # how far over or under a part its top or bottom reaches (a toolbar's height)
+BAR_WIDTH_PX = 200.0  # half the width of a column whose corners are only its top and bottom (a side menu)
 
 
 def _at_part(snap: PageSnapshot, part: Node, candidate: Candidate, corner: str) -> bool:

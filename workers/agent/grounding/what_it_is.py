@@ -67,10 +67,10 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
 def anchor_holder(page: PageSnapshot, node: Node, anchor: str) -> Node | None:
     """The nearest element holding the node whose text holds the anchor's words ('the Close button in the row of
     "Welcome"': the box of "Welcome"), what words said of the anchored text are said of; None when none does."""
-    wanted = " ".join(anchor.split()).lower()
-    holder = page.node(node.parent) if node.parent is not None and wanted else None
+    words = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, anchor.lower().split())) + r"(?!\w)")
+    holder = page.node(node.parent) if node.parent is not None and anchor.split() else None
     while holder is not None:
-        if wanted in _all_text(page, holder):
+        if words.search(_all_text(page, holder)):
             return holder
         holder = page.node(holder.parent) if holder.parent is not None else None
     return None
