@@ -9,9 +9,7 @@ from workers.agent.brains import BuiltinBrain
 
 
 def read(action: str, expected: str | None = None) -> list[tuple]:
-    """The phrase rules' reading alone (the grammars that read what the rules read only part of are tested in
-    tests/agent/reading)."""
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action=action, expected=expected), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action=action, expected=expected), 0)
     assert decision.unsupported is None, decision.unsupported
     return [(i.kind, i.target, i.role_hint, i.value, i.anchor, i.section, i.ordinal) for i in decision.intents]
 
@@ -399,12 +397,12 @@ def test_a_look_announces_the_check_in_the_expected_cell(action: str, cell: str,
 
 def test_a_wait_for_a_described_part_announces_the_check_of_the_expected_cell() -> None:
     assert read("Wait for the suggestions to appear", '"Apples" is shown') == [op("assert_text", value="Apples")]
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Wait for the suggestions to appear"), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Wait for the suggestions to appear"), 0)
     assert decision.unsupported is not None and "says nothing to check" in decision.unsupported
 
 
 def test_a_look_without_an_expected_result_is_refused() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Look at the page that opens"), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the page that opens"), 0)
     assert decision.unsupported is not None and "says nothing to check" in decision.unsupported
 
 
@@ -432,18 +430,18 @@ def test_a_part_of_a_description_that_places_its_text_is_checked_as_a_statement_
 
 
 def test_names_after_a_hover_are_neither_hovered_nor_checked_but_refused() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action='Hover over "Account", then "Sign out"'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action='Hover over "Account", then "Sign out"'), 0)
     assert decision.unsupported is not None and "after a hover" in decision.unsupported
 
 
 def test_a_check_of_what_a_part_lists_is_never_a_box_to_tick() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(
+    decision = BuiltinBrain().decide(ScenarioStep(
         action="Check the Install section of the side panel lists npm i x, yarn add x and pnpm add x"), 0)
     assert decision.unsupported is not None and not decision.intents
 
 
 def test_a_description_that_says_more_than_texts_is_refused() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(
+    decision = BuiltinBrain().decide(ScenarioStep(
         action="Check the result", expected='A dialog titled "Login" with a lock icon and a "Username" field is shown'), 0)
     assert decision.unsupported is not None and "cannot tell which text" in decision.unsupported
 
@@ -490,7 +488,7 @@ def test_a_described_row_checks_its_texts_in_that_row(cell: str, expected: list[
 
 
 def test_a_text_gone_from_one_row_is_refused() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Look at the table",
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table",
                                                   expected='The "Savings" row no longer shows "500.00"'), 0)
     assert decision.unsupported is not None and "gone from one row" in decision.unsupported
 
@@ -503,7 +501,7 @@ def test_a_text_gone_from_one_row_is_refused() -> None:
     ('Click Delete next to "Bob"', "Delete", "Bob", None),
 ])
 def test_a_side_of_an_anchor_is_kept_with_it(sentence, target, anchor, side) -> None:
-    intent = BuiltinBrain(other_reader=False).decide(ScenarioStep(action=sentence), 0).intents[0]
+    intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
     assert (intent.target, intent.anchor, intent.side) == (target, anchor, side)
 
 
@@ -517,14 +515,12 @@ def test_where_a_shown_text_is_said_in_unquoted_words_is_read_past(cell, texts) 
 
 
 def test_a_subject_that_picks_one_part_of_many_is_refused_not_read_as_the_whole_page() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(
-        ScenarioStep(action="Look at the list", expected='The newest entry shows "X"'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the list", expected='The newest entry shows "X"'), 0)
     assert decision.unsupported is not None and "which part of the page" in decision.unsupported
 
 
 def test_a_row_picked_by_its_order_is_checked_in_that_row_never_on_the_whole_page() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(
-        ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Look at the table", expected='The first row shows "X"'), 0)
     assert [(i.kind, i.value, i.ordinal) for i in decision.intents] == [("assert_row_at", "X", 0)]
 
 
@@ -738,18 +734,17 @@ def test_a_wait_or_a_look_leaves_it_to_the_checks_of_the_expected_cell(action) -
 
 
 def test_active_is_a_tab_s_word_only() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Verify the Save button is active"), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Verify the Save button is active"), 0)
     assert decision.unsupported and "active is a tab's word" in decision.unsupported
 
 
 def test_a_place_in_a_list_is_still_refused_where_a_corner_of_the_screen_is_not() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action='Verify "Franklin" is shown at the top'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action='Verify "Franklin" is shown at the top'), 0)
     assert decision.unsupported and "not where" in decision.unsupported
 
 
 def test_sorting_in_a_said_direction_is_refused_one_click_sorts_the_page_s_way() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(
-        ScenarioStep(action="Sort the list by date in descending order"), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Sort the list by date in descending order"), 0)
     assert decision.unsupported and "which way one click sorts" in decision.unsupported
 
 
@@ -762,7 +757,7 @@ def test_a_fronted_dropdown_is_where_the_option_after_it_is_chosen() -> None:
     ("Click that copy icon", "copy", True), ("Click it", "", True), ("Click This week", "This week", False),
 ])
 def test_that_element_is_the_one_acted_on_before(sentence, target, again) -> None:
-    intent = BuiltinBrain(other_reader=False).decide(ScenarioStep(action=sentence), 0).intents[0]
+    intent = BuiltinBrain().decide(ScenarioStep(action=sentence), 0).intents[0]
     assert (intent.target, intent.again) == (target, again)
 
 
@@ -772,7 +767,7 @@ def test_that_element_is_the_one_acted_on_before(sentence, target, again) -> Non
     ('Verify "Savings" shows 500.00 available', ""),  # a number's owner said apart from it: refused
 ])
 def test_state_and_number_claims_that_cannot_be_checked_as_said_are_refused(sentence, reason) -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action=sentence), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action=sentence), 0)
     assert decision.unsupported is not None and reason in decision.unsupported
 
 
@@ -821,7 +816,7 @@ def test_a_part_said_to_close_before_a_value_is_a_statement_of_its_own() -> None
 
 def test_a_part_said_gone_in_a_step_that_does_nothing_is_refused() -> None:
     # nothing was found before to see go, and a part not recognised would be "gone" whatever the page shows
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action="Verify the dialog is closed"), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action="Verify the dialog is closed"), 0)
     assert decision.unsupported and "only in the step whose action makes it go" in decision.unsupported
 
 
@@ -835,7 +830,7 @@ def test_one_fill_in_for_two_fields_fills_each_with_its_own_value(sentence) -> N
 
 
 def test_a_value_that_holds_another_field_s_value_is_refused_never_typed() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(
+    decision = BuiltinBrain().decide(
         ScenarioStep(action='Fill in Name with "Sam" and Email, which is below, with "s@x"'), 0)
     assert decision.unsupported and "not one value" in decision.unsupported
 
@@ -862,5 +857,5 @@ def test_a_statement_before_an_and_is_never_part_of_a_name() -> None:
 
 
 def test_a_name_after_an_operation_and_a_denial_is_never_done() -> None:
-    decision = BuiltinBrain(other_reader=False).decide(ScenarioStep(action='Click "Account" and then not "Billing"'), 0)
+    decision = BuiltinBrain().decide(ScenarioStep(action='Click "Account" and then not "Billing"'), 0)
     assert not any(i.kind == "click" and i.target == "Billing" for i in decision.intents), decision

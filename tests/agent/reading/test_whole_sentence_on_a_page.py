@@ -124,5 +124,9 @@ def test_a_part_said_by_what_it_is_is_that_part_even_where_a_text_shows_its_word
     assert_passed(sidebar)
     # 'the members list': no list is titled so ("Membership" is another word): never the plans' Remove button
     members = run_on_page(PARTS_AND_WORDS, ['Click "Remove" in the members list'], tmp_path / "members")
-    assert_failed_at(members, 1, "action")
-    assert "place 'members list' not found" in members.verdict.reason
+    assert members.verdict is not None and (members.verdict.status, members.verdict.step) == ("failed", 1)
+    assert not [op for op in members.operations if op.kind == "click"], members.operations  # refused, or not found
+    grammar = run_on_page(PARTS_AND_WORDS, ['Click "Remove" in the members list'], tmp_path / "grammar",
+                          Settings(expected_reader="grammar"))
+    assert_failed_at(grammar, 1, "action")
+    assert "place 'members list' not found" in grammar.verdict.reason
