@@ -232,9 +232,10 @@ _SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 def _looking(snap: PageSnapshot, said: str) -> list[Node]:
     """A place described by its look, in words the page shows nowhere whole ("the progress bar", "the filter row",
     "the invoice card"): the boxes drawn as its kind (a bar: at least three times as wide as high) whose class or id
-    words hold every other word of it, or, for a box drawn as that kind by its tag, role or class, whose title (the
-    first heading in it) does; its kind alone ("the card"), where no part of that name is (`PARTS`): the boxes drawn
-    as it. The page's own words for its boxes say where a place is; they never name a target."""
+    words hold every other word of it, or, for a box drawn as that kind by its tag, role or class, whose titles (the
+    first heading in it, the heading it stands under: `_title_words`) do, whole by stem; its kind alone ("the card"),
+    where no part of that name is (`PARTS`): the boxes drawn as it. The page's own words for its boxes say where a
+    place is; they never name a target."""
     words = said.split()
     if not words or words[-1] not in _SHAPES or (len(words) == 1 and said in PARTS):
         return []
