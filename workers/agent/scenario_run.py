@@ -70,7 +70,7 @@ from workers.agent.grounding.places import (
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.grounding.what_it_is import anchor_holder, said_so, showing
 from workers.agent.model.errors import BudgetExhausted, ModelError
-from workers.agent.reading.coverage import FILLING, Done, account, substitute
+from workers.agent.reading.coverage import FILLING, Done, step_coverage
 
 # How many ranked candidates an operation tries before the step is declared impossible.
 MAX_CANDIDATES = 3
@@ -340,11 +340,7 @@ def check_whole_sentence(run: ScenarioRun, brain: Brain, step: ScenarioStep,
              for op in done]
     row = run.scenario.first_row()
     unused: list[str] = []
-    for said, sentence in (("", step.action), ("expected result ", step.expected)):
-        if not sentence:
-            continue
-        # an expected result is used only by checks: what the action did never stands for what it was to show
-        coverage = account(substitute(sentence, row), [d for d in trace if d.checks or not said])
+    for said, sentence, coverage in step_coverage(step.action, step.expected, trace, row):
         run.record.readings.append(StepReading(step=run.step_index + 1, sentence=coverage.sentence,
                                                read_as=[op.description for op in done],
                                                meaning=(meaning or {}).get(sentence, []), unused=list(coverage.unused),

@@ -25,7 +25,7 @@ from workers.agent.language.phrases import Op, Place, Unsupported
 from workers.agent.reading.claims import IT
 from workers.agent.reading.claims import read as read_claims
 from workers.agent.reading.commands import read as read_commands
-from workers.agent.reading.coverage import FILLING, Done, account, substitute
+from workers.agent.reading.coverage import FILLING, Done, account, step_coverage, substitute
 
 from . import forms
 from .grammar import Item, Macro, parse_text
@@ -483,13 +483,8 @@ def unread_words(step: ScenarioStep, intents: list[Intent], row: Mapping[str, st
     expected result's only by checks); none when the intents read it whole (reading/coverage.py)."""
     planned = [Done(_as_said(intent), intent.target, intent.value, checks=action(intent.kind).is_assertion,
                     fills=intent.kind in FILLING) for intent in intents]
-    unused = []
-    for said, sentence in (("", step.action), ("expected result ", step.expected)):
-        if sentence:
-            coverage = account(substitute(sentence, dict(row or {})), [d for d in planned if d.checks or not said])
-            if not coverage.whole:
-                unused.append(f"{said}{coverage.sentence!r}: {coverage.reason()}")
-    return unused
+    coverages = step_coverage(step.action, step.expected, planned, row or {})
+    return [f"{said}{coverage.sentence!r}: {coverage.reason()}" for said, _, coverage in coverages if not coverage.whole]
 
 
 def _as_said(intent: Intent) -> str:

@@ -431,18 +431,18 @@ def _nearest_to(snap: PageSnapshot, candidates: list[Candidate], anchor: str,
     holders: dict[int, list[Candidate]] = {}
     for candidate in candidates:
         node = snap.node(candidate.node_id)
-        if pattern.search(_text_of(snap, node.id, texts)):
+        if pattern.search(text_of(snap, node.id, texts)):
             continue  # the anchor names the row; the target is something else in it
         parent = node.parent
         while parent is not None:
             holder = snap.node(parent)
-            if pattern.search(_text_of(snap, parent, texts)) or pattern.search(holder.aria_label or ""):
+            if pattern.search(text_of(snap, parent, texts)) or pattern.search(holder.aria_label or ""):
                 holders.setdefault(parent, []).append(candidate)
                 break
             parent = holder.parent
     if not holders:
         return []
-    smallest = min(holders, key=lambda h: (len(_text_of(snap, h, texts)), -_depth(snap, h)))
+    smallest = min(holders, key=lambda h: (len(text_of(snap, h, texts)), -_depth(snap, h)))
     inside = holders[smallest]
     marks = _anchor_boxes(snap, smallest, pattern, texts)
     if side is not None:  # "to the right of X": only what starts past X's right edge (or ends before its left)
@@ -634,7 +634,7 @@ def _innermost(snap: PageSnapshot, holder: int, pattern: re.Pattern[str], texts:
     stack = [holder]
     while stack:
         node = snap.node(stack.pop())
-        inner = [c for c in node.children if pattern.search(_text_of(snap, c, texts))]
+        inner = [c for c in node.children if pattern.search(text_of(snap, c, texts))]
         if inner:
             stack.extend(inner)
         elif any(pattern.search(t or "") for t in (node.text, node.aria_label, _placeholder(node))):
@@ -708,14 +708,14 @@ def _placeholder(node: Node) -> str | None:
     return node.placeholder if node.tag in ("input", "textarea") else None
 
 
-def _text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
+def text_of(snap: PageSnapshot, node_id: int, memo: dict[int, str]) -> str:
     """All the text a node shows: its own and its descendants' (the snapshot keeps a container's own text only)."""
     if node_id not in memo:
         node = snap.node(node_id)
         parts = [node.text] if node.text else []
         if _placeholder(node):
             parts.append(_placeholder(node))  # what a field is called by: 'the × at the right end of the "filter" box'
-        parts += [_text_of(snap, child, memo) for child in node.children]
+        parts += [text_of(snap, child, memo) for child in node.children]
         memo[node_id] = " ".join(p for p in parts if p)
     return memo[node_id]
 
@@ -781,7 +781,7 @@ def _own_words(snap: PageSnapshot, node: Node) -> str:
     memo: dict[int, str] = {}
     for child in node.children:
         # a child read with no words of its own (a list) holds its children's: "Ticket System" over its sub-list
-        words = " ".join((snap.node(child).text or _text_of(snap, child, memo)).split())
+        words = " ".join((snap.node(child).text or text_of(snap, child, memo)).split())
         if words:
             text = text.replace(words, " ", 1)
     return " ".join(text.split())
@@ -793,7 +793,7 @@ def _title_like(snap: PageSnapshot, node: Node, pattern: re.Pattern[str]) -> boo
     its text is the section's, a count after it aside ("project_id 5")."""
     if node.operable or any(_worded(snap, c) for c in node.children):
         return False
-    text = " ".join(_text_of(snap, node.id, {}).split()).rstrip(":").strip()
+    text = " ".join(text_of(snap, node.id, {}).split()).rstrip(":").strip()
     found = pattern.match(text) if text else None
     return found is not None and _NO_WORDS.fullmatch(text[found.end():]) is not None  # "project_id 5 ✖": a count
 

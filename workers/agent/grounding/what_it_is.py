@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from shared.records import Node, PageSnapshot
+from workers.agent.grounding.places import text_of
 from workers.agent.language.roles import KIND_ROLES
 from workers.agent.reading.coverage import stem
 
@@ -67,23 +68,14 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
 def anchor_holder(page: PageSnapshot, node: Node, anchor: str) -> Node | None:
     """The nearest element holding the node whose text holds the anchor's words ('the Close button in the row of
     "Welcome"': the box of "Welcome"), what words said of the anchored text are said of; None when none does."""
-    words = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, anchor.lower().split())) + r"(?!\w)")
+    words = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, anchor.split())) + r"(?!\w)", re.I)
     holder = page.node(node.parent) if node.parent is not None and anchor.split() else None
+    memo: dict[int, str] = {}  # each element's text, read once as the walk goes up
     while holder is not None:
-        if words.search(_all_text(page, holder)):
+        if words.search(text_of(page, holder.id, memo)):  # all it shows, as grounding found the anchor by
             return holder
         holder = page.node(holder.parent) if holder.parent is not None else None
     return None
-
-
-def _all_text(page: PageSnapshot, node: Node) -> str:
-    """The texts of an element and of every element in it, in reading order, lower-case, one space apart."""
-    texts, stack = [], [node.id]
-    while stack:
-        inner = page.node(stack.pop())
-        texts.append(inner.text)
-        stack.extend(reversed(inner.children))
-    return " ".join(" ".join(texts).split()).lower()
 
 
 def showing(page: PageSnapshot, text: str) -> list[Node]:

@@ -304,3 +304,12 @@ def account(sentence: str, done: Iterable[Done]) -> Coverage:
             runs.append(" ".join(sentence[start:end].split()))
             start = end = None
     return Coverage(sentence=" ".join(sentence.split()), unused=tuple(runs))
+
+
+def step_coverage(action: str, expected: str | None, done: list[Done], row: Mapping[str, str]
+                  ) -> list[tuple[str, str, Coverage]]:
+    """Each sentence of a step (its action, then its expected result) with what it is called in a message ("" or
+    "expected result ") and its coverage by what was done; an expected result is used only by checks (what the action
+    did never stands for what it was to show)."""
+    return [(said, sentence, account(substitute(sentence, row), [d for d in done if d.checks or not said]))
+            for said, sentence in (("", action), ("expected result ", expected)) if sentence]
