@@ -24,6 +24,7 @@ from playwright.sync_api import ElementHandle, FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
 
 from shared.records import Locator, Node, PageSnapshot, Within
+from shared.volatile import unsaid_volatile
 from workers.agent.actions.naming import said_within
 
 from .ids import generated_id
@@ -173,6 +174,15 @@ _ANCHORED_XPATH_JS = r"""(el) => {
 }"""
 
 
+def lasting(loc: Locator, said: str | None = None) -> bool:
+    """The locator names nothing that reads otherwise tomorrow (a date, a time, "3 minutes ago", a counter, a
+    generated id: see shared.volatile), unless the step's own words name it."""
+    texts = [loc.value] if loc.strategy in ("role", "text", "title", "label") else []
+    if loc.within is not None:
+        texts.append(loc.within.text)
+    return not any(unsaid_volatile(text, said or "") for text in texts)
+
+
 def _is_target(page: Page, loc: Locator, handle: ElementHandle) -> bool:
     try:
         return bool(resolve(page, loc).evaluate_all(_IS_TARGET_JS, handle))
@@ -283,7 +293,7 @@ def _kind_css(n: Node, handle: ElementHandle) -> Locator | None:
 
 
 def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
-                    anchored: bool) -> Locator | None:
+                    anchored: bool, said: str | None = None) -> Locator | None:
     """A locator that finds the container (row, list item, card) by a text of its own, then the element inside it
     by what it is: what people say ("Delete in the row of Betty Davis"), never a position. anchored: the element's
     text is the value under test, so the container is never named by it."""
@@ -292,11 +302,13 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
     except Exception:
         return None
     inner = [loc for loc in [*_inner_candidates(n, anchored), _kind_css(n, handle)] if loc is not None
-             and loc.strategy not in avoid]
+             and loc.strategy not in avoid and lasting(loc, said)]
     own = " ".join(n.text.split()).lower()
     for container in containers:
         for text in container["texts"]:
             if anchored and own and (own in text.lower() or text.lower() in own):
+                continue
+            if unsaid_volatile(text, said or ""):  # a row named by today's date finds nothing tomorrow
                 continue
             within = Within(css=container["css"], text=text)
             for loc in inner:
@@ -314,7 +326,7 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
     return None
 
 
-def _row_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
+def _row_locator(page: Page, n: Node, handle: ElementHandle, said: str | None = None) -> Locator | None:
     """A clickable row, list item or card itself, by a text of its own ("the Water the plants row":
     locator("tr").filter({ hasText: "Water the plants" })), not by all its text, which changes with its status."""
     try:
@@ -323,6 +335,8 @@ def _row_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
         return None
     for container in own:
         for text in container["texts"]:
+            if unsaid_volatile(text, said or ""):
+                continue
             loc = Locator(strategy="css", value=":scope", frames=list(n.frame),
                           within=Within(css=container["css"], text=text))
             if _is_target(page, loc, handle):
@@ -333,10 +347,11 @@ def _row_locator(page: Page, n: Node, handle: ElementHandle) -> Locator | None:
 _INDEX_OF_JS = "(els, t) => els.length <= 20 ? els.indexOf(t) : -1"
 
 
-def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str]) -> Locator | None:
+def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
+                     said: str | None = None) -> Locator | None:
     """Among elements named alike, the element by its order: "the second Same" (getByText("Same").nth(1))."""
     for loc in _inner_candidates(n, anchored=False):
-        if loc.strategy in avoid:
+        if loc.strategy in avoid or not lasting(loc, said):
             continue
         loc = loc.model_copy(update={"frames": list(n.frame)})
         try:
@@ -370,6 +385,8 @@ def _inner_text_locator(page: Page, snap: PageSnapshot, n: Node, handle: Element
         stack.extend(reversed(inner.children))
     for text in texts:
         loc = Locator(strategy="text", value=text, frames=list(n.frame))
+        if not lasting(loc, said):
+            continue
         try:
             if resolve(page, loc).evaluate_all(_INSIDE_TARGET_JS, handle):
                 return loc
@@ -400,11 +417,11 @@ def best_locator(
         for loc in candidate_locators(n, anchored, said):
             if not row_tried and loc.strategy in ("role", "text") and loc.exact:
                 row_tried = True  # a clickable container: one of its own texts names it better than all of them
-                row = _row_locator(page, n, handle)
+                row = _row_locator(page, n, handle, said)
                 if row is not None:
                     return row
             key = (loc.strategy, loc.value, loc.role)
-            if key in seen or loc.strategy in avoid:
+            if key in seen or loc.strategy in avoid or not lasting(loc, said):
                 continue
             seen.add(key)
             if _is_target(page, loc, handle):
@@ -415,10 +432,10 @@ def best_locator(
                 loc = Locator(strategy="xpath", value=labelled, frames=list(n.frame))
                 if _is_target(page, loc, handle):
                     return loc
-        scoped = _scoped_locator(page, n, handle, avoid, anchored)
+        scoped = _scoped_locator(page, n, handle, avoid, anchored, said)
         if scoped is not None:
             return scoped
-        ordinal = _ordinal_locator(page, n, handle, avoid)
+        ordinal = _ordinal_locator(page, n, handle, avoid, said)
         if ordinal is not None:
             return ordinal
         inner = _inner_text_locator(page, snap, n, handle, said)
@@ -438,6 +455,7 @@ def best_locator(
                 return focus
         # A position-only path (/html[1]/body[1]/table[1]/tr[3]/td[1]/a[1]) breaks with the next row added.
         raise NoStableLocator(f"nothing that names the <{n.tag}> finds it (its text, label, role, or the row it "
-                              f"sits in); only its position in the document would")
+                              f"sits in, leaving out dates, times and counts that read otherwise tomorrow); only its "
+                              f"position in the document would")
     finally:
         handle.dispose()
