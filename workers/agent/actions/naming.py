@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
 from shared.records import Locator, Node, Operation
 
 MAX_NAME = 60
-_NAMED_BY = ("label", "role", "text", "testid")  # locator strategies whose value is a name a person reads
+_NAMED_BY = ("label", "role", "text")  # locator strategies whose value is a name a person reads
 
 
 _COUNT_OR_STATE = re.compile(r"[\s\d.,:;()\[\]{}·•|/+#%-]*")
@@ -31,8 +32,15 @@ def said_within(name: str, said: str | None) -> str | None:
     return None
 
 
+def visible(text: str | None) -> str:
+    """The text without the characters nobody sees (zero-width spaces and joiners, soft hyphens, direction marks)."""
+    return "".join(c for c in text or "" if unicodedata.category(c) != "Cf")
+
+
 def clean(text: str | None) -> str:
-    text = " ".join((text or "").split())
+    """A name as a step says it: what a person sees of it, on one line, without a trailing colon or star; cut with
+    an ellipsis past MAX_NAME."""
+    text = " ".join(visible(text).split())
     text = text.strip().rstrip(":*").strip()
     if len(text) > MAX_NAME:
         text = text[: MAX_NAME - 1].rstrip() + "…"
@@ -140,16 +148,25 @@ def placed(op: Operation) -> str:
     return f"{f' (the {order})' if order else ''} {where_words}"
 
 
-def field_label(op: Operation) -> str:
-    """How a person names the field an operation works on."""
+def page_field_label(op: Operation) -> str:
+    """How the page names the field an operation works on, in words a person reads there (label, aria name,
+    placeholder, tooltip, the heading it sits under); never its `name` or `id` attribute, which only a locator
+    reads; its kind ("text", "email") when nothing names it."""
     target = op.target
     names = () if target is None else (target.label, target.aria_label, target.a11y_name, target.placeholder,
-                                        target.title, target.name_attr, target.id_attr, context_name(target.context))
+                                        target.title, context_name(target.context))
     return _first_name(op, names, lambda t: t.input_type or t.role or t.tag, "page element")
 
 
-def element_name(op: Operation) -> str:
-    """How a person names the thing clicked: its text, else its accessible name, label, value or icon; the
+def field_label(op: Operation) -> str:
+    """How a step names the field an operation works on: the tester's words for it first (see tester_name), else
+    the page's (page_field_label)."""
+    page = page_field_label(op)
+    return tester_name(op, page) or page
+
+
+def page_element_name(op: Operation) -> str:
+    """How the page names the thing clicked: its text, else its accessible name, label, value or icon; the
     tester's words when the locator finds it by them inside a longer name (a count, a card's whole text)."""
     if op.locator is not None and not op.locator.exact:
         return clean(op.locator.value)
@@ -160,6 +177,70 @@ def element_name(op: Operation) -> str:
     names = () if target is None else (target.text, target.aria_label, target.label, target.a11y_name, target.title,
                                         target.value, target.testid, target.icon)
     return _first_name(op, names, lambda t: t.role or t.tag, "element")
+
+
+def element_name(op: Operation) -> str:
+    """How a step names the thing an operation works on: the tester's words for it first (see tester_name), else
+    the page's (page_element_name)."""
+    page = page_element_name(op)
+    return tester_name(op, page) or page
+
+
+# Words that point at an element without naming it: never a step's name for it.
+_POINTING = frozenset("it this that these those them one here there item element thing".split())
+
+
+def tester_name(op: Operation, page_name: str) -> str | None:
+    """The tester's words for the element (what the step named it by), when a step should say them instead of the
+    page's name: the part of a longer name they named ("Quarterly report" for a card link whose whole text is its
+    title, summary and tags; "Like" in "Like (3)"), or any words where the page names the element by nothing a
+    person reads (only its kind: "user name" for a field with a `name` attribute alone). None when the step named
+    it by no words, by words that only point ("it", "this one"), by the page's own name in another case, or by
+    other words than the page's (a "trash" icon the page calls "Delete": the step says what it clicks). The
+    locator keeps the page's name either way, and the step's comment gives it where it differs
+    (page_name_differs)."""
+    said = clean(op.said)
+    if not said or said.endswith("…") or not re.search(r"[^\W\d_]", said):
+        return None
+    if set(said.lower().split()) <= _POINTING:
+        return None
+    if " ".join(said.lower().split()) == " ".join(page_name.lower().split()):
+        return None
+    if not _named_by_words(op, page_name):
+        return said
+    names = [op.target.text, op.target.aria_label, op.target.a11y_name, op.target.label] if op.target else []
+    if any(name and len(" ".join(name.split())) > len(said) and words_in(said, name) for name in names):
+        return said
+    return None
+
+
+def words_in(words: str, text: str) -> bool:
+    """`words` stand in `text` as whole words, one after another, any case and spacing."""
+    return re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words.split()) + r"(?!\w)", text, re.I) \
+        is not None
+
+
+def _named_by_words(op: Operation, page_name: str) -> bool:
+    """The page's name for the element is words a person reads, not its kind (the fallback of _first_name)."""
+    target = op.target
+    if target is None:
+        return False
+    return page_name not in (target.input_type, target.role, target.tag)
+
+
+def page_name_differs(op: Operation) -> str | None:
+    """The page's own name for the element, when the step names it otherwise (by the tester's words): for the
+    step's comment."""
+    if op.target is None or not op.said or the_container(op) is not None:
+        return None  # a row clicked as a whole is named by its record (see with_records)
+    page = page_field_label(op) if _is_field_kind(op) else page_element_name(op)
+    return page if tester_name(op, page) else None
+
+
+def _is_field_kind(op: Operation) -> bool:
+    from workers.agent.actions import action  # the kinds import this module
+
+    return action(op.kind).field
 
 
 def _first_name(op: Operation, names: Sequence[str | None], kind: Callable[[Node], str], fallback: str) -> str:

@@ -377,17 +377,26 @@
   // the box it is the first thing in); '' when
   // it has none (a heading elsewhere on the page names another part of the page, never this form).
   const formTitles = new Map();
+  // what a person sees of a text: no zero-width spaces or joiners, soft hyphens or direction marks
+  const visible = (t) => norm((t || '').replace(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g, ''));
   function formTitle(f) {
     if (formTitles.has(f)) return formTitles.get(f);
     let title = attr(f, 'aria-label') || '';
     const by = attr(f, 'aria-labelledby');
-    if (!title && by) title = by.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? norm(e.textContent) : ''; }).join(' ');
+    if (!title && by) title = visible(by.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? e.textContent : ''; }).join(' '));
     const isHeading = (e) => e && (/^H[1-6]$/.test(e.tagName) || e.getAttribute('role') === 'heading');
-    if (!title) { const inside = f.querySelector('legend, h1, h2, h3, h4, h5, h6, [role=heading]'); if (inside) title = norm(inside.textContent); }
+    if (!title) {
+      // a legend or heading inside it before its first field titles it; one after titles a section within or
+      // below (a customer form's inline "Addresses" list), never the form
+      const first = f.querySelector('input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true]');
+      const inside = Array.from(f.querySelectorAll('legend, h1, h2, h3, h4, h5, h6, [role=heading]')).find((h) =>
+        !first || (h.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+      if (inside) title = visible(inside.textContent);
+    }
     // the heading just before it, or before the box it alone fills (<h2>Search</h2><div><form>...)
     for (let e = f, hops = 0; !title && e && e !== document.body && hops < 4; e = e.parentElement, hops++) {
       const before = e.previousElementSibling;
-      if (before) { if (isHeading(before)) title = norm(before.textContent); break; }
+      if (before) { if (isHeading(before)) title = visible(before.textContent); break; }
       if (e.parentElement && e.parentElement.children.length > 1) break;  // a box it shares: the heading is the box's
     }
     title = cap(title, 120);

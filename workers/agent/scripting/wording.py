@@ -16,6 +16,7 @@ from workers.agent.actions.naming import (
     found_by,
     holds_value,
     noun,
+    page_name_differs,
     record_text,
     stable_label,
 )
@@ -36,6 +37,9 @@ def describe(op: Operation, arg: str | None, record_arg: str | None = None) -> s
     if record is not None:
         comment = comment.replace(f'"{_clean(record[0])}"', record_arg, 1)
     how = found_by(op) if op.kind != "goto" else ""
+    page_name = page_name_differs(op)
+    if page_name:  # the step says the tester's words; the locator finds the element by the page's
+        how = f'{how}: "{page_name}" on the page' if how else f'"{page_name}" on the page'
     return f"{comment} ({how})" if how else comment
 
 
