@@ -24,8 +24,9 @@ def test_camel_case() -> None:
     assert camel_case("  ") == ""
 
 
-def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
+def test_names_come_from_param_then_the_testers_words_label_aria_placeholder_name_id() -> None:
     ops = [
+        op("fill", "sam", field(8, name_attr="__user_name", label="Login"), said="user name"),
         op("fill", "Davis", field(1, label="Last name"), param="surname"),
         op("fill", "a", field(2, label="Last name")),
         op("fill", "b", field(3, aria_label="Search query")),
@@ -35,7 +36,8 @@ def test_names_come_from_param_then_label_aria_placeholder_name_id() -> None:
         op("fill", "f", field(7)),
     ]
     result = parameterise(ops)
-    assert result.names == ["surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType", "value"]
+    assert result.names == ["userName", "surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType",
+                            "value"]
 
 
 def test_a_value_with_a_placeholder_inside_is_rendered_for_each_data_row() -> None:
@@ -65,7 +67,8 @@ def test_duplicate_names_get_a_numeric_suffix_and_avoid_data_columns() -> None:
     assert parameterise(ops, [{"name": "q"}]).names == ["name2", "name3", "name4"]
 
 
-def test_same_value_is_one_parameter_and_assertions_reuse_it() -> None:
+def test_each_typed_value_is_a_column_and_checks_reuse_the_first_of_equal_value() -> None:
+    # Two fields that only happen to share a value: changing one in Examples must not change the other.
     ops = [
         op("fill", "Leo", field(1, label="Name")),
         op("fill", "Leo", field(2, label="Nickname")),
@@ -77,10 +80,33 @@ def test_same_value_is_one_parameter_and_assertions_reuse_it() -> None:
         op("assert_value", "7", Node(id=5, tag="td")),
     ]
     result = parameterise(ops)
-    assert result.by_op == {0: "name", 1: "name", 2: "name", 3: "expectedText", 4: "expectedText2",
+    assert result.by_op == {0: "name", 1: "nickname", 2: "name", 3: "expectedText", 4: "expectedText2",
                             5: "name", 6: "telephoneShown", 7: "expectedValue"}
-    assert result.examples == [{"name": "Leo", "expectedText": "Saved", "expectedText2": "Welcome",
-                                "telephoneShown": "555", "expectedValue": "7"}]
+    assert result.examples == [{"name": "Leo", "nickname": "Leo", "expectedText": "Saved",
+                                "expectedText2": "Welcome", "telephoneShown": "555", "expectedValue": "7"}]
+
+
+def test_a_user_name_and_a_password_of_equal_value_are_two_columns() -> None:
+    ops = [op("fill", "demo", field(1, label="User name")), op("fill", "demo", field(2, label="Password"))]
+    result = parameterise(ops)
+    assert result.names == ["userName", "password"]
+    assert result.examples == [{"userName": "demo", "password": "demo"}]
+
+
+def test_parameters_are_named_for_what_the_sentence_calls_them() -> None:
+    sentences = ['Type "sam" as the user name', 'The message "Saved" appears and the page title reads "Home"',
+                 '"Oops" is not shown', 'The "Owner" column shows "Bob"', 'The page shows "Hello"']
+    ops = [
+        op("fill", "sam", field(1, name_attr="__user_name"), said="user name"),
+        Operation(index=1, step_index=1, kind="assert_text", description="", value="Saved"),
+        Operation(index=2, step_index=1, kind="assert_text", description="", value="Home"),
+        Operation(index=3, step_index=2, kind="assert_absent", description="", value="Oops"),
+        Operation(index=4, step_index=3, kind="assert_text", description="", value="Bob"),
+        Operation(index=5, step_index=4, kind="assert_text", description="", value="Hello"),
+    ]
+    result = parameterise(ops, sentences=sentences)
+    assert result.names == ["userName", "expectedMessage", "expectedTitle", "absentText", "expectedOwner",
+                            "expectedText"]
 
 
 def test_paths_keys_and_clicks_stay_literal() -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from shared.records import Operation
 from shared.scenarios import PLACEHOLDER
 from workers.agent.actions import action
-from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text
+from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text, visible
 
 
 @dataclass(frozen=True)
@@ -63,11 +63,12 @@ def camel_case(text: str) -> str:
 
 
 def field_name(op: Operation) -> str:
-    """The field's name as a camelCase identifier: label, aria-label, placeholder, name, id, context; else 'value'."""
+    """The field's name as a camelCase identifier: the tester's words for it, its label, aria-label, placeholder,
+    context, name or id; else 'value'."""
     target = op.target
     if target is not None:
-        for text in (target.label, target.aria_label, target.placeholder, target.name_attr, target.id_attr,
-                     context_name(target.context)):
+        for text in (visible(op.said), target.label, target.aria_label, target.placeholder,
+                     context_name(target.context), target.name_attr, target.id_attr):
             name = camel_case(text or "")
             if name:
                 return name
@@ -87,7 +88,55 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}{number}"
 
 
-def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = ()) -> Parameters:
+# Words around a quoted value that say nothing of what it is: articles, verbs of showing, linking words.
+_NOT_WHAT = frozenset("""a an the this that these those its it their his her my your our some any i we you they
+is are was were be been being reads read says say said shows show shown displays display displayed appears appear
+contains contain containing with of as to in into on at by for from and or then now still should must will can
+equals equal reading saying showing named called titled labelled labeled see sees seen visible present listed
+page screen site app application user new following text value word words string verify check ensure confirm
+assert expect make sure click type enter look wait find search open select choose press go navigate until
+till unless while when after before if whether so both either all only also just not no never again there""".split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+_NAMED_PARTS = frozenset("column field cell row box input".split())
+
+
+def said_what(value: str, sentence: str) -> str:
+    """What the tester's sentence calls a quoted value, as camelCase: 'the message "Saved" appears' -> "message";
+    'the article title reads "X"' -> "articleTitle"; '"Saved" toast is shown' -> "toast"; "" when it calls it
+    nothing ('the page shows "X"')."""
+    found = re.search(r"[\"“”']" + re.escape(value) + r"[\"“”']", sentence, re.IGNORECASE)
+    if not found or not value.strip():  # unquoted, where its words begin is a guess
+        return ""
+    segments = re.split(r"[\"“”,.;:]", sentence[: found.start()])
+    before = segments[-1].split()
+    while before and before[-1].lower() in _NOT_WHAT and before[-1].lower() not in ("the", "a", "an"):
+        before.pop()  # "reads", "shows", "is"
+    words: list[str] = []
+    while before and _WORD.fullmatch(before[-1]) and before[-1].lower() not in _NOT_WHAT and len(words) < 2:
+        words.insert(0, before.pop())
+    if len(words) == 1 and not before and words[0].lower() in _NAMED_PARTS and len(segments) >= 3 \
+            and segments[-2].strip():
+        words = [segments[-2]]  # 'the "Name" column shows "Bob"': what the column is called
+    if not words:
+        after = re.split(r"[\"“”,.;:]", sentence[found.end():])[0].split()
+        if after and _WORD.fullmatch(after[0]) and after[0].lower() not in _NOT_WHAT:
+            words = [after[0]]
+    return camel_case(" ".join(words))
+
+
+def _named_for_what(base: str, op: Operation, sentences: Sequence[str]) -> str:
+    """A text parameter's name from what the sentence calls it: expectedText -> expectedMessage, absentText ->
+    absentError; base unchanged when the sentence calls it nothing."""
+    if not base.endswith("Text") or op.value is None or not 0 <= op.step_index < len(sentences):
+        return base
+    what = said_what(op.value, sentences[op.step_index])
+    if not what or what.lower() == "text":
+        return base
+    return base[: -len("Text")] + what[:1].upper() + what[1:]
+
+
+def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]] = (),
+                 sentences: Sequence[str] = ()) -> Parameters:
     """Name a parameter for every fill/select value and every expected string of the (kept) operations.
 
     Operation.param names the data column a value came from; that column's parameter is used only by the
@@ -100,6 +149,10 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
     parameter, or the column of equal value); a target named by a value the scenario uses elsewhere (a link
     "George Franklin" that a later check expects) takes that value's parameter, so each Examples row opens its own;
     one whose name holds such a value ("Betty Davis" after a search for "Davis") gets a parameter of its own.
+    Each value the tester typed or chose is a column of its own, even when two are equal (a user name and a
+    password both "demo"); a check of an equal value takes the first of them. A parameter is named for what it
+    holds: a field's value by the tester's name of the field (field_name), an expected text by what the step's
+    sentence calls it (`sentences`, by step index: 'the message "Saved" appears' -> <expectedMessage>).
     """
     result = Parameters()
     by_name: dict[str, Parameter] = {}
@@ -126,11 +179,11 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
             name = op.param if op.param in by_name else add(op.param, value, True)
         elif op.template is not None and op.template in by_template:
             name = by_template[op.template]
-        elif op.template is None and value in by_value:
-            name = by_value[value]
+        elif op.template is None and value in by_value and action(op.kind).is_assertion:
+            name = by_value[value]  # a check of a value typed (or checked) before
         else:
             if action(op.kind).param_name:
-                base = action(op.kind).param_name
+                base = _named_for_what(action(op.kind).param_name, op, sentences)
             elif op.kind == "assert_value":
                 base = field_name(op) + "Shown" if field_name(op) != "value" else "expectedValue"
             else:

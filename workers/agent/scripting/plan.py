@@ -35,7 +35,9 @@ def _prepare(scenario: Scenario, operations: Sequence[Operation]) -> tuple[list[
     # The agent's own opening of the start page is what the Given step does.
     if kept and kept[0].kind == "goto" and _path(kept[0].value) == start:
         kept = kept[1:]
-    parameters = parameterise(kept, scenario.data)
+    # (a full stop between action and expected result: the words before a value never run into the other)
+    sentences = [f"{step.action}. {step.expected or ''}" for step in scenario.steps]
+    parameters = parameterise(kept, scenario.data, sentences)
     opening = Operation(index=-1, step_index=0, kind="goto", description=f"Open {start}", value=start)
     return kept, parameters, _Step("Given", [opening], [None])
 
