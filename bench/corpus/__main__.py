@@ -30,7 +30,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from bench.corpus.scoring import Expectation, Result, metrics, one_line, readability, wrong_actions  # noqa: E402
+from bench.corpus.scoring import (  # noqa: E402
+    Expectation,
+    Result,
+    metrics,
+    one_line,
+    readability,
+    volatile_anchors,
+    wrong_actions,
+)
 from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import ScenarioFile, ScenarioFileError, parse_scenarios  # noqa: E402
@@ -179,6 +187,8 @@ def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dic
             replay_green=None if replay is None else replay.passed,
             replay_error=None if replay is None or replay.passed else (replay.error or "")[:300],
             readability=readability(scenario, features) if outcome.verdict.status == "passed" else [],
+            volatile=volatile_anchors(scenario, features, outcome.record.operations)
+            if outcome.verdict.status == "passed" else [],
             seconds=round(outcome.seconds, 1),
             partial=[f"step {r.step}: {r.sentence!r}: {', '.join(repr(u) for u in r.unused)} not used"
                      for r in outcome.record.readings if r.unused],
@@ -233,7 +243,8 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
     results = [Result.from_dict(r) for a in apps for r in a["results"]]
     summary: dict = {}
     header = (f"{'':<22}{'n':>4}{'right':>8}{'at step':>9}{'replay':>8}{'acc':>7}{'spec':>7}{'sens':>7}{'AER':>7}"
-              f"{'HER':>7}{'SMER':>7}{'TruAcc':>8}{'read':>6}{'partial':>9}{'wrong':>7}{'refused':>9}{'claim':>7}")
+              f"{'HER':>7}{'SMER':>7}{'TruAcc':>8}{'read':>6}{'tmrw':>6}{'partial':>9}{'wrong':>7}{'refused':>9}"
+              f"{'claim':>7}")
     for half in halves:
         print(f"\n=== {half} half")
         print(header)
@@ -250,6 +261,7 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
             print(f"{name:<22}{m['n']:>4}{m['verdicts_right']:>8.2f}{m['variants_at_step']:>9}{m['replay_green']:>8}"
                   f"{m['accuracy']:>7.2f}{m['specificity']:>7.2f}{m['sensitivity']:>7.2f}{m['aer']:>7.2f}"
                   f"{m['her']:>7.2f}{m['smer']:>7.2f}{m['true_accuracy']:>8.2f}{m['readability_issues']:>6}"
+                  f"{m['volatile_anchors']:>6}"
                   f"{m['partial_readings']:>9}{m['wrong_actions']:>7}{m['unreadable']:>9}{m['caught_by_claim']:>7}")
         overall = summary[half]["OVERALL"]
         if overall["n"]:
@@ -266,6 +278,11 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
         for r in unreadable:
             for problem in r.readability:
                 print(f"  {r.expectation.half:<8}{r.scenario_id:<10}{problem}")
+    volatile = [(r, p) for r in results for p in r.volatile]
+    if volatile:
+        print("\nsteps and locators that read otherwise tomorrow (a date, time or count the tester did not write):")
+        for r, problem in volatile:
+            print(f"  {r.expectation.half:<8}{r.scenario_id:<10}{one_line(problem)}")
     for a in apps:
         if a["error"]:
             print(f"\n{a['app']}: NOT RUN: {a['error']}")
@@ -279,7 +296,9 @@ def print_report(apps: list[dict], halves: list[str]) -> dict:
             print(f"  WRONG ACTION {r.expectation.half:<8}{r.scenario_id:<10}{one_line(problem)}")
     print("\nright: passing scenarios passed and failing variants failed (accuracy); at step: failing variants "
           "failed at their step / variants; replay: generated scenarios green in the suite's own replay / "
-          "generated; read: readability problems in passed scenarios' steps; partial: steps done with words of "
+          "generated; read: readability problems in passed scenarios' steps; tmrw: dates, times, relative times, "
+          "counts and generated ids in passed scenarios' steps, Examples or locators that their tester did not write "
+          "(shared/volatile.py; must be 0); partial: steps done with words of "
           "their sentence unused (workers/agent/reading/coverage.py; must be 0); wrong: steps none of whose "
           "actions was done on their `target:` (must be 0); refused: scenarios stopped on a sentence not read; claim: "
           "failing variants that failed at their step on what they check or do (not on a refusal) / variants; "

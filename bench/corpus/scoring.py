@@ -11,7 +11,9 @@ import math
 import re
 from dataclasses import asdict, dataclass, field
 
+from shared.records import Operation
 from shared.scenarios import Scenario
+from shared.volatile import unsaid_volatile
 from workers.agent.language.phrases import Sentence
 
 
@@ -39,6 +41,7 @@ class Result:
     seconds: float = 0.0
     partial: list[str] = field(default_factory=list)  # steps done with words of their sentence unused
     wrong_actions: list[str] = field(default_factory=list)  # steps done on another element than their `target:`
+    volatile: list[str] = field(default_factory=list)  # dates, times, counts the tester did not write, in the suite
 
     @property
     def unreadable(self) -> bool:
@@ -198,6 +201,7 @@ def metrics(results: list[Result]) -> dict:
         "smer": ratio(afb + afa, len(tp)),
         "true_accuracy": ratio(afc + tn, n),
         "readability_issues": sum(len(r.readability) for r in results),
+        "volatile_anchors": sum(len(r.volatile) for r in results),
         "verdicts_right_95": interval(len(tp) + tn, n),
         "true_accuracy_95": interval(afc + tn, n),
         "sensitivity_95": interval(len(tp), len(tp) + fn),
@@ -230,6 +234,32 @@ def scenario_block(features: str, scenario_id: str) -> str:
     return "\n".join(out)
 
 
+def _tester_text(scenario: Scenario) -> str:
+    return " ".join([scenario.title, scenario.start] + [s.action + " " + (s.expected or "") for s in scenario.steps]
+                    + [v for row in scenario.data for v in row.values()])
+
+
+def volatile_anchors(scenario: Scenario, features: str, operations: list[Operation]) -> list[str]:
+    """The tomorrow check: each date, time, relative time, counter or generated id (shared.volatile) that a passed
+    scenario's written steps, Examples values or locators hold and its tester's sentences do not name. The
+    application's seed data made today reads otherwise tomorrow; a browser clock moved ahead would not show it,
+    the text does."""
+    tester = _tester_text(scenario)
+    problems = []
+    for line in scenario_block(features, scenario.id).splitlines():
+        for kind, run in unsaid_volatile(line.strip(), tester):
+            problems.append(f'{kind} "{run}" the tester did not write: {line.strip()}')
+    for op in operations:
+        if not op.ok or op.redundant or op.locator is None or op.kind == "goto":
+            continue
+        texts = [op.locator.value] if op.locator.strategy in ("role", "text", "title", "label") else []
+        texts += [op.locator.within.text] if op.locator.within is not None else []
+        for text in texts:
+            for kind, run in unsaid_volatile(text, tester):
+                problems.append(f'{kind} "{run}" in the locator of step {op.step_index + 1}: {text}')
+    return problems
+
+
 def readability(scenario: Scenario, features: str) -> list[str]:
     """What in a passed scenario's written steps does not read as the tester wrote it: a step cut with an
     ellipsis, a number in a step that the tester never wrote (a count or state caught from the page), a quoted
@@ -237,8 +267,7 @@ def readability(scenario: Scenario, features: str) -> list[str]:
     block = scenario_block(features, scenario.id)
     if not block:
         return ["the scenario is not in the written features"]
-    tester = " ".join([scenario.title, scenario.start] + [s.action + " " + (s.expected or "") for s in scenario.steps]
-                      + [v for row in scenario.data for v in row.values()])
+    tester = _tester_text(scenario)
     tester_numbers = set(_NUMBER.findall(tester))
     problems = []
     steps = [m.group(1) for line in block.splitlines() if (m := _STEP_LINE.match(line))]

@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from bench.corpus.__main__ import extra_files, load_half
-from bench.corpus.scoring import Expectation, Result, interval, metrics, readability, scenario_block, wrong_actions
-from shared.records import Node, Operation
+from bench.corpus.scoring import (
+    Expectation,
+    Result,
+    interval,
+    metrics,
+    readability,
+    scenario_block,
+    volatile_anchors,
+    wrong_actions,
+)
+from shared.records import Locator, Node, Operation, Within
 from shared.scenarios import Scenario
 
 
@@ -206,3 +215,24 @@ def test_a_step_one_of_whose_actions_failed_is_not_judged():
 def test_a_text_with_a_colon_is_never_named_by_its_first_words():
     shown = _done(1, "click", text="Status: Closed")
     assert wrong_actions({1: "Status"}, [shown]) == ["step 1: 'click it' was done on 'status closed', not on 'Status'"]
+
+
+def test_the_tomorrow_check_flags_dates_times_and_counts_the_tester_did_not_write():
+    scenario = Scenario(id="S-1", title="Reply to a thread", start="/", steps=[
+        {"action": 'Open the thread "Weekly sync"', "expected": 'The reply "Posted at 10:30" is shown'}])
+    features = "\n".join([
+        "  @S-1", "  Scenario Outline: Reply to a thread",
+        '    When I click "dana" in the item of "Mar. 3, 2027"',
+        '    Then the page shows "<expectedReply>"', "    Examples:", "      | expectedReply |",
+        "      | Posted at 10:30 |", "      | 3 minutes ago |"])
+    row = Operation(index=1, step_index=0, kind="click", description="",
+                    locator=Locator(strategy="role", role="link", value="dana",
+                                    within=Within(css="li", text="Comments (4)")))
+    problems = volatile_anchors(scenario, features, [row])
+    assert problems == [
+        'date "Mar. 3, 2027" the tester did not write: When I click "dana" in the item of "Mar. 3, 2027"',
+        'relative time "3 minutes ago" the tester did not write: | 3 minutes ago |',
+        'counter "(4)" in the locator of step 1: Comments (4)',
+    ]  # "10:30" is the tester's own
+    assert volatile_anchors(scenario, features.replace("Mar. 3, 2027", "Weekly sync").replace(
+        "| 3 minutes ago |", ""), []) == []
