@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from shared.records import Operation
-from shared.scenarios import Scenario
+from shared.scenarios import PLACEHOLDER, Scenario
 from shared.volatile import unsaid_volatile
 from workers.agent.language.phrases import Sentence
 
@@ -234,8 +234,18 @@ def scenario_block(features: str, scenario_id: str) -> str:
     return "\n".join(out)
 
 
+def _rendered(text: str, scenario: Scenario) -> list[str]:
+    """The text with each data row's values in its <placeholders> (itself when it has none or there is no data)."""
+    if not PLACEHOLDER.search(text) or not scenario.data:
+        return [text]
+    rows = [{key.lower(): value for key, value in row.items()} for row in scenario.data]
+    return [PLACEHOLDER.sub(lambda m, row=row: row.get(m[1].lower(), m[0]), text) for row in rows]
+
+
 def _tester_text(scenario: Scenario) -> str:
-    return " ".join([scenario.title, scenario.start] + [s.action + " " + (s.expected or "") for s in scenario.steps]
+    """All the tester wrote: title, start, steps (also as each data row renders them) and data values."""
+    steps = [s.action + " " + (s.expected or "") for s in scenario.steps]
+    return " ".join([scenario.title, scenario.start, *steps, *(r for s in steps for r in _rendered(s, scenario))]
                     + [v for row in scenario.data for v in row.values()])
 
 
@@ -282,6 +292,7 @@ def readability(scenario: Scenario, features: str) -> list[str]:
     written = [scenario.title] + [t for s in scenario.steps for t in (s.action, s.expected or "")]
     for said in sorted({t for text in written for t in Sentence(text).tokens}):  # read as the product reads quotes
         quoted = " ".join(said.split()).lower()
-        if quoted and quoted not in folded:
+        # a quoted text with a <placeholder> is in the feature as it is, or as each data row renders it
+        if quoted and quoted not in folded and not all(r.lower() in folded for r in _rendered(quoted, scenario)):
             problems.append(f'the tester\'s "{quoted}" is not in the feature')
     return problems

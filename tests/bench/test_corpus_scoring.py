@@ -236,3 +236,17 @@ def test_the_tomorrow_check_flags_dates_times_and_counts_the_tester_did_not_writ
     ]  # "10:30" is the tester's own
     assert volatile_anchors(scenario, features.replace("Mar. 3, 2027", "Weekly sync").replace(
         "| 3 minutes ago |", ""), []) == []
+
+
+def test_a_text_the_tester_wrote_with_a_placeholder_is_theirs_as_each_data_row_renders_it():
+    scenario = Scenario(id="S-2", title="Search", start="/", steps=[
+        {"action": 'Search for "<name>"', "expected": '"Found <count> rows" is shown'}],
+        data=[{"name": "Ann", "count": "10"}, {"name": "Bo", "count": "9"}])
+    features = "\n".join([
+        "  @S-2", "  Scenario Outline: Search", '    When I search for "<name>"', '    Then the page shows "<found>"',
+        "    Examples:", "      | name | found |", "      | Ann | Found 10 rows |", "      | Bo | Found 9 rows |"])
+    assert readability(scenario, features) == []
+    assert volatile_anchors(scenario, features, []) == []
+    other = features.replace("Found 9 rows", "Found 12 rows")
+    assert volatile_anchors(scenario, other, []) == ['counter "12 rows" the tester did not write: | Bo | Found 12 rows |']
+    assert readability(scenario, other) != []

@@ -129,7 +129,7 @@ def _named_for_what(base: str, op: Operation, sentences: Sequence[str]) -> str:
     absentError; base unchanged when the sentence calls it nothing."""
     if not base.endswith("Text") or op.value is None or not 0 <= op.step_index < len(sentences):
         return base
-    what = said_what(op.value, sentences[op.step_index])
+    what = said_what(op.template or op.value, sentences[op.step_index])
     if not what or what.lower() == "text":
         return base
     return base[: -len("Text")] + what[:1].upper() + what[1:]
