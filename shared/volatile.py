@@ -15,6 +15,8 @@ import re
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH_CAPITAL = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|"
+                  r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?|JAN|FEB|MAR|APR|MAY|JUNE?|JULY?|AUG|SEPT?|OCT|NOV|DEC)\.?")
 _DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
 _UNIT = r"(?:sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?|years?|yrs?)"
@@ -22,12 +24,14 @@ _UNIT = r"(?:sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?
 _PATTERNS = {
     "date": [
         rf"(?<!\d){_YEAR}[-/.](?:0?[1-9]|1[0-2])[-/.](?:[0-3]?\d)(?!\d)",  # 2027-03-03
-        r"(?<![\d.])(?:[0-3]?\d)[-/.](?:[0-3]?\d)[-/.](?:\d{4}|\d\d)(?![\d.])",  # 03/03/2027, 3.3.27
+        r"(?<![\d./])(?:[0-3]?\d)/(?:[0-3]?\d)/(?:\d{4}|\d\d)(?![\d./])",  # 03/03/2027, 3/3/27
+        r"(?<![\d.-])(?:[0-3]?\d)[-.](?:[0-3]?\d)[-.](?:19|20)\d\d(?![\d.-])",  # 3.3.2027 (never a version: 4.17.21)
         rf"\b{_MONTH}\s+{_DAY}(?:\s*,\s*|\s+){_YEAR}\b",  # Mar. 3, 2027
         rf"\b{_DAY}\s+{_MONTH}\s+{_YEAR}\b",  # 3 March 2027
         rf"\b{_MONTH}\s+{_YEAR}\b",  # March 2027
-        rf"\b{_MONTH}\s+(?:[0-3]?\d)(?:st|nd|rd|th)?\b(?!\s*[:.]\d)",  # Mar 3
-        rf"\b(?:[0-3]?\d)(?:st|nd|rd|th)?\s+{_MONTH}(?=\W|$)",  # 3 Mar
+        # without a year, only a month written with its capital ("Step 2 may fail" is no date)
+        rf"\b(?-i:{_MONTH_CAPITAL})\s+(?:[0-3]?\d)(?:st|nd|rd|th)?\b(?!\s*[:.]\d)",  # Mar 3
+        rf"\b(?:[0-3]?\d)(?:st|nd|rd|th)?\s+(?-i:{_MONTH_CAPITAL})(?=\W|$)",  # 3 Mar
     ],
     "time": [
         r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s*[ap]\.?m\.?)?(?![\w:])",  # 10:45, 10:45:12 pm
@@ -41,12 +45,12 @@ _PATTERNS = {
         r"(?:this|next)\s+(?:week|month|year))\b",
     ],
     "counter": [
-        r"(?<![\w.])\(\d+\)(?!\w)",  # (3)
-        r"^\s*\d+\s*$",  # a badge that is only a number
+        r"(?<![\w.])\((?!(?:19|20)\d\d\))\d+\)(?!\w|\s*\d)",  # (3), never a year "(2025)" nor "(555) 123-4567"
         r"\b\d+\s+(?:items?|results?|comments?|replies|reply|messages?|notifications?|unread|new|views?|likes?|"
         r"votes?|stars?|downloads?|followers?|members?|tasks?|entries|entry|records?|rows?|files?|posts?|issues?|"
         r"tickets?|versions?|matches|match)\b",
-        r"\bof\s+\d+\b(?=\s*(?:$|[)\].,;]|results?|items?|entries|records?|pages?))",  # "1-10 of 42"
+        # "1-10 of 42", never a year ("Best of 2026") nor a version ("of 2.0")
+        r"\bof\s+(?!(?:19|20)\d\d\b)\d+\b(?![.,]\d)(?=\s*(?:$|[)\].,;]|results?|items?|entries|records?|pages?))",
     ],
     "generated id": [
         r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # a UUID
@@ -74,9 +78,13 @@ def is_volatile(text: str | None) -> bool:
 
 
 def said_by(run: str, sentences: str) -> bool:
-    """The tester's sentences name this run (any case, any spacing): then it is their value, not the page's."""
-    folded = " ".join(sentences.split()).lower()
-    return " ".join(run.split()).lower() in folded
+    """The tester's sentences name this run as whole words (any case, any spacing): then it is their value, not the
+    page's ("Mar 3" is not said by "Mar 31", nor "3 minutes ago" by "13 minutes ago")."""
+    words = run.split()
+    if not words:
+        return False
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)"
+    return re.search(pattern, sentences, re.IGNORECASE) is not None
 
 
 def unsaid_volatile(text: str | None, sentences: str) -> list[tuple[str, str]]:

@@ -254,7 +254,9 @@ def volatile_anchors(scenario: Scenario, features: str, operations: list[Operati
     scenario's written steps, Examples values or locators hold and its tester's sentences do not name. The
     application's seed data made today reads otherwise tomorrow; a browser clock moved ahead would not show it,
     the text does."""
-    tester = _tester_text(scenario)
+    # and the values generation typed of its own (a date a form needed): they read the same every day
+    tester = " ".join([_tester_text(scenario), *(op.value for op in operations
+                                                 if op.kind in ("fill", "type", "select") and op.value)])
     problems = []
     for line in scenario_block(features, scenario.id).splitlines():
         for kind, run in unsaid_volatile(line.strip(), tester):

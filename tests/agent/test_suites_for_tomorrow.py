@@ -121,9 +121,10 @@ CARDS = """<!doctype html><html><body>
 <h2>Articles</h2>
 <div class="cards">
   <a class="card" href="#q" onclick="document.getElementById('out').textContent = 'Reading Quarterly report'">
-    <h3>Quarterly report</h3><p>Figures of the quarter</p><span>Read more...</span><span class="tag">finance</span></a>
+    <h3>Quarterly report</h3><p>What the quarter brought in sales and hiring</p><span>Read more...</span>
+    <span class="tag">finance</span></a>
   <a class="card" href="#h" onclick="document.getElementById('out').textContent = 'Reading Hiring plan'">
-    <h3>Hiring plan</h3><p>Who joins</p><span>Read more...</span><span class="tag">people</span></a>
+    <h3>Hiring plan</h3><p>Who joins the teams next year</p><span>Read more...</span><span class="tag">people</span></a>
 </div>
 <p id="out"></p>
 </body></html>"""

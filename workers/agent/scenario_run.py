@@ -502,7 +502,9 @@ def act(run: ScenarioRun, intent: Intent, node_id: int | None, page: PageSnapsho
     if node_id is not None:
         try:
             avoid = run.record.avoided_locators.get(intent.description, ())
-            operation.locator = best_locator(run.page, page, node_id, avoid=avoid, said=intent.target)
+            step = run.scenario.steps[run.step_index] if run.step_index < len(run.scenario.steps) else None
+            operation.locator = best_locator(run.page, page, node_id, avoid=avoid, said=intent.target,
+                                             sentence=f"{step.action} {step.expected or ''}" if step else None)
             locator = resolve(run.page, operation.locator)
         except (PlaywrightError, StaleSnapshotError, NoStableLocator) as exc:
             operation.ok, operation.error = False, f"could not locate the element: {first_line(str(exc))}"

@@ -17,6 +17,8 @@ def test_a_field_named_only_by_attributes_is_named_by_the_tester_s_words_or_its_
     only_a_name = Node(id=1, tag="input", input_type="text", name_attr="__user_name", id_attr="user-name-7")
     assert field_label(op("fill", only_a_name, said="user name")) == "user name"
     assert field_label(op("fill", only_a_name)) == "text"
+    assert field_label(op("fill", only_a_name, said="__user_name")) == "text"  # an attribute is never a step's word
+    assert page_name_differs(op("fill", only_a_name, said="user name")) is None  # nothing on the page to name
 
 
 def test_the_page_s_name_stays_where_the_tester_said_it_in_other_case():
@@ -26,11 +28,12 @@ def test_the_page_s_name_stays_where_the_tester_said_it_in_other_case():
 
 
 def test_a_card_is_named_by_the_tester_s_title_and_its_comment_gives_the_page_s_name():
-    card = Node(id=3, tag="a", role="link", text="Quarterly report Figures of the quarter Read more... finance")
+    card = Node(id=3, tag="a", role="link",
+                text="Quarterly report What the quarter brought in sales and hiring Read more... finance")
     clicked = op("click", card, said="Quarterly report",
                  locator=Locator(strategy="role", role="link", value=card.text))
     assert element_name(clicked) == "Quarterly report"
-    assert '"Quarterly report Figures of the quarter Read more... finance" on the page' in describe(clicked, None)
+    assert ': "Quarterly report What the quarter brought in sales and hiri…" on the page)' in describe(clicked, None)
 
 
 def test_words_that_only_point_never_name_an_element():
@@ -45,6 +48,9 @@ def test_characters_nobody_sees_are_not_part_of_a_name():
 
 
 def test_other_words_than_the_page_s_leave_the_page_s_name_in_the_step():
+    # 'Click "Save"' that landed on "Save draft" says what it clicked
+    assert element_name(op("click", Node(id=7, tag="button", role="button", text="Save draft"), said="Save")) \
+        == "Save draft"
     # a "trash" icon the page calls "Delete": the step says what it clicks
     icon = Node(id=5, tag="button", role="button", title="Delete", icon="trash")
     assert element_name(op("click", icon, said="trash")) == "Delete"

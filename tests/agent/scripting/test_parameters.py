@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from shared.records import ActionKind, Locator, Node, Operation
-from workers.agent.scripting.parameters import camel_case, kept_operations, parameterise
+from workers.agent.scripting.parameters import camel_case, kept_operations, parameterise, said_what
 
 
 def field(node_id: int, **attrs) -> Node:
@@ -24,7 +24,7 @@ def test_camel_case() -> None:
     assert camel_case("  ") == ""
 
 
-def test_names_come_from_param_then_the_testers_words_label_aria_placeholder_name_id() -> None:
+def test_names_come_from_param_then_the_step_s_words_label_aria_placeholder_name_id() -> None:
     ops = [
         op("fill", "sam", field(8, name_attr="__user_name", label="Login"), said="user name"),
         op("fill", "Davis", field(1, label="Last name"), param="surname"),
@@ -36,7 +36,7 @@ def test_names_come_from_param_then_the_testers_words_label_aria_placeholder_nam
         op("fill", "f", field(7)),
     ]
     result = parameterise(ops)
-    assert result.names == ["userName", "surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType",
+    assert result.names == ["login", "surname", "lastName", "searchQuery", "yourCity", "zipCode", "petType",
                             "value"]
 
 
@@ -176,3 +176,16 @@ def test_literals_still_share_a_parameter_after_a_column_of_equal_value() -> Non
     result = parameterise(ops, [{"name": "Leo"}, {"name": "Max"}])
     assert result.by_op == {0: "name", 1: "nickname", 2: "nickname"}
     assert [row["nickname"] for row in result.examples] == ["Leo", "Leo"]
+
+
+def test_what_a_sentence_calls_a_value_never_reads_past_a_conjunction_nor_takes_a_record_or_a_verb():
+    assert said_what("Saved", 'the message "Saved" appears') == "message"
+    assert said_what("Saved", '"Saved" toast is shown') == "toast"
+    assert said_what("X", 'the article title reads "X"') == "articleTitle"
+    assert said_what("Bob", 'The "Owner" column shows "Bob"') == "owner"
+    assert said_what("Saved", 'Click Save and "Saved" appears') == ""
+    assert said_what("Done", 'Submit the form and "Done" is shown') == ""
+    assert said_what("X", '"X" disappears') == ""
+    assert said_what("Hi", 'Wait until "Hi" is shown') == ""
+    assert said_what("Bob", 'the "Betty Davis" row shows "Bob"') == "row"  # never the row's record
+    assert said_what("Bob", "Bob is listed") == ""  # unquoted: where its words begin is a guess

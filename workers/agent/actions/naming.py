@@ -166,14 +166,11 @@ def field_label(op: Operation) -> str:
 
 
 def page_element_name(op: Operation) -> str:
-    """How the page names the thing clicked: its text, else its accessible name, label, value or icon; the
-    tester's words when the locator finds it by them inside a longer name (a count, a card's whole text)."""
+    """How the page names the thing clicked: its text, else its accessible name, label, value or icon; the words
+    the locator finds it by inside a longer name (a count, a card's whole text: see candidate_locators)."""
     if op.locator is not None and not op.locator.exact:
         return clean(op.locator.value)
     target = op.target
-    said = said_within(target.text, op.said) if target is not None and target.text else None
-    if said:
-        return clean(said)
     names = () if target is None else (target.text, target.aria_label, target.label, target.a11y_name, target.title,
                                         target.value, target.testid, target.icon)
     return _first_name(op, names, lambda t: t.role or t.tag, "element")
@@ -192,32 +189,33 @@ _POINTING = frozenset("it this that these those them one here there item element
 
 def tester_name(op: Operation, page_name: str) -> str | None:
     """The tester's words for the element (what the step named it by), when a step should say them instead of the
-    page's name: the part of a longer name they named ("Quarterly report" for a card link whose whole text is its
-    title, summary and tags; "Like" in "Like (3)"), or any words where the page names the element by nothing a
-    person reads (only its kind: "user name" for a field with a `name` attribute alone). None when the step named
-    it by no words, by words that only point ("it", "this one"), by the page's own name in another case, or by
-    other words than the page's (a "trash" icon the page calls "Delete": the step says what it clicks). The
+    page's name: the part of a longer name they named where the rest is a count or state or the name is longer
+    than a step shows (see said_within: "Like" in "Like (3)", a card link's title in its whole text), or any words
+    where the page names the element by nothing a person reads (only its kind: "user name" for a field with a
+    `name` attribute alone). None when the step named it by no words, by words that only point ("it", "this
+    one"), by an attribute of the element, by the page's own name in another case, or by other words than the
+    page's ("Save" for "Save draft", a "trash" icon the page calls "Delete": the step says what it clicks). The
     locator keeps the page's name either way, and the step's comment gives it where it differs
     (page_name_differs)."""
     said = clean(op.said)
     if not said or said.endswith("…") or not re.search(r"[^\W\d_]", said):
         return None
-    if set(said.lower().split()) <= _POINTING:
+    if set(said.lower().split()) <= _POINTING or _an_attribute(op, said):
         return None
     if " ".join(said.lower().split()) == " ".join(page_name.lower().split()):
         return None
     if not _named_by_words(op, page_name):
         return said
-    names = [op.target.text, op.target.aria_label, op.target.a11y_name, op.target.label] if op.target else []
-    if any(name and len(" ".join(name.split())) > len(said) and words_in(said, name) for name in names):
-        return said
-    return None
+    names = [op.target.text, op.target.aria_label, op.target.a11y_name] if op.target else []
+    return said if any(name and said_within(name, said) for name in names) else None
 
 
-def words_in(words: str, text: str) -> bool:
-    """`words` stand in `text` as whole words, one after another, any case and spacing."""
-    return re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words.split()) + r"(?!\w)", text, re.I) \
-        is not None
+def _an_attribute(op: Operation, said: str) -> bool:
+    """The words are one of the element's attributes only a locator reads (`name`, `id`, `data-testid`), as it is
+    written ("j_username"; the tester's "user name" for a field named `__user_name` is their own words)."""
+    target = op.target
+    return target is not None and said.lower() in {a.lower() for a in (target.name_attr, target.id_attr, target.testid)
+                                                   if a}
 
 
 def _named_by_words(op: Operation, page_name: str) -> bool:
@@ -225,7 +223,8 @@ def _named_by_words(op: Operation, page_name: str) -> bool:
     target = op.target
     if target is None:
         return False
-    return page_name not in (target.input_type, target.role, target.tag)
+    kinds = {k.lower() for k in (target.input_type, target.role, target.tag) if k}
+    return page_name.lower() not in kinds
 
 
 def page_name_differs(op: Operation) -> str | None:
@@ -234,7 +233,7 @@ def page_name_differs(op: Operation) -> str | None:
     if op.target is None or not op.said or the_container(op) is not None:
         return None  # a row clicked as a whole is named by its record (see with_records)
     page = page_field_label(op) if _is_field_kind(op) else page_element_name(op)
-    return page if tester_name(op, page) else None
+    return page if tester_name(op, page) and _named_by_words(op, page) else None
 
 
 def _is_field_kind(op: Operation) -> bool:

@@ -174,13 +174,13 @@ _ANCHORED_XPATH_JS = r"""(el) => {
 }"""
 
 
-def lasting(loc: Locator, said: str | None = None) -> bool:
+def lasting(loc: Locator, told: str | None = None) -> bool:
     """The locator names nothing that reads otherwise tomorrow (a date, a time, "3 minutes ago", a counter, a
-    generated id: see shared.volatile), unless the step's own words name it."""
+    generated id: see shared.volatile), unless the step's own words (`told`) name it."""
     texts = [loc.value] if loc.strategy in ("role", "text", "title", "label") else []
     if loc.within is not None:
         texts.append(loc.within.text)
-    return not any(unsaid_volatile(text, said or "") for text in texts)
+    return not any(unsaid_volatile(text, told or "") for text in texts)
 
 
 def _is_target(page: Page, loc: Locator, handle: ElementHandle) -> bool:
@@ -293,7 +293,7 @@ def _kind_css(n: Node, handle: ElementHandle) -> Locator | None:
 
 
 def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
-                    anchored: bool, said: str | None = None) -> Locator | None:
+                    anchored: bool, told: str | None = None) -> Locator | None:
     """A locator that finds the container (row, list item, card) by a text of its own, then the element inside it
     by what it is: what people say ("Delete in the row of Betty Davis"), never a position. anchored: the element's
     text is the value under test, so the container is never named by it."""
@@ -302,13 +302,13 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
     except Exception:
         return None
     inner = [loc for loc in [*_inner_candidates(n, anchored), _kind_css(n, handle)] if loc is not None
-             and loc.strategy not in avoid and lasting(loc, said)]
+             and loc.strategy not in avoid and lasting(loc, told)]
     own = " ".join(n.text.split()).lower()
     for container in containers:
         for text in container["texts"]:
             if anchored and own and (own in text.lower() or text.lower() in own):
                 continue
-            if unsaid_volatile(text, said or ""):  # a row named by today's date finds nothing tomorrow
+            if unsaid_volatile(text, told or ""):  # a row named by today's date finds nothing tomorrow
                 continue
             within = Within(css=container["css"], text=text)
             for loc in inner:
@@ -326,7 +326,7 @@ def _scoped_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collectio
     return None
 
 
-def _row_locator(page: Page, n: Node, handle: ElementHandle, said: str | None = None) -> Locator | None:
+def _row_locator(page: Page, n: Node, handle: ElementHandle, told: str | None = None) -> Locator | None:
     """A clickable row, list item or card itself, by a text of its own ("the Water the plants row":
     locator("tr").filter({ hasText: "Water the plants" })), not by all its text, which changes with its status."""
     try:
@@ -335,7 +335,7 @@ def _row_locator(page: Page, n: Node, handle: ElementHandle, said: str | None = 
         return None
     for container in own:
         for text in container["texts"]:
-            if unsaid_volatile(text, said or ""):
+            if unsaid_volatile(text, told or ""):
                 continue
             loc = Locator(strategy="css", value=":scope", frames=list(n.frame),
                           within=Within(css=container["css"], text=text))
@@ -348,10 +348,10 @@ _INDEX_OF_JS = "(els, t) => els.length <= 20 ? els.indexOf(t) : -1"
 
 
 def _ordinal_locator(page: Page, n: Node, handle: ElementHandle, avoid: Collection[str],
-                     said: str | None = None) -> Locator | None:
+                     told: str | None = None) -> Locator | None:
     """Among elements named alike, the element by its order: "the second Same" (getByText("Same").nth(1))."""
     for loc in _inner_candidates(n, anchored=False):
-        if loc.strategy in avoid or not lasting(loc, said):
+        if loc.strategy in avoid or not lasting(loc, told):
             continue
         loc = loc.model_copy(update={"frames": list(n.frame)})
         try:
@@ -367,7 +367,7 @@ _INSIDE_TARGET_JS = "(els, t) => els.length === 1 && els[0] !== t && t.contains(
 
 
 def _inner_text_locator(page: Page, snap: PageSnapshot, n: Node, handle: ElementHandle,
-                        said: str | None) -> Locator | None:
+                        said: str | None, told: str | None = None) -> Locator | None:
     """A clickable element nothing names but a text inside it (an SVG node of a diagram, a <g> holding a <text>, a
     card whose title and summary sit in elements of their own): that text, which a click reaches it through. The
     element's whole text first, then the words the step named it by, then the texts of what it holds."""
@@ -385,7 +385,7 @@ def _inner_text_locator(page: Page, snap: PageSnapshot, n: Node, handle: Element
         stack.extend(reversed(inner.children))
     for text in texts:
         loc = Locator(strategy="text", value=text, frames=list(n.frame))
-        if not lasting(loc, said):
+        if not lasting(loc, told):
             continue
         try:
             if resolve(page, loc).evaluate_all(_INSIDE_TARGET_JS, handle):
@@ -401,14 +401,16 @@ class NoStableLocator(RuntimeError):
 
 def best_locator(
     page: Page, snap: PageSnapshot, node_id: int, anchored: bool = False, avoid: Collection[str] = (),
-    said: str | None = None,
+    said: str | None = None, sentence: str | None = None,
 ) -> Locator:
     """The first locator candidate that resolves to exactly this node's element; XPath otherwise.
 
     anchored: for a value check; the locator comes from the element's label, never from its content.
     avoid: strategies that failed this operation's replay before; the next one in the order is used.
     said: the words the step named the element by (see candidate_locators).
+    sentence: the step's whole sentence: a date, time or count it names may name the element or its row (lasting).
     """
+    told = " ".join(t for t in (said, sentence) if t)
     n = snap.nodes[node_id]
     handle = element_handle(page, snap, node_id)
     try:
@@ -417,11 +419,11 @@ def best_locator(
         for loc in candidate_locators(n, anchored, said):
             if not row_tried and loc.strategy in ("role", "text") and loc.exact:
                 row_tried = True  # a clickable container: one of its own texts names it better than all of them
-                row = _row_locator(page, n, handle, said)
+                row = _row_locator(page, n, handle, told)
                 if row is not None:
                     return row
             key = (loc.strategy, loc.value, loc.role)
-            if key in seen or loc.strategy in avoid or not lasting(loc, said):
+            if key in seen or loc.strategy in avoid or not lasting(loc, told):
                 continue
             seen.add(key)
             if _is_target(page, loc, handle):
@@ -432,13 +434,13 @@ def best_locator(
                 loc = Locator(strategy="xpath", value=labelled, frames=list(n.frame))
                 if _is_target(page, loc, handle):
                     return loc
-        scoped = _scoped_locator(page, n, handle, avoid, anchored, said)
+        scoped = _scoped_locator(page, n, handle, avoid, anchored, told)
         if scoped is not None:
             return scoped
-        ordinal = _ordinal_locator(page, n, handle, avoid, said)
+        ordinal = _ordinal_locator(page, n, handle, avoid, told)
         if ordinal is not None:
             return ordinal
-        inner = _inner_text_locator(page, snap, n, handle, said)
+        inner = _inner_text_locator(page, snap, n, handle, said, told)
         if inner is not None:
             return inner
         if n.shadow:

@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from shared.records import Operation
 from shared.scenarios import PLACEHOLDER
 from workers.agent.actions import action
-from workers.agent.actions.naming import CONTAINER_WORDS, context_name, holds_value, record_text, visible
+from workers.agent.actions.naming import (
+    CONTAINER_WORDS,
+    context_name,
+    holds_value,
+    page_field_label,
+    record_text,
+    tester_name,
+)
 
 
 @dataclass(frozen=True)
@@ -63,11 +70,11 @@ def camel_case(text: str) -> str:
 
 
 def field_name(op: Operation) -> str:
-    """The field's name as a camelCase identifier: the tester's words for it, its label, aria-label, placeholder,
-    context, name or id; else 'value'."""
+    """The field's name as a camelCase identifier: the tester's words for it where the step says them (see
+    naming.tester_name), its label, aria-label, placeholder, context, name or id; else 'value'."""
     target = op.target
     if target is not None:
-        for text in (visible(op.said), target.label, target.aria_label, target.placeholder,
+        for text in (tester_name(op, page_field_label(op)), target.label, target.aria_label, target.placeholder,
                      context_name(target.context), target.name_attr, target.id_attr):
             name = camel_case(text or "")
             if name:
@@ -93,11 +100,20 @@ _NOT_WHAT = frozenset("""a an the this that these those its it their his her my 
 is are was were be been being reads read says say said shows show shown displays display displayed appears appear
 contains contain containing with of as to in into on at by for from and or then now still should must will can
 equals equal reading saying showing named called titled labelled labeled see sees seen visible present listed
+includes include including becomes become has have changes change changed disappears disappear
 page screen site app application user new following text value word words string verify check ensure confirm
 assert expect make sure click type enter look wait find search open select choose press go navigate until
 till unless while when after before if whether so both either all only also just not no never again there""".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
-_NAMED_PARTS = frozenset("column field cell row box input".split())
+_NAMED_PARTS = frozenset("column field cell box input".split())  # never "row": a row's name is its record
+# Verbs between what a value is called and the value: 'the title reads "X"'
+_SHOWING = frozenset("""is are was were be been being reads read says say said shows show shown displays display
+displayed appears appear contains contain containing includes include including lists list becomes become has have
+changes change changed equals equal reading saying showing named called titled labelled labeled to as of with
+now still should must will can""".split())
+# What a value said before its kind is: '"Saved" toast is shown'
+_UI_NOUNS = frozenset("""message toast banner notice notification alert error warning heading title label link button
+status badge tooltip tab option caption hint""".split())
 
 
 def said_what(value: str, sentence: str) -> str:
@@ -109,7 +125,7 @@ def said_what(value: str, sentence: str) -> str:
         return ""
     segments = re.split(r"[\"“”,.;:]", sentence[: found.start()])
     before = segments[-1].split()
-    while before and before[-1].lower() in _NOT_WHAT and before[-1].lower() not in ("the", "a", "an"):
+    while before and before[-1].lower() in _SHOWING:
         before.pop()  # "reads", "shows", "is"
     words: list[str] = []
     while before and _WORD.fullmatch(before[-1]) and before[-1].lower() not in _NOT_WHAT and len(words) < 2:
@@ -119,7 +135,7 @@ def said_what(value: str, sentence: str) -> str:
         words = [segments[-2]]  # 'the "Name" column shows "Bob"': what the column is called
     if not words:
         after = re.split(r"[\"“”,.;:]", sentence[found.end():])[0].split()
-        if after and _WORD.fullmatch(after[0]) and after[0].lower() not in _NOT_WHAT:
+        if after and after[0].lower() in _UI_NOUNS:  # '"Saved" toast is shown'
             words = [after[0]]
     return camel_case(" ".join(words))
 

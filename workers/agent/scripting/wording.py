@@ -37,7 +37,7 @@ def describe(op: Operation, arg: str | None, record_arg: str | None = None) -> s
     if record is not None:
         comment = comment.replace(f'"{_clean(record[0])}"', record_arg, 1)
     how = found_by(op) if op.kind != "goto" else ""
-    page_name = page_name_differs(op)
+    page_name = page_name_differs(op) if record is None else None  # a record's name is its argument's, per row
     if page_name:  # the step says the tester's words; the locator finds the element by the page's
         how = f'{how}: "{page_name}" on the page' if how else f'"{page_name}" on the page'
     return f"{comment} ({how})" if how else comment
