@@ -73,6 +73,15 @@ def volatile_parts(text: str | None) -> list[tuple[str, str]]:
     return [(kind, text[start:end].strip()) for start, end, kind in sorted(found)]
 
 
+def locator_texts(locator) -> list[str]:
+    """The texts a locator (shared.records.Locator) finds its element by that a page prints: the name or text it
+    matches (by role, text, title or label) and the text of the row or item it looks inside."""
+    texts = [locator.value] if locator.strategy in ("role", "text", "title", "label") else []
+    if locator.within is not None:
+        texts.append(locator.within.text)
+    return texts
+
+
 def is_volatile(text: str | None) -> bool:
     return bool(volatile_parts(text))
 

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 
 from shared.records import Operation
 from shared.scenarios import PLACEHOLDER, Scenario
-from shared.volatile import unsaid_volatile
+from shared.volatile import locator_texts, unsaid_volatile
 from workers.agent.language.phrases import Sentence
 
 
@@ -264,9 +264,7 @@ def volatile_anchors(scenario: Scenario, features: str, operations: list[Operati
     for op in operations:
         if not op.ok or op.redundant or op.locator is None or op.kind == "goto":
             continue
-        texts = [op.locator.value] if op.locator.strategy in ("role", "text", "title", "label") else []
-        texts += [op.locator.within.text] if op.locator.within is not None else []
-        for text in texts:
+        for text in locator_texts(op.locator):
             for kind, run in unsaid_volatile(text, tester):
                 problems.append(f'{kind} "{run}" in the locator of step {op.step_index + 1}: {text}')
     return problems

@@ -55,3 +55,9 @@ def test_other_words_than_the_page_s_leave_the_page_s_name_in_the_step():
     icon = Node(id=5, tag="button", role="button", title="Delete", icon="trash")
     assert element_name(op("click", icon, said="trash")) == "Delete"
     assert field_label(op("fill", Node(id=6, tag="input", label="Username"), said="user name")) == "Username"
+
+
+def test_the_tester_s_word_that_is_also_an_id_is_still_theirs_where_the_page_shows_it():
+    like = Node(id=8, tag="button", role="button", text="Like (3)", id_attr="like")
+    assert element_name(op("click", like, said="Like")) == "Like"
+    assert page_name_differs(op("click", like, said="Like")) is None  # "(3)" changes: the comment never holds it

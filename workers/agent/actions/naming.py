@@ -172,7 +172,7 @@ def page_element_name(op: Operation) -> str:
         return clean(op.locator.value)
     target = op.target
     names = () if target is None else (target.text, target.aria_label, target.label, target.a11y_name, target.title,
-                                        target.value, target.testid, target.icon)
+                                        target.value, target.icon)
     return _first_name(op, names, lambda t: t.role or t.tag, "element")
 
 
@@ -200,19 +200,21 @@ def tester_name(op: Operation, page_name: str) -> str | None:
     said = clean(op.said)
     if not said or said.endswith("…") or not re.search(r"[^\W\d_]", said):
         return None
-    if set(said.lower().split()) <= _POINTING or _an_attribute(op, said):
+    if set(said.lower().split()) <= _POINTING:
         return None
     if " ".join(said.lower().split()) == " ".join(page_name.lower().split()):
         return None
     if not _named_by_words(op, page_name):
-        return said
+        return None if _an_attribute(op, said) else said
     names = [op.target.text, op.target.aria_label, op.target.a11y_name] if op.target else []
     return said if any(name and said_within(name, said) for name in names) else None
 
 
 def _an_attribute(op: Operation, said: str) -> bool:
     """The words are one of the element's attributes only a locator reads (`name`, `id`, `data-testid`), as it is
-    written ("j_username"; the tester's "user name" for a field named `__user_name` is their own words)."""
+    written ("j_username"; the tester's "user name" for a field named `__user_name` is their own words). Asked only
+    where the page names the element by nothing a person reads: "Like" for a button with id "like" that shows
+    "Like (3)" is the tester's word and the page's."""
     target = op.target
     return target is not None and said.lower() in {a.lower() for a in (target.name_attr, target.id_attr, target.testid)
                                                    if a}
@@ -233,7 +235,11 @@ def page_name_differs(op: Operation) -> str | None:
     if op.target is None or not op.said or the_container(op) is not None:
         return None  # a row clicked as a whole is named by its record (see with_records)
     page = page_field_label(op) if _is_field_kind(op) else page_element_name(op)
-    return page if tester_name(op, page) and _named_by_words(op, page) else None
+    said = tester_name(op, page)
+    if not said or not _named_by_words(op, page):
+        return None
+    rest = re.sub(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", "", page, flags=re.I)
+    return None if _COUNT_OR_STATE.fullmatch(rest) else page  # "Like (3)": a count, which changes, never a name
 
 
 def _is_field_kind(op: Operation) -> bool:

@@ -381,7 +381,7 @@
   const visible = (t) => norm((t || '').replace(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g, ''));
   function formTitle(f) {
     if (formTitles.has(f)) return formTitles.get(f);
-    let title = attr(f, 'aria-label') || '';
+    let title = visible(attr(f, 'aria-label'));
     const by = attr(f, 'aria-labelledby');
     if (!title && by) title = visible(by.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? e.textContent : ''; }).join(' '));
     const isHeading = (e) => e && (/^H[1-6]$/.test(e.tagName) || e.getAttribute('role') === 'heading');

@@ -24,7 +24,7 @@ from playwright.sync_api import ElementHandle, FrameLocator, Page
 from playwright.sync_api import Locator as PWLocator
 
 from shared.records import Locator, Node, PageSnapshot, Within
-from shared.volatile import unsaid_volatile
+from shared.volatile import locator_texts, unsaid_volatile
 from workers.agent.actions.naming import said_within
 
 from .ids import generated_id
@@ -177,10 +177,7 @@ _ANCHORED_XPATH_JS = r"""(el) => {
 def lasting(loc: Locator, told: str | None = None) -> bool:
     """The locator names nothing that reads otherwise tomorrow (a date, a time, "3 minutes ago", a counter, a
     generated id: see shared.volatile), unless the step's own words (`told`) name it."""
-    texts = [loc.value] if loc.strategy in ("role", "text", "title", "label") else []
-    if loc.within is not None:
-        texts.append(loc.within.text)
-    return not any(unsaid_volatile(text, told or "") for text in texts)
+    return not any(unsaid_volatile(text, told or "") for text in locator_texts(loc))
 
 
 def _is_target(page: Page, loc: Locator, handle: ElementHandle) -> bool:

@@ -167,7 +167,7 @@ def parameterise(operations: Sequence[Operation], data: Sequence[dict[str, str]]
     one whose name holds such a value ("Betty Davis" after a search for "Davis") gets a parameter of its own.
     Each value the tester typed or chose is a column of its own, even when two are equal (a user name and a
     password both "demo"); a check of an equal value takes the first of them. A parameter is named for what it
-    holds: a field's value by the tester's name of the field (field_name), an expected text by what the step's
+    holds: a field's value by the field's name in the step (field_name), an expected text by what the step's
     sentence calls it (`sentences`, by step index: 'the message "Saved" appears' -> <expectedMessage>).
     """
     result = Parameters()
