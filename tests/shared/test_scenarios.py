@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -112,3 +113,23 @@ def test_a_long_reason_is_cut_and_says_how_long_it_was():
     verdict = Verdict.failed(3, "action", "no element matches " + "x" * 100_000)
     assert len(verdict.reason) == REASON_MAX and verdict.reason.endswith("(cut: 100019 characters in all)")
     assert Verdict.failed(3, "action", "short").reason == "short"
+
+
+@pytest.mark.parametrize("loader", ["libyaml", "pure"])
+def test_libyaml_and_pyyaml_s_own_parser_read_a_scenarios_file_alike(loader, monkeypatch):
+    # parse_scenarios takes libyaml's loader where PyYAML has it (bench/importers.py times it); both read the same
+    import yaml
+
+    import shared.scenarios
+
+    assert yaml.__with_libyaml__, "PyYAML without libyaml here: the fast path is not tested"
+    text = (Path(__file__).resolve().parents[2] / "examples" / "petclinic.yaml").read_text(encoding="utf-8")
+    expected = parse_scenarios(text, "petclinic.yaml")
+    if loader == "pure":
+        monkeypatch.setattr(shared.scenarios, "_YAML_LOADER", yaml.SafeLoader)
+    assert parse_scenarios(text, "petclinic.yaml") == expected
+    cut = 'scenarios:\n  - id: A\n    title: t\n    steps:\n      - Type "Same as #4." in the box\n'
+    with pytest.raises(ScenarioFileError, match="line 5.*YAML comment"):
+        parse_scenarios(cut, "cases.yaml")
+    with pytest.raises(ScenarioFileError, match="not valid YAML at line 1"):
+        parse_scenarios("scenarios: [", "s.yaml")
