@@ -57,3 +57,13 @@ def test_a_malformed_export_is_one_line_naming_its_line_and_writes_nothing(tmp_p
     assert missing.returncode == 2 and "nothing.json: cannot read" in missing.stderr, missing.stderr
     wrong = stepforge("import", str(EXPORTS / "petclinic-testrail.csv"), "--from", "zephyr", cwd=tmp_path)
     assert wrong.returncode == 2 and "Zephyr Scale export is JSON" in wrong.stderr, wrong.stderr
+
+
+def test_an_existing_scenarios_file_is_overwritten_only_with_force(tmp_path, stepforge):
+    (tmp_path / "scenarios.yaml").write_text("# edited by hand\n", encoding="utf-8")
+    done = stepforge("import", str(EXPORTS / "petclinic-xray.csv"), cwd=tmp_path)
+    assert done.returncode == 2 and "-o scenarios.yaml exists; --force to overwrite it" in done.stderr, done.stderr
+    assert (tmp_path / "scenarios.yaml").read_text(encoding="utf-8") == "# edited by hand\n"
+    forced = stepforge("import", str(EXPORTS / "petclinic-xray.csv"), "--force", cwd=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    assert len(load_scenarios(tmp_path / "scenarios.yaml").scenarios) == len(DEMO.scenarios)

@@ -46,6 +46,8 @@ def import_command(args: argparse.Namespace, console: Console) -> int:
     out: Path = args.out
     if out.exists() and out.is_dir():
         raise UsageError(f"-o {out} is a folder; name the scenarios file to write (e.g. {out / 'scenarios.yaml'})")
+    if out.exists() and not args.force:  # a scenarios file someone may have edited since: never lost silently
+        raise UsageError(f"-o {out} exists; --force to overwrite it, or name another file")
     write_atomically(out, scenarios_yaml(report, source=args.file.name, base_url=args.base_url))
     for note in report.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)

@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     importing.add_argument("--from", dest="system", choices=SYSTEMS,
                            help="the system that exported it (default: told by the file's columns or keys)")
     importing.add_argument("-o", "--out", type=Path, default=Path("scenarios.yaml"),
-                           help="scenarios file to write (default: scenarios.yaml)")
+                           help="scenarios file to write (default: scenarios.yaml); an existing one only with --force")
+    importing.add_argument("--force", action="store_true", help="overwrite the scenarios file -o names if it exists")
     importing.add_argument("--base-url", help="the application's address, written into the scenarios file")
     importing.add_argument("--feature", help="feature of the cases with no section, folder or component")
     return parser
