@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from shared.words import words_pattern
+
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _MONTH_CAPITAL = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|"
@@ -89,11 +91,7 @@ def is_volatile(text: str | None) -> bool:
 def said_by(run: str, sentences: str) -> bool:
     """The tester's sentences name this run as whole words (any case, any spacing): then it is their value, not the
     page's ("Mar 3" is not said by "Mar 31", nor "3 minutes ago" by "13 minutes ago")."""
-    words = run.split()
-    if not words:
-        return False
-    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)"
-    return re.search(pattern, sentences, re.IGNORECASE) is not None
+    return bool(run.split()) and words_pattern(run).search(sentences) is not None
 
 
 def unsaid_volatile(text: str | None, sentences: str) -> list[tuple[str, str]]:

@@ -39,6 +39,7 @@ from shared.records import (
 from shared.reset_request import LabelledReset
 from shared.scenarios import Scenario, ScenarioStep
 from shared.settings import Settings
+from shared.words import words_pattern
 from workers.agent.actions import CheckFailed, action
 from workers.agent.actions.elements import is_textbox
 from workers.agent.brains.base import Brain
@@ -65,7 +66,6 @@ from workers.agent.grounding.places import (
     narrow,
     one_per_element,
     to_the_words,
-    words_pattern,
 )
 from workers.agent.grounding.tree import StaleSnapshotError, snapshot
 from workers.agent.grounding.what_it_is import anchor_holder, said_so, showing

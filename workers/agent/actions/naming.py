@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
 from shared.records import Locator, Node, Operation
+from shared.words import words_pattern
 
 MAX_NAME = 60
 _NAMED_BY = ("label", "role", "text")  # locator strategies whose value is a name a person reads
@@ -23,7 +24,7 @@ def said_within(name: str, said: str | None) -> str | None:
     name = " ".join(name.split())
     if not said or len(said) >= len(name):
         return None
-    found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", name, re.I)
+    found = words_pattern(said).search(name)
     if found is None:
         return None
     rest = name[: found.start()] + name[found.end():]
@@ -238,7 +239,7 @@ def page_name_differs(op: Operation) -> str | None:
     said = tester_name(op, page)
     if not said or not _named_by_words(op, page):
         return None
-    rest = re.sub(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in said.split()) + r"(?!\w)", "", page, flags=re.I)
+    rest = words_pattern(said).sub("", page)
     return None if _COUNT_OR_STATE.fullmatch(rest) else page  # "Like (3)": a count, which changes, never a name
 
 

@@ -25,10 +25,10 @@ from playwright.sync_api import Locator as PWLocator
 
 from shared.records import Locator, Node, PageSnapshot, Within
 from shared.volatile import locator_texts, unsaid_volatile
+from shared.words import words_pattern
 from workers.agent.actions.naming import said_within
 
 from .ids import generated_id
-from .places import words_pattern
 from .tree import element_handle
 
 __all__ = ["best_locator", "resolve", "candidate_locators", "css_string", "NoStableLocator"]

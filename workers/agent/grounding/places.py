@@ -22,6 +22,7 @@ import re
 
 from shared.records import Candidate, Intent, Node, PageSnapshot
 from shared.scenarios import list_items
+from shared.words import words_pattern
 from workers.agent.language.icons import fits_picture, named_purpose, pictured
 from workers.agent.language.part_kinds import CLASS_NAMES, PARTS
 from workers.agent.language.phrases import ARTICLE
@@ -408,11 +409,6 @@ def _by_role(intent: Intent, snap: PageSnapshot) -> list[Candidate]:
         if fit >= 0.9:
             out.append(Candidate(node_id=node.id, score=round(fit, 6)))
     return sorted(out, key=lambda c: (-c.score, _reading(snap.node(c.node_id))))
-
-
-def words_pattern(text: str) -> re.Pattern[str]:
-    """The words of a text as the page may show them: whole words, any case, any spacing between them."""
-    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.I)
 
 
 NEAR_PX = 150.0  # how far from its anchor's text, edge to edge, an element still reads as "next to" it

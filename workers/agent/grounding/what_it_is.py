@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from shared.records import Node, PageSnapshot
+from shared.words import words_pattern
 from workers.agent.grounding.places import text_of
 from workers.agent.language.roles import KIND_ROLES
 from workers.agent.reading.coverage import stem
@@ -68,7 +69,7 @@ def said_so(page: PageSnapshot, node: Node, said_as: str) -> str | None:
 def anchor_holder(page: PageSnapshot, node: Node, anchor: str) -> Node | None:
     """The nearest element holding the node whose text holds the anchor's words ('the Close button in the row of
     "Welcome"': the box of "Welcome"), what words said of the anchored text are said of; None when none does."""
-    words = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, anchor.split())) + r"(?!\w)", re.I)
+    words = words_pattern(anchor)
     holder = page.node(node.parent) if node.parent is not None and anchor.split() else None
     memo: dict[int, str] = {}  # each element's text, read once as the walk goes up
     while holder is not None:
