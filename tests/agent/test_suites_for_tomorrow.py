@@ -18,8 +18,10 @@ from tests.agent.pages_site import assert_green, generate_on_page
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
 
-def written(tmp_path) -> tuple[str, str]:
-    """The generated feature and step definitions."""
+def generated(html: str, steps: list, tmp_path) -> tuple[str, str]:
+    """The feature and step definitions generated from one scenario on a page serving `html`, once its suite replayed
+    green in cucumber-js."""
+    assert_green(generate_on_page(html, steps, tmp_path))
     suite = tmp_path / "suite" / "features"
     return next(suite.glob("*.feature")).read_text(), (suite / "step_definitions" / "steps.js").read_text()
 
@@ -51,10 +53,8 @@ NOTES = f"""<!doctype html><html><body>
 
 
 def test_an_item_is_never_found_by_today_s_date(tmp_path):
-    result = generate_on_page(NOTES, [{"action": 'Click the first "dana" link',
-                                       "expected": '"Opened Weekly sync" is shown'}], tmp_path)
-    assert_green(result)
-    feature, steps = written(tmp_path)
+    feature, steps = generated(NOTES, [{"action": 'Click the first "dana" link',
+                                        "expected": '"Opened Weekly sync" is shown'}], tmp_path)
     assert volatile_parts(feature) == [] and volatile_parts(steps) == [], (feature, steps)
     assert _today() not in steps and str(datetime.date.today().year) not in steps
 
@@ -70,11 +70,9 @@ INVISIBLE_HEADING = """<!doctype html><html><head><meta charset="utf-8"></head><
 
 
 def test_a_form_is_never_named_by_an_invisible_heading(tmp_path):
-    result = generate_on_page(INVISIBLE_HEADING, [
+    feature, _ = generated(INVISIBLE_HEADING, [
         {"action": 'Enter "Ann" in the Name field and "ann@example.com" in the Email field, then click "Save"',
          "expected": '"Saved Ann" is shown'}], tmp_path)
-    assert_green(result)
-    feature, _ = written(tmp_path)
     assert "\u200b" not in feature and "Fill in the" not in feature, feature
 
 
@@ -87,10 +85,8 @@ ONLY_A_NAME = """<!doctype html><html><body>
 
 
 def test_a_field_is_never_named_by_its_name_attribute_in_a_step(tmp_path):
-    result = generate_on_page(ONLY_A_NAME, [{"action": 'Type "sam" in the user name field and click "Go"',
-                                             "expected": 'The message "Hello sam" is shown'}], tmp_path)
-    assert_green(result)
-    feature, steps = written(tmp_path)
+    feature, steps = generated(ONLY_A_NAME, [{"action": 'Type "sam" in the user name field and click "Go"',
+                                              "expected": 'The message "Hello sam" is shown'}], tmp_path)
     assert "__user_name" not in feature and "user name" in feature, feature
     assert "__user_name" in steps  # the locator may read the attribute
     assert examples_header(feature) == ["userName", "expectedMessage"], feature
@@ -109,11 +105,9 @@ INLINE_SECTION = """<!doctype html><html><body>
 
 
 def test_a_form_is_titled_by_the_heading_above_it_not_by_a_section_inside(tmp_path):
-    result = generate_on_page(INLINE_SECTION, [
+    feature, _ = generated(INLINE_SECTION, [
         {"action": 'Enter "Ann" in the Name field and "ann@example.com" in the Email field and click "Create"',
          "expected": '"Created Ann" is shown'}], tmp_path)
-    assert_green(result)
-    feature, _ = written(tmp_path)
     assert "Addresses" not in feature and "Fill in the New customer form" in feature, feature
 
 
@@ -131,10 +125,8 @@ CARDS = """<!doctype html><html><body>
 
 
 def test_a_card_is_called_what_the_tester_called_it(tmp_path):
-    result = generate_on_page(CARDS, [{"action": 'Click the "Quarterly report" card',
-                                       "expected": '"Reading Quarterly report" is shown'}], tmp_path)
-    assert_green(result)
-    feature, _ = written(tmp_path)
+    feature, _ = generated(CARDS, [{"action": 'Click the "Quarterly report" card',
+                                    "expected": '"Reading Quarterly report" is shown'}], tmp_path)
     step = next(line for line in feature.splitlines() if line.strip().startswith("When"))
     assert "Quarterly report" in step and "Read more" not in step and "finance" not in step, feature
 
@@ -150,9 +142,7 @@ SIGN_IN = """<!doctype html><html><body>
 
 
 def test_two_fields_of_equal_value_are_two_columns(tmp_path):
-    result = generate_on_page(SIGN_IN, [
+    feature, _ = generated(SIGN_IN, [
         {"action": 'Enter "demo" in the User name field and "demo" in the Password field and click "Sign in"',
          "expected": 'The message "Welcome demo (4)" is shown'}], tmp_path)
-    assert_green(result)
-    feature, _ = written(tmp_path)
     assert examples_header(feature) == ["userName", "password", "expectedMessage"], feature
