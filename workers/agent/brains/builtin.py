@@ -48,16 +48,11 @@ class BuiltinBrain:
     name = "builtin"
     reads_whole_steps = True  # every word of a step is checked as used by what the step did (scenario_run)
 
-    def __init__(self, row: Mapping[str, str] | None = None, grammar_first: bool = False,
-                 other_reader: bool = False) -> None:
+    def __init__(self, row: Mapping[str, str] | None = None, grammar_first: bool = False) -> None:
         self.row: dict[str, str] = dict(row or {})
         # expected results read by the claims grammar first, by the rules when it has no reading
         # (Settings.expected_reader "grammar"); else by the rules first
         self.grammar_first = grammar_first
-        # a step the rules read only part of is read by the grammars, whose reading is taken when it is whole; off by
-        # default: it changed no verdict of the corpus, and it takes the grammars' reading where the rules' reading
-        # leaves a word unused that the run itself would use (an address check said "the URL contains")
-        self.other_reader = other_reader
         self._meaning: dict[str, list[str]] = {}  # the step's sentences read by the grammar, claim by claim
 
     def decide(
@@ -94,29 +89,7 @@ class BuiltinBrain:
         if not intents and not (step.expected or "").strip():
             raise Unsupported(f"{' '.join(step.action.split())!r}: it announces a check but says nothing to check "
                               "(put the check in the expected result, e.g. \"'Order saved' is shown\")")
-        intents = self._with_expected(step, intents, ops, page)
-        if why is None and self.other_reader and unread_words(step, intents, self.row):
-            # the rules read only part of it: the grammars' reading, when it is whole
-            meaning = dict(self._meaning)
-            grammars = self._read_by_the_grammars(step, page, history or [])
-            if isinstance(grammars, list) and not unread_words(step, grammars, self.row):
-                return grammars
-            self._meaning = meaning  # what the run records is the reading that runs
-        return intents
-
-    def _read_by_the_grammars(self, step: ScenarioStep, page: PageSnapshot, history: list[Operation]
-                              ) -> list[Intent] | str:
-        """The step read by the grammars, when the rules were asked first (the meaning they record is the caller's to
-        keep or drop)."""
-        first = self.grammar_first
-        self.grammar_first = True  # its expected result read by the claims grammar first too
-        try:
-            read = self._grammar_first(step, page, history)
-        except Unsupported as exc:
-            read = exc.reason
-        finally:
-            self.grammar_first = first
-        return read
+        return self._with_expected(step, intents, ops, page)
 
     def _with_expected(self, step: ScenarioStep, intents: list[Intent], ops: list[Op],
                        page: PageSnapshot) -> list[Intent]:
