@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from shared.importers.formats import FormatError as ImportFormatError
 from shared.importers.mapping import Case, CaseError, scenario_of
 from shared.scenarios import ScenarioFile
+from shared.words import counted
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Skipped:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.where}): {self.reason}"
+        return f"{self.key}: {self.reason}" if self.key == self.where else f"{self.key} ({self.where}): {self.reason}"
 
 
 @dataclass
@@ -150,7 +151,8 @@ def scenarios_yaml(report: ImportReport, *, source: str, base_url: str | None = 
         if scenario.data:
             item["data"] = scenario.data
         document["scenarios"].append(item)
-    head = f"# Imported by stepforge from {source} ({report.format}): {len(report.scenario_file.scenarios)} cases"
+    cases = counted(len(report.scenario_file.scenarios), "case")
+    head = f"# Imported by stepforge from {source} ({report.format}): {cases}"
     if report.skipped:
         head += f", {len(report.skipped)} skipped:\n" + "\n".join(f"#   {s}" for s in report.skipped)
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's: a 5,000-case export in a fraction of a second

@@ -32,14 +32,47 @@ def _path(parts) -> str:
     return text.lstrip(".") or "(top level)"
 
 
+def schema_problem(document: Any, schema: dict, at: str = "") -> str | None:
+    """The first place where the document is not what its format's schema says, and what is wrong there; None
+    when it is."""
+    error = best_match(Draft202012Validator(schema).iter_errors(document))
+    if error is None:
+        return None
+    inner = list(error.absolute_path)
+    place = at + _path(inner) if at and inner and isinstance(inner[0], int) else (
+        f"{at}.{_path(inner)}" if at and inner else at or _path(inner))
+    return f"{place}: {error.message}"
+
+
 def check_schema(document: Any, schema: dict, source: str, at: str = "") -> None:
     """FormatError naming the first place where the document is not what its format's schema says."""
-    error = best_match(Draft202012Validator(schema).iter_errors(document))
-    if error is not None:
-        inner = list(error.absolute_path)
-        place = at + _path(inner) if at and inner and isinstance(inner[0], int) else (
-            f"{at}.{_path(inner)}" if at and inner else at or _path(inner))
-        raise FormatError(f"{source}: {place}: {error.message}")
+    problem = schema_problem(document, schema, at)
+    if problem is not None:
+        raise FormatError(f"{source}: {problem}")
+
+
+class Problems:
+    """The problems of a file read to its end, each with its line: the file is refused naming all of them (up to
+    SHOWN), so that one export fixes them in one go."""
+
+    SHOWN = 20
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.found: list[str] = []
+
+    def add(self, line: int, problem: str) -> None:
+        self.found.append(f"line {line}: {problem}")
+
+    def raise_any(self) -> None:
+        if not self.found:
+            return
+        count = len(self.found)
+        shown = "\n".join(f"  {problem}" for problem in self.found[:self.SHOWN])
+        more = f"\n  ... and {count - self.SHOWN} more" if count > self.SHOWN else ""
+        if count == 1:
+            raise FormatError(f"{self.source}: {self.found[0]}")
+        raise FormatError(f"{self.source}: {count} problems; nothing was imported:\n{shown}{more}")
 
 
 def csv_reader(content: str, source: str, delimiter: str, what: str, offset: int = 0) -> tuple[Any, list[str]]:
@@ -54,10 +87,10 @@ def csv_reader(content: str, source: str, delimiter: str, what: str, offset: int
     return reader, header
 
 
-def csv_rows(reader: Any, header: list[str], source: str, offset: int = 0) -> Iterator[tuple[int, list[str]]]:
+def csv_rows(reader: Any, header: list[str], problems: Problems, offset: int = 0) -> Iterator[tuple[int, list[str]]]:
     """The rows after the header, each with the line it starts on (a cell may span lines; `offset`: lines before
-    the header the reader did not see), blank rows left out; FormatError naming the line of a row that is not
-    well-formed CSV or has another number of fields than the header."""
+    the header the reader did not see), blank rows left out; a row that is not well-formed CSV or has another
+    number of fields than the header is added to the problems, and the reading goes on."""
     while True:
         start = reader.line_num + 1 + offset
         try:
@@ -65,10 +98,12 @@ def csv_rows(reader: Any, header: list[str], source: str, offset: int = 0) -> It
         except StopIteration:
             return
         except csv.Error as exc:
-            raise FormatError(f"{source}: line {start}: {exc}") from None
+            problems.add(start, str(exc))
+            continue
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise FormatError(f"{source}: line {start}: {len(row)} fields, but the header has {len(header)} "
-                              "(a quote not closed, or a cell with an unquoted separator)")
+            problems.add(start, f"{len(row)} fields, but the header has {len(header)} "
+                                "(a quote not closed, or a cell with an unquoted separator)")
+            continue
         yield start, row

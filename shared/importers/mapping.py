@@ -64,6 +64,32 @@ PARAMETERS = {"{name}": re.compile(r"(?<!\$)\{([A-Za-z_][A-Za-z0-9_]*)\}"),
               "${name}": re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")}
 
 
+_NUMBERED = re.compile(r"^\s*(\d+)[.)]\s+", re.M)
+
+
+def numbered(text: str, *, from_one: bool = True) -> dict[int, str] | None:
+    """A cell holding a case's separated steps in one ("1. Open the page\n2. Search"): the steps by number; None
+    when it does not start with a number (with "1." when from_one: the steps; expected results may skip some)."""
+    marks = list(_NUMBERED.finditer(text))
+    if not marks or text[:marks[0].start()].strip() or (from_one and marks[0].group(1) != "1"):
+        return None
+    items = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        number = int(mark.group(1))
+        if number in items:
+            raise ValueError(f"two items are numbered {number}")
+        items[number] = text[mark.end():following.start() if following else len(text)].strip()
+    return items
+
+
+
+def section_path(path: str | None, separator: str) -> str | None:
+    """A section or folder path as a feature's name, every part kept ("/Owners/Search" -> "Owners > Search"), so
+    that two sections of one name in different places ("Owners > Search", "Vets > Search") stay two features."""
+    parts = [" ".join(part.split()) for part in (path or "").split(separator) if part.strip()]
+    return " > ".join(parts) or None
+
+
 def is_action(sentence: str) -> bool:
     words = sentence.strip().split(maxsplit=1)
     return bool(words) and words[0].lower().strip(",.:;") in _IMPERATIVES
@@ -105,6 +131,47 @@ def _parameter_names(case: Case) -> set[str]:
     return {name for text in texts for name in pattern.findall(text or "")} if pattern else set()
 
 
+def _text_steps(case: Case) -> list[dict[str, str | None]]:
+    """The steps of a Steps text, a sentence each; expected results numbered as the steps are ("1. ... 2. ...")
+    go to the steps of their numbers, an unnumbered expected text to the last step. The numbers are read before
+    the markup is made plain (a markdown list would lose them)."""
+    raw, raw_expected = (v.replace("\r\n", "\n").replace("\r", "\n") for v in (case.text, case.text_expected))
+    try:
+        items = numbered(raw)
+        results = numbered(raw_expected, from_one=False) if items and raw_expected.strip() else None
+    except ValueError as error:
+        raise CaseError(f"its Steps cannot be read: {error}") from None
+    if items:
+        items = {number: plain_text(item) for number, item in items.items()}
+    else:
+        lines = (re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", line) for line in plain_text(raw).split("\n"))
+        items = {1: "\n".join(lines)}
+    expected = plain_text(raw_expected)
+    if results:
+        results = {number: plain_text(result) for number, result in results.items()}
+    else:
+        results = {max(items): expected} if expected else {}
+    extra = sorted(set(results) - set(items))
+    if extra:
+        raise CaseError(f"an expected result is numbered {extra[0]}, but no step is")
+    steps: list[dict[str, str | None]] = []
+    for number in sorted(items):
+        sentences = [{"action": _placeholders(case, s), "expected": None} for s in split_sentences(items[number])]
+        if sentences and results.get(number):
+            sentences[-1]["expected"] = _placeholders(case, results[number])
+        steps.extend(sentences)
+    return steps
+
+
+def _place(loc: tuple) -> str:
+    """Where in the scenario a value is refused, as a tester counts: ("steps", 0, "action") -> "step 1's action"."""
+    parts = list(loc)
+    if len(parts) >= 2 and parts[0] in ("steps", "data") and isinstance(parts[1], int):
+        head = f"{'step' if parts[0] == 'steps' else 'data row'} {parts[1] + 1}"
+        return head + (f"'s {'.'.join(str(p) for p in parts[2:])}" if parts[2:] else "")
+    return ".".join(str(part) for part in parts) or "case"
+
+
 def scenario_of(case: Case) -> Mapped:
     if case.unsupported:
         raise CaseError(case.unsupported)
@@ -130,12 +197,7 @@ def scenario_of(case: Case) -> Mapped:
                       "expected": _placeholders(case, expected) or None})
     text = plain_text(case.text)
     if text:
-        lines = (re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", line) for line in text.split("\n"))
-        steps.extend({"action": _placeholders(case, sentence)} for sentence in split_sentences("\n".join(lines)))
-        expected = plain_text(case.text_expected)
-        if expected and steps:
-            last = steps[-1]
-            last["expected"] = "\n".join(filter(None, [last.get("expected"), _placeholders(case, expected)])) or None
+        steps.extend(_text_steps(case))
     if not case.steps and not text:
         raise CaseError("has no steps (neither separated steps nor a Steps text)")
     if not steps:
@@ -153,6 +215,5 @@ def scenario_of(case: Case) -> Mapped:
         })
     except ValidationError as exc:
         first = exc.errors()[0]
-        place = ".".join(str(part) for part in first["loc"]) or "case"
-        raise CaseError(f"{place}: {first['msg']}") from None
+        raise CaseError(f"{_place(first['loc'])}: {first['msg']}") from None
     return Mapped(scenario, notes)

@@ -16,8 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from shared.importers.formats import FormatError, check_schema, csv_reader, csv_rows, parse_json
-from shared.importers.mapping import Case, CaseStep
+from shared.importers.formats import (
+    FormatError,
+    Problems,
+    check_schema,
+    csv_reader,
+    csv_rows,
+    parse_json,
+    schema_problem,
+)
+from shared.importers.mapping import Case, CaseStep, numbered, section_path
 
 _COLUMNS = {  # what we read, by TestRail's label (compared without case and surrounding spaces)
     "id": "ID", "title": "Title", "section": "Section", "hierarchy": "Section Hierarchy",
@@ -32,29 +40,8 @@ def _case_key(value: str | int) -> str:
 
 
 def _feature(section: str, hierarchy: str) -> str | None:
-    """The case's section: "Section", else the last part of "Section Hierarchy" (Owners > Search -> Search)."""
-    if section.strip():
-        return section.strip()
-    parts = [part.strip() for part in hierarchy.split(">") if part.strip()]
-    return parts[-1] if parts else None
-
-
-_NUMBERED = re.compile(r"^\s*(\d+)[.)]\s+", re.M)
-
-
-def numbered(text: str, *, from_one: bool = True) -> dict[int, str] | None:
-    """A cell holding a case's separated steps in one ("1. Open the page\n2. Search"): the steps by number; None
-    when it does not start with a number (with "1." when from_one: the steps; expected results may skip some)."""
-    marks = list(_NUMBERED.finditer(text))
-    if not marks or text[:marks[0].start()].strip() or (from_one and marks[0].group(1) != "1"):
-        return None
-    items = {}
-    for mark, following in zip(marks, [*marks[1:], None], strict=True):
-        number = int(mark.group(1))
-        if number in items:
-            raise ValueError(f"two items are numbered {number}")
-        items[number] = text[mark.end():following.start() if following else len(text)].strip()
-    return items
+    """The case's section with its whole path: "Section Hierarchy" ("Owners > Search"), else "Section"."""
+    return section_path(hierarchy, ">") or section_path(section, ">")
 
 
 def _one_cell_steps(case: Case) -> None:
@@ -97,32 +84,70 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
     if "step" not in index and not texts:
         raise FormatError(f"{source}: line {1 + offset}: no 'Steps (Step)' or 'Steps' column: export the cases "
                           "with their steps")
+    problems = Problems(source)
     case: Case | None = None
-    for start, row in csv_rows(reader, header, source, offset):
+    orphan = False  # the rows after a case that has no ID: its steps, reported with it
+    for start, row in csv_rows(reader, header, problems, offset):
 
         def cell(name: str) -> str:
             return row[index[name]] if name in index else ""
 
         key = _case_key(cell("id")) if cell("id").strip() else ""
+        text = next((row[number] for number in texts if row[number].strip()), "")
+        if case is not None and key == case.key and _another_case(case, cell("title"), text, cell("step")):
+            problems.add(start, f"case {key} again, with {_what_differs(case, cell('title'))} (its first row is "
+                                f"{case.where}): two cases under one ID; give each its own ID")
+            orphan = True
+            continue
         # A new case: a row with its ID (the case's fields repeated on each of its step rows belong to it) or a title.
         if (key and (case is None or key != case.key)) or (not key and cell("title").strip()):
-            if case is not None:
+            if case is not None and not orphan:
                 _one_cell_steps(case)
                 yield case
+            case, orphan = None, False
             if not key:
-                raise FormatError(f"{source}: line {start}: the case {cell('title').strip()[:60]!r} has no ID")
-            text = next((row[number] for number in texts if row[number].strip()), "")
+                problems.add(start, f"the case {cell('title').strip()[:60]!r} has no ID")
+                orphan = True
+                continue
             case = Case(key=key, title=cell("title"), where=f"line {start}",
                         feature=_feature(cell("section"), cell("hierarchy")), preconditions=cell("preconditions"),
                         text=text if "step" not in index or not cell("step").strip() else "",
                         text_expected=cell("expected"))
+        elif orphan:
+            continue
         elif case is None:
-            raise FormatError(f"{source}: line {start}: a step row before any case (no ID and no Title above it)")
+            problems.add(start, "a step row before any case (no ID and no Title above it)")
+            orphan = True
+            continue
         if cell("step").strip() or cell("step_expected").strip() or cell("step_info").strip():
             case.steps.append(CaseStep(action=cell("step"), data=cell("step_info"), expected=cell("step_expected")))
-    if case is not None:
+    problems.raise_any()
+    if case is not None and not orphan:
         _one_cell_steps(case)
         yield case
+
+
+def _another_case(case: Case, title: str, text: str, step: str) -> bool:
+    """A row with the ID of the case above it is another case, not one of its step rows, when it has another
+    title, or when the case's steps were all in its first row (the Steps text, or numbered in one cell) and this
+    row has steps again."""
+    if title.strip() and title.strip() != case.title.strip():
+        return True
+    whole = bool(case.text.strip()) or (len(case.steps) == 1 and len(numbered_or_none(case.steps[0].action)) > 1)
+    return whole and bool(text.strip() or step.strip())
+
+
+def _what_differs(case: Case, title: str) -> str:
+    if title.strip() and title.strip() != case.title.strip():
+        return f"another title ({title.strip()[:60]!r}, not {case.title.strip()[:60]!r})"
+    return "its steps again"
+
+
+def numbered_or_none(text: str) -> dict[int, str]:
+    try:
+        return numbered(text) or {}
+    except ValueError:
+        return {}
 
 
 _STEP = {"type": "object", "properties": {
@@ -134,8 +159,8 @@ _CASE = {"type": "object", "required": ["id", "title"], "properties": {
     "custom_steps": {"type": ["string", "null"]}, "custom_expected": {"type": ["string", "null"]},
     "custom_steps_separated": {"type": ["array", "null"], "items": _STEP}}}
 SCHEMA = {"oneOf": [
-    {"type": "array", "items": _CASE},
-    {"type": "object", "required": ["cases"], "properties": {"cases": {"type": "array", "items": _CASE}}},
+    {"type": "array", "items": {"type": "object"}},
+    {"type": "object", "required": ["cases"], "properties": {"cases": {"type": "array", "items": {"type": "object"}}}},
 ]}
 
 
@@ -145,11 +170,18 @@ def read_json(content: str, source: str) -> Iterator[Case]:
     check_schema({"cases": cases} if isinstance(document, dict) else document, SCHEMA if isinstance(document, list)
                  else SCHEMA["oneOf"][1], source)
     for number, item in enumerate(cases):
+        where = f"cases[{number}]"
+        problem = schema_problem(item, _CASE, where)
+        if problem is not None:  # this case is skipped and reported, the others imported
+            key = item.get("id")
+            yield Case(key=_case_key(key) if isinstance(key, (int, str)) and str(key).strip() else where,
+                       title=str(item.get("title") or ""), where=where,
+                       unsupported=f"not a case of get_cases: {problem}")
+            continue
         steps = [CaseStep(action=s.get("content") or "", data=s.get("additional_info") or "",
                           expected=s.get("expected") or "") for s in item.get("custom_steps_separated") or []]
-        yield Case(key=_case_key(item["id"]), title=item["title"], where=f"cases[{number}]",
+        yield Case(key=_case_key(item["id"]), title=item["title"], where=where,
                    feature=None,  # get_cases names the section by its id only
                    preconditions=item.get("custom_preconds") or "", steps=steps,
                    text="" if steps else item.get("custom_steps") or "",
                    text_expected="" if steps else item.get("custom_expected") or "")
-

@@ -22,8 +22,16 @@ import csv
 from collections.abc import Iterator
 from typing import Any
 
-from shared.importers.formats import FormatError, check_schema, csv_reader, csv_rows, parse_json
-from shared.importers.mapping import Case, CaseStep
+from shared.importers.formats import (
+    FormatError,
+    Problems,
+    check_schema,
+    csv_reader,
+    csv_rows,
+    parse_json,
+    schema_problem,
+)
+from shared.importers.mapping import Case, CaseStep, section_path
 
 XRAY_PARAMETER = "${name}"  # a dataset parameter in a step (datasets are not exported with the steps)
 
@@ -66,8 +74,7 @@ def _component(components: list | None) -> str | None:
 
 
 def _folder(path: str | None) -> str | None:
-    parts = [part for part in (path or "").split("/") if part.strip()]
-    return parts[-1].strip() if parts else None
+    return section_path(path, "/")
 
 
 def _server_form(test: dict) -> bool:
@@ -84,14 +91,20 @@ def read_json(content: str, source: str) -> Iterator[Case]:
         check_schema(document, {"type": "object", "required": ["data"], "properties": {"data": {
             "type": "object", "required": ["getTests"], "properties": {"getTests": {
                 "type": "object", "required": ["results"], "properties": {
-                    "results": {"type": "array", "items": GRAPHQL_TEST}}}}}}}, source)
+                    "results": {"type": "array", "items": {"type": "object"}}}}}}}}, source)
         for number, test in enumerate(document["data"]["getTests"]["results"]):
-            jira = test["jira"]
-            yield Case(parameters=XRAY_PARAMETER, key=jira["key"], title=jira.get("summary") or "",
-                       where=f"results[{number}]",
+            where = f"results[{number}]"
+            problem = schema_problem(test, GRAPHQL_TEST, where)
+            jira = test.get("jira") if isinstance(test.get("jira"), dict) else {}
+            if problem is not None:  # this test is skipped and reported, the others imported
+                key = jira.get("key")
+                yield Case(key=key if isinstance(key, str) and key.strip() else where, title="", where=where,
+                           unsupported=problem)
+                continue
+            yield Case(parameters=XRAY_PARAMETER, key=jira["key"], title=jira.get("summary") or "", where=where,
                        feature=_folder((test.get("folder") or {}).get("path")) or _component(jira.get("components")),
                        steps=[CaseStep(s.get("action") or "", s.get("data") or "",
-                                                         s.get("result") or "") for s in test.get("steps") or []])
+                                       s.get("result") or "") for s in test.get("steps") or []])
         return
     tests = document.get("tests") if isinstance(document, dict) else document
     if not isinstance(tests, list):
@@ -100,28 +113,34 @@ def read_json(content: str, source: str) -> Iterator[Case]:
     for number, test in enumerate(tests):
         where = f"[{number}]"
         server = _server_form(test)
-        check_schema(test, SERVER_TEST if server else BULK_TEST, source, at=where)
+        key = test.get("update_key") or test.get("key")
+        key = key.strip() if isinstance(key, str) and key.strip() else None
+        summary = (test.get("fields") or {}).get("summary") if isinstance(test.get("fields"), dict) else None
+        summary = summary or test.get("summary")  # older revisions of the format: at the top level
+        problem = schema_problem(test, SERVER_TEST if server else BULK_TEST, where)
+        if problem is None and not key:
+            problem = ("no issue key ('update_key' or 'key'): the scenario's id and tag, and the Test its result "
+                       "goes to, come from it")
+        if problem is None and not server and not summary:
+            problem = "fields.summary: missing; a test needs its summary"
+        if problem is not None:  # this test is skipped and reported, the others imported
+            yield Case(key=key or where, title=summary if isinstance(summary, str) else "", where=where,
+                       unsupported=problem)
+            continue
         if server:
             definition = test.get("definition")
             if isinstance(definition, str):
-                yield Case(parameters=XRAY_PARAMETER, key=test["key"], title=test.get("summary") or "", where=where,
+                yield Case(parameters=XRAY_PARAMETER, key=key, title=test.get("summary") or "", where=where,
                            unsupported=f"is a {test.get('type') or 'Cucumber or Generic'} test: only manual tests "
                                        "(steps) are imported")
                 continue
             steps = [CaseStep(*(_raw(s.get(old)) or _raw((s.get("fields") or {}).get(name))
                                 for name, old in (("Action", "step"), ("Data", "data"), ("Expected Result", "result"))))
                      for s in test.get("steps") or (definition or {}).get("steps") or []]
-            yield Case(parameters=XRAY_PARAMETER, key=test["key"], title=test.get("summary") or "", where=where,
+            yield Case(parameters=XRAY_PARAMETER, key=key, title=test.get("summary") or "", where=where,
                        steps=steps)
             continue
         fields = test.get("fields") or {}
-        summary = fields.get("summary") or test.get("summary")  # older revisions of the format: at the top level
-        if not summary:
-            raise FormatError(f"{source}: {where}.fields.summary: missing; a test needs its summary")
-        key = test.get("update_key") or test.get("key")
-        if not key:
-            raise FormatError(f"{source}: {where} ({summary[:60]!r}): no issue key ('update_key' or 'key'): "
-                              "the scenario's id and tag come from it")
         testtype = test.get("testtype") or test.get("xray_testtype") or "Manual"
         if testtype.lower() != "manual":
             yield Case(parameters=XRAY_PARAMETER, key=key, title=summary, where=where,
@@ -156,24 +175,34 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
     if key_column is None or "action" not in index:
         raise FormatError(f"{source}: line 1: needs an 'Issue Key' (or 'Test ID') column and an 'Action' column; "
                           f"its columns: {', '.join(header[:8])}")
+    problems = Problems(source)
     case: Case | None = None
-    for start, row in csv_rows(reader, header, source):
+    orphan = False  # the step rows of a test without a key: reported with it
+    for start, row in csv_rows(reader, header, problems):
 
         def cell(name: str) -> str:
             return row[index[name]] if name in index else ""
 
         key = row[key_column].strip()
         if not key and cell("summary").strip():
-            raise FormatError(f"{source}: line {start}: the test {cell('summary').strip()[:60]!r} has no "
-                              f"{header[key_column]}")
-        if key and (case is None or key != case.key):
-            if case is not None:
+            problems.add(start, f"the test {cell('summary').strip()[:60]!r} has no {header[key_column]}")
+            if case is not None and not orphan:
                 yield case
-            case = Case(parameters=XRAY_PARAMETER, key=key, title=cell("summary"), where=f"line {start}",
-                        feature=_folder(cell("folder")) or (cell("component").strip() or None))
+            case, orphan = None, True
+            continue
+        if key and (case is None or key != case.key):
+            if case is not None and not orphan:
+                yield case
+            case, orphan = Case(parameters=XRAY_PARAMETER, key=key, title=cell("summary"), where=f"line {start}",
+                                feature=_folder(cell("folder")) or (cell("component").strip() or None)), False
+        elif orphan:
+            continue
         elif case is None:
-            raise FormatError(f"{source}: line {start}: a step row before any test (no key above it)")
+            problems.add(start, "a step row before any test (no key above it)")
+            orphan = True
+            continue
         if cell("action").strip() or cell("result").strip() or cell("data").strip():
             case.steps.append(CaseStep(cell("action"), cell("data"), cell("result")))
-    if case is not None:
+    problems.raise_any()
+    if case is not None and not orphan:
         yield case

@@ -35,7 +35,7 @@ def test_an_export_becomes_a_scenarios_file_generate_takes(tmp_path, stepforge):
     written = load_scenarios(tmp_path / "cases" / "scenarios.yaml")
     assert written.base_url == "http://127.0.0.1:8080"
     assert [s.title for s in written.scenarios] == [s.title for s in DEMO.scenarios]
-    assert written.scenarios[0].id == "PC-1" and written.scenarios[0].feature == "Find owners"
+    assert written.scenarios[0].id == "PC-1" and written.scenarios[0].feature == "Owners > Find owners"
 
 
 def test_skipped_cases_are_listed_and_the_exit_status_says_some_were(tmp_path, stepforge):

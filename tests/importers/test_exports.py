@@ -58,9 +58,9 @@ def test_each_export_of_the_demo_s_cases_imports_as_the_demo_s_scenarios(fmt):
 def test_the_case_key_is_the_scenario_id_and_the_section_its_feature():
     scenarios = {s.id: s for s in imported("testrail-csv").scenario_file.scenarios}
     assert list(scenarios)[:3] == ["C101", "C102", "C103"]
-    assert (scenarios["C110"].feature, scenarios["C121"].feature) == ("Add owner", "Errors")
+    assert (scenarios["C110"].feature, scenarios["C121"].feature) == ("Owners > Add owner", "Errors")
     zephyr = {s.id: s for s in imported("zephyr-json").scenario_file.scenarios}
-    assert zephyr["PC-T12"].feature == "Edit owner"  # the folder /Owners/Edit owner
+    assert zephyr["PC-T12"].feature == "Owners > Edit owner"  # the folder /Owners/Edit owner, whole
     assert [row["city"] for row in zephyr["PC-T12"].data] == ["Middleton", "Verona"]
 
 

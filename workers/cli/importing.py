@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from shared.importers import format_of, import_cases, scenarios_yaml
+from shared.words import counted
 from workers.cli.common import EXIT_ALL_PASSED, EXIT_SOME_FAILED, UsageError
 
 
@@ -53,6 +54,6 @@ def import_command(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
     for skipped in report.skipped:
         console.print(f"[red]skipped[/] {escape(str(skipped))}", highlight=False, soft_wrap=True)
-    console.print(f"imported {len(report.scenario_file.scenarios)} cases ({fmt}) into {out}"
+    console.print(f"imported {counted(len(report.scenario_file.scenarios), 'case')} ({fmt}) into {out}"
                   + (f"; {len(report.skipped)} skipped" if report.skipped else ""), highlight=False)
     return EXIT_SOME_FAILED if report.skipped else EXIT_ALL_PASSED

@@ -85,10 +85,20 @@ def _background(scripts: Sequence[ScenarioScript]) -> int:
     return 1 if same else 0
 
 
+def section_tag(feature_title: str) -> str | None:
+    """A feature named by a test-management section path ("Owners > Search") is tagged with it (@Owners/Search),
+    so that a run can pick one section with --tags; None for any other title."""
+    parts = [part.strip() for part in feature_title.split(" > ")]
+    if len(parts) < 2 or not all(parts):
+        return None
+    return "@" + "/".join(re.sub(r"[\s@]+", "-", part) for part in parts)
+
+
 def render_feature(feature_title: str, scripts: Sequence[ScenarioScript]) -> str:
-    """One Feature; a Scenario Outline (tagged @<scenario id>) per script with parameters, else a Scenario; a
-    Background when every scenario opens the same way."""
-    lines = [f"Feature: {_line(feature_title)}"]
+    """One Feature (tagged with its section path when it names one); a Scenario Outline (tagged @<scenario id>)
+    per script with parameters, else a Scenario; a Background when every scenario opens the same way."""
+    tag = section_tag(_line(feature_title))
+    lines = ([tag] if tag else []) + [f"Feature: {_line(feature_title)}"]
     shared = _background(scripts)
     if shared:
         lines.append("")
