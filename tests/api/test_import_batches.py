@@ -81,3 +81,16 @@ def test_a_batch_gives_scenarios_or_an_export_and_an_export_over_the_limit_says_
     over = client.post("/v1/batches", json={"source": {"format": "testrail-csv", "content": demo}},
                        headers={**project.headers, **key()})
     assert over.status_code == 422 and "holds 13 cases, over the limit of 10" in over.json()["detail"], over.text
+
+
+def test_an_uploaded_export_with_an_odd_case_imports_the_others_and_answers_the_skipped_list(client, petclinic):
+    project = new_project(client, petclinic)
+    tests = json.loads((EXPORTS / "petclinic-xray.json").read_text(encoding="utf-8"))[:3]
+    del tests[1]["update_key"]  # one test exported without its issue key
+    response = client.post("/v1/imports", files={"file": ("tests.json", json.dumps(tests), "application/json")},
+                           headers={**project.headers, **key()})
+    assert response.status_code == 202, response.text
+    imported = response.json()["imported"]
+    assert imported["format"] == "xray-json" and imported["imported"] == 2 and response.json()["jobs_total"] == 2
+    assert [(s["case"], s["where"]) for s in imported["skipped"]] == [("[1]", "[1]")]
+    assert "no issue key" in imported["skipped"][0]["reason"]
