@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from shared.reporting import xray_kind
 from shared.scenarios import (
     FEATURE_PATTERN,
     FILLED_TEXT_PATTERN,
@@ -101,14 +102,14 @@ ONE_RESET = {"not": {"required": ["reset_url", "reset_command"],
                      "properties": {"reset_url": {"type": "string"}, "reset_command": {"type": "string"}}}}
 
 
-ReportKind = Literal["testrail", "xray-server", "xray-cloud"]
+ReportKind = Literal["testrail", "xray", "xray-server", "xray-cloud"]
 
 
 # What each kind needs, for JSON Schema (the model's validator says it in words).
 REPORT_KIND_NEEDS = {"oneOf": [
     {"properties": {"kind": {"const": "testrail"}, "run_id": {"type": "integer"}, "user": {"type": "string"}},
      "required": ["kind", "run_id", "user"]},
-    {"properties": {"kind": {"const": "xray-server"}}, "required": ["kind"]},
+    {"properties": {"kind": {"enum": ["xray", "xray-server"]}}, "required": ["kind"]},
     {"properties": {"kind": {"const": "xray-cloud"}, "secret": {"pattern": ":"}}, "required": ["kind"]},
 ]}
 
@@ -120,7 +121,8 @@ class ReportTo(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=REPORT_KIND_NEEDS)
 
     kind: ReportKind = Field(description="testrail (add_results_for_cases to a run), xray-server (Cucumber JSON "
-                                         "import, personal access token), xray-cloud (client id and secret)")
+                                         "import, personal access token), xray-cloud (client id and secret), or "
+                                         "xray: either, told by the url (Xray Cloud's hosts are *.getxray.app)")
     url: Url = Field(description="The system's address: https://acme.testrail.io, https://jira.acme.com, "
                                  "https://xray.cloud.getxray.app")
     secret: Annotated[str, Field(min_length=1, max_length=4096, json_schema_extra={"pattern": "^[ -~]+$"},
@@ -132,6 +134,8 @@ class ReportTo(BaseModel):
 
     @model_validator(mode="after")
     def _what_each_kind_needs(self) -> ReportTo:
+        if self.kind == "xray":
+            self.kind = xray_kind(str(self.url))
         if self.kind == "testrail" and (self.run_id is None or not self.user):
             raise ValueError("a testrail report_to needs run_id (the test run) and user (the API key's user)")
         if not self.secret.isascii() or not self.secret.isprintable():

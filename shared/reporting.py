@@ -9,6 +9,9 @@ own API shape:
 - xray-cloud:  POST <url>/api/v2/authenticate {"client_id", "client_secret"} (the secret is "<id>:<secret>") for
                a token, then POST <url>/api/v2/import/execution/cucumber with it.
 
+- xray:        either, told by the address: Xray Cloud answers at *.getxray.app (xray.cloud.getxray.app and its
+               regional hosts), a Server/DC Xray inside the team's own Jira anywhere else (`xray_kind`).
+
 One call of `send_report` is one attempt (the caller logs it, retries and disables, as for webhooks); it never
 raises for network errors and never logs the credential."""
 
@@ -19,6 +22,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from shared.results import CaseResult, cucumber_json
 from shared.urls import TargetPolicy
@@ -36,6 +40,12 @@ class ReportTarget:
     secret: str  # decrypted: TestRail API key, Xray Server token, or Xray Cloud "<client_id>:<client_secret>"
     run_id: int | None = None  # TestRail: the test run the results go to
     user: str | None = None  # TestRail: the user the API key belongs to
+
+
+def xray_kind(url: str) -> str:
+    """Xray Cloud or Xray Server/DC, by the address its API answers at: Cloud's is a host of getxray.app."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    return "xray-cloud" if host == "getxray.app" or host.endswith(".getxray.app") else "xray-server"
 
 
 def testrail_results(cases: list[CaseResult], links_base: str = "") -> list[dict]:

@@ -78,3 +78,12 @@ def test_a_batch_s_results_are_there_once_it_has_finished(client, petclinic):
         assert answer.status_code == 409 and "ready when it has finished" in answer.json()["detail"], answer.text
     other = new_project(client, petclinic)
     assert client.get(f"/v1/batches/{batch}/junit.xml", headers=other.headers).status_code == 404
+
+
+
+def test_an_xray_report_to_is_stored_as_the_xray_its_address_names(client, petclinic):
+    """(xray_kind's hosts are in tests/shared/test_results_reporting.py: Cloud's names do not resolve here.)"""
+    project = new_project(client, petclinic)
+    report_to = {"kind": "xray", "url": "http://127.0.0.1:9/jira", "secret": "pat-123"}
+    answer = client.patch("/v1/projects/me", json={"report_to": report_to}, headers=project.headers)
+    assert answer.status_code == 200 and answer.json()["project"]["report_to"]["kind"] == "xray-server", answer.text

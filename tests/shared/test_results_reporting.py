@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from cryptography.fernet import Fernet
 
-from shared.reporting import ReportTarget, send_report
+from shared.reporting import ReportTarget, send_report, xray_kind
 from shared.results import CaseResult, cucumber_json, junit_xml
 from shared.secrets import SecretsKeyError, decrypt, encrypt
 from shared.urls import TargetPolicy
@@ -112,3 +112,12 @@ def test_credentials_are_encrypted_and_a_rotated_key_still_reads_them():
         encrypt(None, "x")
     with pytest.raises(SecretsKeyError, match="not a Fernet key"):
         encrypt("not-a-key", "x")
+
+
+@pytest.mark.parametrize("url, kind", [
+    ("https://xray.cloud.getxray.app", "xray-cloud"), ("https://eu.xray.cloud.getxray.app/api", "xray-cloud"),
+    ("https://XRAY.CLOUD.GETXRAY.APP.", "xray-cloud"), ("https://jira.acme.example/", "xray-server"),
+    ("https://getxray.app.acme.example", "xray-server"), ("http://127.0.0.1:8080/jira", "xray-server"),
+])
+def test_xray_cloud_and_server_are_told_apart_by_the_address(url, kind):
+    assert xray_kind(url) == kind
