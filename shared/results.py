@@ -15,8 +15,10 @@ from __future__ import annotations
 import base64
 import json
 import re
+import socket
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from shared.scenarios import Scenario
 
@@ -35,6 +37,13 @@ class CaseResult:
     screenshots: list[str] = field(default_factory=list)  # links (or paths) to the failure's screenshots
 
     @property
+    def could_not_run(self) -> bool:
+        """Not a wrong expectation but a scenario that could not run: the environment, a timeout or a crash
+        (kind error, or a job that ended without a verdict), or a sentence that could not be read (unsupported).
+        JUnit calls it an <error>; a step whose action or expectation the application did not meet, a <failure>."""
+        return not self.passed and self.kind not in ("action", "expectation")
+
+    @property
     def failure(self) -> str:
         at = f"step {self.failed_step}" if self.failed_step else "the scenario"
         return f"{at} failed ({self.kind or 'error'}): {self.reason}"
@@ -47,16 +56,24 @@ def _xml(text: str) -> str:
     return _XML_UNSAFE.sub("\ufffd", text)
 
 
-def junit_xml(results: list[CaseResult], name: str = "stepforge") -> str:
+def junit_xml(results: list[CaseResult], name: str = "stepforge", *, started_at: datetime | None = None,
+              hostname: str | None = None) -> str:
+    """The Ant/Jenkins JUnit format CI servers read (tests/schemas/junit.xsd): a <testsuite> per feature with its
+    timestamp (when the run started, UTC, no zone as the format has it), hostname and time; a <failure> for a
+    wrong expectation, an <error> for a scenario that could not run (CaseResult.could_not_run)."""
+    stamp = (started_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    host = hostname or socket.gethostname() or "localhost"
+    errors = sum(r.could_not_run for r in results)
     root = ET.Element("testsuites", name=name, tests=str(len(results)),
-                      failures=str(sum(not r.passed for r in results)),
+                      failures=str(sum(not r.passed for r in results) - errors), errors=str(errors),
                       time=f"{sum(r.seconds for r in results):.3f}")
     suites: dict[str, ET.Element] = {}
     for result in results:
         suite = suites.get(result.feature)
         if suite is None:
-            suite = suites[result.feature] = ET.SubElement(root, "testsuite", name=_xml(result.feature), tests="0",
-                                                           failures="0", errors="0", skipped="0", time="0")
+            suite = suites[result.feature] = ET.SubElement(
+                root, "testsuite", name=_xml(result.feature), tests="0", failures="0", errors="0", skipped="0",
+                time="0.000", timestamp=stamp, hostname=_xml(host))
         suite.set("tests", str(int(suite.get("tests", "0")) + 1))
         suite.set("time", f"{float(suite.get('time', '0')) + result.seconds:.3f}")
         case = ET.SubElement(suite, "testcase", classname=_xml(result.feature),
@@ -68,8 +85,10 @@ def junit_xml(results: list[CaseResult], name: str = "stepforge") -> str:
         for link in result.screenshots:
             ET.SubElement(properties, "property", name="testrail_attachment", value=_xml(link))
         if not result.passed:
-            suite.set("failures", str(int(suite.get("failures", "0")) + 1))
-            failure = ET.SubElement(case, "failure", message=_xml(result.failure), type=result.kind or "error")
+            tag = "error" if result.could_not_run else "failure"
+            counter = "errors" if result.could_not_run else "failures"
+            suite.set(counter, str(int(suite.get(counter, "0")) + 1))
+            failure = ET.SubElement(case, tag, message=_xml(result.failure), type=result.kind or "error")
             lines = [result.failure]
             if result.failed_step and result.failed_step <= len(result.steps):
                 lines.append(f"step {result.failed_step}: {result.steps[result.failed_step - 1]}")

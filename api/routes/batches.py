@@ -32,7 +32,7 @@ from api.routes.common import (
 from shared.importers import FORMATS, ImportFormatError, ImportReport, format_of, import_cases
 from shared.job_queue import send_batch as send_batch_jobs
 from shared.logging import log
-from shared.models import JOB_STATES, Job, Project
+from shared.models import JOB_STATES, Batch, Job, Project
 from shared.results import CaseResult, cucumber_json, junit_xml
 from shared.models import Scenario as ScenarioRow
 from shared.store import (
@@ -231,25 +231,26 @@ RESULTS_RESPONSES = {409: {"model": schemas.ErrorBody, "description": "The batch
         summary="The batch's verdicts as JUnit XML: one test case per scenario (property test_key, and test_id for "
                 "a TestRail case), the failed step, the reason and the failure's screenshot")
 def batch_junit(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
-    project, cases = finished_results(batch_id, caller, services)
-    return attachment(junit_xml(cases, name=project.name), "application/xml", f"batch-{batch_id}-junit.xml")
+    project, batch, cases = finished_results(batch_id, caller, services)
+    return attachment(junit_xml(cases, name=project.name, started_at=batch.started_at or batch.created_at),
+                      "application/xml", f"batch-{batch_id}-junit.xml")
 
 
 @v1.get("/batches/{batch_id}/cucumber.json", tags=["batches"], response_class=Response,
         responses={200: {"content": {"application/json": {}}}, **RESULTS_RESPONSES},
         summary="The batch's verdicts as Cucumber JSON (Xray imports it): one scenario per case, tagged with its key")
 def batch_cucumber(batch_id: IdPath, caller: CallerDep, services: ServicesDep) -> Response:
-    _, cases = finished_results(batch_id, caller, services)
+    _, _, cases = finished_results(batch_id, caller, services)
     return attachment(cucumber_json(cases), "application/json", f"batch-{batch_id}-cucumber.json")
 
 
-def finished_results(batch_id: int, caller, services: Services) -> tuple[Project, list[CaseResult]]:
+def finished_results(batch_id: int, caller, services: Services) -> tuple[Project, Batch, list[CaseResult]]:
     with caller.project_session(read_only=True) as (project, session):
         batch = own_batch(session, project.id, batch_id)
         if batch.state != "finished":
             raise ApiError(409, f"batch {batch_id} is {batch.state}; its results are ready when it has finished",
                            headers={"Retry-After": "5"})
-        return project, batch_results(session, services.store(), batch, artifact_link(batch_id))
+        return project, batch, batch_results(session, services.store(), batch, artifact_link(batch_id))
 
 
 def artifact_link(batch_id: int) -> Callable[[Job, str], str]:

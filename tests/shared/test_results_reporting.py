@@ -6,8 +6,11 @@ from __future__ import annotations
 import base64
 import json
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
+import xmlschema
 from cryptography.fernet import Fernet
 
 from shared.reporting import ReportTarget, send_report, xray_kind
@@ -26,6 +29,7 @@ CASES = [
     CaseResult(id="PC-7", title="Vets", feature="Vets", steps=["Go to the Veterinarians page"], passed=True),
 ]
 POLICY = TargetPolicy(allow_private=True)
+JUNIT = xmlschema.XMLSchema(Path(__file__).parents[1] / "schemas" / "junit.xsd")
 
 
 @pytest.fixture
@@ -49,6 +53,46 @@ def test_junit_names_each_case_by_its_key_where_testrail_and_xray_look():
     assert "step 2: Click Save" in failure.text and CASES[1].screenshots[0] in failure.text
     vets = suites["Vets"][0]
     assert {p.get("name") for p in vets.iter("property")} == {"test_key"}  # PC-7 is no TestRail case id
+
+
+def test_junit_tells_a_scenario_that_could_not_run_from_a_wrong_expectation_as_ci_servers_read_it():
+    could_not_run = [
+        CaseResult(id="C103", title="Timed out", feature="Find owners", steps=["Open /"], passed=False,
+                   failed_step=1, kind="error", reason="the page did not load within 30 s", seconds=30.0),
+        CaseResult(id="C104", title="Unread", feature="Vets", steps=["Frobnicate the vets"], passed=False,
+                   failed_step=1, kind="unsupported", reason="'Frobnicate' was not read", seconds=0.2),
+        CaseResult(id="C105", title="Crashed worker", feature="Vets", steps=["Open /"], passed=False,
+                   reason="the job is lost"),
+        CaseResult(id="C106", title="Wrong text", feature="Vets", steps=["Open /"], passed=False, failed_step=1,
+                   kind="expectation", reason='"Vets" is not shown', seconds=1.0)]
+    started = datetime(2026, 12, 7, 23, 5, 9, 700_000, tzinfo=timezone(timedelta(hours=2)))
+    text = junit_xml(CASES + could_not_run, name="petclinic", started_at=started, hostname="worker-3")
+    JUNIT.validate(text)
+    root = ET.fromstring(text)
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("7", "2", "3")
+    suites = {suite.get("name"): suite for suite in root}
+    assert {name: (s.get("tests"), s.get("failures"), s.get("errors"), s.get("time"))
+            for name, s in suites.items()} == {"Find owners": ("3", "1", "1", "34.600"),
+                                               "Vets": ("4", "1", "2", "1.200")}
+    assert {(s.get("timestamp"), s.get("hostname")) for s in root} == {("2026-12-07T21:05:09", "worker-3")}
+    kinds = {case.get("name").split()[0]: [child.tag for child in case if child.tag != "properties"]
+             for case in root.iter("testcase")}
+    assert kinds == {"C101": [], "C102": ["failure"], "PC-7": [], "C103": ["error"], "C104": ["error"],
+                     "C105": ["error"], "C106": ["failure"]}
+    now = ET.fromstring(junit_xml(CASES[:1]))[0]
+    stamp = datetime.strptime(now.get("timestamp"), "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+    assert abs((datetime.now(UTC) - stamp).total_seconds()) < 3600 and now.get("hostname")
+
+
+def test_the_junit_schema_refuses_what_ci_servers_would_not_read():
+    """The schema the reports are checked against can fail: a suite without its timestamp, a zone in it, two
+    outcomes in one test case."""
+    good = junit_xml(CASES, started_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), hostname="h")
+    JUNIT.validate(good)
+    for broken in (good.replace(' timestamp="2026-01-02T03:04:05"', ""),
+                   good.replace('"2026-01-02T03:04:05"', '"2026-01-02T03:04:05Z"'),
+                   good.replace("</failure>", '</failure><error type="error"/>')):
+        assert broken != good and not JUNIT.is_valid(broken)
 
 
 def test_cucumber_json_tags_each_scenario_with_its_key_and_marks_the_failed_step():

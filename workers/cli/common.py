@@ -7,6 +7,7 @@ import argparse
 import os
 import re
 import time
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -63,10 +64,10 @@ def write_report(path: Path, text: str, settings: Settings) -> Path | str:
     return f"s3://{settings.s3_bucket}/{settings.s3_prefix}" if settings.s3_bucket else settings.artifacts_dir.resolve()
 
 
-def write_results(folder: Path, results: list[CaseResult], name: str) -> None:
+def write_results(folder: Path, results: list[CaseResult], name: str, started_at: datetime) -> None:
     """The verdicts as a test-management system imports them, beside the report: junit.xml and cucumber.json."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "junit.xml").write_text(junit_xml(results, name=name), encoding="utf-8")
+    (folder / "junit.xml").write_text(junit_xml(results, name=name, started_at=started_at), encoding="utf-8")
     (folder / "cucumber.json").write_text(cucumber_json(results), encoding="utf-8")
 
 

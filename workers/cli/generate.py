@@ -4,6 +4,7 @@ artifacts."""
 from __future__ import annotations
 
 import argparse
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -65,6 +66,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
     agent = open_agent(settings, args.brain or scenario_file.brain, args.grounding or scenario_file.grounding,
                        args.step_writer)
     registry = open_step_registry(settings)
+    started_at = datetime.now(UTC)
     try:
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), ClockColumn(),
@@ -98,7 +100,7 @@ def generate(args: argparse.Namespace, console: Console) -> int:
 
     artifacts = write_report(report_path, result.report_json(), settings)
     cases = result.case_results(scenario_file.feature or "Scenarios", str(artifacts))
-    write_results(report_path.parent, cases, name=project)
+    write_results(report_path.parent, cases, name=project, started_at=started_at)
     print_summary(Console(soft_wrap=True), result, out_dir, artifacts, report_path)
     return EXIT_ALL_PASSED if result.all_passed else EXIT_SOME_FAILED
 
