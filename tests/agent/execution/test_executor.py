@@ -53,6 +53,11 @@ def test_shown_value_reads_controls_and_cells(page):
         ("http://h:8080/petclinic", "/owners/find", "http://h:8080/petclinic/owners/find"),
         ("http://h:8080/petclinic/", "owners?lastName=Davis", "http://h:8080/petclinic/owners?lastName=Davis"),
         ("http://h:8080/app", "https://other.test/x", "https://other.test/x"),
+        # a base URL's query: the slash after its path, the query kept where the path has none of its own
+        ("http://h/path?x=1", "/owners/find", "http://h/path/owners/find?x=1"),
+        ("http://h/path?x=1", "/", "http://h/path?x=1"),
+        ("http://h/path?x=1", "", "http://h/path?x=1"),
+        ("http://h/path/?x=1#top", "owners?lastName=Davis", "http://h/path/owners?lastName=Davis"),
     ],
 )
 def test_paths_are_opened_below_the_base_url(base, path, url):

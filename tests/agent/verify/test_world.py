@@ -123,6 +123,10 @@ URL_CASES = [
     ("http://h:8080/a/b", "//owners/1"),
     ("http://h:8080/app", "https://other.test/x"),
     ("http://h:8080/app", "/a/../b"),
+    ("http://h:8080/app?tenant=1", "/owners/find"),
+    ("http://h:8080/app?tenant=1", "/"),
+    ("http://h:8080/app/?tenant=1#top", "owners?lastName=Davis"),
+    ("http://h:8080?lang=en", ""),
 ]
 TEXT_CASES = ["1 owner", "Owner  Information", " a.b*c(d)[e]{f}|g^h$i?j+k\\l/m ", "", "naïve café", "x-y"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from workers.agent.actions.base import Action, Rule
 from workers.agent.language.phrases import Op, Unsupported, is_location, target_phrase
@@ -56,9 +56,20 @@ def _go(m, s, *, verb="go"):
 
 
 def absolute_url(base_url: str, path_or_url: str) -> str:
+    """A path below the base URL's path ("/owners" under http://h/app is http://h/app/owners). A base URL's query
+    (http://h/app?lang=en) stays on the base itself and on a path without a query of its own; the slash goes after
+    its path, never after the query. The suite's runtime does the same (stepforge.js resolveUrl)."""
     if re.match(r"^[a-z][a-z0-9+.-]*:", path_or_url, re.I):
         return path_or_url
-    return urljoin(base_url if base_url.endswith("/") else base_url + "/", path_or_url.lstrip("/"))
+    base = urlsplit(base_url)
+    if path_or_url.strip("/") == "" and base.query:
+        return urlunsplit(base._replace(path=base.path or "/", fragment=""))  # http://h?x=1 is http://h/?x=1
+    folder = urlunsplit(base._replace(path=base.path if base.path.endswith("/") else base.path + "/", query="",
+                                      fragment=""))
+    joined = urlsplit(urljoin(folder, path_or_url.lstrip("/")))
+    if base.query and not joined.query:
+        joined = joined._replace(query=base.query)
+    return urlunsplit(joined)
 
 
 class Goto(Action):

@@ -196,8 +196,15 @@ function sleep(ms) {
 // with base http://h:8080/petclinic, "/owners/find" opens http://h:8080/petclinic/owners/find.
 function resolveUrl(baseUrl, path) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return path;
-  const base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
-  return new URL(path.replace(/^\/+/, ""), base).toString();
+  const base = new URL(baseUrl);
+  base.hash = "";
+  if (path.replace(/\//g, "") === "" && base.search) return base.toString();
+  const query = base.search;
+  base.search = "";
+  if (!base.pathname.endsWith("/")) base.pathname += "/";
+  const joined = new URL(path.replace(/^\/+/, ""), base);
+  if (query && !joined.search) joined.search = query;
+  return joined.toString();
 }
 
 function escapeRegExp(text) {
