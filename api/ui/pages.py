@@ -47,6 +47,7 @@ from shared.store import (
     project_by_hash,
     projects_in,
     scenario_from_row,
+    scenario_titles,
 )
 from shared.triage import CANDIDATE_FOLDER, TRIAGE_ORDER
 
@@ -159,10 +160,11 @@ def batch(request: Request, project_id: IdPath, batch_id: IdPath, viewer: Viewer
     with caller.project_session(read_only=True) as (found, session):
         view = batch_view(session, found.id, batch_id)
         jobs, more = job_page(session, batch_id, after=after, limit=SCENARIOS_PER_PAGE, state=state, triage=triage)
+        titles = scenario_titles(session, [job.id for job in jobs])
         events = [(event, deliveries_of(session, event.id)) for event in events_of_batch(session, batch_id)]
     filters = {name: value for name, value in (("state", state), ("triage", triage)) if value}
     more_url = f"{view.base}?{urlencode({**filters, 'after': jobs[-1].id})}" if more else None
-    return page(request, "batch.html", viewer=viewer, project=found, view=view, jobs=jobs, more=more_url,
+    return page(request, "batch.html", viewer=viewer, project=found, view=view, jobs=jobs, titles=titles, more=more_url,
                 filters=filters, events=events, job_states=JOB_STATES, triage_order=TRIAGE_ORDER,
                 first_page=f"{view.base}?{urlencode(filters)}" if after else None)
 

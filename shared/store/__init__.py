@@ -110,4 +110,5 @@ from shared.store.overview import (  # noqa: F401
     job_page,
     morning_report,
     projects_in,
+    scenario_titles,
 )

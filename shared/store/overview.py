@@ -12,6 +12,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from shared.models import Batch, Job, Project
+from shared.models import Scenario as ScenarioRow
 from shared.scenarios import natural_key
 from shared.store.batches import JOB_PROGRESS_COLUMNS, REPLAYED_CLASSES
 from shared.store.scenarios import deleted_scenarios
@@ -104,6 +105,15 @@ def job_page(session: Session, batch_id: int, *, after: int | None, limit: int, 
         query = query.where(Job.triage == triage)
     rows = list(session.execute(query.order_by(Job.id).limit(limit + 1)).all())
     return rows[:limit], len(rows) > limit
+
+
+def scenario_titles(session: Session, job_ids: list[int]) -> dict[int, str]:
+    """The title of each job's scenario (the version it ran), by job id."""
+    if not job_ids:
+        return {}
+    rows = session.execute(sa_select(Job.id, ScenarioRow.definition)
+                           .where(Job.id.in_(job_ids), Job.scenario_id == ScenarioRow.id)).all()
+    return {job_id: str(definition.get("title") or "") for job_id, definition in rows if isinstance(definition, dict)}
 
 
 @dataclass

@@ -224,7 +224,8 @@ def test_bad_query_values_are_a_page_naming_them(client, finished):
 
 def test_a_running_batch_s_page_follows_its_progress(client, petclinic):
     _project_id, api_key = new_project(client, petclinic)
-    answer = client.post("/v1/batches", json={"scenarios": [{"id": "RUN-1", "title": "t", "steps": ["Go to /"]}]},
+    scenario = {"id": "RUN-1", "title": "Open the home page", "steps": ["Go to /"]}
+    answer = client.post("/v1/batches", json={"scenarios": [scenario]},
                          headers={"Authorization": f"Bearer {api_key}", "Idempotency-Key": uuid.uuid4().hex})
     assert answer.status_code == 202, answer.text
     browser = signed_in(client, api_key)
@@ -232,6 +233,11 @@ def test_a_running_batch_s_page_follows_its_progress(client, petclinic):
     page = browser.get(base).text
     assert f'data-refresh="{base}/progress"' in page  # the script asks for the counts while it runs
     assert "The suite and the reports are ready when the batch has finished" in page
+    assert '<span class="title">Open the home page</span>' in page  # the table names each scenario by its title
+    (queued_url,) = re.findall(rf'href="({base}/scenarios/\d+)"', page)
+    queued = " ".join(browser.get(queued_url).text.split())
+    assert "queued</span> not started yet" in queued and "None yet: the scenario has not started." in queued
+    assert "attempts;" not in queued and "artifacts</summary>" not in queued  # no count of nothing, no empty list
     fragment = browser.get(f"{base}/progress")
     assert fragment.status_code == 200 and "0 of 1 scenarios done" in " ".join(fragment.text.split())
     assert fragment.text.lstrip().startswith('<div id="progress"')  # the element it replaces, alone
