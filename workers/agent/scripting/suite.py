@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from shared.settings import CHROMIUM_ARGS
+from shared.urls import CLOUD_METADATA, METADATA_HOSTS
 from workers.agent.execution.page_scripts import SETTLE_SCRIPT
 from workers.agent.scripting.dependencies import npm_dependencies, playwright_bdd_dependencies
 from workers.agent.scripting.gherkin import slug
@@ -51,6 +52,12 @@ def stepforge_js() -> str:
             .replace("__SETTLE_SCRIPT__", json.dumps(SETTLE_SCRIPT)))
 
 
+def egress_js() -> str:
+    """The suite's own egress guard, refusing the cloud metadata hosts and networks stepforge's guard refuses."""
+    return (template("egress.js").replace("__METADATA_HOSTS__", json.dumps(sorted(METADATA_HOSTS)))
+            .replace("__METADATA_NETWORKS__", json.dumps([str(network) for network, _ in CLOUD_METADATA])))
+
+
 def suite_config(base_url: str) -> str:
     return json.dumps({"base_url": base_url}, indent=2) + "\n"
 
@@ -62,12 +69,12 @@ def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str,
 
     `features` maps "features/<name>.feature" to its text (a single text: one feature named after `title`).
     Layout: package.json, cucumber.js, README.md, features/*.feature, features/step_definitions/steps.js,
-    features/support/world.js and stepforge.js; with base_url also stepforge.json, whose base_url the suite uses
+    features/support/world.js, stepforge.js and egress.js (the suite's own egress guard); with base_url also stepforge.json, whose base_url the suite uses
     when STEPFORGE_BASE_URL is not set (without it, STEPFORGE_BASE_URL is required).
 
     With suite_format "playwright-bdd" the same features and steps make a Playwright Test project instead:
     package.json, playwright.config.js, README.md, features/*.feature, steps/steps.js (steps_text importing
-    ./fixtures), steps/fixtures.js, steps/stepforge.js.
+    ./fixtures), steps/fixtures.js, steps/stepforge.js, steps/egress.js.
     """
     root = Path(out_dir)
     if isinstance(features, str):
@@ -86,6 +93,7 @@ def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str,
             "steps/steps.js": steps_text,
             "steps/fixtures.js": template("fixtures.js"),
             "steps/stepforge.js": stepforge_js(),
+            "steps/egress.js": egress_js(),
             ".gitignore": "node_modules/\nreports/\n.features-gen/\n",
         })
     else:
@@ -94,6 +102,7 @@ def write_suite(out_dir: Path | str, title: str, features: dict[str, str] | str,
             "features/step_definitions/steps.js": steps_text,
             "features/support/world.js": template("world.js"),
             "features/support/stepforge.js": stepforge_js(),
+            "features/support/egress.js": egress_js(),
             ".gitignore": "node_modules/\nreports/\n@rerun.txt\n",
         })
     if base_url:

@@ -18,7 +18,7 @@ class StepforgeWorld extends stepforge.withHelpers(Object) {
 const test = base.extend({
   // Each test's context behind its own egress guard session when the service runs the suite (see stepforge.js).
   proxy: async ({}, use, testInfo) => {
-    await use(stepforge.contextProxy(testInfo.tags));
+    await use(await stepforge.contextProxy(testInfo.tags));
   },
   world: async ({ page, context }, use) => {
     await stepforge.resetApp();

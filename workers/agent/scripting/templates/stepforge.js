@@ -8,6 +8,7 @@ const { exec } = require("child_process");
 const assert = require("assert");
 const fs = require("fs");
 const path = require("path");
+const egress = require("./egress");
 
 // The suite's folder: the nearest one up from here holding package.json.
 function suiteRoot(start) {
@@ -64,11 +65,16 @@ function launchProxy() {
   return viaProxy(EGRESS);
 }
 
-// The proxy of a scenario's context, from its tags (cucumber's pickle tags or Playwright's testInfo.tags).
-function contextProxy(tags) {
-  const names = (tags || []).map((tag) => String(tag.name || tag).replace(/^@/, ""));
-  const id = names.find((name) => Object.prototype.hasOwnProperty.call(EGRESS_BY_TAG, name));
-  return viaProxy(id !== undefined ? EGRESS_BY_TAG[id] : EGRESS_BY_TAG["*"]);
+// The proxy of a scenario's context, from its tags (cucumber's pickle tags or Playwright's testInfo.tags): the
+// service's guard session when the service runs the suite, else the suite's own guard (egress.js) unless
+// STEPFORGE_EGRESS_GUARD=off.
+async function contextProxy(tags) {
+  if (EGRESS || Object.keys(EGRESS_BY_TAG).length) {
+    const names = (tags || []).map((tag) => String(tag.name || tag).replace(/^@/, ""));
+    const id = names.find((name) => Object.prototype.hasOwnProperty.call(EGRESS_BY_TAG, name));
+    return viaProxy(id !== undefined ? EGRESS_BY_TAG[id] : EGRESS_BY_TAG["*"]);
+  }
+  return viaProxy(await egress.guardAddress());
 }
 
 // The suite's own defaults: stepforge.json beside package.json ({"base_url": ...}), written when the suite
@@ -174,9 +180,19 @@ async function guardThirdParty(context, hosts) {
     const host = new URL(request.url()).hostname.toLowerCase();
     if (request.isNavigationRequest()) return route.continue();
     if (stalledHosts.has(host)) return route.abort("timedout");
+    // route.fetch connects from this process, around the context's proxy: the suite's guard judges the host first,
+    // and a redirect goes back to the browser (which follows it through the guard), never followed here.
+    if (!EGRESS && egress.ENABLED) {
+      try {
+        await egress.allowedAddress(host);
+      } catch (error) {
+        if (error instanceof egress.Refused) egress.warn(`${request.method()} ${request.url()}`, error);
+        return route.abort(error instanceof egress.Refused ? "blockedbyclient" : "namenotresolved").catch(() => {});
+      }
+    }
     let response;
     try {
-      response = await route.fetch({ timeout: THIRD_PARTY_TIMEOUT_MS });
+      response = await route.fetch({ timeout: THIRD_PARTY_TIMEOUT_MS, maxRedirects: 0 });
     } catch (error) {
       if (/timeout/i.test(String(error && error.message))) {
         stalledHosts.add(host);

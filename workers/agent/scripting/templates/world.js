@@ -47,7 +47,7 @@ Before(async function ({ pickle }) {
   reset.catch(() => {});  // awaited below, where its failure fails the scenario
   try {
     this.baseUrl = stepforge.baseUrl();
-    this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: stepforge.contextProxy(pickle.tags) });
+    this.context = await browser.newContext({ viewport: stepforge.VIEWPORT, proxy: await stepforge.contextProxy(pickle.tags) });
     if (stepforge.TRACE !== "off") await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false });
     await stepforge.prepareContext(this.context, this.baseUrl, this.dialogAnswers);
   } catch (error) {
