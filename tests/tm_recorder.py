@@ -6,8 +6,11 @@ answers the calls stepforge makes as those APIs document them and records every 
 - POST /api/v2/authenticate                                 (Xray Cloud; client id/secret)  -> "<token>", 200
 - POST /api/v2/import/execution/cucumber                    (Xray Cloud; Bearer <token>)    -> the execution, 200
 
-Wrong credentials get 401; `answer_with` makes every call answer a status of the test's choosing. start() may be
-called after the port was chosen: until then nothing listens there (an outage)."""
+Each body is checked against the shape its API documents (TestRail's results: case_id, status_id 1-5, comment,
+elapsed as a timespan; Xray's: Cucumber JSON, each scenario with its tags and steps with a result), and one that
+is not answers 400 naming the field, as the real APIs do. Wrong credentials get 401; `answer_with` makes every call
+answer a status of the test's choosing. start() may be called after the port was chosen: until then nothing
+listens there (an outage)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,42 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from jsonschema import Draft202012Validator
+
 from tests.http_site import POLL_S
+
+
+# add_results_for_cases: {"results": [{"case_id", "status_id", "comment", "elapsed", ...}]}, one entry per case.
+TESTRAIL_RESULTS = {"type": "object", "required": ["results"], "properties": {"results": {
+    "type": "array", "minItems": 1, "items": {"type": "object", "required": ["case_id", "status_id"], "properties": {
+        "case_id": {"type": "integer", "minimum": 1}, "status_id": {"type": "integer", "minimum": 1, "maximum": 5},
+        "comment": {"type": "string"}, "version": {"type": "string"}, "defects": {"type": "string"},
+        "elapsed": {"type": "string", "pattern": r"^(\d+[wdhms]\s*)+$"}}}}}}
+# Cucumber JSON as Xray's import/execution/cucumber reads it: features of scenarios, each tagged, of steps.
+_STEP = {"type": "object", "required": ["keyword", "name", "result"], "properties": {
+    "keyword": {"type": "string"}, "name": {"type": "string"}, "result": {
+        "type": "object", "required": ["status"], "properties": {
+            "status": {"enum": ["passed", "failed", "skipped", "pending", "undefined", "ambiguous"]},
+            "duration": {"type": "integer", "minimum": 0}, "error_message": {"type": "string"}}}}}
+CUCUMBER_JSON = {"type": "array", "items": {"type": "object", "required": ["uri", "keyword", "name", "elements"],
+    "properties": {"uri": {"type": "string"}, "keyword": {"const": "Feature"}, "name": {"type": "string"},
+                   "elements": {"type": "array", "items": {"type": "object", "required": [
+                       "keyword", "name", "type", "tags", "steps"], "properties": {
+                       "type": {"const": "scenario"}, "name": {"type": "string"},
+                       "tags": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {
+                           "name": {"type": "string", "pattern": "^@\\S+$"}}}},
+                       "steps": {"type": "array", "minItems": 1, "items": _STEP}}}}}}}
+
+
+def shape_problem(body: bytes, schema: dict) -> str | None:
+    """What in the body is not the shape its API documents (its first problem, named by its path), or None."""
+    try:
+        document = json.loads(body)
+    except ValueError as exc:
+        return f"the body is not JSON: {exc}"
+    for error in Draft202012Validator(schema).iter_errors(document):
+        return f"Field :{'.'.join(str(p) for p in error.absolute_path) or 'body'} {error.message}"
+    return None
 
 
 @dataclass
@@ -94,6 +132,8 @@ class Recorder:
         if found := re.fullmatch(r"/index\.php\?/api/v2/add_results_for_cases/(\d+)", path):
             if authorization != basic:
                 return 401, {"error": "Authentication failed: invalid or missing user/password or session cookie."}
+            if problem := shape_problem(body, TESTRAIL_RESULTS):
+                return 400, {"error": problem}
             results = json.loads(body)["results"]
             return 200, [{"id": n, "test_id": r["case_id"], "status_id": r["status_id"], "run_id": int(found[1])}
                          for n, r in enumerate(results, start=1)]
@@ -106,6 +146,7 @@ class Recorder:
             wanted = self.token if path.startswith("/rest") else "cloud-token-" + "x" * 600
             if authorization != f"Bearer {wanted}":
                 return 401, {"error": "Authentication failed"}
-            json.loads(body)
+            if problem := shape_problem(body, CUCUMBER_JSON):
+                return 400, {"error": problem}
             return 200, {"testExecIssue": {"id": "10000", "key": "PC-100"}}
         return 404, {"error": f"no route {path}"}

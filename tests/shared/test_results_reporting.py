@@ -165,3 +165,20 @@ def test_credentials_are_encrypted_and_a_rotated_key_still_reads_them():
 ])
 def test_xray_cloud_and_server_are_told_apart_by_the_address(url, kind):
     assert xray_kind(url) == kind
+
+
+def test_the_stand_in_refuses_a_body_that_is_not_the_shape_its_api_documents(recorder):
+    """The stand-in checks what it is sent, so the round trips that use it can fail on a wrong shape."""
+    import httpx
+
+    auth = (recorder.user, recorder.key)
+    wrong = httpx.post(f"{recorder.url}/index.php?/api/v2/add_results_for_cases/3", auth=auth,
+                       json={"results": [{"case_id": "C101", "status_id": 1}]})
+    assert wrong.status_code == 400 and wrong.json()["error"].startswith("Field :results.0.case_id"), wrong.text
+    assert httpx.post(f"{recorder.url}/index.php?/api/v2/add_results_for_cases/3", auth=auth,
+                      json={"results": [{"case_id": 101, "status_id": 1, "elapsed": "1m 5s"}]}).status_code == 200
+    untagged = json.loads(cucumber_json(CASES[:1]))
+    del untagged[0]["elements"][0]["tags"]
+    answer = httpx.post(f"{recorder.url}/rest/raven/1.0/import/execution/cucumber", json=untagged,
+                        headers={"Authorization": f"Bearer {recorder.token}"})
+    assert answer.status_code == 400 and "'tags' is a required property" in answer.json()["error"], answer.text
