@@ -26,7 +26,6 @@ from jsonschema import Draft202012Validator
 
 from tests.http_site import POLL_S
 
-
 # add_results_for_cases: {"results": [{"case_id", "status_id", "comment", "elapsed", ...}]}, one entry per case.
 TESTRAIL_RESULTS = {"type": "object", "required": ["results"], "properties": {"results": {
     "type": "array", "minItems": 1, "items": {"type": "object", "required": ["case_id", "status_id"], "properties": {
