@@ -17,7 +17,7 @@ from shared.reporting import ReportTarget, send_report, xray_kind
 from shared.results import CaseResult, cucumber_json, junit_xml
 from shared.secrets import SecretsKeyError, decrypt, encrypt
 from shared.urls import TargetPolicy
-from tests.tm_recorder import Recorder
+from tests.tm_recorder import CUCUMBER_JSON, Recorder, shape_problem
 
 CASES = [
     CaseResult(id="C101", title="Finding an owner", feature="Find owners",
@@ -96,6 +96,7 @@ def test_the_junit_schema_refuses_what_ci_servers_would_not_read():
 
 
 def test_cucumber_json_tags_each_scenario_with_its_key_and_marks_the_failed_step():
+    assert shape_problem(cucumber_json(CASES).encode(), CUCUMBER_JSON) is None  # the shape Xray's import reads
     features = json.loads(cucumber_json(CASES))
     assert [f["name"] for f in features] == ["Find owners", "Vets"]
     failed = features[0]["elements"][1]
