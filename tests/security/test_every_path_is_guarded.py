@@ -34,6 +34,11 @@ OPERATOR_CLIENTS = {
     "api/ui/static/dashboard.js": "the dashboard's own pages, from its user's browser",
 }
 
+# The guards themselves: they connect only to the addresses they judged (their own tests show it).
+GUARDS = {
+    "workers/agent/scripting/templates/egress.js": "the suite's own egress guard (tests/security/test_suite_egress.py)",
+}
+
 # Where a browser or client runs for a customer; each call must route through the guard.
 GUARDED = {
     "workers/agent/execution/browser.py",  # generation: the launch and every context
@@ -67,7 +72,7 @@ def openers() -> dict[str, list[str]]:
 
 def test_every_browser_and_http_client_is_guarded_or_the_operators_own():
     found = openers()
-    unexpected = set(found) - set(GUARDED) - set(OPERATOR_CLIENTS)
+    unexpected = set(found) - set(GUARDED) - set(OPERATOR_CLIENTS) - set(GUARDS)
     assert not unexpected, f"a browser or HTTP client the guard does not know of: {sorted(unexpected)}"
     for where in GUARDED:
         assert where in found, f"{where} opens nothing any more: update this test"
@@ -77,8 +82,11 @@ def test_every_browser_and_http_client_is_guarded_or_the_operators_own():
 
 def test_the_playwright_bdd_contexts_take_their_scenarios_guard():
     fixtures = (ROOT / "workers/agent/scripting/templates/fixtures.js").read_text()
-    assert re.search(r"proxy: async \(\{\}, use, testInfo\) => \{\s*await use\(stepforge\.contextProxy\(testInfo\.tags\)\)",
-                     fixtures)
+    assert re.search(r"proxy: async \(\{\}, use, testInfo\) => \{\s*await use\(await stepforge\.contextProxy\("
+                     r"testInfo\.tags\)\)", fixtures)
+    stepforge = (ROOT / "workers/agent/scripting/templates/stepforge.js").read_text()
+    # the service's guard session when it runs the suite, else the suite's own guard
+    assert "return viaProxy(await egress.guardAddress());" in stepforge
 
 
 def test_every_replay_runs_behind_the_guard():

@@ -133,3 +133,19 @@ def test_a_malformed_refused_network_stops_the_run_naming_it(suite, site):
     done = run(suite, site, STEPFORGE_REFUSED_NETWORKS='["10.0.0.0/33"]')
     assert done.returncode != 0
     assert 'STEPFORGE_REFUSED_NETWORKS: "10.0.0.0/33" has no valid prefix length' in done.stdout + done.stderr
+
+
+def test_a_connection_left_open_through_the_guard_does_not_keep_the_run_alive(suite):
+    """cucumber-js ends when nothing is left to do: a browser's idle keep-alive or a half-sent request to the
+    guard must not hold the test process (it would hang after its last scenario)."""
+    script = """
+const net = require("net");
+require("./egress").guardAddress().then((proxy) => {
+  const client = net.connect(Number(new URL(proxy).port), "127.0.0.1", () => {
+    client.write("GET http://127.0.0.1:9/ HTTP/1.1\\r\\nHost: 127.0.0.1:9\\r\\n");  // never finished
+    client.unref();  // only the guard's side may keep the process alive
+    console.log(JSON.stringify("sent"));
+  });
+});
+"""
+    assert node(suite, script) == "sent"  # and node exited by itself (node() times out at 60 s otherwise)

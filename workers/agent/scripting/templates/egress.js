@@ -41,7 +41,7 @@ function network(text) {
   const parsed = addressValue(address);
   if (!parsed) throw new Error(`STEPFORGE_REFUSED_NETWORKS: ${JSON.stringify(text)} is not a network (e.g. "10.96.0.0/12")`);
   const width = parsed.family === 4 ? 32 : 128;
-  const prefix = bits === undefined ? width : Number(bits);
+  const prefix = bits === undefined ? width : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > width) {
     throw new Error(`STEPFORGE_REFUSED_NETWORKS: ${JSON.stringify(text)} has no valid prefix length`);
   }
@@ -92,16 +92,31 @@ function refusal(text) {
 
 class Refused extends Error {}
 
-// The address to connect to for a host: its first, once every address it resolves to is allowed.
-async function allowedAddress(host) {
+// The addresses to connect to for a host ([{ address, family }], in the resolver's order), once every address it
+// resolves to is allowed; Refused naming the first that is not.
+async function allowedAddresses(host) {
   const name = String(host).replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
   if (METADATA_HOSTS.includes(name)) throw new Refused(`${name} is a cloud metadata host`);
-  const addresses = net.isIP(name) ? [name] : (await dns.promises.lookup(name, { all: true, verbatim: true })).map((a) => a.address);
-  for (const address of addresses) {
+  const found = net.isIP(name) ? [{ address: name, family: net.isIP(name) }]
+    : await dns.promises.lookup(name, { all: true, verbatim: true });
+  for (const { address } of found) {
     const why = refusal(address);
     if (why) throw new Refused(why);
   }
-  return addresses[0];
+  return found;
+}
+
+async function allowedAddress(host) {
+  return (await allowedAddresses(host))[0].address;
+}
+
+// A connection to host:port on the addresses judged for it (each tried in turn, as Node does for a name: "localhost"
+// is ::1 and 127.0.0.1, and the application may listen on one of them only); never a second resolution.
+function judgedLookup(found) {
+  return (_hostname, options, callback) => {
+    if (options && options.all) callback(null, found);
+    else callback(null, found[0].address, found[0].family);
+  };
 }
 
 const warned = new Set();
@@ -129,9 +144,9 @@ async function forward(request, response) {
     response.writeHead(400).end();
     return;
   }
-  let address;
+  let found;
   try {
-    address = await allowedAddress(target.hostname);
+    found = await allowedAddresses(target.hostname);
   } catch (error) {
     if (error instanceof Refused) warn(`${request.method} ${target.origin}${target.pathname}`, error);
     response.writeHead(error instanceof Refused ? 403 : 502, { "content-type": "text/plain" });
@@ -141,20 +156,25 @@ async function forward(request, response) {
   const headers = {};
   for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
   const upstream = http.request({
-    host: address, port: Number(target.port || 80), method: request.method, path: target.pathname + target.search,
-    headers, setHost: false,
+    host: target.hostname.replace(/^\[|\]$/g, ""), port: Number(target.port || 80), method: request.method,
+    path: target.pathname + target.search, headers, setHost: false, lookup: judgedLookup(found), agent: false,
   }, (answer) => {
     const kept = [];
     for (let i = 0; i < answer.rawHeaders.length; i += 2) {
       if (!HOP_BY_HOP.has(answer.rawHeaders[i].toLowerCase())) kept.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
     }
     response.writeHead(answer.statusCode, answer.statusMessage, kept);
+    answer.on("error", () => response.destroy());
+    answer.on("aborted", () => response.destroy());
     answer.pipe(response);
   });
+  upstream.on("socket", (socket) => socket.unref());
   upstream.on("error", () => {
     if (!response.headersSent) response.writeHead(502);
     response.destroy();
   });
+  request.on("error", () => upstream.destroy());
+  response.on("close", () => upstream.destroy());  // the browser gave up (a page left, an event stream closed)
   request.pipe(upstream);
 }
 
@@ -166,20 +186,22 @@ async function tunnel(request, socket, head) {
     socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
     return;
   }
-  let address;
+  let found;
   try {
-    address = await allowedAddress(target.host);
+    found = await allowedAddresses(target.host);
   } catch (error) {
     if (error instanceof Refused) warn(`CONNECT ${request.url}`, error);
     socket.end(`HTTP/1.1 ${error instanceof Refused ? "403 Forbidden" : "502 Bad Gateway"}\r\n\r\n`);
     return;
   }
-  const upstream = net.connect(target.port, address, () => {
+  const host = target.host.replace(/^\[|\]$/g, "");
+  const upstream = net.connect({ host, port: target.port, lookup: judgedLookup(found) }, () => {
     socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     if (head && head.length) upstream.write(head);
     upstream.pipe(socket);
     socket.pipe(upstream);
   });
+  upstream.unref();
   upstream.on("error", () => socket.destroy());
   socket.on("close", () => upstream.destroy());
 }
@@ -188,16 +210,17 @@ async function tunnel(request, socket, head) {
 async function upgrade(request, socket, head) {
   socket.on("error", () => {});
   let target;
-  let address;
+  let found;
   try {
     target = new URL(request.url);
-    address = await allowedAddress(target.hostname);
+    found = await allowedAddresses(target.hostname);
   } catch (error) {
     if (error instanceof Refused) warn(`GET ${request.url}`, error);
     socket.end(`HTTP/1.1 ${error instanceof Refused ? "403 Forbidden" : "400 Bad Request"}\r\n\r\n`);
     return;
   }
-  const upstream = net.connect(Number(target.port || 80), address, () => {
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  const upstream = net.connect({ host, port: Number(target.port || 80), lookup: judgedLookup(found) }, () => {
     const lines = [`${request.method} ${target.pathname}${target.search} HTTP/1.1`];
     for (let i = 0; i < request.rawHeaders.length; i += 2) {
       if (!/^proxy-/i.test(request.rawHeaders[i])) lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
@@ -207,6 +230,7 @@ async function upgrade(request, socket, head) {
     upstream.pipe(socket);
     socket.pipe(upstream);
   });
+  upstream.unref();
   upstream.on("error", () => socket.destroy());
   socket.on("close", () => upstream.destroy());
 }
@@ -222,8 +246,11 @@ function guardAddress() {
       server.on("connect", (request, socket, head) => { tunnel(request, socket, head).catch(() => socket.destroy()); });
       server.on("upgrade", (request, socket, head) => { upgrade(request, socket, head).catch(() => socket.destroy()); });
       server.on("error", reject);
+      // The run ends when its work does: neither the guard nor a connection through it (a browser's idle
+      // keep-alive, a stream it gave up on) keeps the test process alive.
+      server.on("connection", (socket) => socket.unref());
       server.listen(0, "127.0.0.1", () => {
-        server.unref();  // the run ends when its work does
+        server.unref();
         resolve(`http://127.0.0.1:${server.address().port}`);
       });
     });
