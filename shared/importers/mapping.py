@@ -60,7 +60,8 @@ _NAMES_THE_DATA = re.compile(r"\b(?:the\s+)?(?:given\s+|test\s+)?data\b|\{data\}
 # "in", "on" and "up" end phrasal verbs as often ("Log in", "Sign up"): the data does not follow them unannounced.
 _ENDS_WITH_PREPOSITION = re.compile(r"\b(?:as|for|into|to|with|from|by)$", re.I)
 # A parameter in a step, as its system writes it (Zephyr Scale's {name}, Xray's ${name}); stepforge writes <name>.
-PARAMETERS = {"{name}": re.compile(r"(?<!\$)\{([A-Za-z_][A-Za-z0-9_]*)\}"),
+# A doubled brace ({{name}}) is wiki monospace, not a parameter.
+PARAMETERS = {"{name}": re.compile(r"(?<![${])\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})"),
               "${name}": re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")}
 
 
@@ -120,6 +121,11 @@ def with_data(action: str, data: str) -> str:
     return f"{action} {value}" if _ENDS_WITH_PREPOSITION.search(action) else f"{action} with {value}"
 
 
+def _plain(case: Case, value: str | None) -> str:
+    """A cell's plain text, the case's parameters ({code}, ${color}) kept as written whatever markup is around."""
+    return plain_text(value, PARAMETERS.get(case.parameters or ""))
+
+
 def _placeholders(case: Case, text: str) -> str:
     pattern = PARAMETERS.get(case.parameters or "")
     return pattern.sub(lambda m: f"<{m.group(1)}>", text) if pattern else text
@@ -142,13 +148,13 @@ def _text_steps(case: Case) -> list[dict[str, str | None]]:
     except ValueError as error:
         raise CaseError(f"its Steps cannot be read: {error}") from None
     if items:
-        items = {number: plain_text(item) for number, item in items.items()}
+        items = {number: _plain(case, item) for number, item in items.items()}
     else:
-        lines = (re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", line) for line in plain_text(raw).split("\n"))
+        lines = (re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", line) for line in _plain(case, raw).split("\n"))
         items = {1: "\n".join(lines)}
-    expected = plain_text(raw_expected)
+    expected = _plain(case, raw_expected)
     if results:
-        results = {number: plain_text(result) for number, result in results.items()}
+        results = {number: _plain(case, result) for number, result in results.items()}
     else:
         results = {max(items): expected} if expected else {}
     extra = sorted(set(results) - set(items))
@@ -157,6 +163,8 @@ def _text_steps(case: Case) -> list[dict[str, str | None]]:
     steps: list[dict[str, str | None]] = []
     for number in sorted(items):
         sentences = [{"action": _placeholders(case, s), "expected": None} for s in split_sentences(items[number])]
+        if results.get(number) and not sentences:
+            raise CaseError(f"expected result {number} belongs to step {number}, which has no text")
         if sentences and results.get(number):
             sentences[-1]["expected"] = _placeholders(case, results[number])
         steps.extend(sentences)
@@ -177,7 +185,7 @@ def scenario_of(case: Case) -> Mapped:
         raise CaseError(case.unsupported)
     notes: list[str] = []
     steps: list[dict[str, str | None]] = []
-    preconditions = plain_text(case.preconditions)
+    preconditions = _plain(case, case.preconditions)
     for line in filter(None, (line.strip() for line in preconditions.split("\n"))):
         if is_action(line):
             steps.append({"action": line})
@@ -185,17 +193,17 @@ def scenario_of(case: Case) -> Mapped:
             notes.append(f"{case.key} ({case.where}): precondition {line!r} states a fact, not an action, and was "
                          "left out: write the steps that reach it, or reset the application to it")
     for number, step in enumerate(case.steps, start=1):
-        action = plain_text(step.action)
-        expected = plain_text(step.expected)
+        action = _plain(case, step.action)
+        expected = _plain(case, step.expected)
         if not action and expected:  # an expected result alone is a check of its own
             action, expected = f"Verify {expected}", ""
         if not action:
-            if plain_text(step.data):
+            if _plain(case, step.data):
                 raise CaseError(f"step {number} has test data but no action")
             continue  # an empty row of the steps table
-        steps.append({"action": _placeholders(case, with_data(action, plain_text(step.data))),
+        steps.append({"action": _placeholders(case, with_data(action, _plain(case, step.data))),
                       "expected": _placeholders(case, expected) or None})
-    text = plain_text(case.text)
+    text = _plain(case, case.text)
     if text:
         steps.extend(_text_steps(case))
     if not case.steps and not text:
@@ -210,7 +218,7 @@ def scenario_of(case: Case) -> Mapped:
             raise CaseError(f"step {number} uses the parameter {unknown[0]} but the case has no data rows for it")
     try:
         scenario = Scenario.model_validate({
-            "id": case.key, "title": plain_text(case.title) or case.key, "feature": case.feature or None,
+            "id": case.key, "title": _plain(case, case.title) or case.key, "feature": case.feature or None,
             "steps": steps, "data": case.data,
         })
     except ValidationError as exc:

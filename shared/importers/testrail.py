@@ -87,6 +87,8 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
     problems = Problems(source)
     case: Case | None = None
     orphan = False  # the rows after a case that has no ID: its steps, reported with it
+    seen: dict[str, str] = {}  # each case's first line, by its key
+    refused = ""  # the key of a second case under one ID: its step rows are reported with it, once
     for start, row in csv_rows(reader, header, problems, offset):
 
         def cell(name: str) -> str:
@@ -94,10 +96,13 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
 
         key = _case_key(cell("id")) if cell("id").strip() else ""
         text = next((row[number] for number in texts if row[number].strip()), "")
+        if refused and key in ("", refused) and (key or not cell("title").strip()):
+            continue
+        refused = ""
         if case is not None and key == case.key and _another_case(case, cell("title"), text, cell("step")):
             problems.add(start, f"case {key} again, with {_what_differs(case, cell('title'))} (its first row is "
                                 f"{case.where}): two cases under one ID; give each its own ID")
-            orphan = True
+            orphan, refused = True, key
             continue
         # A new case: a row with its ID (the case's fields repeated on each of its step rows belong to it) or a title.
         if (key and (case is None or key != case.key)) or (not key and cell("title").strip()):
@@ -109,6 +114,11 @@ def read_csv(content: str, source: str) -> Iterator[Case]:
                 problems.add(start, f"the case {cell('title').strip()[:60]!r} has no ID")
                 orphan = True
                 continue
+            if key in seen:
+                problems.add(start, f"case {key} appears twice (first at {seen[key]}): give each its own ID")
+                orphan, refused = True, key
+                continue
+            seen[key] = f"line {start}"
             case = Case(key=key, title=cell("title"), where=f"line {start}",
                         feature=_feature(cell("section"), cell("hierarchy")), preconditions=cell("preconditions"),
                         text=text if "step" not in index or not cell("step").strip() else "",

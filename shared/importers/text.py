@@ -28,14 +28,22 @@ _LOOKS_LIKE_HTML = re.compile(r"</?(?:%s)\b[^>]*>|&(?:[a-z]+|#\d+|#x[0-9a-f]+);"
 # What markdown would change: emphasis, code, links and images, headings, lists, quotes, escapes, breaks, rules.
 _LOOKS_LIKE_MARKDOWN = re.compile(r"[*_`\[\]\\]|^\s{0,3}(?:#|>|[-+*]\s|\d+[.)]\s|-{3,}|={3,})", re.M)
 
-# Jira and Confluence wiki markup no markdown writes: {{monospace}}, {code}/{noformat}/{quote}/{color}/{panel}
-# blocks, [text|link] links, h1. headings, bq. quotes, || table headers, \\\\ line breaks, !image.png! embeds.
+# Jira and Confluence wiki markup no markdown writes, only in its whole forms (a lone {code} or [Save] is a
+# tester's text, a parameter or a button's name): {{monospace}}; {code}...{code}, {noformat}, {quote}, {panel} and
+# {color:red}...{color} pairs, or a macro with options ({code:sql}); [text|link] with a link; h1. headings, bq.
+# quotes; || table headers; !image.png! embeds.
+_MACROS = r"code|noformat|quote|panel|color"
+_PAIRED_MACRO = re.compile(r"\{(%s)(?::[^}\n]*)?\}([\s\S]*?)\{\1\}" % _MACROS, re.I)
+_MACRO_WITH_OPTIONS = re.compile(r"\{(?:%s):[^}\n]*\}" % _MACROS, re.I)
+_LINK = re.compile(r"\[([^\]|\n]+)\|(?:https?://|mailto:|/|#|\^|~)[^\]\n]*\]")
+_IMAGE = re.compile(r"![^!\s|]+\.(?:png|jpe?g|gif|svg|bmp|webp)(?:\|[^!\n]*)?!", re.I)
 _LOOKS_LIKE_WIKI = re.compile(
-    r"\{\{.+?\}\}|\{(?:code|noformat|quote|color|panel)(?::[^}]*)?\}|\[[^\]|\n]+\|[^\]\n]+\]|^\s*(?:h[1-6]|bq)\.\s"
-    r"|^\s*\|\||\\\\|![^!\s|]+\.(?:png|jpe?g|gif|svg|bmp|webp)(?:\|[^!\n]*)?!", re.M | re.I)
-# A phrase marked up: *bold*, _italic_, -deleted-, +inserted+, ^sup^, ~sub~, ??citation?? (no word character
-# just outside, no space just inside: "e-mail" and "5 - 3" are text).
-_WIKI_PHRASE = re.compile(r"(?<![\w*_\-+^~?])([*_\-+^~]|\?\?)(?=\S)(.+?)(?<=\S)\1(?![\w*_\-+^~?])")
+    r"(?<!\$)\{\{[^{}\n]+\}\}|%s|%s|%s|%s|^\s*(?:h[1-6]|bq)\.\s|^\s*\|\|"
+    % (_PAIRED_MACRO.pattern, _MACRO_WITH_OPTIONS.pattern, _LINK.pattern, _IMAGE.pattern), re.M | re.I)
+# A phrase in bold (*bold*), italics (_it_), inserted (+ins+) or cited (??cite??): no word character just outside,
+# no space just inside, no mark of its kind within ("5 * 3 * 2" and "a_b_c" are text). Struck (-x-), superscript
+# and subscript marks are left as they are: "-10 to -20-" and "~/a" read as written.
+_WIKI_PHRASE = re.compile(r"(?<![\w*_+?])([*_+]|\?\?)(?=\S)((?:(?!\1)[^\n])+?)(?<=\S)\1(?![\w*_+?])")
 
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": False})
 
@@ -90,27 +98,39 @@ def _tidy(text: str) -> str:
 
 
 def wiki_text(value: str) -> str:
-    """Jira/Confluence wiki markup as the text a person reads: the markup's words kept, its marks dropped."""
-    text = re.sub(r"\{(?:code|noformat|quote|panel|color)(?::[^}]*)?\}", "", value, flags=re.I)
-    text = re.sub(r"\{\{(.+?)\}\}", r"\1", text)
-    text = re.sub(r"\[([^\]|\n]+)\|[^\]\n]+\]", r"\1", text)  # [text|link]
-    text = re.sub(r"\[(~?[^\]\n]+)\]", lambda m: m.group(1).lstrip("~"), text)  # [link], [~user]
-    text = re.sub(r"![^!\s|]+\.(?:png|jpe?g|gif|svg|bmp|webp)(?:\|[^!\n]*)?!", "", text, flags=re.I)
-    text = text.replace("\\\\", "\n")
+    """Jira/Confluence wiki markup as the text a person reads: the markup's words kept, its marks dropped; what
+    only looks like markup (a lone {code}, [Save], a|b, \\\\server) stays as written."""
+    text = value
+    while _PAIRED_MACRO.search(text):  # nested: {quote}{code}x{code}{quote}
+        text = _PAIRED_MACRO.sub(r"\2", text)
+    text = _MACRO_WITH_OPTIONS.sub("", text)
+    text = re.sub(r"(?<!\$)\{\{([^{}\n]+)\}\}", r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _IMAGE.sub("", text)
+    text = re.sub(r"(?<=[^\s\\])\\\\(?!\\)", "\n", text)  # a line break right after text: "one\\\\two"
     text = re.sub(r"^\s*(?:h[1-6]|bq)\.\s+", "", text, flags=re.M | re.I)
     text = re.sub(r"^\s*(?:[*#-]+)\s+", "", text, flags=re.M)  # list items
     text = re.sub(r"^\s*-{4,}\s*$", "", text, flags=re.M)  # a rule
-    text = re.sub(r"\|\|?", " ", text)  # table cells
+    text = re.sub(r"^\s*\|\|?(.*?)\|*\s*$", lambda m: re.sub(r"\|\|?", " ", m.group(1)), text, flags=re.M)  # a row
     for _ in range(3):  # nested phrases: *_both_*
         text = _WIKI_PHRASE.sub(r"\2", text)
     return _tidy(html.unescape(text) if "&" in text else text)
 
 
-def plain_text(value: str | None) -> str:
+def plain_text(value: str | None, keep: re.Pattern[str] | None = None) -> str:
     """The text a person reads in the cell, lines kept: HTML, wiki markup or markdown made plain, entities
-    decoded."""
+    decoded. What `keep` matches (a case's parameters, "{code}" or "${color}") is left exactly as written."""
     if not value:
         return ""
+    if keep is not None and keep.search(value):
+        kept: list[str] = []
+
+        def hold(match: re.Match[str]) -> str:
+            kept.append(match.group(0))
+            return f"\ue000{len(kept) - 1}\ue001"  # private-use characters no markup reads
+
+        text = plain_text(keep.sub(hold, value))
+        return re.sub("\ue000(\\d+)\ue001", lambda m: kept[int(m.group(1))], text)
     value = value.replace("\r\n", "\n").replace("\r", "\n")
     if _LOOKS_LIKE_HTML.search(value):
         return html_text(value)

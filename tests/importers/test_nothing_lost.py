@@ -9,6 +9,7 @@ import json
 import pytest
 
 from shared.importers import ImportFormatError, import_cases, scenarios_yaml
+from shared.importers.mapping import PARAMETERS
 from shared.importers.text import plain_text
 from shared.records import ScenarioScript, StepUse
 from tests.importers.test_exports import csv_export
@@ -95,6 +96,28 @@ def test_two_cases_under_one_testrail_id_refuse_the_file_naming_both_lines():
     with pytest.raises(ImportFormatError, match=r"line 4: case C5 again, with its steps again \(its first row is "
                                                  r"line 2\)"):
         import_cases(numbered_twice, "testrail-csv", source="cases.csv")
+    # every problem of the file at once, one for each second case (not one for each of its rows)
+    both = csv_export([["C1", "First", "Owners", "", "Open the page", ""],
+                       ["C2", "Second", "Owners", "", "Open /", "", "x"],
+                       ["C1", "First again", "Owners", "", "Open the page", ""], ["", "", "", "", "Click Find", ""],
+                       ["C3", "Third", "Owners", "", "Open the page", ""], ["C3", "Other", "Owners", "", "Open /", ""],
+                       ["C3", "Other", "Owners", "", "Click Find", ""]])
+    with pytest.raises(ImportFormatError) as refused:
+        import_cases(both, "testrail-csv", source="cases.csv")
+    assert str(refused.value).split("\n")[1:] == [
+        "  line 3: 7 fields, but the header has 6 (a quote not closed, or a cell with an unquoted separator)",
+        "  line 4: case C1 again, with another title ('First again', not 'First') (its first row is line 2): two cases "
+        "under one ID; give each its own ID",
+        "  line 7: case C3 again, with another title ('Other', not 'Third') (its first row is line 6): two cases "
+        "under one ID; give each its own ID"]
+    apart = csv_export([["C1", "First", "Owners", "", "Open the page", ""],
+                        ["C2", "Second", "Owners", "", "Open /", ""],
+                        ["C1", "First", "Owners", "", "Open the page", ""], ["", "", "", "", "Click Find", ""],
+                        ["C4", "Fourth", "Owners", "", "Open /", "", "x"]])
+    with pytest.raises(ImportFormatError) as refused:
+        import_cases(apart, "testrail-csv", source="cases.csv")
+    assert [line.split(":")[0].strip() for line in str(refused.value).split("\n")[1:]] == ["line 4", "line 6"]
+    assert "line 4: case C1 appears twice (first at line 2)" in str(refused.value)
     repeated_fields = csv_export([["C5", "Search", "Owners", "", "Open the page", ""],
                                   ["C5", "Search", "Owners", "", "Search", "found"]])
     (scenario,) = import_cases(repeated_fields, "testrail-csv").scenario_file.scenarios
@@ -132,6 +155,11 @@ def test_numbered_expected_results_go_to_the_steps_they_number():
         ("Open the first owner", "The owner's page is shown")]
     assert [(s.action, s.expected) for s in second.steps] == [("Open the page", None),
                                                               ("Click Add", "The form is shown")]
+    empty_step = text_template.replace("1. Open the Find Owners page", "1.").replace("2. Two owners",
+                                                                                 "1. Shown\n2. Two owners")
+    report = import_cases(empty_step, "testrail-csv")
+    assert [s.key for s in report.skipped] == ["C1"]
+    assert report.skipped[0].reason == "expected result 1 belongs to step 1, which has no text"
 
 
 def test_a_section_path_is_kept_whole_and_two_sections_never_merge():
@@ -145,7 +173,8 @@ def test_a_section_path_is_kept_whole_and_two_sections_never_merge():
     features = render_features([_script(s) for s in report.scenario_file.scenarios], "Imported")
     assert sorted(features) == ["features/owners-search.feature", "features/vets-search.feature"]
     owners = features["features/owners-search.feature"]
-    assert owners.startswith("@Owners/Search\nFeature: Owners > Search\n")
+    # the section's tag after the scenario's id, which the runners name its screenshots and traces after
+    assert owners.startswith("Feature: Owners > Search\n\n  @C1 @Owners/Search\n  Scenario: Find an owner\n")
 
 
 def _script(scenario) -> ScenarioScript:
@@ -163,9 +192,28 @@ def _script(scenario) -> ScenarioScript:
     ("||Name||City||\n|Davis|Madison|", "Name City\nDavis Madison"),
     ("Upload !photo.png|thumbnail! and press +Enter+", "Upload and press Enter"),
     ("Send an e-mail to 5 - 3 people", "Send an e-mail to 5 - 3 people"),  # no markup
+    # what only looks like markup stays as written, once a cell is read as wiki markup too
+    ("Type {{admin}} then click [Save]", "Type admin then click [Save]"),
+    ("Type a|b in {{field}}", "Type a|b in field"),
+    ("Set {{x}} to ~/a and ~/b~, from -10 to -20-", "Set x to ~/a and ~/b~, from -10 to -20-"),
+    ("Open \\\\fileserver\\share with {{admin}}", "Open \\\\fileserver\\share with admin"),
+    ("Enter {code} in the voucher field, 5 * 3 * 2 of {{them}}",
+     "Enter {code} in the voucher field, 5 * 3 * 2 of them"),
 ])
 def test_jira_and_confluence_wiki_markup_becomes_the_plain_text_a_tester_meant(cell, text):
     assert plain_text(cell) == text
+
+
+def test_a_case_s_parameters_stay_whatever_markup_is_around_them():
+    case = zephyr_case("PC-T1", "Voucher", [inline("Enter {code} and confirm {code} in {{the}} *voucher* field"),
+                                            inline("Type {{admin}} into {field}")],
+                       parameters={"variables": [{"name": "code"}, {"name": "field"}],
+                                   "entries": [{"code": "X1", "field": "Name"}]})
+    (scenario,) = import_cases(json.dumps([case]), "zephyr-json").scenario_file.scenarios
+    assert [s.action for s in scenario.steps] == ["Enter <code> and confirm <code> in the voucher field",
+                                                  "Type admin into <field>"]
+    assert plain_text("Select ${color} in {{Colour}}, {color}", PARAMETERS["${name}"]) == "Select ${color} in " \
+                                                                                         "Colour, {color}"
 
 
 def test_counts_read_as_a_person_says_them_and_steps_count_from_one():

@@ -51,7 +51,10 @@ def slug(text: str) -> str:
 
 def render_scenario(script: ScenarioScript, skip: int = 0) -> list[str]:
     """A scenario's lines; its first `skip` steps are left out (they are the feature's Background)."""
-    tags = [_tag(script.scenario_id)] + [_tag(t) for t in script.tags if _tag(t) != _tag(script.scenario_id)]
+    section = section_tag(_line(script.feature)) if script.feature else None
+    more = [_tag(t) for t in script.tags if _tag(t) != _tag(script.scenario_id)] + ([section] if section else [])
+    # its id first: the runners name a scenario's screenshots and traces after its first tag
+    tags = [_tag(script.scenario_id)] + list(dict.fromkeys(more))
     columns = list(script.examples[0]) if script.examples else []
     lines = [INDENT + " ".join(tags)]
     lines.append(INDENT + f"{'Scenario Outline' if columns else 'Scenario'}: {_line(script.title)}")
@@ -86,8 +89,8 @@ def _background(scripts: Sequence[ScenarioScript]) -> int:
 
 
 def section_tag(feature_title: str) -> str | None:
-    """A feature named by a test-management section path ("Owners > Search") is tagged with it (@Owners/Search),
-    so that a run can pick one section with --tags; None for any other title."""
+    """The tag of a feature named by a test-management section path ("Owners > Search" -> @Owners/Search), on each
+    of its scenarios after its id, so that a run can pick one section with --tags; None for any other title."""
     parts = [part.strip() for part in feature_title.split(" > ")]
     if len(parts) < 2 or not all(parts):
         return None
@@ -95,10 +98,9 @@ def section_tag(feature_title: str) -> str | None:
 
 
 def render_feature(feature_title: str, scripts: Sequence[ScenarioScript]) -> str:
-    """One Feature (tagged with its section path when it names one); a Scenario Outline (tagged @<scenario id>)
-    per script with parameters, else a Scenario; a Background when every scenario opens the same way."""
-    tag = section_tag(_line(feature_title))
-    lines = ([tag] if tag else []) + [f"Feature: {_line(feature_title)}"]
+    """One Feature; a Scenario Outline (tagged @<scenario id>, then its section's tag) per script with parameters,
+    else a Scenario; a Background when every scenario opens the same way."""
+    lines = [f"Feature: {_line(feature_title)}"]
     shared = _background(scripts)
     if shared:
         lines.append("")
