@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared.reporting import xray_kind
+from shared.reporting import jira_cloud_site, xray_kind
 from shared.scenarios import (
     FEATURE_PATTERN,
     FILLED_TEXT_PATTERN,
@@ -136,6 +136,10 @@ class ReportTo(BaseModel):
     def _what_each_kind_needs(self) -> ReportTo:
         if self.kind == "xray":
             self.kind = xray_kind(str(self.url))
+        if self.kind == "xray-server" and jira_cloud_site(self.url):
+            raise ValueError("a Jira Cloud site takes no Xray results itself: Xray Cloud does, at "
+                             "https://xray.cloud.getxray.app (kind xray or xray-cloud, secret "
+                             "<client_id>:<client_secret>)")
         if self.kind == "testrail" and (self.run_id is None or not self.user):
             raise ValueError("a testrail report_to needs run_id (the test run) and user (the API key's user)")
         if not self.secret.isascii() or not self.secret.isprintable():

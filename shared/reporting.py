@@ -48,6 +48,11 @@ def xray_kind(url: str) -> str:
     return "xray-cloud" if host == "getxray.app" or host.endswith(".getxray.app") else "xray-server"
 
 
+def jira_cloud_site(url: str) -> bool:
+    """A Jira Cloud site (*.atlassian.net): Xray Server's import is not there; Xray Cloud's is, at getxray.app."""
+    return (urlsplit(url).hostname or "").lower().rstrip(".").endswith(".atlassian.net")
+
+
 def testrail_results(cases: list[CaseResult], links_base: str = "") -> list[dict]:
     results = []
     for case in cases:

@@ -183,3 +183,15 @@ def test_the_stand_in_refuses_a_body_that_is_not_the_shape_its_api_documents(rec
     answer = httpx.post(f"{recorder.url}/rest/raven/1.0/import/execution/cucumber", json=untagged,
                         headers={"Authorization": f"Bearer {recorder.token}"})
     assert answer.status_code == 400 and "'tags' is a required property" in answer.json()["error"], answer.text
+
+
+def test_a_jira_cloud_site_is_refused_as_an_xray_address_naming_xray_cloud_s():
+    from pydantic import ValidationError
+
+    from api.schemas import ReportTo
+
+    for kind in ("xray", "xray-server"):
+        with pytest.raises(ValidationError, match="Xray Cloud does, at https://xray.cloud.getxray.app"):
+            ReportTo.model_validate({"kind": kind, "url": "https://acme.atlassian.net", "secret": "token"})
+    cloud = ReportTo.model_validate({"kind": "xray", "url": "https://xray.cloud.getxray.app", "secret": "id:secret"})
+    assert cloud.kind == "xray-cloud"
