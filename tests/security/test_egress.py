@@ -20,7 +20,7 @@ from tests.agent.pages_site import in_thread
 from workers.agent.execution.browser import BrowserSession
 from workers.agent.execution.executor import ActionFailed, open_url
 
-from .hostile import PAGE_ATTEMPTS, REFUSED_NETWORK, hostile_site, refused_listener
+from .hostile import PAGE_ATTEMPTS, REFUSED_NETWORK
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
@@ -29,18 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def settings() -> Settings:
     return Settings(allow_private_targets=True, refused_networks=(REFUSED_NETWORK,))
-
-
-@pytest.fixture(scope="module")
-def listener():
-    with refused_listener() as listener:
-        yield listener
-
-
-@pytest.fixture(scope="module")
-def site(listener):
-    with hostile_site(listener) as url:
-        yield url
 
 
 def test_every_kind_of_request_of_a_page_is_refused_before_any_connection(site, listener):

@@ -17,7 +17,7 @@ from shared.settings import Settings
 from workers.agent.scripting.suite import write_suite
 from workers.agent.verify.node_runtime import ensure_runtime
 
-from .hostile import REFUSED_NETWORK, hostile_site, refused_listener
+from .hostile import REFUSED_NETWORK
 
 pytestmark = pytest.mark.e2e  # its tier (tests/conftest.py)
 
@@ -34,18 +34,6 @@ Given("the welcome page is open", async function () {{
   assert.strictEqual(await this.page.innerText("h1"), "Welcome");
 }});
 """
-
-
-@pytest.fixture(scope="module")
-def listener():
-    with refused_listener() as listener:
-        yield listener
-
-
-@pytest.fixture(scope="module")
-def site(listener):
-    with hostile_site(listener) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

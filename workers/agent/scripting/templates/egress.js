@@ -178,25 +178,19 @@ async function forward(request, response) {
   request.pipe(upstream);
 }
 
-// A tunnel (https://, wss://, and ws:// through a proxy): to the judged address, or refused before any connection.
-async function tunnel(request, socket, head) {
-  socket.on("error", () => {});
-  const target = hostAndPort(request.url, 443);
-  if (!target) {
-    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
-    return;
-  }
+// A raw connection for the browser's socket to host:port, on the addresses judged for it; or the socket answered
+// 403 (refused) or 502 before any connection. `opening(upstream)` writes what goes first.
+async function splice(socket, what, host, port, head, opening) {
   let found;
   try {
-    found = await allowedAddresses(target.host);
+    found = await allowedAddresses(host);
   } catch (error) {
-    if (error instanceof Refused) warn(`CONNECT ${request.url}`, error);
+    if (error instanceof Refused) warn(what, error);
     socket.end(`HTTP/1.1 ${error instanceof Refused ? "403 Forbidden" : "502 Bad Gateway"}\r\n\r\n`);
     return;
   }
-  const host = target.host.replace(/^\[|\]$/g, "");
-  const upstream = net.connect({ host, port: target.port, lookup: judgedLookup(found) }, () => {
-    socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+  const upstream = net.connect({ host: host.replace(/^\[|\]$/g, ""), port, lookup: judgedLookup(found) }, () => {
+    opening(upstream);
     if (head && head.length) upstream.write(head);
     upstream.pipe(socket);
     socket.pipe(upstream);
@@ -206,33 +200,35 @@ async function tunnel(request, socket, head) {
   socket.on("close", () => upstream.destroy());
 }
 
+// A tunnel (https://, wss://, and ws:// through a proxy): to the judged address, or refused before any connection.
+async function tunnel(request, socket, head) {
+  socket.on("error", () => {});
+  const target = hostAndPort(request.url, 443);
+  if (!target) {
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
+  await splice(socket, `CONNECT ${request.url}`, target.host, target.port, head,
+    () => socket.write("HTTP/1.1 200 Connection Established\r\n\r\n"));
+}
+
 // A plain ws:// upgrade sent whole to the proxy: checked, then the request passed on as it came.
 async function upgrade(request, socket, head) {
   socket.on("error", () => {});
   let target;
-  let found;
   try {
     target = new URL(request.url);
-    found = await allowedAddresses(target.hostname);
-  } catch (error) {
-    if (error instanceof Refused) warn(`GET ${request.url}`, error);
-    socket.end(`HTTP/1.1 ${error instanceof Refused ? "403 Forbidden" : "400 Bad Request"}\r\n\r\n`);
+  } catch {
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
     return;
   }
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  const upstream = net.connect({ host, port: Number(target.port || 80), lookup: judgedLookup(found) }, () => {
+  await splice(socket, `GET ${request.url}`, target.hostname, Number(target.port || 80), head, (upstream) => {
     const lines = [`${request.method} ${target.pathname}${target.search} HTTP/1.1`];
     for (let i = 0; i < request.rawHeaders.length; i += 2) {
       if (!/^proxy-/i.test(request.rawHeaders[i])) lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
     }
     upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
-    if (head && head.length) upstream.write(head);
-    upstream.pipe(socket);
-    socket.pipe(upstream);
   });
-  upstream.unref();
-  upstream.on("error", () => socket.destroy());
-  socket.on("close", () => upstream.destroy());
 }
 
 let started = null;
