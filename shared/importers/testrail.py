@@ -143,7 +143,7 @@ def _another_case(case: Case, title: str, text: str, step: str) -> bool:
     row has steps again."""
     if title.strip() and title.strip() != case.title.strip():
         return True
-    whole = bool(case.text.strip()) or (len(case.steps) == 1 and len(numbered_or_none(case.steps[0].action)) > 1)
+    whole = bool(case.text.strip()) or (len(case.steps) == 1 and len(_numbered_or_none(case.steps[0].action)) > 1)
     return whole and bool(text.strip() or step.strip())
 
 
@@ -153,7 +153,7 @@ def _what_differs(case: Case, title: str) -> str:
     return "its steps again"
 
 
-def numbered_or_none(text: str) -> dict[int, str]:
+def _numbered_or_none(text: str) -> dict[int, str]:
     try:
         return numbered(text) or {}
     except ValueError:
