@@ -41,6 +41,22 @@ def format_unsupported() -> dict:
     return status(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.")
 
 
+def like_llama_cpp(answer: Callable[[dict[str, Any]], dict]) -> Callable[[dict[str, Any]], dict]:
+    """A responder that answers as llama-cpp-python's server (llama_cpp.server 0.3) does what it cannot do: a
+    response_format of type json_schema is a 500 naming it (json_object, with its own "schema" key, is fine), and a
+    message content given as a list of parts is a 500 from a text-only model's chat template; else `answer`."""
+
+    def respond(body: dict[str, Any]) -> dict:
+        form = (body.get("response_format") or {}).get("type")
+        if form not in (None, "text", "json_object"):
+            return status(500, f'response_format type must be one of "text" or "json_object", but got: {form}')
+        if any(isinstance(m.get("content"), list) for m in body.get("messages", [])):
+            return status(500, "can only concatenate str (not \"list\") to str")
+        return answer(body)
+
+    return respond
+
+
 def delay(seconds: float, then: dict | None = None) -> dict:
     """Wait before answering (to make the client time out); answers `then` (default: a reply {})."""
     item = dict(then or reply({}))

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.model.fake_openai import FakeOpenAI, delay, format_unsupported, reply, status
+from tests.model.fake_openai import FakeOpenAI, delay, format_unsupported, like_llama_cpp, reply, status
 from workers.agent.model import (
     BudgetExhausted,
     ModelClient,
@@ -52,7 +52,7 @@ def test_structured_reply_is_parsed_and_request_is_well_formed(server):
     body = server.requests[0]
     assert body["model"] == "fake-model"
     assert body["messages"][0] == {"role": "system", "content": "You drive a browser."}
-    assert body["messages"][1]["content"][0] == {"type": "text", "text": "Click Save."}
+    assert body["messages"][1]["content"] == "Click Save."  # a string: some chat templates take nothing else
     assert body["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "next_action", "schema": SCHEMA, "strict": True},
@@ -118,20 +118,46 @@ def test_timeout_then_success_on_retry(server):
     assert (usage["calls"], usage["retries"], usage["failures"]) == (2, 1, 1)
 
 
-def test_response_format_unsupported_falls_back_to_plain_text_for_good(server):
+def test_response_format_unsupported_steps_down_to_json_object_then_to_plain_text_for_good(server):
     server.script(
         format_unsupported(),
+        status(400, "Invalid parameter: 'response_format' of type 'json_object' is not supported with this model."),
         reply('Sure! Here it is:\n```json\n{"action": "fill", "target": 4}\n```\nAnything else?'),
         reply('{"action": "click", "target": 5} trailing words'),
     )
     client = make_client(server)
     assert ask(client) == {"action": "fill", "target": 4}
     assert ask(client) == {"action": "click", "target": 5}
-    assert "response_format" in server.requests[0]
+    assert [(b.get("response_format") or {}).get("type") for b in server.requests] == [
+        "json_schema", "json_object", None, None]
+    assert server.requests[1]["response_format"]["schema"] == SCHEMA
     for body in server.requests[1:]:
-        assert "response_format" not in body
         assert "JSON Schema" in body["messages"][0]["content"]
-    assert client.usage()["structured_output"] is False
+    assert client.usage()["structured_output"] is False and client.usage()["response_format"] == "text"
+    assert client.usage()["phases"]["plan"]["retries"] == 0  # a refused form is no retry
+
+
+def test_an_endpoint_that_answers_500_for_json_schema_and_list_content_is_asked_as_it_can_answer(server):
+    """llama-cpp-python's server: json_schema is a 500 naming it (not an outage to retry), json_object with its own
+    schema key is honoured, and only string content passes a text-only model's chat template."""
+    server.respond_with(like_llama_cpp(lambda body: reply({"action": "click", "target": 3})))
+    client = make_client(server, max_tokens=64)
+    assert ask(client) == {"action": "click", "target": 3}
+    assert ask(client) == {"action": "click", "target": 3}
+    forms = [(b.get("response_format") or {}).get("type") for b in server.requests]
+    assert forms == ["json_schema", "json_object", "json_object"]  # stepped down once, for good
+    assert all(isinstance(m["content"], str) for b in server.requests for m in b["messages"])
+    assert all(b["max_tokens"] == 64 and "max_completion_tokens" not in b for b in server.requests)
+    usage = client.usage()
+    assert usage["response_format"] == "json_object" and usage["phases"]["plan"]["retries"] == 0
+
+
+def test_a_500_that_names_no_response_format_is_still_an_outage_retried(server):
+    server.script(status(500, "CUDA out of memory"), reply({"action": "fill", "target": 1}))
+    client = make_client(server)
+    assert ask(client) == {"action": "fill", "target": 1}
+    assert [(b.get("response_format") or {}).get("type") for b in server.requests] == ["json_schema", "json_schema"]
+    assert client.usage()["phases"]["plan"]["retries"] == 1
 
 
 def test_malformed_reply_is_reasked_once_then_accepted(server):

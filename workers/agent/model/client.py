@@ -1,9 +1,13 @@
 """A small client for an OpenAI-compatible chat completions endpoint that answers in JSON.
 
 It does its own retries (so they are counted), keeps per-phase accounting (calls, retries,
-tokens, latency, cost), enforces call and cost budgets before sending, falls back to plain
-text when the endpoint does not support structured output, and validates every reply
-against the caller's JSON Schema. Only the errors of ``errors.py`` leave it.
+tokens, latency, cost), enforces call and cost budgets before sending, steps down to a form of
+JSON output the endpoint accepts (RESPONSE_FORMS), and validates every reply against the
+caller's JSON Schema. Only the errors of ``errors.py`` leave it.
+
+OpenAI-compatible servers differ: a message's content goes as a plain string unless it carries
+images (some chat templates take nothing else); `max_tokens` is the limit sent (the one they all
+honour); and the JSON form asked for is the most enforced one the endpoint has not refused.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from .errors import BudgetExhausted, ModelReplyError, ModelRequestRejected, Mode
 from .jsonreply import ReplyParseError, parse_json_reply, validate
 
 _SCHEMA_NAME = re.compile(r"[^a-zA-Z0-9_-]")
-_FORMAT_REJECTED = re.compile(r"response_format|json_schema", re.IGNORECASE)
+_FORMAT_REJECTED = re.compile(r"response_format|json_schema|json_object", re.IGNORECASE)
+
+# How a reply is asked to be JSON, from the most to the least the endpoint enforces: OpenAI's json_schema; the
+# json_object mode most OpenAI-compatible servers have (llama.cpp's servers read a "schema" key beside it), the
+# schema in the prompt too; else the schema in the prompt alone. An endpoint that refuses a form (a 4xx, or a 5xx
+# as llama-cpp-python's server answers, naming response_format or the form) is asked in the next one, for good.
+RESPONSE_FORMS = ("json_schema", "json_object", "text")
 
 
 @dataclass
@@ -92,8 +102,8 @@ class ModelClient:
         self.retry_after_cap_s = retry_after_cap_s
         self.max_tokens = max_tokens
         self.temperature = temperature
-        # Cleared for good the first time the endpoint rejects response_format.
-        self.structured_output = True
+        # The form of JSON output asked for (RESPONSE_FORMS): the next one, for good, once the endpoint refuses it.
+        self.response_form = RESPONSE_FORMS[0]
         self._sdk = _openai().OpenAI(
             base_url=base_url, api_key=api_key or "unused", timeout=self.timeout_s, max_retries=0
         )
@@ -114,10 +124,12 @@ class ModelClient:
     ) -> dict[str, Any]:
         """Ask for one JSON object matching schema; images go along as PNG data URLs."""
         schema_name = _SCHEMA_NAME.sub("_", schema_name)[:64] or "reply"
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
-        for image in images:
-            encoded = base64.b64encode(image).decode("ascii")
-            content.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}})
+        content: str | list[dict[str, Any]] = text  # a string unless images go along: some templates take no list
+        if images:
+            content = [{"type": "text", "text": text}]
+            for image in images:
+                encoded = base64.b64encode(image).decode("ascii")
+                content.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}})
         messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
 
         reply = self._complete(phase, system, messages, schema, schema_name)
@@ -146,14 +158,21 @@ class ModelClient:
         )
 
     def usage(self) -> dict[str, Any]:
-        """{"phases": {phase: {...}}, "total": {...}, "structured_output": bool} as plain data."""
+        """{"phases": {phase: {...}}, "total": {...}, "structured_output": bool, "response_format": form} as plain
+        data."""
         with self._lock:
             total = PhaseUsage()
             phases = {}
             for name, usage in self._phases.items():
                 total.add(usage)
                 phases[name] = _rounded(asdict(usage))
-            return {"phases": phases, "total": _rounded(asdict(total)), "structured_output": self.structured_output}
+            return {"phases": phases, "total": _rounded(asdict(total)), "structured_output": self.structured_output,
+                    "response_format": self.response_form}
+
+    @property
+    def structured_output(self) -> bool:
+        """Whether the endpoint is asked for JSON by a response_format it enforces (json_schema or json_object)."""
+        return self.response_form != "text"
 
     def exhausted(self) -> str | None:
         """Why no further call may be sent (a budget is used up), or None."""
@@ -181,20 +200,25 @@ class ModelClient:
         attempt = 0
         last: _Retryable | None = None
         while True:
-            structured = self.structured_output
+            form = self.response_form
             try:
-                return self._send(phase, system, messages, schema, schema_name, structured, retry=attempt > 0)
+                return self._send(phase, system, messages, schema, schema_name, form, retry=attempt > 0)
             except _Retryable as exc:
+                if form != "text" and exc.status is not None and _FORMAT_REJECTED.search(exc.description):
+                    self._step_down(form)  # a 500 naming the form (llama-cpp-python): not an outage
+                    continue
                 last = exc
             except sdk.BadRequestError as exc:
-                if structured and _FORMAT_REJECTED.search(_error_text(exc)):
-                    # The endpoint does not do structured output: plain text from now on.
-                    self.structured_output = False
+                if form != "text" and _FORMAT_REJECTED.search(_error_text(exc)):
+                    self._step_down(form)
                     continue
                 raise ModelRequestRejected(
                     f"{phase}: the model endpoint rejected the request (HTTP 400): {_error_text(exc)}", status=400
                 ) from None
             except sdk.APIStatusError as exc:
+                if form != "text" and _FORMAT_REJECTED.search(_error_text(exc)):  # 422 and the like
+                    self._step_down(form)
+                    continue
                 raise ModelRequestRejected(
                     f"{phase}: the model endpoint rejected the request (HTTP {exc.status_code}): {_error_text(exc)}",
                     status=exc.status_code,
@@ -210,6 +234,13 @@ class ModelClient:
             attempt += 1
             time.sleep(self._delay(attempt, last.retry_after))
 
+    def _step_down(self, refused: str) -> None:
+        """The next form of JSON output for good, once the endpoint refused `refused` (a concurrent call may have
+        stepped down already)."""
+        with self._lock:
+            if self.response_form == refused:
+                self.response_form = RESPONSE_FORMS[RESPONSE_FORMS.index(refused) + 1]
+
     def _send(
         self,
         phase: str,
@@ -217,26 +248,26 @@ class ModelClient:
         messages: list[dict[str, Any]],
         schema: dict[str, Any],
         schema_name: str,
-        structured: bool,
+        form: str,
         *,
         retry: bool,
     ) -> str | None:
         sdk = _openai()
         self._check_budget(phase)
-        if structured:
+        extra: dict[str, Any] = {}
+        if form == "json_schema":
             system_text = system
-            extra: dict[str, Any] = {
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": schema_name, "schema": schema, "strict": True},
-                }
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name, "schema": schema, "strict": True},
             }
         else:
             system_text = (
                 f"{system}\n\nReply with only one JSON object, no prose, that matches this JSON Schema "
                 f"({schema_name}):\n{json.dumps(schema, separators=(',', ':'))}"
             )
-            extra = {}
+            if form == "json_object":
+                extra["response_format"] = {"type": "json_object", "schema": schema}
         if self.max_tokens is not None:
             extra["max_tokens"] = self.max_tokens
         if self.temperature is not None:
