@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import openai
 
+    from .cassette import Cassette
+
 from .errors import BudgetExhausted, ModelReplyError, ModelRequestRejected, ModelUnavailable
 from .jsonreply import ReplyParseError, parse_json_reply, validate
 
@@ -84,6 +86,7 @@ class ModelClient:
         retry_after_cap_s: float = 60.0,
         max_tokens: int | None = None,
         temperature: float | None = 0.0,
+        cassette: Cassette | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
@@ -104,8 +107,16 @@ class ModelClient:
         self.temperature = temperature
         # The form of JSON output asked for (RESPONSE_FORMS): the next one, for good, once the endpoint refuses it.
         self.response_form = RESPONSE_FORMS[0]
+        # A cassette (cassette.py) records every exchange, or answers them all with no endpoint.
+        self.cassette = cassette
+        http_client = None
+        if cassette is not None:
+            import httpx  # with the SDK, which is built on it: not at import (see _openai)
+
+            http_client = httpx.Client(transport=cassette, timeout=self.timeout_s)
         self._sdk = _openai().OpenAI(
-            base_url=base_url, api_key=api_key or "unused", timeout=self.timeout_s, max_retries=0
+            base_url=base_url, api_key=api_key or "unused", timeout=self.timeout_s, max_retries=0,
+            http_client=http_client,
         )
         self._lock = threading.Lock()
         self._phases: dict[str, PhaseUsage] = {}
@@ -288,6 +299,8 @@ class ModelClient:
             )
         except sdk.APIConnectionError as exc:  # includes APITimeoutError
             self._failed(phase, started)
+            if self.cassette is not None and self.cassette.missed(exc.__cause__):  # replaying: no endpoint to ask
+                raise ModelUnavailable(f"{phase}: {exc.__cause__}") from None
             kind = "timed out" if isinstance(exc, sdk.APITimeoutError) else "connection failed"
             cause = exc.__cause__ or exc
             raise _Retryable(f"{kind}: {cause}", None, None) from None
