@@ -148,6 +148,10 @@ class Settings(BaseSettings):
     # Per job: when either is used up the job ends with a verdict saying so. Unset: no limit.
     model_budget_calls: int | None = Field(default=None, ge=1)
     model_budget_cost: float | None = Field(default=None, gt=0)
+    # A folder of the model's exchanges (workers/agent/model/cassette.py): "record" keeps each one there, "replay"
+    # answers every request from it with no endpoint (STEPFORGE_MODEL_BASE_URL not needed).
+    model_cassette: Path | None = None
+    model_cassette_mode: Literal["record", "replay"] = "record"
 
     # --- artifacts in S3-compatible storage (AWS S3, MinIO); no bucket: the local artifacts_dir ---
     s3_bucket: str | None = None

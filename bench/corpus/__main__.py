@@ -1,9 +1,12 @@
 """The corpus benchmark: generation measured on applications written by others.
 
     python -m bench.corpus [--app NAME ...] [--half dev|heldout|both] [--out bench/corpus/results]
+                           [--brain builtin|openai] [--record DIR | --replay DIR]
 
 For each application under bench/corpus/apps/ (see CONTRACT.md): install it into the corpus cache, start it on a
-free port, generate each half's scenarios with the builtin brain (reset before every scenario), replay the
+free port, generate each half's scenarios with the brain chosen (the builtin one unless --brain says otherwise; the
+openai brain's endpoint from the usual STEPFORGE_MODEL_* settings; --record keeps its exchanges in a cassette,
+--replay answers them from one with no endpoint), reset before every scenario, replay the
 generated suite with cucumber-js, and score the verdicts against what the scenario file says must happen: a passing
 scenario must pass, a failing variant must fail at its `fails_at` step. Prints per application and overall, for
 each half: verdicts right, failing variants caught at the right step, replay green, the seed's metrics (a failing
@@ -43,6 +46,7 @@ from shared.artifacts.local import LocalArtifactStore  # noqa: E402
 from shared.logging import configure_logging  # noqa: E402
 from shared.scenarios import ScenarioFile, ScenarioFileError, parse_scenarios  # noqa: E402
 from shared.settings import Settings  # noqa: E402
+from workers.agent.choice import open_agent  # noqa: E402
 from workers.agent.pipeline import generate_suite  # noqa: E402
 from workers.agent.verify.node_runtime import ensure_runtime  # noqa: E402
 from workers.agent.verify.replay import replay_scenarios  # noqa: E402
@@ -169,9 +173,13 @@ def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dic
              settings: Settings, work: Path) -> list[Result]:
     suite_dir = work / "suite"
     started = time.perf_counter()
-    result = generate_suite(scenario_file, base_url=running.base_url, out_dir=suite_dir, settings=settings,
-                            store=LocalArtifactStore(work / "artifacts"), reset_command=running.reset_command,
-                            project=f"corpus-{running.app}", register_steps=False)
+    agent = open_agent(settings)  # the brain --brain chose (settings.brain), its endpoint or cassette
+    try:
+        result = generate_suite(scenario_file, base_url=running.base_url, out_dir=suite_dir, settings=settings,
+                                store=LocalArtifactStore(work / "artifacts"), reset_command=running.reset_command,
+                                project=f"corpus-{running.app}", register_steps=False, agent=agent)
+    finally:
+        agent.close()
     seconds = time.perf_counter() - started
     passed = [o.scenario.id for o in result.outcomes if o.verdict.status == "passed"]
     replays = replay_scenarios(suite_dir, passed, running.base_url, settings, running.reset_command) if passed else {}
@@ -193,8 +201,12 @@ def run_half(running: RunningApp, scenario_file: ScenarioFile, expectations: dic
             partial=[f"step {r.step}: {r.sentence!r}: {', '.join(repr(u) for u in r.unused)} not used"
                      for r in outcome.record.readings if r.unused],
             wrong_actions=wrong_actions(expectations[scenario.id].targets, outcome.record.operations)))
+    total = (result.model_usage or {}).get("total") or {}
+    model = (f"; model: {total.get('calls', 0)} calls ({total.get('calls', 0) / max(1, len(result.outcomes)):.1f} a "
+             f"scenario), {total.get('input_tokens', 0)}+{total.get('output_tokens', 0)} tokens, "
+             f"${total.get('cost', 0):.4f}") if total.get("calls") else ""
     print(f"  [{running.app} {expectations and next(iter(expectations.values())).half}] {len(result.outcomes)} "
-          f"scenarios in {seconds:.0f} s", file=sys.stderr)
+          f"scenarios in {seconds:.0f} s{model}", file=sys.stderr)
     return results
 
 
@@ -336,6 +348,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extra", type=Path, nargs="+", metavar="FILE",
                         help="scenario files kept elsewhere, each named <app>.yaml in the halves' format, run instead "
                              "of the halves and scored the same way")
+    parser.add_argument("--brain", choices=("builtin", "openai"), default="builtin",
+                        help="who reads the scenarios (openai: the endpoint of STEPFORGE_MODEL_BASE_URL, "
+                             "STEPFORGE_MODEL_API_KEY, STEPFORGE_MODEL_NAME)")
+    cassette = parser.add_mutually_exclusive_group()
+    cassette.add_argument("--record", type=Path, metavar="DIR", help="keep every model exchange in this cassette")
+    cassette.add_argument("--replay", type=Path, metavar="DIR",
+                          help="answer every model request from this cassette, with no endpoint")
     args = parser.parse_args(argv)
     only = set(args.scenario) if args.scenario else None
     extra = extra_files(args.extra) if args.extra else {}
@@ -343,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     os.chdir(REPO)
     settings = Settings()
+    chosen: dict = {"brain": args.brain}
+    if args.record or args.replay:
+        chosen.update(model_cassette=(args.record or args.replay).resolve(),
+                      model_cassette_mode="record" if args.record else "replay")
+    settings = settings.model_copy(update=chosen)
     configure_logging(settings)
     ensure_runtime(settings)
     halves = [EXTRA] if extra else list(HALVES) if args.half == "both" else [args.half]

@@ -87,3 +87,32 @@ def test_a_cassette_is_recorded_or_replayed_and_a_replay_needs_one(tmp_path):
         Cassette(tmp_path, "rewind")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no cassette at"):
         Cassette(tmp_path / "none", "replay")
+
+
+def test_the_settings_choose_a_cassette_and_a_replay_needs_no_endpoint(recorded, tmp_path):
+    from shared.settings import Settings
+    from workers.agent.choice import AgentChoiceError, open_agent
+
+    folder, _, _ = recorded
+    agent = open_agent(Settings(brain="openai", model_base_url=None, model_cassette=folder,
+                                model_cassette_mode="replay"))
+    agent.close()
+    with pytest.raises(AgentChoiceError, match="STEPFORGE_MODEL_CASSETTE: no cassette at"):
+        open_agent(Settings(brain="openai", model_base_url=None, model_cassette=tmp_path / "none",
+                            model_cassette_mode="replay"))
+    with pytest.raises(AgentChoiceError, match="needs a model endpoint"):
+        open_agent(Settings(brain="openai", model_base_url=None, model_cassette=None))
+
+
+def test_a_request_is_the_same_request_on_another_port_and_with_other_pixels():
+    from workers.agent.model.cassette import request_key
+
+    def body(port: int, image: bytes, question: str = "Open the ticket") -> bytes:
+        encoded = __import__("base64").b64encode(image).decode()
+        return json.dumps({"messages": [{"role": "user", "content": [
+            {"type": "text", "text": f"{question} at http://127.0.0.1:{port}/ticket/13"},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}}]}]}).encode()
+
+    first = request_key("POST", "/v1/chat/completions", body(40001, b"pixels"))
+    assert request_key("POST", "/openai/v1/chat/completions", body(51234, b"other pixels")) == first
+    assert request_key("POST", "/v1/chat/completions", body(40001, b"pixels", "Close the ticket")) != first

@@ -82,12 +82,21 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
         raise AgentChoiceError(f"unknown step writer {writer!r}: use builtin or model")
     if chosen == "builtin" and writer == "builtin":
         return Agent(expected_reader=settings.expected_reader)
-    if not settings.model_base_url:
+    replaying = settings.model_cassette is not None and settings.model_cassette_mode == "replay"
+    if not settings.model_base_url and not replaying:
         needs = "the openai brain" if chosen == "openai" else "the model step writer"
         raise AgentChoiceError(f"{needs} needs a model endpoint: set STEPFORGE_MODEL_BASE_URL "
                                "(and STEPFORGE_MODEL_API_KEY, STEPFORGE_MODEL_NAME)")
+    cassette = None
+    if settings.model_cassette is not None:
+        from workers.agent.model.cassette import Cassette
+
+        try:
+            cassette = Cassette(settings.model_cassette, settings.model_cassette_mode)
+        except ValueError as error:
+            raise AgentChoiceError(f"STEPFORGE_MODEL_CASSETTE: {error}") from None
     client = ModelClient(
-        settings.model_base_url,
+        settings.model_base_url or "http://cassette.invalid/v1",  # replaying: no endpoint is asked
         settings.model_api_key.get_secret_value() if settings.model_api_key else None,
         settings.model_name,
         timeout_s=settings.model_timeout_s,
@@ -96,6 +105,7 @@ def open_agent(settings: Settings, brain: str | None = None, grounding: str | No
         price_per_1k_output=settings.model_price_output_per_1k,
         budget_calls=settings.model_budget_calls,
         budget_cost=settings.model_budget_cost,
+        cassette=cassette,
     )
     step_writer_of = ModelStepWriter(client) if writer == "model" else None
     if chosen == "builtin":  # the builtin brain and grounding; only the steps' wording asks the model

@@ -6,9 +6,10 @@ diffed and run again anywhere with no endpoint at all.
 
 It sits under the OpenAI SDK as its HTTP transport: every exchange is kept as it was, refusals (a 400 naming
 response_format, a 500) included, so a replay steps down and retries exactly as the recorded run did. One file per
-request, named by the sha256 of its method, path and canonical JSON body; the file holds the request (images as
-their sha256, to keep it readable) beside the answer. Replaying a request the folder does not hold fails at once
-(CassetteMiss), naming the folder, the request's key and the start of its last message.
+request, named by the sha256 of its method, path and canonical JSON body, less what differs between two runs of the
+same scenario without changing the question (a local application's port, a screenshot's pixels); the file holds
+the request (images as their sha256, to keep it readable) beside the answer. Replaying a request the folder does not
+hold fails at once (CassetteMiss), naming the folder, the request's key and the start of its last message.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import httpx
 
 MODES = ("record", "replay")
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
+# What differs from one run of the same scenario to the next without changing the question: the port the
+# application was started on, and the pixels of a screenshot (its page is in the text beside it).
+_LOCAL_PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d{2,5}\b")
 
 
 class CassetteMiss(httpx.TransportError):
@@ -30,12 +34,16 @@ class CassetteMiss(httpx.TransportError):
 
 
 def request_key(method: str, path: str, body: bytes) -> str:
-    """The request's name in a cassette: the sha256 of its method, path and body (JSON bodies canonical: key order
-    and spacing do not change it)."""
+    """The request's name in a cassette: the sha256 of its method, the last two parts of its path (the endpoint's
+    own: chat/completions, whatever base URL it was recorded at) and its body (JSON canonical: key order and
+    spacing do not change it)."""
+    path = "/".join(path.rstrip("/").split("/")[-2:])
     try:
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     except ValueError:
         canonical = body
+    text = _LOCAL_PORT.sub(r"\1:port", _DATA_URL.sub("image", canonical.decode("utf-8", errors="replace")))
+    canonical = text.encode()
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()[:32]
 
 
